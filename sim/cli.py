@@ -1,0 +1,182 @@
+"""The ``unmatched-sim`` command line (click).
+
+Commands: ``heroes``, ``battlefields``, ``validate``, ``duel``. Bad input
+(unknown hero, loadout or battlefield; an invalid file) prints a one-line
+error naming the file or value and the valid choices, and exits with
+status 2 (usage) or 1 (invalid file), never with a traceback.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import tomllib
+from pathlib import Path
+
+import click
+
+from sim.content.battlefields import BattlefieldError, list_battlefields, load_battlefield
+from sim.content.heroes import HeroFileError, deck_warnings, load_all, load_hero
+
+
+def _content():
+    from sim.match import installed_content
+    try:
+        return installed_content()
+    except HeroFileError as e:
+        raise click.ClickException(f"an installed hero file is invalid: {e}") from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="unmatched-sim")
+def main():
+    """unmatched-sim: matchup balance simulator for Unmatched.
+
+    Heroes are TOML files in heroes/, battlefields in sim/battlefields/.
+    Start with `unmatched-sim heroes` and `unmatched-sim duel medusa sinbad`.
+    """
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def heroes(as_json):
+    """List the installed heroes with their character cards."""
+    try:
+        specs = load_all()
+    except HeroFileError as e:
+        raise click.ClickException(str(e)) from None
+    rows = []
+    for key, s in sorted(specs.items()):
+        rows.append({
+            "key": key, "name": s.name, "set": s.set,
+            "health": s.hero.health, "move": s.hero.move, "attack": "ranged" if s.hero.ranged else "melee",
+            "sidekicks": [{"name": k.name, "count": k.count, "health": k.health, "move": k.move,
+                           "attack": "ranged" if k.ranged else "melee"} for k in s.sidekicks],
+            "ability": s.ability_text,
+            "deck_size": {lo or "default": s.deck_size(lo) for lo in s.loadouts()},
+            "loadouts": [lo for lo in s.loadouts() if lo],
+        })
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for r in rows:
+        sk = ", ".join(f"{k['count']}x {k['name']} ({k['health']} health, move {k['move']}, {k['attack']})"
+                       for k in r["sidekicks"]) or "none"
+        decks = ", ".join(f"{n}" for n in r["deck_size"].values())
+        click.echo(f"{r['key']}: {r['name']} ({r['set']})")
+        click.echo(f"  health {r['health']}, move {r['move']}, {r['attack']}; sidekicks: {sk}; deck {decks} cards")
+        if r["loadouts"]:
+            click.echo(f"  loadouts: {', '.join(r['loadouts'])}")
+        click.echo(f"  ability: {r['ability']}")
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def battlefields(as_json):
+    """List the installed battlefields."""
+    rows = []
+    for key in list_battlefields():
+        bf = load_battlefield(key)
+        rows.append({"key": key, "name": bf.name, "box": bf.box, "spaces": bf.n_spaces,
+                     "zones": list(bf.zone_names),
+                     "starts": [bf.space_ids[s] if s >= 0 else None for s in bf.starts.tolist()],
+                     "one_way_paths": int(((bf.move != bf.move.T) & (bf.move == 1)).sum()),
+                     "secret_passages": [bf.space_ids[i] for i in range(bf.n_spaces) if bf.passage[i]]})
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for r in rows:
+        extra = []
+        if r["one_way_paths"]:
+            extra.append(f"{r['one_way_paths']} one-way paths")
+        if r["secret_passages"]:
+            extra.append("secret passages " + ", ".join(r["secret_passages"]))
+        click.echo(f"{r['key']}: {r['name']} ({r['box']}): {r['spaces']} spaces, {len(r['zones'])} zones, "
+                   f"starts {', '.join(s for s in r['starts'] if s)}" + (f"; {'; '.join(extra)}" if extra else ""))
+
+
+def _is_battlefield(path: Path) -> bool:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return path.parent.name == "battlefields"
+    return "spaces" in data
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+def validate(paths):
+    """Check hero and battlefield files (or folders of them); exit 1 if any is invalid."""
+    files = []
+    for p in paths:
+        if p.is_dir():
+            files.extend(sorted(p.glob("*.toml")))
+        elif not p.exists():
+            raise click.BadParameter(f"{p}: no such file or folder", param_hint="PATHS")
+        else:
+            files.append(p)
+    if not files:
+        raise click.BadParameter("no .toml files found", param_hint="PATHS")
+    bad = 0
+    for f in files:
+        try:
+            if _is_battlefield(f):
+                bf = load_battlefield(f)
+                click.echo(f"ok  {f}: battlefield {bf.name}, {bf.n_spaces} spaces")
+            else:
+                spec = load_hero(f)
+                from sim.content.compile import compile_content
+                compile_content({spec.key: spec})
+                click.echo(f"ok  {f}: hero {spec.name}, " + ", ".join(
+                    f"{lo + ': ' if lo else ''}{spec.deck_size(lo)} cards" for lo in spec.loadouts()))
+                for w in deck_warnings(spec):
+                    click.echo(f"    warning: {w}")
+        except (HeroFileError, BattlefieldError) as e:
+            bad += 1
+            click.echo(f"ERR {e}", err=True)
+    if bad:
+        click.echo(f"{bad} of {len(files)} file(s) invalid", err=True)
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("hero_a")
+@click.argument("hero_b")
+@click.option("--battlefield", "-b", default="marmoreal", show_default=True,
+              help="Battlefield key (see `unmatched-sim battlefields`).")
+@click.option("--seed", "-s", default=1, show_default=True, type=int, help="Game seed (same seed, same game).")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary instead of the narration.")
+def duel(hero_a, hero_b, battlefield, seed, as_json):
+    """Play one seeded game of HERO_A (moves first) against HERO_B and narrate it.
+
+    A hero with gear choices is written KEY@LOADOUT, e.g. geralt_of_rivia@steel+medallion+owl.
+    Both seats currently use the random legal policy.
+    """
+    from sim.match import Match, MatchError
+    from sim.narrate import narrate
+    from sim.engine import layout as L
+    content = _content()
+    try:
+        m = Match([hero_a, hero_b], battlefield, content=content)
+    except MatchError as e:
+        raise click.UsageError(str(e)) from None
+    g = m.play(seed)
+    if as_json:
+        reasons = {L.END_HERO_DEFEATED: "hero defeated", L.END_TURN_CAP: "turn cap (draw)", L.END_ERROR: "error"}
+        out = {
+            "seed": g.seed, "battlefield": m.battlefield.key,
+            "heroes": [m.content.label(int(r)) for r in m.rows],
+            "first_player": m.hero_names[0], "winner": g.winner_name, "turns": g.turns,
+            "end_reason": reasons.get(int(g.result[2]), str(int(g.result[2]))),
+            "final_health": {m.hero_names[p]: int(g.result[3 + p]) for p in range(2)},
+            "sidekick_health": {m.hero_names[p]: int(g.result[5 + p]) for p in range(2)},
+            "cards_played": {m.hero_names[p]: int(g.result[7 + p]) for p in range(2)},
+            "events": len(g.log),
+        }
+        click.echo(json.dumps(out, indent=2))
+        return
+    for line in narrate(g):
+        click.echo(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""Compile validated hero specs and a battlefield into the engine's tables.
+
+Data flows one way: hero files -> :class:`HeroSpec` -> :class:`Content`
+(card, code, hero and deck arrays; one hero row per loadout) + a
+:class:`Battlefield` + rules options -> :class:`sim.engine.tables.Tables`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.engine import layout as L
+from sim.engine.tables import Tables
+
+from .battlefields import Battlefield
+from .heroes import CARD_TYPES, HeroFileError, HeroSpec
+
+# rules options: name -> (index, default, description)
+RULE_OPTIONS = {
+    "turn_cap": (L.R_TURN_CAP, 200, "total turns before the game is recorded as a draw"),
+    "hand_limit": (L.R_HAND_LIMIT, 7, "hand size at the end of your own turn"),
+    "opening_hand": (L.R_OPENING_HAND, 5, "cards drawn at setup"),
+    "exhaustion_damage": (L.R_EXHAUST_DAMAGE, 2, "damage to each fighter per card you must draw from an empty deck"),
+    "end_at_action": (L.R_END_AT_ACTION, 0,
+                      "1: a defeated hero ends the game only at the end of the action (case R07); "
+                      "0 (project decision): as soon as a hero is defeated"),
+    "actions": (L.R_ACTIONS, 2, "actions per turn"),
+}
+
+
+def rules_array(**overrides) -> np.ndarray:
+    """Rules options as int64 (N_RULES,); unknown names raise ValueError listing valid ones."""
+    r = np.zeros(L.N_RULES, np.int64)
+    for name, (i, default, _) in RULE_OPTIONS.items():
+        r[i] = default
+    for name, v in overrides.items():
+        if name not in RULE_OPTIONS:
+            raise ValueError(f"unknown rules option {name!r}; valid: {', '.join(RULE_OPTIONS)}")
+        r[RULE_OPTIONS[name][0]] = int(v)
+    return r
+
+
+@dataclass
+class Content:
+    """Compiled heroes: numeric tables plus the names needed to read them back.
+
+    ``cards`` (n_cards, C_FIELDS) int64, ``code`` (n, I_FIELDS) int64,
+    ``heroes`` (n_rows, H_FIELDS) int64 with one row per (hero, loadout),
+    ``decks`` (n,) int64 card ids. ``rows[i]`` = (hero key, loadout) of row i;
+    ``card_names[id]``; ``card_ids[(hero key, card name)]``.
+    """
+
+    specs: dict
+    rows: list
+    card_names: list
+    card_hero: list
+    card_ids: dict
+    cards: np.ndarray
+    code: np.ndarray
+    heroes: np.ndarray
+    decks: np.ndarray
+
+    def row(self, key: str, loadout: str | None = None) -> int:
+        """Hero-table row of a hero key and loadout; raises HeroFileError listing valid names."""
+        if key not in self.specs:
+            raise HeroFileError(f"unknown hero {key!r}; valid: {', '.join(sorted(self.specs))}")
+        spec = self.specs[key]
+        if not loadout:
+            loadout = spec.loadouts()[0]
+        spec.parse_loadout(loadout)
+        return self.rows.index((key, loadout))
+
+    def spec_of_row(self, row: int) -> HeroSpec:
+        return self.specs[self.rows[row][0]]
+
+    def label(self, row: int) -> str:
+        key, lo = self.rows[row]
+        return f"{key}[{lo}]" if lo else key
+
+
+def compile_content(specs: dict[str, HeroSpec]) -> Content:
+    """Compile hero specs (key -> HeroSpec) into a :class:`Content`."""
+    code_rows = [np.zeros((1, L.I_FIELDS), np.int64)]   # row 0: unused, keeps offsets > 0
+    ncode = 1
+
+    def add_prog(prog):
+        nonlocal ncode
+        if prog is None or len(prog) == 0:
+            return 0, 0
+        start = ncode
+        code_rows.append(prog)
+        ncode += len(prog)
+        return start, len(prog)
+
+    card_rows, card_names, card_hero, card_ids = [], [], [], {}
+    hero_rows, rows, decks = [], [], []
+    for key in sorted(specs):
+        spec = specs[key]
+        first_row = len(hero_rows)
+        ids = []
+        for c in spec.cards:
+            r = np.zeros(L.C_FIELDS, np.int64)
+            r[L.C_TYPE] = CARD_TYPES[c.type]
+            r[L.C_VALUE] = -1 if c.value is None else c.value
+            r[L.C_BOOST] = c.boost
+            r[L.C_FMASK] = c.fighter_mask
+            r[L.C_TAGS] = c.tag_bits
+            r[L.C_HERO] = first_row
+            r[L.C_FORM] = c.form
+            for w in range(L.N_WINDOWS):
+                s, n = add_prog(c.programs.get(w))
+                r[L.C_PROG + 2 * w] = s
+                r[L.C_PROG + 2 * w + 1] = n
+            cid = len(card_rows)
+            card_rows.append(r)
+            card_names.append(c.name)
+            card_hero.append(key)
+            card_ids[(key, c.name)] = cid
+            ids.append(cid)
+        hooks = [add_prog(spec.hooks.get(h)) for h in range(L.N_HOOKS)]
+        for lo in spec.loadouts():
+            h = np.zeros(L.H_FIELDS, np.int64)
+            h[L.H_HP] = spec.hero.health
+            h[L.H_MOVE] = spec.hero.move
+            h[L.H_RANGED] = int(spec.hero.ranged)
+            h[L.H_NKINDS] = len(spec.sidekicks)
+            for k, sk in enumerate(spec.sidekicks):
+                b = L.H_KIND0 + k * L.K_FIELDS
+                h[b + L.K_COUNT] = sk.count
+                h[b + L.K_HP] = sk.health
+                h[b + L.K_MOVE] = sk.move
+                h[b + L.K_RANGED] = int(sk.ranged)
+            h[L.H_FLAGS] = spec.ability_flags
+            for i, (s, n) in enumerate(hooks):
+                h[L.H_HOOKS + 2 * i] = s
+                h[L.H_HOOKS + 2 * i + 1] = n
+            h[L.H_DECK_START] = len(decks)
+            for ci, copies in spec.deck(lo):
+                decks.extend([ids[ci]] * copies)
+            h[L.H_DECK_LEN] = len(decks) - h[L.H_DECK_START]
+            hero_rows.append(h)
+            rows.append((key, lo))
+    return Content(specs, rows, card_names, card_hero, card_ids,
+                   np.ascontiguousarray(np.stack(card_rows)), np.ascontiguousarray(np.concatenate(code_rows)),
+                   np.ascontiguousarray(np.stack(hero_rows)), np.asarray(decks, np.int64))
+
+
+def build_tables(content: Content, bf: Battlefield, rules: np.ndarray | None = None) -> Tables:
+    """The engine tables for one battlefield (writable, C-contiguous copies)."""
+    if rules is None:
+        rules = rules_array()
+    return Tables(
+        cards=content.cards.copy(), code=content.code.copy(), heroes=content.heroes.copy(),
+        decks=content.decks.copy(), rules=np.asarray(rules, np.int64).copy(),
+        adj=np.array(bf.adj, np.int8), move=np.array(bf.move, np.int8),
+        dist=np.array(bf.dist, np.int64), zmask=np.array(bf.zone_mask, np.int64),
+        starts=np.array(bf.starts, np.int64),
+    )

@@ -1,0 +1,374 @@
+"""Hero files: TOML under ``heroes/`` loaded and validated into :class:`HeroSpec`.
+
+The file format is documented in ``heroes/README.md``. Loading validates
+every field and compiles every effect with :mod:`sim.content.vocab`; a bad
+file raises :class:`HeroFileError` whose message names the file, the card
+and the field, with the valid choices.
+"""
+from __future__ import annotations
+
+import itertools
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from heroes import HERO_DIR
+from sim.engine import layout as L
+
+from .vocab import HeroFileError, StepContext, compile_steps
+
+CARD_TYPES = {"attack": L.CT_ATTACK, "defense": L.CT_DEFENSE,
+              "versatile": L.CT_VERSATILE, "scheme": L.CT_SCHEME}
+WINDOWS = {"immediately": L.W_IMMEDIATELY, "during": L.W_DURING, "after": L.W_AFTER,
+           "effect": L.W_SCHEME, "ongoing_start_of_turn": L.W_ONGOING_START,
+           "ongoing_discard_if": L.W_ONGOING_DISCARD}
+HOOKS = {"setup": L.HK_SETUP, "start_of_turn": L.HK_START_TURN,
+         "maneuver_bonus": L.HK_MANEUVER_BONUS, "after_maneuver": L.HK_AFTER_MANEUVER,
+         "attack_value": L.HK_ATTACK_VALUE, "defense_value": L.HK_DEFENSE_VALUE}
+ABILITY_FLAGS = {"boost_attack": L.HF_ATTACK_BOOST, "fog_walk": 2}
+SPECIAL_TAGS = {"ongoing": L.TAG_ONGOING, "uncancelable": L.TAG_UNCANCELABLE}
+ATTACK_KINDS = ("melee", "ranged")
+DECK_SIZE = 30
+
+_TOP = {"name", "key", "set", "hero", "sidekicks", "ability", "choice_groups", "cards", "notes"}
+_HERO = {"health", "move", "attack", "counters", "forms"}
+_SIDEKICK = {"name", "count", "health", "move", "attack"}
+_ABILITY = {"name", "text"} | set(HOOKS) | set(ABILITY_FLAGS)
+_CARD = {"name", "type", "value", "boost", "copies", "fighter", "tags", "form", "text",
+         "group", "option"} | set(WINDOWS)
+
+
+@dataclass
+class FighterSpec:
+    """One fighter of a hero's team: the hero (kind 0) or a sidekick kind."""
+
+    name: str
+    kind: int
+    count: int
+    health: int
+    move: int
+    ranged: bool
+
+
+@dataclass
+class CardSpec:
+    """One action card: printed facts plus compiled effect programs per window."""
+
+    name: str
+    type: str
+    value: int | None
+    boost: int
+    copies: int
+    fighter_mask: int
+    fighters: tuple[str, ...]
+    tags: tuple[str, ...]
+    tag_bits: int
+    form: int            # required form + 1, 0 = any
+    text: str
+    programs: dict = field(default_factory=dict)  # window id -> (n, I_FIELDS) int64
+    group: str | None = None
+    option: str | None = None
+
+
+@dataclass
+class HeroSpec:
+    """A validated hero file. Units: health in health points, move in spaces."""
+
+    key: str
+    name: str
+    set: str
+    path: str
+    fighters: list[FighterSpec]
+    ability_name: str
+    ability_text: str
+    ability_flags: int
+    hooks: dict
+    counters: dict          # name -> (slot, tuple of value names)
+    groups: list            # [(group name, (option, ...))]
+    cards: list[CardSpec]
+    notes: tuple = ()
+
+    @property
+    def hero(self) -> FighterSpec:
+        return self.fighters[0]
+
+    @property
+    def sidekicks(self) -> list[FighterSpec]:
+        return self.fighters[1:]
+
+    def loadouts(self) -> list[str]:
+        """Names of all loadouts: one option per choice group joined by '+'; [''] if none."""
+        if not self.groups:
+            return [""]
+        return ["+".join(c) for c in itertools.product(*(opts for _, opts in self.groups))]
+
+    def parse_loadout(self, loadout: str | None) -> dict:
+        """Map a loadout name to {group: option}; raises HeroFileError if invalid.
+
+        ``None`` or '' picks the first option of every group.
+        """
+        if not self.groups:
+            if loadout:
+                raise HeroFileError(f"{self.key}: has no choice groups, so no loadout {loadout!r} (valid: none)")
+            return {}
+        if not loadout:
+            return {g: opts[0] for g, opts in self.groups}
+        parts = loadout.split("+")
+        if len(parts) != len(self.groups):
+            raise HeroFileError(
+                f"{self.key}: loadout {loadout!r} must name one option per group "
+                + " + ".join(f"{g} ({'|'.join(o)})" for g, o in self.groups)
+                + "; valid: " + ", ".join(self.loadouts()))
+        chosen = {}
+        for (g, opts), part in zip(self.groups, parts):
+            if part not in opts:
+                raise HeroFileError(f"{self.key}: loadout {loadout!r}: {part!r} is not a {g} option; "
+                                    f"valid {g} options: {', '.join(opts)}; loadouts: {', '.join(self.loadouts())}")
+            chosen[g] = part
+        return chosen
+
+    def deck(self, loadout: str | None = None) -> list[tuple[int, int]]:
+        """The deck of a loadout as [(card index in ``cards``, copies)]."""
+        chosen = self.parse_loadout(loadout)
+        return [(i, c.copies) for i, c in enumerate(self.cards)
+                if c.group is None or chosen.get(c.group) == c.option]
+
+    def deck_size(self, loadout: str | None = None) -> int:
+        return sum(n for _, n in self.deck(loadout))
+
+
+def _req(path, where, d, key, kind):
+    if key not in d:
+        raise HeroFileError(f"{path}: {where}: missing required field '{key}'")
+    v = d[key]
+    if kind is int and (isinstance(v, bool) or not isinstance(v, int)):
+        raise HeroFileError(f"{path}: {where}.{key}: must be a whole number, got {v!r}")
+    if kind is str and (not isinstance(v, str) or not v.strip()):
+        raise HeroFileError(f"{path}: {where}.{key}: must be a non-empty string, got {v!r}")
+    return v
+
+
+def _keys(path, where, d, allowed):
+    if not isinstance(d, dict):
+        raise HeroFileError(f"{path}: {where}: must be a table, got {d!r}")
+    bad = set(d) - allowed
+    if bad:
+        raise HeroFileError(f"{path}: {where}: unknown field(s) {sorted(bad)}; valid: {', '.join(sorted(allowed))}")
+
+
+def _range(path, where, v, lo, hi):
+    if not lo <= v <= hi:
+        raise HeroFileError(f"{path}: {where}: must be from {lo} to {hi}, got {v}")
+    return v
+
+
+def _attack(path, where, d):
+    a = d.get("attack", "melee")
+    if a not in ATTACK_KINDS:
+        raise HeroFileError(f"{path}: {where}.attack: unknown {a!r}; valid: melee, ranged")
+    return a == "ranged"
+
+
+def load_hero(path: str | Path) -> HeroSpec:
+    """Load and validate one hero file; raises HeroFileError on any problem."""
+    path = Path(path)
+    name = path.name
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise HeroFileError(f"{path}: no such file") from None
+    except tomllib.TOMLDecodeError as e:
+        raise HeroFileError(f"{name}: not valid TOML: {e}") from None
+    _keys(name, "top level", data, _TOP)
+    hname = _req(name, "top level", data, "name", str)
+    key = data.get("key", path.stem)
+    hero = data.get("hero")
+    if hero is None:
+        raise HeroFileError(f"{name}: missing the [hero] table (health, move, attack)")
+    _keys(name, "hero", hero, _HERO)
+    fighters = [FighterSpec(hname, 0, 1, _range(name, "hero.health", _req(name, "hero", hero, "health", int), 1, 99),
+                            _range(name, "hero.move", _req(name, "hero", hero, "move", int), 0, 20),
+                            _attack(name, "hero", hero))]
+    sks = data.get("sidekicks", [])
+    if not isinstance(sks, list) or len(sks) > L.MAX_SIDEKICK_KINDS:
+        raise HeroFileError(f"{name}: sidekicks: at most {L.MAX_SIDEKICK_KINDS} kinds ([[sidekicks]] tables)")
+    total = 1
+    for i, sk in enumerate(sks):
+        w = f"sidekicks[{i}]"
+        _keys(name, w, sk, _SIDEKICK)
+        fs = FighterSpec(_req(name, w, sk, "name", str), i + 1,
+                         _range(name, w + ".count", sk.get("count", 1), 1, 3),
+                         _range(name, w + ".health", _req(name, w, sk, "health", int), 1, 99),
+                         _range(name, w + ".move", sk.get("move", fighters[0].move), 0, 20),
+                         _attack(name, w, sk))
+        if fs.name in {f.name for f in fighters} or fs.name in ("any", "self", "opposing", "hero"):
+            raise HeroFileError(f"{name}: {w}.name: {fs.name!r} is already used or reserved")
+        total += fs.count
+        fighters.append(fs)
+    if total > L.FIGHTERS_PER_PLAYER:
+        raise HeroFileError(f"{name}: sidekicks: {total} fighters in all; at most {L.FIGHTERS_PER_PLAYER} (hero included)")
+    counters = {}
+    forms = hero.get("forms")
+    if forms is not None:
+        if not (isinstance(forms, list) and len(forms) >= 2 and all(isinstance(x, str) for x in forms)):
+            raise HeroFileError(f"{name}: hero.forms: must be a list of at least two form names")
+        counters["form"] = (0, tuple(forms))
+    for cname, values in (hero.get("counters") or {}).items():
+        if not (isinstance(values, list) and len(values) >= 2 and all(isinstance(x, str) for x in values)):
+            raise HeroFileError(f"{name}: hero.counters.{cname}: must be a list of at least two value names")
+        counters[cname] = (len(counters), tuple(values))
+    if len(counters) > L.N_COUNTERS:
+        raise HeroFileError(f"{name}: hero.counters: at most {L.N_COUNTERS}")
+
+    raw_cards = data.get("cards")
+    if not isinstance(raw_cards, list) or not raw_cards:
+        raise HeroFileError(f"{name}: no [[cards]]")
+    tags = {}
+    free = L.FIRST_FREE_TAG_BIT
+    for c in raw_cards:
+        for t in (c.get("tags") or []) if isinstance(c, dict) else []:
+            if isinstance(t, str) and t not in tags and t not in SPECIAL_TAGS:
+                tags[t] = None
+    for t in sorted(tags):
+        if free > 30:
+            raise HeroFileError(f"{name}: too many different tags (at most {31 - L.FIRST_FREE_TAG_BIT})")
+        tags[t] = 1 << free
+        free += 1
+    tags.update(SPECIAL_TAGS)
+    ctx = StepContext(name, hname, {f.name: f.kind for f in fighters}, tags, counters)
+
+    groups = []
+    for i, g in enumerate(data.get("choice_groups", [])):
+        w = f"choice_groups[{i}]"
+        _keys(name, w, g, {"name", "options"})
+        opts = g.get("options")
+        if not (isinstance(opts, list) and len(opts) >= 2 and all(isinstance(o, str) and "+" not in o for o in opts)):
+            raise HeroFileError(f"{name}: {w}.options: must list at least two option names (without '+')")
+        groups.append((_req(name, w, g, "name", str), tuple(opts)))
+    group_names = {g: opts for g, opts in groups}
+
+    cards = []
+    seen = set()
+    fighter_names = [f.name for f in fighters]
+    for i, c in enumerate(raw_cards):
+        cn = c.get("name") if isinstance(c, dict) else None
+        w = f"card {cn!r}" if isinstance(cn, str) else f"cards[{i}]"
+        _keys(name, w, c, _CARD)
+        cn = _req(name, w, c, "name", str)
+        ctype = _req(name, w, c, "type", str)
+        if ctype not in CARD_TYPES:
+            raise HeroFileError(f"{name}: {w}.type: unknown {ctype!r}; valid: {', '.join(CARD_TYPES)}")
+        if ctype == "scheme":
+            if "value" in c:
+                raise HeroFileError(f"{name}: {w}.value: a scheme has no value; remove the field")
+            value = None
+        else:
+            value = _range(name, w + ".value", _req(name, w, c, "value", int), 0, 20)
+        boost = _range(name, w + ".boost", _req(name, w, c, "boost", int), 0, 20)
+        copies = _range(name, w + ".copies", _req(name, w, c, "copies", int), 1, 30)
+        fspec = c.get("fighter", "any")
+        flist = [fspec] if isinstance(fspec, str) else fspec
+        if not isinstance(flist, list) or not flist:
+            raise HeroFileError(f"{name}: {w}.fighter: must be 'any', a fighter name or a list of names")
+        mask = 0
+        for fn in flist:
+            if fn == "any":
+                mask |= (1 << len(fighters)) - 1
+            elif fn in fighter_names:
+                mask |= 1 << fighter_names.index(fn)
+            else:
+                raise HeroFileError(f"{name}: {w}.fighter: unknown fighter {fn!r}; valid: 'any', "
+                                    + ", ".join(repr(x) for x in fighter_names))
+        ctags = c.get("tags", [])
+        if not isinstance(ctags, list) or not all(isinstance(t, str) for t in ctags):
+            raise HeroFileError(f"{name}: {w}.tags: must be a list of strings")
+        bits = 0
+        for t in ctags:
+            bits |= tags[t]
+        form = 0
+        if "form" in c:
+            if "form" not in counters:
+                raise HeroFileError(f"{name}: {w}.form: this hero declares no forms (add forms = [...] under [hero])")
+            if c["form"] not in counters["form"][1]:
+                raise HeroFileError(f"{name}: {w}.form: unknown {c['form']!r}; valid: {', '.join(counters['form'][1])}")
+            form = counters["form"][1].index(c["form"]) + 1
+        programs = {}
+        for wname, wid in WINDOWS.items():
+            if wname in c:
+                if ctype != "scheme" and wid in (L.W_SCHEME, L.W_ONGOING_START, L.W_ONGOING_DISCARD):
+                    raise HeroFileError(f"{name}: {w}.{wname}: only schemes have '{wname}'; "
+                                        "combat cards use immediately / during / after")
+                if ctype == "scheme" and wid in (L.W_IMMEDIATELY, L.W_DURING, L.W_AFTER):
+                    raise HeroFileError(f"{name}: {w}.{wname}: a scheme's effect goes in 'effect'")
+                programs[wid] = compile_steps(ctx, f"{w}.{wname}", c[wname])
+        if "ongoing" in ctags and ctype != "scheme":
+            raise HeroFileError(f"{name}: {w}.tags: only a scheme can be 'ongoing'")
+        grp = c.get("group")
+        opt = c.get("option")
+        if (grp is None) != (opt is None):
+            raise HeroFileError(f"{name}: {w}: 'group' and 'option' go together")
+        if grp is not None:
+            if grp not in group_names:
+                raise HeroFileError(f"{name}: {w}.group: unknown {grp!r}; declared groups: "
+                                    + (", ".join(group_names) or "(none; add [[choice_groups]])"))
+            if opt not in group_names[grp]:
+                raise HeroFileError(f"{name}: {w}.option: unknown {opt!r}; valid: {', '.join(group_names[grp])}")
+        if cn in seen:
+            raise HeroFileError(f"{name}: {w}.name: duplicate card name (use copies = N instead)")
+        seen.add(cn)
+        cards.append(CardSpec(cn, ctype, value, boost, copies, mask, tuple(flist), tuple(ctags), bits, form,
+                              str(c.get("text", "")), programs, grp, opt))
+
+    ability = data.get("ability", {})
+    _keys(name, "ability", ability, _ABILITY)
+    hooks = {}
+    for hname_, hid in HOOKS.items():
+        if hname_ in ability:
+            hooks[hid] = compile_steps(ctx, f"ability.{hname_}", ability[hname_])
+    flags = 0
+    for fname, bit in ABILITY_FLAGS.items():
+        v = ability.get(fname, False)
+        if not isinstance(v, bool):
+            raise HeroFileError(f"{name}: ability.{fname}: must be true or false")
+        if v:
+            flags |= bit
+    spec = HeroSpec(key, hname, str(data.get("set", "")), str(path), fighters,
+                    str(ability.get("name", "")), str(ability.get("text", "")), flags, hooks,
+                    counters, groups, cards, tuple(data.get("notes", ())))
+    for lo in spec.loadouts():
+        n = spec.deck_size(lo)
+        if n > L.MAX_CARDS:
+            raise HeroFileError(f"{name}: deck{' ' + lo if lo else ''}: {n} cards; at most {L.MAX_CARDS}")
+    return spec
+
+
+def hero_files(directory: str | Path | None = None) -> list[Path]:
+    """Hero TOML files in ``directory`` (default: the installed ``heroes/``), sorted."""
+    return sorted(Path(directory or HERO_DIR).glob("*.toml"))
+
+
+def load_all(directory: str | Path | None = None) -> dict[str, HeroSpec]:
+    """All hero files, keyed by hero key; raises HeroFileError on the first bad file."""
+    out = {}
+    for p in hero_files(directory):
+        spec = load_hero(p)
+        if spec.key in out:
+            raise HeroFileError(f"{p.name}: key {spec.key!r} already used by {out[spec.key].path}")
+        out[spec.key] = spec
+    return out
+
+
+def deck_warnings(spec: HeroSpec) -> list[str]:
+    """Non-fatal remarks for ``validate``: decks that do not total 30 cards."""
+    out = []
+    for lo in spec.loadouts():
+        n = spec.deck_size(lo)
+        if n != DECK_SIZE:
+            out.append(f"{Path(spec.path).name}: deck{' ' + lo if lo else ''} has {n} cards (a published deck has {DECK_SIZE})")
+    return out
+
+
+def empty_program():
+    return np.zeros((0, L.I_FIELDS), np.int64)

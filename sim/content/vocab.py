@@ -1,0 +1,325 @@
+"""The effect vocabulary: compile the steps written in hero files to instruction rows.
+
+A step is a TOML inline table such as
+``{ op = "damage", amount = 8, target = "opposing", if = "won" }``. Each
+step becomes one row of ``I_FIELDS`` int64 (see ``sim.engine.layout.I_*``)
+run by :func:`sim.engine.effects.run_program`. The full vocabulary, with an
+example for every op, is documented in ``heroes/README.md``; this module is
+its single source of truth (``OPS``, ``CONDITIONS``, ``TARGETS``, ``PER``).
+
+Errors raise :class:`HeroFileError` naming the file, the card and the field,
+with the valid choices.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.engine import effects as E
+from sim.engine import layout as L
+
+
+class HeroFileError(ValueError):
+    """A hero file is invalid; the message names the file, card and field."""
+
+
+# op name -> (opcode, allowed keys besides op/if/may)
+OPS = {
+    "cancel": (E.OP_CANCEL, set()),
+    "damage": (E.OP_DAMAGE, {"amount", "target", "per", "tag", "fighter"}),
+    "draw": (E.OP_DRAW, {"amount", "who", "per", "tag", "fighter"}),
+    "discard": (E.OP_DISCARD, {"amount", "who", "random", "chooser"}),
+    "move": (E.OP_MOVE, {"up_to", "target", "through_enemies"}),
+    "place": (E.OP_PLACE, {"target", "to"}),
+    "recover": (E.OP_RECOVER, {"amount", "target"}),
+    "set_health": (E.OP_SET_HEALTH, {"amount", "target"}),
+    "return_defeated": (E.OP_RETURN_DEFEATED, {"fighter", "to"}),
+    "gain_action": (E.OP_GAIN_ACTION, {"amount"}),
+    "add_value": (E.OP_ADD_VALUE, {"amount", "per", "tag", "fighter"}),
+    "set_value": (E.OP_SET_VALUE, {"amount"}),
+    "boost": (E.OP_BOOST_THIS, set()),
+    "take_from_discard": (E.OP_TAKE_FROM_DISCARD, {"tag"}),
+    "look_at_hand": (E.OP_LOOK_AT_HAND, set()),
+    "end_turn": (E.OP_END_TURN, set()),
+    "add_move": (E.OP_ADD_MOVE, {"amount", "per", "tag", "fighter"}),
+    "flip_counter": (E.OP_FLIP_COUNTER, {"counter"}),
+    "set_counter": (E.OP_SET_COUNTER, {"counter", "value"}),
+    "choose_counter": (E.OP_CHOOSE_COUNTER, {"counter"}),
+    "prevent_damage": (E.OP_PREVENT_DAMAGE, set()),
+    "ignore_value": (E.OP_IGNORE_VALUE, set()),
+}
+
+# simple string conditions
+CONDITIONS = {
+    "won": E.CN_WON,
+    "not_won": E.CN_NOT_WON,
+    "attacking": E.CN_ATTACKING,
+    "defending": E.CN_DEFENDING,
+    "opposing_is_hero": E.CN_OPPOSING_IS_HERO,
+    "started_elsewhere": E.CN_STARTED_ELSEWHERE,
+    "on_fog": E.CN_ON_FOG,
+}
+# table conditions: key -> description
+TABLE_CONDITIONS = (
+    "counter + is | is_not", "hero_health_at_most", "opposing_printed_at_least",
+    "opposing_printed", "opposing_health_at_least", "tag_count + at_least [+ below]",
+    "adjacent = [fighter, fighter]",
+)
+
+TARGETS = ("self", "opposing", "each own", "combatant", "<fighter name>",
+           "{ one|each = 'in_zone'|'adjacent'|'any'|'all', of = ref, side = 'any'|'opposing'|'own', other = bool }")
+
+PER = {
+    "discard_tag": E.PER_DISCARD_TAG,
+    "own_adjacent_to_opposing": E.PER_OWN_ADJ_OPPOSING,
+    "fighter_in_zone_of_opposing": E.PER_KIND_IN_ZONE_OF_OPPOSING,
+    "adjacent_to_self": E.PER_ADJ_TO_SELF,
+}
+SIDES = {"any": E.S_ANY, "opposing": E.S_OPPOSING, "own": E.S_OWN}
+WHO = {"you": E.S_OWN, "opponent": E.S_OPPOSING}
+
+
+class StepContext:
+    """What a step may refer to: the hero's fighters, tags and counters.
+
+    ``fighters``: fighter name -> kind (0 hero, k sidekick kind); ``tags``:
+    tag name -> bit; ``counters``: counter name -> (slot, value names).
+    """
+
+    def __init__(self, path, hero_name, fighters, tags, counters):
+        self.path = path
+        self.hero_name = hero_name
+        self.fighters = fighters
+        self.tags = tags
+        self.counters = counters
+
+    def fail(self, where, msg):
+        raise HeroFileError(f"{self.path}: {where}: {msg}")
+
+    def ref(self, where, value):
+        if value == "self":
+            return E.REF_SELF
+        if value == "opposing":
+            return E.REF_OPPOSING
+        if value == "hero":
+            return 0
+        if isinstance(value, str) and value in self.fighters:
+            return self.fighters[value]
+        self.fail(where, f"unknown fighter {value!r}; valid: 'self', 'opposing', 'hero', "
+                  + ", ".join(repr(n) for n in self.fighters))
+
+    def fighter_kind(self, where, value):
+        if isinstance(value, str) and value in self.fighters:
+            return self.fighters[value]
+        self.fail(where, f"unknown fighter {value!r}; valid: " + ", ".join(repr(n) for n in self.fighters))
+
+    def tag(self, where, value):
+        if isinstance(value, str) and value in self.tags:
+            return self.tags[value]
+        self.fail(where, f"unknown tag {value!r}; tags used by cards of this file: "
+                  + (", ".join(sorted(self.tags)) or "(none)"))
+
+    def counter(self, where, value):
+        if isinstance(value, str) and value in self.counters:
+            return self.counters[value]
+        self.fail(where, f"unknown counter {value!r}; declared counters: "
+                  + (", ".join(sorted(self.counters)) or "(none; declare them under [hero] counters)"))
+
+
+def _int(ctx, where, value, lo=0, hi=99):
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        ctx.fail(where, f"must be a whole number from {lo} to {hi}, got {value!r}")
+    return value
+
+
+def _bool(ctx, where, value):
+    if not isinstance(value, bool):
+        ctx.fail(where, f"must be true or false, got {value!r}")
+    return value
+
+
+def _target(ctx, where, t, row):
+    """Fill SEL/REF/SIDE (and the 'other' flag) of ``row`` from a target spec."""
+    if isinstance(t, str):
+        if t == "self":
+            row[L.I_SEL], row[L.I_REF] = E.SEL_REF, E.REF_SELF
+        elif t == "opposing":
+            row[L.I_SEL], row[L.I_REF] = E.SEL_REF, E.REF_OPPOSING
+        elif t == "each own":
+            row[L.I_SEL] = E.SEL_EACH_OWN
+        elif t == "combatant":
+            row[L.I_SEL] = E.SEL_ONE_COMBATANT
+        elif t in ctx.fighters:
+            k = ctx.fighters[t]
+            row[L.I_SEL], row[L.I_REF] = (E.SEL_REF, 0) if k == 0 else (E.SEL_EACH_KIND, k)
+        else:
+            ctx.fail(where, f"unknown target {t!r}; valid: 'self', 'opposing', 'each own', 'combatant', "
+                     + ", ".join(repr(n) for n in ctx.fighters) + ", or a table like "
+                     "{ one = 'in_zone', of = 'self', side = 'opposing' }")
+        return
+    if not isinstance(t, dict):
+        ctx.fail(where, f"must be a string or a table, got {t!r}")
+    bad = set(t) - {"one", "each", "of", "side", "other"}
+    if bad:
+        ctx.fail(where, f"unknown key(s) {sorted(bad)}; valid: one, each, of, side, other")
+    if ("one" in t) == ("each" in t):
+        ctx.fail(where, "give exactly one of 'one' or 'each'")
+    how = t.get("one", t.get("each"))
+    one = "one" in t
+    table = {("in_zone", True): E.SEL_ONE_ZONE, ("in_zone", False): E.SEL_EACH_ZONE,
+             ("adjacent", True): E.SEL_ONE_ADJ, ("adjacent", False): E.SEL_EACH_ADJ,
+             ("any", True): E.SEL_ONE_ANY, ("all", False): E.SEL_ALL}
+    if (how, one) not in table:
+        ctx.fail(where, f"{'one' if one else 'each'} = {how!r} is not valid; valid: "
+                 "one = 'in_zone' | 'adjacent' | 'any'; each = 'in_zone' | 'adjacent' | 'all'")
+    row[L.I_SEL] = table[(how, one)]
+    if how in ("in_zone", "adjacent"):
+        if "of" not in t:
+            ctx.fail(where, f"'{how}' needs 'of' (whose zone / adjacent to whom)")
+        row[L.I_REF] = ctx.ref(where + ".of", t["of"])
+    side = t.get("side", "any")
+    if side not in SIDES:
+        ctx.fail(where + ".side", f"unknown side {side!r}; valid: " + ", ".join(SIDES))
+    row[L.I_SIDE] = SIDES[side]
+    if _bool(ctx, where + ".other", t.get("other", False)):
+        row[L.I_FLAGS] |= L.IF_EXCLUDE_REF
+
+
+def _condition(ctx, where, c, row):
+    if isinstance(c, str):
+        if c not in CONDITIONS:
+            ctx.fail(where, f"unknown condition {c!r}; valid: " + ", ".join(CONDITIONS)
+                     + ", or a table: " + "; ".join(TABLE_CONDITIONS))
+        row[L.I_COND] = CONDITIONS[c]
+        return
+    if not isinstance(c, dict):
+        ctx.fail(where, f"must be a string or a table, got {c!r}")
+    if "counter" in c:
+        slot, values = ctx.counter(where + ".counter", c["counter"])
+        key = "is" if "is" in c else "is_not" if "is_not" in c else None
+        if key is None or c[key] not in values:
+            ctx.fail(where, f"counter {c['counter']!r} needs is = or is_not = one of {list(values)}")
+        row[L.I_COND] = E.CN_COUNTER_EQ if key == "is" else E.CN_COUNTER_NE
+        row[L.I_CA], row[L.I_CB] = slot, values.index(c[key])
+    elif "hero_health_at_most" in c:
+        row[L.I_COND], row[L.I_CA] = E.CN_HERO_HP_AT_MOST, _int(ctx, where, c["hero_health_at_most"])
+    elif "opposing_printed_at_least" in c:
+        row[L.I_COND], row[L.I_CA] = E.CN_OPP_PRINTED_AT_LEAST, _int(ctx, where, c["opposing_printed_at_least"])
+    elif "opposing_printed" in c:
+        row[L.I_COND], row[L.I_CA] = E.CN_OPP_PRINTED_EQ, _int(ctx, where, c["opposing_printed"])
+    elif "opposing_health_at_least" in c:
+        row[L.I_COND], row[L.I_CA] = E.CN_OPP_HP_AT_LEAST, _int(ctx, where, c["opposing_health_at_least"])
+    elif "tag_count" in c:
+        row[L.I_COND] = E.CN_TAG_TIER
+        row[L.I_PARG] = ctx.tag(where + ".tag_count", c["tag_count"])
+        row[L.I_CA] = _int(ctx, where + ".at_least", c.get("at_least", 1))
+        row[L.I_CB] = _int(ctx, where + ".below", c.get("below", 0))
+    elif "adjacent" in c:
+        pair = c["adjacent"]
+        if not (isinstance(pair, list) and len(pair) == 2):
+            ctx.fail(where + ".adjacent", "must be a list of two fighters, e.g. ['Dr. Watson', 'hero']")
+        row[L.I_COND] = E.CN_ADJACENT
+        row[L.I_REF] = ctx.ref(where + ".adjacent[0]", pair[0])
+        row[L.I_CA] = ctx.ref(where + ".adjacent[1]", pair[1])
+    else:
+        ctx.fail(where, f"unknown condition table {c!r}; valid: " + "; ".join(TABLE_CONDITIONS))
+
+
+def _place_to(ctx, where, to, row):
+    if to == "any":
+        row[L.I_CB] = E.PL_ANY
+        return
+    if isinstance(to, dict) and len(to) == 1 and ("in_zone_of" in to or "adjacent_to" in to):
+        k, v = next(iter(to.items()))
+        row[L.I_CB] = E.PL_IN_ZONE if k == "in_zone_of" else E.PL_ADJ
+        row[L.I_CA] = ctx.ref(f"{where}.{k}", v)
+        return
+    ctx.fail(where, f"must be 'any', {{ in_zone_of = fighter }} or {{ adjacent_to = fighter }}, got {to!r}")
+
+
+def compile_step(ctx, where, step):
+    """Compile one step (a dict) to an int64 row of length ``I_FIELDS``."""
+    if not isinstance(step, dict):
+        ctx.fail(where, f"a step must be a table like {{ op = 'draw', amount = 1 }}, got {step!r}")
+    op = step.get("op")
+    if op not in OPS:
+        ctx.fail(where + ".op", f"unknown op {op!r}; valid: " + ", ".join(OPS))
+    code, allowed = OPS[op]
+    bad = set(step) - allowed - {"op", "if", "may"}
+    if bad:
+        ctx.fail(where, f"op {op!r} does not take {sorted(bad)}; it takes: "
+                 + ", ".join(sorted(allowed | {"if", "may"})))
+    row = np.zeros(L.I_FIELDS, np.int64)
+    row[L.I_OP] = code
+    if "if" in step:
+        _condition(ctx, where + ".if", step["if"], row)
+    if _bool(ctx, where + ".may", step.get("may", False)):
+        row[L.I_FLAGS] |= L.IF_MAY
+    if "amount" in step:
+        row[L.I_N] = _int(ctx, where + ".amount", step["amount"], -20, 99)
+    elif op in ("damage", "draw", "discard", "recover", "gain_action", "add_value", "add_move"):
+        row[L.I_N] = 1
+    if op in ("set_value", "set_health") and "amount" not in step:
+        ctx.fail(where, f"op {op!r} needs 'amount'")
+    if op == "move":
+        if "up_to" not in step:
+            ctx.fail(where, "op 'move' needs 'up_to' (spaces)")
+        row[L.I_N] = _int(ctx, where + ".up_to", step["up_to"])
+        if _bool(ctx, where + ".through_enemies", step.get("through_enemies", False)):
+            row[L.I_FLAGS] |= L.IF_THROUGH
+    if op in ("damage", "move", "place", "recover", "set_health"):
+        _target(ctx, where + ".target", step.get("target", "self"), row)
+    if op in ("draw", "discard"):
+        who = step.get("who", "you" if op == "draw" else "opponent")
+        if who not in WHO:
+            ctx.fail(where + ".who", f"unknown {who!r}; valid: " + ", ".join(WHO))
+        row[L.I_SIDE] = WHO[who]
+    if op == "discard":
+        if _bool(ctx, where + ".random", step.get("random", False)):
+            row[L.I_FLAGS] |= L.IF_RANDOM
+        chooser = step.get("chooser", "owner")
+        if chooser not in ("owner", "you"):
+            ctx.fail(where + ".chooser", f"unknown {chooser!r}; valid: 'owner' (the discarding player), 'you'")
+        if chooser == "you":
+            row[L.I_FLAGS] |= L.IF_YOU_CHOOSE
+    if "per" in step:
+        per = step["per"]
+        if per not in PER:
+            ctx.fail(where + ".per", f"unknown {per!r}; valid: " + ", ".join(PER))
+        row[L.I_PER] = PER[per]
+        if per == "discard_tag":
+            row[L.I_PARG] = ctx.tag(where + ".tag", step.get("tag"))
+        if per == "fighter_in_zone_of_opposing":
+            row[L.I_PARG] = ctx.fighter_kind(where + ".fighter", step.get("fighter"))
+    if op == "take_from_discard":
+        row[L.I_PARG] = ctx.tag(where + ".tag", step.get("tag"))
+    if op == "place":
+        _place_to(ctx, where + ".to", step.get("to", "any"), row)
+    if op == "return_defeated":
+        k = ctx.fighter_kind(where + ".fighter", step.get("fighter"))
+        if k == 0:
+            ctx.fail(where + ".fighter", "a hero cannot be returned; name a sidekick")
+        row[L.I_REF] = k
+        to = step.get("to", {"in_zone_of": ctx.hero_name})
+        if not (isinstance(to, dict) and set(to) == {"in_zone_of"}):
+            ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
+        row[L.I_CA] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
+    if op in ("flip_counter", "set_counter", "choose_counter"):
+        slot, values = ctx.counter(where + ".counter", step.get("counter"))
+        row[L.I_CA] = slot
+        if op == "set_counter":
+            if step.get("value") not in values:
+                ctx.fail(where + ".value", f"must be one of {list(values)}")
+            row[L.I_N] = values.index(step["value"])
+        if op == "choose_counter":
+            row[L.I_N] = len(values)
+    return row
+
+
+def compile_steps(ctx, where, steps):
+    """Compile a list of steps; returns int64 array (n_steps, I_FIELDS)."""
+    if not isinstance(steps, list):
+        ctx.fail(where, f"must be a list of steps [ {{ op = ... }}, ... ], got {steps!r}")
+    rows = [compile_step(ctx, f"{where}[{i}]", s) for i, s in enumerate(steps)]
+    if not rows:
+        return np.zeros((0, L.I_FIELDS), np.int64)
+    return np.stack(rows)

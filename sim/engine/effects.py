@@ -1,0 +1,582 @@
+"""The effect interpreter: runs the integer programs card effects compile to.
+
+A program is a slice of ``tb.code`` (rows of ``I_FIELDS`` int64, see
+``layout.I_*``). Each row is one step: an opcode (``OP_*``), a condition
+(``CN_*``) with two arguments, an amount, a target selector (``SEL_*``, a
+reference fighter ``REF_*`` and a side filter ``S_*``), a "per" count
+(``PER_*``) and flags (``layout.IF_*``). The vocabulary that compiles to
+these rows is documented in ``heroes/README.md``.
+
+The context of a program is: the player ``p`` whose card or ability it is,
+that player's fighter ``f`` (the fighter who played the card, or the hero for
+abilities), the combat side ``side`` (0 attacker, 1 defender, -1 outside
+combat) and the card id (-1 for abilities). Choices are asked of
+:func:`sim.engine.policy.decide`.
+"""
+import numpy as np
+from numba import njit, types  # noqa: F401
+
+from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
+
+from .core import (
+    PILE_DECK, PILE_DISC, PILE_HAND, adjacent, check_end, count_tag_in_pile,
+    deal_damage, discard_from_hand, draw_cards, fog_space, hero_of, log_ev,
+    move_fighter, occupancy, opposed, pile_base, place_fighter, rand_below,
+    reachable, recover, same_zone, set_health, take_to_hand, team_of,
+)
+from .layout import (
+    C_BOOST, C_PROG, C_VALUE, CB_ATT_F, CB_CANCEL0, CB_CARD0, CB_DEF_F,
+    CB_IGN0, CB_MOD0, CB_OVR0, CB_PREVENT, CB_PRINTED0, CB_WON, D_BOOST_CARD,
+    D_DISCARD_EFFECT, D_MAY, D_MOVE_DEST, D_MOVE_WHICH, D_OPTION, D_PLACE,
+    D_TARGET, EV_BOOST, EV_CANCEL, EV_COUNTER, EV_END_TURN, EV_GAIN_ACTION,
+    EV_LOOK_HAND, EV_RETURN, F_HP, F_KIND, F_MAXHP, F_OWNER, F_SPACE,
+    F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FS_DEFEATED, FS_IN_PLAY,
+    G_ACTIONS, G_ACTIVE, G_ENDTURN, G_NPLAYERS, G_OVER, H_HOOKS, I_CA, I_CB,
+    I_COND, I_FLAGS, I_N, I_OP, I_PARG, I_PER, I_REF, I_SEL, I_SIDE, IF_MAY,
+    IF_RANDOM, IF_THROUGH, IF_YOU_CHOOSE, IF_EXCLUDE_REF, MAX_FIGHTERS,
+    OFF_CB, P_COUNTER0, P_DISCN, P_HAND_SEEN, P_HANDN, P_HERO, R_END_AT_ACTION,
+    TAG_UNCANCELABLE, C_TAGS, fslot, pslot,
+)
+from .policy import decide
+
+# ------------------------------------------------------------------ opcodes
+OP_NOP = 0
+OP_CANCEL = 1          # cancel all effects on the opponent's card
+OP_DAMAGE = 2          # N damage to the targets
+OP_DRAW = 3            # N cards (side: you / opponent)
+OP_DISCARD = 4         # N cards from a hand (side: whose; flags: random / you choose)
+OP_MOVE = 5            # targets move up to N (flag: through opposing fighters)
+OP_PLACE = 6           # place the target (CB: where PL_*, CA: reference)
+OP_RECOVER = 7         # targets recover N
+OP_SET_HEALTH = 8      # targets' health becomes N
+OP_RETURN_DEFEATED = 9  # return a defeated fighter of kind REF in zone of CA
+OP_GAIN_ACTION = 10    # N actions
+OP_ADD_VALUE = 11      # this card's value +N (x per count)
+OP_SET_VALUE = 12      # this card's value is N instead
+OP_BOOST_THIS = 13     # may discard a card to add its BOOST to this card
+OP_TAKE_FROM_DISCARD = 14  # all cards with tag PARG from discard to hand
+OP_LOOK_AT_HAND = 15   # look at the opponent's hand
+OP_END_TURN = 16       # end the turn
+OP_ADD_MOVE = 17       # (maneuver hook) +N move (x per count)
+OP_FLIP_COUNTER = 18   # hero counter CA: 0 <-> 1 (Alice: change size)
+OP_SET_COUNTER = 19    # hero counter CA := N
+OP_CHOOSE_COUNTER = 20  # hero counter CA := chosen 0..N-1
+OP_PREVENT_DAMAGE = 21  # prevent all combat damage to your fighter
+OP_IGNORE_VALUE = 22   # ignore the value of the opponent's card
+N_OPS = 23
+
+# --------------------------------------------------------------- conditions
+CN_ALWAYS = 0
+CN_WON = 1             # you won the combat
+CN_NOT_WON = 2         # you did not win the combat
+CN_COUNTER_EQ = 3      # your hero counter CA == CB
+CN_OPPOSING_IS_HERO = 4
+CN_STARTED_ELSEWHERE = 5  # your fighter started this turn in another space
+CN_HERO_HP_AT_MOST = 6  # your hero is in play with health <= CA
+CN_ATTACKING = 7
+CN_DEFENDING = 8
+CN_OPP_PRINTED_AT_LEAST = 9
+CN_OPP_PRINTED_EQ = 10
+CN_OPP_HP_AT_LEAST = 11
+CN_TAG_TIER = 12       # CA <= cards with tag bits PARG in your discard < CB (CB 0: no top)
+CN_ADJACENT = 13       # fighter REF adjacent to fighter CA (both REF codes)
+CN_ON_FOG = 14         # your hero is on a space with one of your fog tokens
+CN_COUNTER_NE = 15
+
+# ------------------------------------------------------------- selectors
+SEL_REF = 0            # the fighter REF
+SEL_EACH_KIND = 1      # each of your fighters of kind REF
+SEL_EACH_OWN = 2       # each of your fighters
+SEL_ALL = 3            # each fighter (side filter)
+SEL_ONE_ZONE = 4       # one fighter in the zone of REF (side filter)
+SEL_EACH_ZONE = 5
+SEL_ONE_ADJ = 6        # one fighter adjacent to REF
+SEL_EACH_ADJ = 7
+SEL_ONE_COMBATANT = 8  # one of the two fighters in the combat
+SEL_ONE_ANY = 9        # any one fighter (side filter)
+
+REF_SELF = -1          # your fighter (who played the card)
+REF_OPPOSING = -2      # the opposing fighter in this combat
+# REF >= 0: your fighter of kind REF (0 = hero)
+
+S_ANY = 0
+S_OPPOSING = 1
+S_OWN = 2
+
+PER_ONE = 0
+PER_DISCARD_TAG = 1    # cards with tag bits PARG in your discard pile
+PER_OWN_ADJ_OPPOSING = 2  # your fighters adjacent to the opposing fighter
+PER_KIND_IN_ZONE_OF_OPPOSING = 3  # your fighters of kind PARG in its zone
+PER_ADJ_TO_SELF = 4    # fighters adjacent to your fighter
+
+PL_ANY = 0
+PL_IN_ZONE = 1         # a space in the zone of fighter CA
+PL_ADJ = 2             # a space adjacent to fighter CA
+
+
+@jit(I(ST, I, I, I, I))
+def resolve_ref(st, p, f, side, ref):
+    """Fighter slot a reference code points at, or -1 if none is in play."""
+    if ref == REF_SELF:
+        return f
+    if ref == REF_OPPOSING:
+        if side < 0:
+            return -1
+        g = st[OFF_CB + (CB_DEF_F if side == 0 else CB_ATT_F)]
+        return g
+    for k in range(FIGHTERS_PER_PLAYER):
+        g = p * FIGHTERS_PER_PLAYER + k
+        if st[fslot(g, F_STATUS)] == FS_IN_PLAY and st[fslot(g, F_KIND)] == ref:
+            return g
+    return -1
+
+
+@jit(I(ST, I, I))
+def opponent_player(st, p, side):
+    """The opponent of player ``p``: in combat the opposing fighter's owner."""
+    if side >= 0:
+        g = st[OFF_CB + (CB_DEF_F if side == 0 else CB_ATT_F)]
+        return st[fslot(g, F_OWNER)]
+    t = team_of(st, p)
+    for q in range(st[G_NPLAYERS]):
+        if team_of(st, q) != t:
+            return q
+    return -1
+
+
+@jit(I(ST, TB, I, I, I, I, I))
+def per_count(st, tb, p, f, side, per, parg):
+    """The multiplier of a "+N for each ..." step."""
+    if per == PER_ONE:
+        return 1
+    if per == PER_DISCARD_TAG:
+        return count_tag_in_pile(st, tb, PILE_DISC, p, parg)
+    opp = resolve_ref(st, p, f, side, REF_OPPOSING)
+    c = 0
+    if per == PER_OWN_ADJ_OPPOSING:
+        if opp < 0:
+            return 0
+        for k in range(FIGHTERS_PER_PLAYER):
+            g = p * FIGHTERS_PER_PLAYER + k
+            if st[fslot(g, F_STATUS)] == FS_IN_PLAY and adjacent(tb, st[fslot(g, F_SPACE)], st[fslot(opp, F_SPACE)]):
+                c += 1
+        return c
+    if per == PER_KIND_IN_ZONE_OF_OPPOSING:
+        if opp < 0:
+            return 0
+        for k in range(FIGHTERS_PER_PLAYER):
+            g = p * FIGHTERS_PER_PLAYER + k
+            if (st[fslot(g, F_STATUS)] == FS_IN_PLAY and st[fslot(g, F_KIND)] == parg
+                    and same_zone(tb, st[fslot(g, F_SPACE)], st[fslot(opp, F_SPACE)])):
+                c += 1
+        return c
+    if per == PER_ADJ_TO_SELF:
+        for g in range(MAX_FIGHTERS):
+            if g != f and st[fslot(g, F_STATUS)] == FS_IN_PLAY and adjacent(tb, st[fslot(g, F_SPACE)], st[fslot(f, F_SPACE)]):
+                c += 1
+        return c
+    return 0
+
+
+@jit(I(ST, I))
+def opp_card(st, side):
+    if side < 0:
+        return -1
+    return st[OFF_CB + CB_CARD0 + (1 - side)]
+
+
+@jit(B(ST, TB, A1, I, I, I))
+def cond_ok(st, tb, ins, p, f, side):
+    """True if the condition of instruction row ``ins`` holds."""
+    c = ins[I_COND]
+    if c == CN_ALWAYS:
+        return True
+    if c == CN_WON or c == CN_NOT_WON:
+        w = st[OFF_CB + CB_WON]
+        won = (w == 1 and side == 0) or (w == 0 and side == 1)
+        return won if c == CN_WON else not won
+    if c == CN_COUNTER_EQ:
+        return st[pslot(p, P_COUNTER0 + ins[I_CA])] == ins[I_CB]
+    if c == CN_COUNTER_NE:
+        return st[pslot(p, P_COUNTER0 + ins[I_CA])] != ins[I_CB]
+    if c == CN_OPPOSING_IS_HERO:
+        o = resolve_ref(st, p, f, side, REF_OPPOSING)
+        return o >= 0 and st[fslot(o, F_KIND)] == 0
+    if c == CN_STARTED_ELSEWHERE:
+        return f >= 0 and st[fslot(f, F_START_SPACE)] != st[fslot(f, F_SPACE)]
+    if c == CN_HERO_HP_AT_MOST:
+        h = hero_of(p)
+        return st[fslot(h, F_STATUS)] == FS_IN_PLAY and st[fslot(h, F_HP)] <= ins[I_CA]
+    if c == CN_ATTACKING:
+        return side == 0
+    if c == CN_DEFENDING:
+        return side == 1
+    if c == CN_OPP_PRINTED_AT_LEAST or c == CN_OPP_PRINTED_EQ:
+        oc = opp_card(st, side)
+        if oc < 0:
+            return False
+        v = st[OFF_CB + CB_PRINTED0 + (1 - side)]
+        return v >= ins[I_CA] if c == CN_OPP_PRINTED_AT_LEAST else v == ins[I_CA]
+    if c == CN_OPP_HP_AT_LEAST:
+        o = resolve_ref(st, p, f, side, REF_OPPOSING)
+        return o >= 0 and st[fslot(o, F_HP)] >= ins[I_CA]
+    if c == CN_TAG_TIER:
+        n = count_tag_in_pile(st, tb, PILE_DISC, p, ins[I_PARG])
+        return n >= ins[I_CA] and (ins[I_CB] == 0 or n < ins[I_CB])
+    if c == CN_ADJACENT:
+        a = resolve_ref(st, p, f, side, ins[I_REF])
+        b = resolve_ref(st, p, f, side, ins[I_CA])
+        return a >= 0 and b >= 0 and adjacent(tb, st[fslot(a, F_SPACE)], st[fslot(b, F_SPACE)])
+    if c == CN_ON_FOG:
+        h = hero_of(p)
+        return st[fslot(h, F_STATUS)] == FS_IN_PLAY and fog_space(st, p, st[fslot(h, F_SPACE)])
+    return False
+
+
+@jit(B(ST, I, I, I))
+def side_ok(st, p, g, sidef):
+    if sidef == S_ANY:
+        return True
+    mine = team_of(st, st[fslot(g, F_OWNER)]) == team_of(st, p)
+    return mine if sidef == S_OWN else not mine
+
+
+@jit(types.Tuple((I, B))(ST, TB, A1, I, I, I, A1))
+def collect_targets(st, tb, ins, p, f, side, out):
+    """Candidate fighters of a step's selector into ``out``; return (n, pick_one)."""
+    sel = ins[I_SEL]
+    ref = ins[I_REF]
+    sidef = ins[I_SIDE]
+    n = 0
+    if sel == SEL_REF:
+        g = resolve_ref(st, p, f, side, ref)
+        if g >= 0 and st[fslot(g, F_STATUS)] == FS_IN_PLAY:
+            out[0] = g
+            n = 1
+        return n, False
+    if sel == SEL_EACH_KIND or sel == SEL_EACH_OWN:
+        for k in range(FIGHTERS_PER_PLAYER):
+            g = p * FIGHTERS_PER_PLAYER + k
+            if st[fslot(g, F_STATUS)] == FS_IN_PLAY and (sel == SEL_EACH_OWN or st[fslot(g, F_KIND)] == ref):
+                out[n] = g
+                n += 1
+        return n, False
+    if sel == SEL_ONE_COMBATANT:
+        if side >= 0:
+            for j in range(2):
+                g = st[OFF_CB + CB_ATT_F + j]
+                if st[fslot(g, F_STATUS)] == FS_IN_PLAY:
+                    out[n] = g
+                    n += 1
+        return n, True
+    center = -1
+    if sel == SEL_ONE_ZONE or sel == SEL_EACH_ZONE or sel == SEL_ONE_ADJ or sel == SEL_EACH_ADJ:
+        r = resolve_ref(st, p, f, side, ref)
+        if r < 0 or st[fslot(r, F_STATUS)] != FS_IN_PLAY:
+            return 0, False
+        center = st[fslot(r, F_SPACE)]
+    excl = -1
+    if ins[I_FLAGS] & IF_EXCLUDE_REF:
+        excl = resolve_ref(st, p, f, side, ref)
+    for g in range(MAX_FIGHTERS):
+        if st[fslot(g, F_STATUS)] != FS_IN_PLAY or g == excl or not side_ok(st, p, g, sidef):
+            continue
+        s = st[fslot(g, F_SPACE)]
+        if sel == SEL_ONE_ZONE or sel == SEL_EACH_ZONE:
+            if not same_zone(tb, s, center):
+                continue
+        elif sel == SEL_ONE_ADJ or sel == SEL_EACH_ADJ:
+            if not adjacent(tb, s, center):
+                continue
+        out[n] = g
+        n += 1
+    pick = sel == SEL_ONE_ZONE or sel == SEL_ONE_ADJ or sel == SEL_ONE_ANY
+    return n, pick
+
+
+@jit(B(ST, TB, CTL, I))
+def ask_may(st, tb, ctl, p):
+    opts = np.empty(2, np.int64)
+    opts[0] = 1
+    opts[1] = 0
+    return decide(st, tb, ctl, D_MAY, p, opts, 2) == 0
+
+
+@jit(I(ST, TB, CTL, A1, I, I, I, A1))
+def targets(st, tb, ctl, ins, p, f, side, out):
+    """Resolve a step's targets (asking choices and "may"); return how many."""
+    n, pick = collect_targets(st, tb, ins, p, f, side, out)
+    if n == 0:
+        return 0
+    if ins[I_FLAGS] & IF_MAY and ins[I_OP] != OP_MOVE:
+        if not ask_may(st, tb, ctl, p):
+            return 0
+    if pick and n > 1:
+        i = decide(st, tb, ctl, D_TARGET, p, out, n)
+        out[0] = out[i]
+        n = 1
+    elif pick:
+        n = 1
+    return n
+
+
+@jit(V(ST, TB, CTL, LOG, I, A1, A1, I, B))
+def move_group(st, tb, ctl, log, mover, fighters, budgets, n, through):
+    """Move fighters one at a time, each up to its own budget (spaces).
+
+    ``mover`` chooses the order (``D_MOVE_WHICH``) and each destination
+    (``D_MOVE_DEST``). ``fighters``/``budgets``: int64 arrays, first ``n``
+    used. Source: Battle of Legends Vol. 1 rules, "Maneuver and movement".
+    """
+    S = tb.adj.shape[0]
+    dests = np.empty(S + 1, np.int64)
+    left = fighters[:n].copy()
+    left_b = budgets[:n].copy()
+    m = n
+    while m > 0 and st[G_OVER] == 0:
+        i = 0
+        if m > 1:
+            i = decide(st, tb, ctl, D_MOVE_WHICH, mover, left, m)
+        g = left[i]
+        b = left_b[i]
+        left[i] = left[m - 1]
+        left_b[i] = left_b[m - 1]
+        m -= 1
+        if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
+            continue
+        k = reachable(st, tb, g, b, through, dests)
+        j = decide(st, tb, ctl, D_MOVE_DEST, mover, dests, k)
+        move_fighter(st, log, g, dests[j], b, through)
+
+
+@jit(I(ST, TB, I, I, A1))
+def empty_spaces(st, tb, where, center, out):
+    """Empty spaces (any / in the zone of ``center`` / adjacent to it)."""
+    S = tb.adj.shape[0]
+    occ = occupancy(st, S)
+    n = 0
+    for s in range(S):
+        if occ[s] >= 0:
+            continue
+        if where == PL_IN_ZONE and not same_zone(tb, s, center):
+            continue
+        if where == PL_ADJ and not adjacent(tb, s, center):
+            continue
+        out[n] = s
+        n += 1
+    return n
+
+
+@jit(I(ST, TB, CTL, I, I, I, B))
+def choose_hand_card(st, tb, ctl, kind, chooser, owner, allow_none):
+    """``chooser`` picks a card (id) from ``owner``'s hand; -1 for none."""
+    hn = st[pslot(owner, P_HANDN)]
+    if hn == 0 and not allow_none:
+        return -1
+    opts = np.empty(hn + 1, np.int64)
+    b = pile_base(PILE_HAND, owner)
+    n = 0
+    for i in range(hn):
+        c = st[b + i]
+        dup = False
+        for j in range(n):
+            if opts[j] == c:
+                dup = True
+                break
+        if not dup:
+            opts[n] = c
+            n += 1
+    if allow_none:
+        opts[n] = -1
+        n += 1
+    if n == 0:
+        return -1
+    return opts[decide(st, tb, ctl, kind, chooser, opts, n)]
+
+
+@jit(B(ST, TB, I))
+def cancel_protected(st, tb, side):
+    """True if effects on the card of ``side`` cannot be cancelled."""
+    c = st[OFF_CB + CB_CARD0 + side]
+    return c >= 0 and (tb.cards[c, C_TAGS] & TAG_UNCANCELABLE) != 0
+
+
+@jit(I(ST, TB, CTL, LOG, I, I, I, I, I, I))
+def run_program(st, tb, ctl, log, start, length, p, f, side, card):
+    """Run ``length`` instruction rows from ``start``; return the ``add_move`` total.
+
+    Stops early when the game ends or an effect ends the turn.
+    """
+    acc = 0
+    tg = np.empty(MAX_FIGHTERS, np.int64)
+    bud = np.empty(MAX_FIGHTERS, np.int64)
+    S = tb.adj.shape[0]
+    spaces = np.empty(S, np.int64)
+    immediate_end = tb.rules[R_END_AT_ACTION] == 0
+    for i in range(start, start + length):
+        if st[G_OVER] != 0 or st[G_ENDTURN] != 0:
+            break
+        ins = tb.code[i]
+        if not cond_ok(st, tb, ins, p, f, side):
+            continue
+        op = ins[I_OP]
+        amt = ins[I_N]
+        if op == OP_CANCEL:
+            if side >= 0 and opp_card(st, side) >= 0:
+                o = 1 - side
+                if not cancel_protected(st, tb, o):
+                    st[OFF_CB + CB_CANCEL0 + o] = 1
+                    log_ev(st, log, EV_CANCEL, p, o, 1, 0, 0)
+                else:
+                    log_ev(st, log, EV_CANCEL, p, o, 0, 0, 0)
+        elif op == OP_DAMAGE:
+            n = targets(st, tb, ctl, ins, p, f, side, tg)
+            for j in range(n):
+                deal_damage(st, tb, log, tg[j], amt * per_count(st, tb, p, f, side, ins[I_PER], ins[I_PARG]))
+        elif op == OP_DRAW:
+            q = p if ins[I_SIDE] != S_OPPOSING else opponent_player(st, p, side)
+            if q >= 0:
+                if ins[I_FLAGS] & IF_MAY and not ask_may(st, tb, ctl, p):
+                    continue
+                draw_cards(st, tb, log, q, amt * per_count(st, tb, p, f, side, ins[I_PER], ins[I_PARG]))
+        elif op == OP_DISCARD:
+            q = p if ins[I_SIDE] == S_OWN else opponent_player(st, p, side)
+            if q < 0:
+                continue
+            for _ in range(amt):
+                hn = st[pslot(q, P_HANDN)]
+                if hn == 0:
+                    break
+                if ins[I_FLAGS] & IF_RANDOM:
+                    c = st[pile_base(PILE_HAND, q) + rand_below(st, hn)]
+                elif ins[I_FLAGS] & IF_YOU_CHOOSE:
+                    c = choose_hand_card(st, tb, ctl, D_DISCARD_EFFECT, p, q, False)
+                else:
+                    c = choose_hand_card(st, tb, ctl, D_DISCARD_EFFECT, q, q, False)
+                discard_from_hand(st, log, q, c, 0)
+            if ins[I_FLAGS] & IF_YOU_CHOOSE:
+                st[pslot(q, P_HAND_SEEN)] = 1
+        elif op == OP_MOVE:
+            n = targets(st, tb, ctl, ins, p, f, side, tg)
+            for j in range(n):
+                bud[j] = amt
+            move_group(st, tb, ctl, log, p, tg, bud, n, (ins[I_FLAGS] & IF_THROUGH) != 0)
+        elif op == OP_PLACE:
+            n = targets(st, tb, ctl, ins, p, f, side, tg)
+            if n == 0:
+                continue
+            center = -1
+            if ins[I_CB] != PL_ANY:
+                r = resolve_ref(st, p, f, side, ins[I_CA])
+                if r < 0:
+                    continue
+                center = st[fslot(r, F_SPACE)]
+            k = empty_spaces(st, tb, ins[I_CB], center, spaces)
+            if k > 0:
+                j = decide(st, tb, ctl, D_PLACE, p, spaces, k)
+                place_fighter(st, log, tg[0], spaces[j])
+        elif op == OP_RECOVER:
+            n = targets(st, tb, ctl, ins, p, f, side, tg)
+            for j in range(n):
+                recover(st, log, tg[j], amt)
+        elif op == OP_SET_HEALTH:
+            n = targets(st, tb, ctl, ins, p, f, side, tg)
+            for j in range(n):
+                set_health(st, log, tg[j], amt)
+        elif op == OP_RETURN_DEFEATED:
+            g = -1
+            for k in range(FIGHTERS_PER_PLAYER):
+                h = p * FIGHTERS_PER_PLAYER + k
+                if st[fslot(h, F_STATUS)] == FS_DEFEATED and st[fslot(h, F_KIND)] == ins[I_REF]:
+                    g = h
+                    break
+            if g < 0:
+                continue
+            r = resolve_ref(st, p, f, side, ins[I_CA])
+            if r < 0:
+                continue
+            k = empty_spaces(st, tb, PL_IN_ZONE, st[fslot(r, F_SPACE)], spaces)
+            if k == 0:
+                continue
+            j = decide(st, tb, ctl, D_PLACE, p, spaces, k)
+            st[fslot(g, F_HP)] = st[fslot(g, F_MAXHP)]
+            st[fslot(g, F_STATUS)] = FS_IN_PLAY
+            st[fslot(g, F_SPACE)] = spaces[j]
+            st[fslot(g, F_START_SPACE)] = spaces[j]
+            log_ev(st, log, EV_RETURN, g, spaces[j], 0, 0, 0)
+        elif op == OP_GAIN_ACTION:
+            if p == st[G_ACTIVE]:
+                st[G_ACTIONS] += amt
+                log_ev(st, log, EV_GAIN_ACTION, p, amt, 0, 0, 0)
+        elif op == OP_ADD_VALUE:
+            if side >= 0:
+                st[OFF_CB + CB_MOD0 + side] += amt * per_count(st, tb, p, f, side, ins[I_PER], ins[I_PARG])
+        elif op == OP_SET_VALUE:
+            if side >= 0:
+                st[OFF_CB + CB_OVR0 + side] = amt
+        elif op == OP_BOOST_THIS:
+            if side >= 0:
+                c = choose_hand_card(st, tb, ctl, D_BOOST_CARD, p, p, True)
+                if c >= 0:
+                    discard_from_hand(st, log, p, c, 2)
+                    st[OFF_CB + CB_MOD0 + side] += tb.cards[c, C_BOOST]
+                    log_ev(st, log, EV_BOOST, p, c, 2, tb.cards[c, C_BOOST], 0)
+        elif op == OP_TAKE_FROM_DISCARD:
+            b = pile_base(PILE_DISC, p)
+            j = 0
+            while j < st[pslot(p, P_DISCN)]:
+                c = st[b + j]
+                if tb.cards[c, C_TAGS] & ins[I_PARG]:
+                    take_to_hand(st, log, PILE_DISC, p, c)
+                else:
+                    j += 1
+        elif op == OP_LOOK_AT_HAND:
+            q = opponent_player(st, p, side)
+            if q >= 0:
+                st[pslot(q, P_HAND_SEEN)] = 1
+                log_ev(st, log, EV_LOOK_HAND, p, q, 0, 0, 0)
+        elif op == OP_END_TURN:
+            st[G_ENDTURN] = 1
+            log_ev(st, log, EV_END_TURN, p, 0, 0, 0, 0)
+        elif op == OP_ADD_MOVE:
+            acc += amt * per_count(st, tb, p, f, side, ins[I_PER], ins[I_PARG])
+        elif op == OP_FLIP_COUNTER:
+            s = pslot(p, P_COUNTER0 + ins[I_CA])
+            st[s] = 1 - st[s]
+            log_ev(st, log, EV_COUNTER, p, ins[I_CA], st[s], 0, 0)
+        elif op == OP_SET_COUNTER:
+            st[pslot(p, P_COUNTER0 + ins[I_CA])] = amt
+            log_ev(st, log, EV_COUNTER, p, ins[I_CA], amt, 0, 0)
+        elif op == OP_CHOOSE_COUNTER:
+            opts = np.arange(amt).astype(np.int64)
+            v = decide(st, tb, ctl, D_OPTION, p, opts, amt)
+            st[pslot(p, P_COUNTER0 + ins[I_CA])] = v
+            log_ev(st, log, EV_COUNTER, p, ins[I_CA], v, 0, 0)
+        elif op == OP_PREVENT_DAMAGE:
+            st[OFF_CB + CB_PREVENT] = 1
+        elif op == OP_IGNORE_VALUE:
+            if side >= 0:
+                st[OFF_CB + CB_IGN0 + (1 - side)] = 1
+        if immediate_end:
+            check_end(st, tb, log)
+    return acc
+
+
+@jit(V(ST, TB, CTL, LOG, I, I, I, I, I))
+def run_card_window(st, tb, ctl, log, card, window, p, f, side):
+    """Run the program of ``card`` for timing window ``window`` (``W_*``)."""
+    s = tb.cards[card, C_PROG + 2 * window]
+    n = tb.cards[card, C_PROG + 2 * window + 1]
+    if n > 0:
+        run_program(st, tb, ctl, log, s, n, p, f, side, card)
+
+
+@jit(I(ST, TB, CTL, LOG, I, I, I, I))
+def run_hook(st, tb, ctl, log, hook, p, f, side):
+    """Run player ``p``'s hero ability hook ``hook`` (``HK_*``); return its total."""
+    h = st[pslot(p, P_HERO)]
+    s = tb.heroes[h, H_HOOKS + 2 * hook]
+    n = tb.heroes[h, H_HOOKS + 2 * hook + 1]
+    if n == 0:
+        return 0
+    return run_program(st, tb, ctl, log, s, n, p, f, side, -1)

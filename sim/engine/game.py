@@ -1,0 +1,170 @@
+"""Whole games: setup, the turn loop, per-game result rows, batches of games.
+
+Sources: Battle of Legends Vol. 1 rules ("Battlefield setup"); Cobble & Fog
+rules ("Preparation"): heroes on start spaces 1 and 2 in turn order, sidekicks
+on separate spaces in the hero's zone (any empty space if the zone is full),
+shuffle, draw 5, first player takes the first turn.
+"""
+import numpy as np
+from numba import njit, types  # noqa: F401
+
+from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
+
+from .core import (
+    PILE_DECK, draw_cards, game_seed, log_ev, occupancy, pile_push, rng_seed,
+    same_zone, shuffle_deck,
+)
+from .effects import run_hook
+from .layout import (
+    D_SETUP_SPACE, END_TURN_CAP, EV_SETUP, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED,
+    F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FS_IN_PLAY, G_ACTIVE,
+    G_DECISIONS, G_FIRST, G_NPLAYERS, G_OVER, G_REASON, G_TURN, G_WINNER,
+    H_DECK_LEN, H_DECK_START, H_HP, H_KIND0, H_MOVE, H_NKINDS, H_RANGED,
+    HK_SETUP, K_COUNT, K_FIELDS, K_HP, K_MOVE, K_RANGED, N_FOG, P_CARDS_PLAYED,
+    P_FOG0, P_HERO, P_NFIGHTERS, P_ONGOING, P_TEAM, R_OPENING_HAND, STATE_SIZE,
+    fslot, pslot,
+)
+from .policy import CTL_POS, decide
+from .rules import take_turn
+
+# per-game result row (int64)
+RES_WINNER = 0      # winning seat (0 first player, 1 second), -1 draw
+RES_TURNS = 1       # turns played (the turn the game ended in)
+RES_REASON = 2      # layout.END_* code
+RES_HP0 = 3         # hero health of seat 0 at the end
+RES_HP1 = 4
+RES_SK0 = 5         # total sidekick health of seat 0
+RES_SK1 = 6
+RES_PLAYED0 = 7     # cards played (attack, defense, scheme) by seat 0
+RES_PLAYED1 = 8
+RES_DECISIONS = 9
+RES_SEED = 10       # the game's seed, stored signed
+RES_FIELDS = 12
+
+
+@jit(V(ST, TB, CTL, LOG, A1, I, I))
+def setup_game(st, tb, ctl, log, hero_rows, nplayers, seed):
+    """Reset ``st`` and set up a game: fighters, placement, shuffle, opening hands.
+
+    ``hero_rows``: int64 (nplayers,) rows of the hero table, in turn order
+    (player 0 moves first and starts on start space 1). ``seed``: 0..2**32-1.
+    Players 0 and 2 are team 0, 1 and 3 team 1.
+    """
+    st[:] = 0
+    rng_seed(st, seed)
+    st[G_NPLAYERS] = nplayers
+    st[G_FIRST] = 0
+    st[G_ACTIVE] = 0
+    st[G_WINNER] = -1
+    S = tb.adj.shape[0]
+    for p in range(nplayers):
+        h = hero_rows[p]
+        st[pslot(p, P_HERO)] = h
+        st[pslot(p, P_TEAM)] = p % 2
+        st[pslot(p, P_ONGOING)] = -1
+        for i in range(N_FOG):
+            st[pslot(p, P_FOG0 + i)] = -1
+        f = p * FIGHTERS_PER_PLAYER
+        st[fslot(f, F_STATUS)] = FS_IN_PLAY
+        st[fslot(f, F_HP)] = tb.heroes[h, H_HP]
+        st[fslot(f, F_MAXHP)] = tb.heroes[h, H_HP]
+        st[fslot(f, F_OWNER)] = p
+        st[fslot(f, F_KIND)] = 0
+        st[fslot(f, F_MOVE)] = tb.heroes[h, H_MOVE]
+        st[fslot(f, F_RANGED)] = tb.heroes[h, H_RANGED]
+        st[fslot(f, F_SPACE)] = -1
+        n = 1
+        for k in range(tb.heroes[h, H_NKINDS]):
+            kb = H_KIND0 + k * K_FIELDS
+            for _ in range(tb.heroes[h, kb + K_COUNT]):
+                g = f + n
+                st[fslot(g, F_STATUS)] = FS_IN_PLAY
+                st[fslot(g, F_HP)] = tb.heroes[h, kb + K_HP]
+                st[fslot(g, F_MAXHP)] = tb.heroes[h, kb + K_HP]
+                st[fslot(g, F_OWNER)] = p
+                st[fslot(g, F_KIND)] = k + 1
+                st[fslot(g, F_MOVE)] = tb.heroes[h, kb + K_MOVE]
+                st[fslot(g, F_RANGED)] = tb.heroes[h, kb + K_RANGED]
+                st[fslot(g, F_SPACE)] = -1
+                n += 1
+        st[pslot(p, P_NFIGHTERS)] = n
+    opts = np.empty(S, np.int64)
+    for p in range(nplayers):
+        f = p * FIGHTERS_PER_PLAYER
+        hs = tb.starts[p]
+        st[fslot(f, F_SPACE)] = hs
+        log_ev(st, log, EV_SETUP, f, hs, 0, 0, 0)
+        for k in range(1, st[pslot(p, P_NFIGHTERS)]):
+            g = f + k
+            occ = occupancy(st, S)
+            m = 0
+            for s in range(S):
+                if occ[s] < 0 and same_zone(tb, s, hs):
+                    opts[m] = s
+                    m += 1
+            if m == 0:
+                for s in range(S):
+                    if occ[s] < 0:
+                        opts[m] = s
+                        m += 1
+            j = decide(st, tb, ctl, D_SETUP_SPACE, p, opts, m)
+            st[fslot(g, F_SPACE)] = opts[j]
+            log_ev(st, log, EV_SETUP, g, opts[j], 0, 0, 0)
+        run_hook(st, tb, ctl, log, HK_SETUP, p, f, -1)
+    for f in range(nplayers * FIGHTERS_PER_PLAYER):
+        st[fslot(f, F_START_SPACE)] = st[fslot(f, F_SPACE)]
+    for p in range(nplayers):
+        h = hero_rows[p]
+        s0 = tb.heroes[h, H_DECK_START]
+        for i in range(tb.heroes[h, H_DECK_LEN]):
+            pile_push(st, PILE_DECK, p, tb.decks[s0 + i])
+        shuffle_deck(st, p)
+    for p in range(nplayers):
+        draw_cards(st, tb, log, p, tb.rules[R_OPENING_HAND])
+
+
+@jit(V(ST, TB, CTL, LOG))
+def play_game(st, tb, ctl, log):
+    """Play turns until the game ends (hero defeated, turn cap or script error)."""
+    while st[G_OVER] == 0:
+        take_turn(st, tb, ctl, log)
+
+
+@jit(V(ST, A1, I))
+def result_row(st, out, seed):
+    """Fill ``out`` (int64, RES_FIELDS) with the result of a finished game."""
+    w = st[G_WINNER]
+    out[RES_WINNER] = w if w >= 0 else -1
+    out[RES_TURNS] = st[G_TURN] if st[G_REASON] == END_TURN_CAP else st[G_TURN] + 1
+    out[RES_REASON] = st[G_REASON]
+    for p in range(2):
+        f = p * FIGHTERS_PER_PLAYER
+        out[RES_HP0 + p] = st[fslot(f, F_HP)]
+        sk = 0
+        for k in range(1, FIGHTERS_PER_PLAYER):
+            if st[fslot(f + k, F_STATUS)] == FS_IN_PLAY:
+                sk += st[fslot(f + k, F_HP)]
+        out[RES_SK0 + p] = sk
+        out[RES_PLAYED0 + p] = st[pslot(p, P_CARDS_PLAYED)]
+    out[RES_DECISIONS] = st[G_DECISIONS]
+    out[RES_SEED] = seed - 0x100000000 if seed >= 0x80000000 else seed
+
+
+@jit(A2(TB, CTL, A1, I, I, I, I))
+def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_games):
+    """Play ``n_games`` two-player games; return results (n_games, RES_FIELDS) int64.
+
+    ``hero_rows``: int64 (2,) hero-table rows of seat 0 (moves first) and
+    seat 1. Game ``i`` uses the seed ``game_seed(run_seed, matchup,
+    first_index + i)``, so results do not depend on how games are chunked.
+    """
+    res = np.zeros((n_games, RES_FIELDS), np.int64)
+    st = np.zeros(STATE_SIZE, np.int64)
+    log = np.zeros((0, 6), np.int64)
+    for i in range(n_games):
+        ctl = ctl_template.copy()
+        seed = game_seed(run_seed, matchup, first_index + i)
+        setup_game(st, tb, ctl, log, hero_rows, 2, seed)
+        play_game(st, tb, ctl, log)
+        result_row(st, res[i], seed)
+    return res

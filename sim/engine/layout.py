@@ -1,0 +1,296 @@
+"""State layout of one game: a flat ``int64`` array with named offsets.
+
+(DESIGN.md said int32; int64 is used so that every integer the compiled code
+handles has one type: numba then compiles each function once instead of once
+per mix of int32/int64 arguments, which cut the first compile from ~4 minutes.)
+
+Everything the rules need to know about a game in progress lives in one
+``np.ndarray`` of shape ``(STATE_SIZE,)`` and dtype ``int64``, so that a copy is
+one memcpy (the AI tries actions on copies) and numba sees plain integers.
+The array is sized for up to four players in two teams (players 0 and 2 are
+team 0, players 1 and 3 are team 1), each with a hero and up to three
+sidekicks.
+
+The offsets are module-level integer constants; numba folds them into the
+compiled code. Other engine modules index the state only through them:
+
+* ``G_*``: game-wide slots (turn, active player, winner, random state, ...).
+* ``fslot(f, F_*)``: fighter ``f`` (0..MAX_FIGHTERS-1); player ``p`` owns
+  fighters ``p*FIGHTERS_PER_PLAYER ..``, slot 0 of each player is the hero.
+* ``pslot(p, P_*)``: per-player scalars (pile sizes, actions left, hero
+  counters such as Alice's size or Jekyll/Hyde's form, fog token spaces).
+* ``DECK``, ``HAND``, ``DISC`` blocks: per player, ``MAX_CARDS`` card ids each.
+  The top of the deck is the *last* filled entry.
+* ``CB_*``: the combat in progress (cards, cancel flags, value layers).
+
+Also defined here: card types, tag bits, decision kinds, event codes and the
+rules-option indices shared by the compiler (``sim.content``) and the engine.
+"""
+from numba import njit, types  # noqa: F401
+
+from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
+
+MAX_PLAYERS = 4
+FIGHTERS_PER_PLAYER = 4
+MAX_FIGHTERS = MAX_PLAYERS * FIGHTERS_PER_PLAYER
+MAX_CARDS = 64          # per pile: deck, hand, discard
+MAX_SIDEKICK_KINDS = 3
+N_COUNTERS = 8          # hero-specific counters per player
+N_FOG = 3               # fog tokens per player
+
+# ---------------------------------------------------------------- game slots
+G_TURN = 0          # turns completed so far (both players)
+G_ACTIVE = 1        # active player
+G_OVER = 2          # 1 once the game has ended
+G_WINNER = 3        # winning team, -1 none yet, -2 draw
+G_REASON = 4        # END_* code
+G_RNG = 5           # xorshift32 state (stored signed)
+G_NPLAYERS = 6
+G_FIRST = 7         # player who took the first turn
+G_ACTION_NO = 8     # actions taken this turn (1-based once an action starts)
+G_ERR = 9           # ERR_* code when a scripted choice failed
+G_ENDTURN = 10      # 1 when an effect ended the turn
+G_LOGN = 11         # number of events written to the log
+G_DECISIONS = 12    # decisions asked so far (for narration / debugging)
+G_BF_SPACES = 13    # number of spaces on the battlefield
+G_ACTIONS = 14      # actions the active player still has this turn
+G_SIZE = 16
+
+# ------------------------------------------------------------ fighter slots
+F_STATUS = 0        # FS_* code
+F_SPACE = 1         # space index, -1 when off the board
+F_HP = 2
+F_MAXHP = 3
+F_OWNER = 4         # player index
+F_KIND = 5          # 0 = hero, k = sidekick kind k (1-based)
+F_MOVE = 6          # printed move value
+F_RANGED = 7        # 1 ranged, 0 melee
+F_START_SPACE = 8   # space at the start of its owner's current/last turn
+F_NOLEAVE = 9       # 1: cannot leave its space this turn
+F_LEFT = 10         # 1: left its space this turn
+F_FIELDS = 12
+
+FS_UNUSED = 0
+FS_IN_PLAY = 1      # on the board
+FS_DEFEATED = 2     # health reached 0 (sidekick removed; hero lost)
+FS_REMOVED = 3      # off the board but not defeated (e.g. Vanish)
+
+# ------------------------------------------------------------- player slots
+P_HERO = 0          # row in the hero table
+P_DECKN = 1
+P_HANDN = 2
+P_DISCN = 3
+P_ONGOING = 4       # card id of the ongoing scheme in play, -1 none
+P_ATTACKED = 5      # 1 if any of this player's fighters attacked this turn
+P_HERO_ATTACKED = 6  # 1 if the hero attacked this turn
+P_HAND_SEEN = 7     # 1 if the opponent has seen this hand since it last drew
+P_RETURN = 8        # 1: hero was removed and returns at the start of next turn
+P_NFIGHTERS = 9     # fighter slots in use
+P_TEAM = 10
+P_CARDS_PLAYED = 11  # cards played for their effects or value (not boosts)
+P_COUNTER0 = 12     # N_COUNTERS hero counters (size, form, ...)
+P_FOG0 = P_COUNTER0 + N_COUNTERS   # N_FOG fog token spaces (-1 none)
+P_FIELDS = P_FOG0 + N_FOG + 1
+
+# ------------------------------------------------------------ combat slots
+CB_ACTIVE = 0       # 1 while a combat is being resolved
+CB_ATT_F = 1        # attacking fighter
+CB_DEF_F = 2        # defending fighter
+CB_CARD0 = 3        # card of side 0 (attacker), -1 none
+CB_CARD1 = 4        # card of side 1 (defender), -1 none
+CB_ABOOST = 5       # face-down BOOST card played with the attack (King Arthur)
+CB_CANCEL0 = 6      # effects on side-0 card cancelled
+CB_CANCEL1 = 7
+CB_PRINTED0 = 8     # printed value (may be changed by "set printed value")
+CB_PRINTED1 = 9
+CB_OVR0 = 10        # "this card's value is N instead", -1 none
+CB_OVR1 = 11
+CB_MOD0 = 12        # additive changes (+N, boosts)
+CB_MOD1 = 13
+CB_IGN0 = 14        # value ignored
+CB_IGN1 = 15
+CB_PREVENT = 16     # defender prevents all combat damage
+CB_DMG = 17         # combat damage dealt by the attack itself
+CB_WON = 18         # 1 attacker won, 0 defender won, -1 not decided yet
+CB_VAL0 = 19        # final values, for narration
+CB_VAL1 = 20
+CB_ATT_P = 21       # attacking player
+CB_DEF_P = 22       # defending player
+CB_FIELDS = 24
+
+# ------------------------------------------------------------- block offsets
+OFF_F = G_SIZE
+OFF_P = OFF_F + MAX_FIGHTERS * F_FIELDS
+OFF_CB = OFF_P + MAX_PLAYERS * P_FIELDS
+OFF_DECK = OFF_CB + CB_FIELDS
+OFF_HAND = OFF_DECK + MAX_PLAYERS * MAX_CARDS
+OFF_DISC = OFF_HAND + MAX_PLAYERS * MAX_CARDS
+STATE_SIZE = OFF_DISC + MAX_PLAYERS * MAX_CARDS
+
+# ----------------------------------------------------------------- card table
+C_TYPE = 0
+C_VALUE = 1         # printed value, -1 for schemes
+C_BOOST = 2         # printed BOOST value (0 when none is printed)
+C_FMASK = 3         # bit k: fighter kind k may play it (0 = hero)
+C_TAGS = 4          # TAG_* bits
+C_HERO = 5          # hero-table row that owns the card
+C_FORM = 6          # required form counter value + 1, 0 = any form
+C_PROG = 7          # start of (start, length) pairs, one per window
+N_WINDOWS = 6
+W_IMMEDIATELY = 0
+W_DURING = 1
+W_AFTER = 2
+W_SCHEME = 3
+W_ONGOING_START = 4  # ongoing scheme: at the start of the owner's turn
+W_ONGOING_DISCARD = 5  # ongoing scheme: condition checked at end of turn
+C_FIELDS = C_PROG + 2 * N_WINDOWS
+
+CT_ATTACK = 0
+CT_DEFENSE = 1
+CT_VERSATILE = 2
+CT_SCHEME = 3
+
+TAG_ONGOING = 1
+TAG_UNCANCELABLE = 2   # effects cannot be cancelled by an opponent
+# bits 8.. are assigned to the free-form tags of the hero files (voyage, ...)
+FIRST_FREE_TAG_BIT = 8
+
+# ----------------------------------------------------------------- hero table
+H_HP = 0
+H_MOVE = 1
+H_RANGED = 2
+H_NKINDS = 3            # sidekick kinds
+H_DECK_START = 4        # slice of the decks array
+H_DECK_LEN = 5
+H_FLAGS = 6
+H_KIND0 = 8             # per sidekick kind: count, hp, move, ranged
+K_COUNT = 0
+K_HP = 1
+K_MOVE = 2
+K_RANGED = 3
+K_FIELDS = 4
+H_HOOKS = H_KIND0 + MAX_SIDEKICK_KINDS * K_FIELDS
+N_HOOKS = 6
+HK_SETUP = 0            # after the hero is placed
+HK_START_TURN = 1       # start of the owner's turn
+HK_MANEUVER_BONUS = 2   # extra move during a maneuver (add_move)
+HK_AFTER_MANEUVER = 3
+HK_ATTACK_VALUE = 4     # run when this hero's attack value is computed
+HK_DEFENSE_VALUE = 5
+H_FIELDS = H_HOOKS + 2 * N_HOOKS
+
+HF_ATTACK_BOOST = 1     # King Arthur: may BOOST his attack with a face-down card
+
+# -------------------------------------------------------------- instructions
+# one instruction = 12 int64: opcode, condition, its 2 args, amount, target
+# selector, reference fighter, side filter, "per" count kind, its argument,
+# flags, spare
+I_OP = 0
+I_COND = 1
+I_CA = 2
+I_CB = 3
+I_N = 4
+I_SEL = 5
+I_REF = 6
+I_SIDE = 7
+I_PER = 8
+I_PARG = 9
+I_FLAGS = 10
+I_FIELDS = 12
+
+IF_MAY = 1          # the player may decline
+IF_THROUGH = 2      # move through opposing fighters
+IF_RANDOM = 4       # random card
+IF_YOU_CHOOSE = 8   # you look at the hand and choose
+IF_EXCLUDE_REF = 16  # "other": not the reference fighter
+
+# ------------------------------------------------------------- rules options
+R_TURN_CAP = 0          # total turns before the game is a draw
+R_HAND_LIMIT = 1
+R_OPENING_HAND = 2
+R_EXHAUST_DAMAGE = 3    # damage per missing draw
+R_END_AT_ACTION = 4     # 1: check the game end at the end of the action (R07)
+R_ACTIONS = 5           # actions per turn
+N_RULES = 8
+
+# -------------------------------------------------------------- end reasons
+END_NONE = 0
+END_HERO_DEFEATED = 1
+END_TURN_CAP = 2
+END_ERROR = 3
+
+ERR_NONE = 0
+ERR_SCRIPT_ILLEGAL = 1  # scripted choice not among the legal options
+ERR_SCRIPT_DOMAIN = 2   # scripted choice of the wrong kind
+ERR_SCRIPT_EMPTY = 3    # a decision was needed but the script ran out
+
+# ------------------------------------------------------------ decision kinds
+D_ACTION = 0            # value: packed action (see rules.pack_action)
+D_DEFENSE = 1           # value: card id or -1
+D_BOOST_MANEUVER = 2    # value: card id or -1
+D_BOOST_ATTACK = 3      # value: card id or -1 (King Arthur's ability)
+D_BOOST_CARD = 4        # value: card id or -1 ("you may BOOST this card")
+D_DISCARD_LIMIT = 5     # value: card id (hand limit)
+D_DISCARD_EFFECT = 6    # value: card id
+D_MOVE_WHICH = 7        # value: fighter slot to move next
+D_MOVE_DEST = 8         # value: space index
+D_PLACE = 9             # value: space index
+D_TARGET = 10           # value: fighter slot
+D_MAY = 11              # value: 1 yes, 0 no
+D_SETUP_SPACE = 12      # value: space index
+D_OPTION = 13           # value: option number
+D_TAKE_CARD = 14        # value: card id
+N_DECISIONS = 16
+
+DOM_INT = 0
+DOM_CARD = 1
+DOM_FIGHTER = 2
+DOM_SPACE = 3
+DOM_BOOL = 4
+
+# ------------------------------------------------------------------ events
+EV_TURN = 1             # player, turn number
+EV_ACTION = 2           # player, action kind, action number
+EV_DRAW = 3             # player, card
+EV_EXHAUST = 4          # player, missing draws
+EV_BOOST = 5            # player, card, purpose (0 maneuver, 1 attack, 2 card)
+EV_MOVE = 6             # fighter, from, to, budget, through
+EV_PLACE = 7            # fighter, from, to
+EV_SCHEME = 8           # player, fighter, card
+EV_ATTACK = 9           # attacker, defender, attack card
+EV_DEFENSE = 10         # defender, card or -1
+EV_CANCEL = 11          # player who cancels, side whose card is cancelled
+EV_VALUES = 12          # attack value, defense value, damage, attacker won
+EV_DAMAGE = 13          # fighter, amount, health after
+EV_RECOVER = 14         # fighter, amount, health after
+EV_DEFEATED = 15        # fighter
+EV_DISCARD = 16         # player, card, why (0 effect, 1 hand limit)
+EV_GAIN_ACTION = 17     # player, n
+EV_GAME_OVER = 18       # winner team, reason
+EV_RETURN = 19          # fighter, space
+EV_TAKE = 20            # player, card (from discard or deck to hand)
+EV_LOOK_HAND = 21       # player looking, player looked at
+EV_SETUP = 22           # fighter, space
+EV_ABILITY = 23         # player, hook
+EV_SET_HP = 24          # fighter, health
+EV_PLAY_SCHEME_DONE = 25
+EV_ONGOING = 26         # player, card, 1 in play / 0 discarded
+EV_END_TURN = 27        # player (an effect ended the turn)
+EV_COUNTER = 28         # player, counter, value
+EV_FIELDS = 6
+
+A_MANEUVER = 0
+A_SCHEME = 1
+A_ATTACK = 2
+
+
+@jit(I(I, I))
+def fslot(f, field):
+    """Offset of ``field`` (an ``F_*`` constant) of fighter ``f`` in the state."""
+    return OFF_F + f * F_FIELDS + field
+
+
+@jit(I(I, I))
+def pslot(p, field):
+    """Offset of ``field`` (a ``P_*`` constant) of player ``p`` in the state."""
+    return OFF_P + p * P_FIELDS + field

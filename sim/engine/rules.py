@@ -1,0 +1,391 @@
+"""Core rules: turns, the three actions, combat, end of turn.
+
+Sources: Battle of Legends Vol. 1 rules ("Turn and actions", "Maneuver and
+movement", "Scheme and attack", "Combat and damage", "Defeat and ending the
+game", "Exhaustion and team play"); Cobble & Fog rules ("Resolve Combat",
+"End of Turn"); ``shared/rules/cases.md`` (cases R01-R18 and the project
+decisions).
+"""
+import numpy as np
+from numba import njit, types  # noqa: F401
+
+from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
+
+from .core import (
+    PILE_DISC, PILE_HAND, can_target, check_end, deal_damage, discard_from_hand,
+    draw_cards, hero_of, log_ev, pile_base, pile_push, pile_take, place_fighter,
+    team_of,
+)
+from .policy import decide
+from .effects import choose_hand_card, move_group, run_card_window, run_hook, empty_spaces, PL_ANY
+from .layout import (
+    A_ATTACK, A_MANEUVER, A_SCHEME, C_BOOST, C_FMASK, C_FORM,
+    C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P,
+    CB_CANCEL0, CB_CANCEL1, CB_CARD0, CB_CARD1, CB_DEF_F, CB_DEF_P, CB_DMG,
+    CB_FIELDS, CB_IGN0, CB_MOD0, CB_OVR0, CB_OVR1, CB_PREVENT, CB_PRINTED0,
+    CB_PRINTED1, CB_VAL0, CB_VAL1, CB_WON, CT_ATTACK, CT_DEFENSE, CT_SCHEME,
+    CT_VERSATILE, D_ACTION, D_BOOST_ATTACK, D_BOOST_MANEUVER, D_DEFENSE,
+    D_DISCARD_LIMIT, D_PLACE, END_TURN_CAP, EV_ACTION, EV_ATTACK, EV_BOOST,
+    EV_ABILITY, EV_DEFENSE, EV_GAME_OVER, EV_ONGOING, EV_SCHEME, EV_TURN, EV_VALUES,
+    F_HP, F_KIND, F_LEFT, F_MOVE, F_NOLEAVE, F_OWNER, F_SPACE, F_START_SPACE,
+    F_STATUS, FIGHTERS_PER_PLAYER, FS_IN_PLAY, G_ACTION_NO, G_ACTIONS,
+    G_ACTIVE, G_ENDTURN, G_NPLAYERS, G_OVER, G_REASON, G_TURN, G_WINNER,
+    H_FLAGS, H_HOOKS, HF_ATTACK_BOOST, HK_AFTER_MANEUVER, HK_ATTACK_VALUE,
+    HK_DEFENSE_VALUE, HK_MANEUVER_BONUS, HK_START_TURN, MAX_CARDS,
+    MAX_FIGHTERS, OFF_CB, P_ATTACKED, P_CARDS_PLAYED, P_COUNTER0,
+    P_HAND_SEEN, P_HANDN, P_HERO, P_HERO_ATTACKED, P_ONGOING, P_RETURN,
+    R_ACTIONS, R_END_AT_ACTION, R_HAND_LIMIT, R_TURN_CAP, TAG_ONGOING,
+    W_AFTER, W_DURING, W_IMMEDIATELY, W_SCHEME, fslot, pslot,
+)
+
+FORM_COUNTER = 0    # hero counter 0 holds the form when a hero file declares forms
+
+
+@jit(I(I, I, I, I))
+def pack_action(kind, fighter, target, card):
+    """Encode an action as one int: kind | fighter<<2 | target<<7 | card<<12."""
+    return kind | (fighter << 2) | ((target + 1) << 7) | ((card + 1) << 12)
+
+
+@jit(types.UniTuple(I, 4)(I))
+def unpack_action(a):
+    """Inverse of :func:`pack_action`: (kind, fighter, target, card)."""
+    return a & 3, (a >> 2) & 31, ((a >> 7) & 31) - 1, (a >> 12) - 1
+
+
+@jit(B(ST, TB, I, I))
+def can_play(st, tb, card, g):
+    """True if fighter ``g`` may play ``card``: banner (fighter mask) and form."""
+    k = st[fslot(g, F_KIND)]
+    if (tb.cards[card, C_FMASK] >> k) & 1 == 0:
+        return False
+    form = tb.cards[card, C_FORM]
+    if form != 0:
+        p = st[fslot(g, F_OWNER)]
+        if st[pslot(p, P_COUNTER0 + FORM_COUNTER)] != form - 1:
+            return False
+    return True
+
+
+@jit(I(A1, I, I))
+def _add_unique(out, n, v):
+    for i in range(n):
+        if out[i] == v:
+            return n
+    out[n] = v
+    return n + 1
+
+
+@jit(I(ST, TB, I, A1))
+def legal_actions(st, tb, p, out):
+    """Legal actions of player ``p`` packed into ``out`` (int64); return count.
+
+    Maneuver is always legal. A scheme needs a fighter in play allowed to
+    play it; an attack needs a fighter in play, an opposing fighter in range
+    and an attack or versatile card that fighter may play.
+    """
+    n = 0
+    out[n] = pack_action(A_MANEUVER, 0, -1, -1)
+    n += 1
+    hn = st[pslot(p, P_HANDN)]
+    hb = pile_base(PILE_HAND, p)
+    for k in range(FIGHTERS_PER_PLAYER):
+        g = p * FIGHTERS_PER_PLAYER + k
+        if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
+            continue
+        for i in range(hn):
+            c = st[hb + i]
+            t = tb.cards[c, C_TYPE]
+            if t == CT_SCHEME and can_play(st, tb, c, g):
+                n = _add_unique(out, n, pack_action(A_SCHEME, g, -1, c))
+        for tg in range(MAX_FIGHTERS):
+            if st[fslot(tg, F_STATUS)] != FS_IN_PLAY:
+                continue
+            if team_of(st, st[fslot(tg, F_OWNER)]) == team_of(st, p):
+                continue
+            if not can_target(st, tb, g, tg):
+                continue
+            for i in range(hn):
+                c = st[hb + i]
+                t = tb.cards[c, C_TYPE]
+                if (t == CT_ATTACK or t == CT_VERSATILE) and can_play(st, tb, c, g):
+                    n = _add_unique(out, n, pack_action(A_ATTACK, g, tg, c))
+    return n
+
+
+@jit(V(ST, TB, CTL, LOG, I))
+def do_maneuver(st, tb, ctl, log, p):
+    """Maneuver: draw 1 (mandatory), may BOOST with one card, move each fighter.
+
+    Each fighter may move up to its move value + the BOOST + the hero's
+    maneuver bonus (e.g. Sinbad's Voyages), in any order, zero included.
+    Source: Battle of Legends Vol. 1 rules, "Maneuver and movement"; R10, R14.
+    """
+    draw_cards(st, tb, log, p, 1)
+    if tb.rules[R_END_AT_ACTION] == 0:
+        check_end(st, tb, log)
+    if st[G_OVER]:
+        return
+    boost = 0
+    c = choose_hand_card(st, tb, ctl, D_BOOST_MANEUVER, p, p, True)
+    if c >= 0:
+        discard_from_hand(st, log, p, c, 2)
+        boost = tb.cards[c, C_BOOST]
+        log_ev(st, log, EV_BOOST, p, c, 0, boost, 0)
+    h = hero_of(p)
+    bonus = run_hook(st, tb, ctl, log, HK_MANEUVER_BONUS, p, h, -1)
+    fs = np.empty(FIGHTERS_PER_PLAYER, np.int64)
+    bud = np.empty(FIGHTERS_PER_PLAYER, np.int64)
+    n = 0
+    for k in range(FIGHTERS_PER_PLAYER):
+        g = p * FIGHTERS_PER_PLAYER + k
+        if st[fslot(g, F_STATUS)] == FS_IN_PLAY:
+            fs[n] = g
+            bud[n] = st[fslot(g, F_MOVE)] + boost + bonus
+            n += 1
+    move_group(st, tb, ctl, log, p, fs, bud, n, False)
+    if st[G_OVER] == 0:
+        run_hook(st, tb, ctl, log, HK_AFTER_MANEUVER, p, h, -1)
+
+
+@jit(V(ST, TB, LOG, I, I))
+def finish_card(st, tb, log, p, card):
+    """After a scheme resolves: discard it, or keep it as the ongoing scheme.
+
+    One ongoing scheme per hero; a new one discards the old (Witcher rules,
+    "Ongoing Schemes"; cases.md R58).
+    """
+    if tb.cards[card, C_TAGS] & TAG_ONGOING:
+        old = st[pslot(p, P_ONGOING)]
+        if old >= 0:
+            pile_push(st, PILE_DISC, p, old)
+            log_ev(st, log, EV_ONGOING, p, old, 0, 0, 0)
+        st[pslot(p, P_ONGOING)] = card
+        log_ev(st, log, EV_ONGOING, p, card, 1, 0, 0)
+    else:
+        pile_push(st, PILE_DISC, p, card)
+
+
+@jit(V(ST, TB, CTL, LOG, I, I, I))
+def do_scheme(st, tb, ctl, log, p, g, card):
+    """Scheme: fighter ``g`` plays scheme ``card`` from hand and resolves it."""
+    if not pile_take(st, PILE_HAND, p, card):
+        return
+    st[pslot(p, P_CARDS_PLAYED)] += 1
+    log_ev(st, log, EV_SCHEME, p, g, card, 0, 0)
+    run_card_window(st, tb, ctl, log, card, W_SCHEME, p, g, -1)
+    finish_card(st, tb, log, p, card)
+
+
+@jit(I(ST, TB, CTL, LOG, I))
+def side_value(st, tb, ctl, log, side):
+    """Final value of the card of ``side`` (0 attack, 1 defense), >= 0.
+
+    Layers: printed value (or "value is N instead"), + changes and boosts,
+    + the hero's ability bonus; an ignored value is 0. Cancelling effects
+    never changes the value (R08); King Arthur's face-down BOOST is lost if
+    the attack card's effects were cancelled (R23, R24).
+    """
+    o = OFF_CB
+    card = st[o + CB_CARD0 + side]
+    if card < 0:
+        return 0
+    g = st[o + CB_ATT_F + side]
+    p = st[fslot(g, F_OWNER)]
+    run_hook(st, tb, ctl, log, HK_ATTACK_VALUE if side == 0 else HK_DEFENSE_VALUE, p, g, side)
+    if st[o + CB_IGN0 + side]:
+        return 0
+    base = st[o + CB_OVR0 + side]
+    if base < 0:
+        base = st[o + CB_PRINTED0 + side]
+    v = base + st[o + CB_MOD0 + side]
+    if side == 0 and st[o + CB_ABOOST] >= 0 and st[o + CB_CANCEL0] == 0:
+        v += tb.cards[st[o + CB_ABOOST], C_BOOST]
+    return v if v > 0 else 0
+
+
+@jit(I(ST, TB, I, I, A1))
+def defense_options(st, tb, q, t, out):
+    """Distinct defense/versatile cards in ``q``'s hand fighter ``t`` may play, then -1."""
+    n = 0
+    hb = pile_base(PILE_HAND, q)
+    for i in range(st[pslot(q, P_HANDN)]):
+        c = st[hb + i]
+        ty = tb.cards[c, C_TYPE]
+        if (ty == CT_DEFENSE or ty == CT_VERSATILE) and can_play(st, tb, c, t):
+            n = _add_unique(out, n, c)
+    out[n] = -1
+    return n + 1
+
+
+@jit(V(ST, TB, CTL, LOG, I, I, I, I))
+def do_attack(st, tb, ctl, log, p, a, t, card):
+    """Attack: fighter ``a`` attacks fighter ``t`` with ``card``; resolve combat.
+
+    Order: attack card (and King Arthur's face-down BOOST), optional defense
+    card, IMMEDIATELY, DURING COMBAT (defender first in each), combat damage
+    and the combat winner (attacker wins only with >= 1 damage from the
+    attack itself), AFTER COMBAT (defender first), then both cards to the
+    discard piles. Sources: Battle of Legends Vol. 1 "Combat and damage";
+    Cobble & Fog "Resolve Combat"; cases R01, R02, R04, R05, R07, R08.
+    """
+    o = OFF_CB
+    for i in range(CB_FIELDS):
+        st[o + i] = 0
+    q = st[fslot(t, F_OWNER)]
+    st[o + CB_ACTIVE] = 1
+    st[o + CB_ATT_F] = a
+    st[o + CB_DEF_F] = t
+    st[o + CB_ATT_P] = p
+    st[o + CB_DEF_P] = q
+    st[o + CB_CARD0] = card
+    st[o + CB_CARD1] = -1
+    st[o + CB_ABOOST] = -1
+    st[o + CB_OVR0] = -1
+    st[o + CB_OVR1] = -1
+    st[o + CB_WON] = -1
+    pile_take(st, PILE_HAND, p, card)
+    st[pslot(p, P_CARDS_PLAYED)] += 1
+    log_ev(st, log, EV_ATTACK, a, t, card, 0, 0)
+    hrow = st[pslot(p, P_HERO)]
+    if st[fslot(a, F_KIND)] == 0 and (tb.heroes[hrow, H_FLAGS] & HF_ATTACK_BOOST) != 0:
+        b = choose_hand_card(st, tb, ctl, D_BOOST_ATTACK, p, p, True)
+        if b >= 0:
+            pile_take(st, PILE_HAND, p, b)
+            st[o + CB_ABOOST] = b
+            log_ev(st, log, EV_BOOST, p, b, 1, tb.cards[b, C_BOOST], 0)
+    opts = np.empty(MAX_CARDS + 1, np.int64)
+    n = defense_options(st, tb, q, t, opts)
+    d = opts[decide(st, tb, ctl, D_DEFENSE, q, opts, n)]
+    if d >= 0:
+        pile_take(st, PILE_HAND, q, d)
+        st[o + CB_CARD1] = d
+        st[pslot(q, P_CARDS_PLAYED)] += 1
+    log_ev(st, log, EV_DEFENSE, t, d, 0, 0, 0)
+    st[o + CB_PRINTED0] = tb.cards[card, C_VALUE]
+    st[o + CB_PRINTED1] = tb.cards[d, C_VALUE] if d >= 0 else 0
+
+    for w in range(2):
+        window = W_IMMEDIATELY if w == 0 else W_DURING
+        if d >= 0 and st[o + CB_CANCEL1] == 0 and st[G_OVER] == 0:
+            run_card_window(st, tb, ctl, log, d, window, q, t, 1)
+        if st[o + CB_CANCEL0] == 0 and st[G_OVER] == 0:
+            run_card_window(st, tb, ctl, log, card, window, p, a, 0)
+
+    if st[G_OVER] == 0:
+        av = side_value(st, tb, ctl, log, 0)
+        dv = side_value(st, tb, ctl, log, 1) if d >= 0 else 0
+        dmg = av - dv if d >= 0 else av
+        if dmg < 0 or st[o + CB_PREVENT]:
+            dmg = 0
+        hp = st[fslot(t, F_HP)]
+        dealt = dmg if dmg < hp else hp
+        st[o + CB_DMG] = dealt
+        st[o + CB_WON] = 1 if dealt >= 1 else 0
+        st[o + CB_VAL0] = av
+        st[o + CB_VAL1] = dv
+        log_ev(st, log, EV_VALUES, av, dv, dealt, st[o + CB_WON], 0)
+        deal_damage(st, tb, log, t, dmg)
+        if tb.rules[R_END_AT_ACTION] == 0:
+            check_end(st, tb, log)
+
+    if st[G_OVER] == 0:
+        if d >= 0 and st[o + CB_CANCEL1] == 0:
+            run_card_window(st, tb, ctl, log, d, W_AFTER, q, t, 1)
+        if st[o + CB_CANCEL0] == 0 and st[G_OVER] == 0:
+            run_card_window(st, tb, ctl, log, card, W_AFTER, p, a, 0)
+
+    pile_push(st, PILE_DISC, p, card)
+    if st[o + CB_ABOOST] >= 0:
+        pile_push(st, PILE_DISC, p, st[o + CB_ABOOST])
+    if d >= 0:
+        pile_push(st, PILE_DISC, q, d)
+    st[o + CB_ACTIVE] = 0
+    st[pslot(p, P_ATTACKED)] = 1
+    if st[fslot(a, F_KIND)] == 0:
+        st[pslot(p, P_HERO_ATTACKED)] = 1
+
+
+@jit(V(ST, TB, CTL, LOG, I, I))
+def do_action(st, tb, ctl, log, p, action):
+    """Perform one packed action (see :func:`pack_action`) for player ``p``."""
+    kind, g, t, card = unpack_action(action)
+    log_ev(st, log, EV_ACTION, p, kind, st[G_ACTION_NO], 0, 0)
+    if kind == A_MANEUVER:
+        do_maneuver(st, tb, ctl, log, p)
+    elif kind == A_SCHEME:
+        do_scheme(st, tb, ctl, log, p, g, card)
+    else:
+        do_attack(st, tb, ctl, log, p, g, t, card)
+    check_end(st, tb, log)
+
+
+@jit(V(ST, TB, CTL, LOG, I))
+def start_of_turn(st, tb, ctl, log, p):
+    """Start of ``p``'s turn: record start spaces, returns, start-of-turn abilities."""
+    for f in range(MAX_FIGHTERS):
+        st[fslot(f, F_START_SPACE)] = st[fslot(f, F_SPACE)]
+        st[fslot(f, F_LEFT)] = 0
+    st[pslot(p, P_ATTACKED)] = 0
+    st[pslot(p, P_HERO_ATTACKED)] = 0
+    st[G_ENDTURN] = 0
+    h = hero_of(p)
+    if st[pslot(p, P_RETURN)]:
+        S = tb.adj.shape[0]
+        sp = np.empty(S, np.int64)
+        k = empty_spaces(st, tb, PL_ANY, -1, sp)
+        if k > 0:
+            j = decide(st, tb, ctl, D_PLACE, p, sp, k)
+            place_fighter(st, log, h, sp[j])
+            st[fslot(h, F_START_SPACE)] = sp[j]
+        st[pslot(p, P_RETURN)] = 0
+    hr = st[pslot(p, P_HERO)]
+    if st[fslot(h, F_STATUS)] == FS_IN_PLAY and tb.heroes[hr, H_HOOKS + 2 * HK_START_TURN + 1] > 0:
+        log_ev(st, log, EV_ABILITY, p, HK_START_TURN, 0, 0, 0)
+        run_hook(st, tb, ctl, log, HK_START_TURN, p, h, -1)
+    check_end(st, tb, log)
+
+
+@jit(V(ST, TB, CTL, LOG, I))
+def end_of_turn(st, tb, ctl, log, p):
+    """End of ``p``'s turn: hand limit 7 (only for the active player), next player.
+
+    Sources: Battle of Legends Vol. 1 "Turn and actions"; case R13; turn cap
+    (cases.md project decision: a draw).
+    """
+    lim = tb.rules[R_HAND_LIMIT]
+    while st[pslot(p, P_HANDN)] > lim:
+        c = choose_hand_card(st, tb, ctl, D_DISCARD_LIMIT, p, p, False)
+        discard_from_hand(st, log, p, c, 1)
+    for f in range(MAX_FIGHTERS):
+        st[fslot(f, F_NOLEAVE)] = 0
+    st[G_TURN] += 1
+    st[G_ACTIVE] = (p + 1) % st[G_NPLAYERS]
+    if st[G_TURN] >= tb.rules[R_TURN_CAP] and st[G_OVER] == 0:
+        st[G_OVER] = 1
+        st[G_WINNER] = -2
+        st[G_REASON] = END_TURN_CAP
+        log_ev(st, log, EV_GAME_OVER, -2, END_TURN_CAP, 0, 0, 0)
+
+
+@jit(V(ST, TB, CTL, LOG))
+def take_turn(st, tb, ctl, log):
+    """Play the active player's whole turn: start, two (or more) actions, end.
+
+    A turn has two actions that cannot be skipped; gained actions add to them;
+    an effect that ends the turn stops the rest of it.
+    """
+    p = st[G_ACTIVE]
+    log_ev(st, log, EV_TURN, p, st[G_TURN] + 1, 0, 0, 0)
+    st[G_ACTIONS] = tb.rules[R_ACTIONS]
+    st[G_ACTION_NO] = 0
+    start_of_turn(st, tb, ctl, log, p)
+    opts = np.empty(1024, np.int64)
+    while st[G_ACTIONS] > 0 and st[G_OVER] == 0 and st[G_ENDTURN] == 0:
+        st[G_ACTIONS] -= 1
+        st[G_ACTION_NO] += 1
+        n = legal_actions(st, tb, p, opts)
+        i = decide(st, tb, ctl, D_ACTION, p, opts, n)
+        do_action(st, tb, ctl, log, p, opts[i])
+    if st[G_OVER] == 0:
+        end_of_turn(st, tb, ctl, log, p)

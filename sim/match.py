@@ -1,0 +1,165 @@
+"""A match: two heroes (with loadouts) on one battlefield under one rules set.
+
+This is the Python-side entry point that every command, test and notebook
+uses: it loads and compiles the hero files and the battlefield, builds the
+engine tables, and plays games (one with a full event log, or many fast).
+
+Example::
+
+    from sim.match import Match
+    m = Match(["medusa", "sinbad"], battlefield="marmoreal")
+    game = m.play(seed=1)          # one game with its event log
+    print(game.winner_name, game.turns)
+    results = m.play_many(1000, run_seed=7)   # (1000, RES_FIELDS) int64
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from sim.content.battlefields import Battlefield, list_battlefields, load_battlefield
+from sim.content.compile import Content, build_tables, compile_content, rules_array
+from sim.content.heroes import HeroFileError, load_all
+from sim.engine import layout as L
+from sim.engine.game import RES_FIELDS, play_game, play_games, result_row, setup_game
+from sim.engine.policy import MODE_RANDOM, new_control
+
+
+class MatchError(ValueError):
+    """Bad hero, loadout or battlefield name; the message lists the valid ones."""
+
+
+@lru_cache(maxsize=4)
+def installed_content(directory: str | None = None) -> Content:
+    """All hero files of ``directory`` (default: installed ``heroes/``), compiled once."""
+    return compile_content(load_all(directory))
+
+
+def parse_hero(name: str) -> tuple[str, str | None]:
+    """Split 'key@loadout' (or 'key') into (key, loadout or None)."""
+    if "@" in name:
+        key, lo = name.split("@", 1)
+        return key, lo
+    return name, None
+
+
+@dataclass
+class GameRecord:
+    """One finished game: final state, event log and result row.
+
+    ``state``: (STATE_SIZE,) int64; ``log``: (n_events, 6) int64 rows of
+    ``(event, a, b, c, d, e)`` (``layout.EV_*``); ``result``: (RES_FIELDS,)
+    int64 (``sim.engine.game.RES_*``); ``seed``: 0..2**32-1.
+    """
+
+    match: "Match"
+    seed: int
+    state: np.ndarray
+    log: np.ndarray
+    result: np.ndarray
+
+    @property
+    def winner(self) -> int:
+        """Winning seat (0 moved first, 1 second) or -1 for a draw."""
+        return int(self.result[0])
+
+    @property
+    def winner_name(self) -> str:
+        return "draw" if self.winner < 0 else self.match.hero_names[self.winner]
+
+    @property
+    def turns(self) -> int:
+        return int(self.result[1])
+
+
+class Match:
+    """Two heroes on one battlefield. Seat 0 moves first and starts on space 1.
+
+    ``heroes``: two hero keys, each optionally 'key@loadout' (a loadout name
+    from the hero's choice groups); ``loadouts``: optional list overriding
+    the loadout per seat. ``rules``: rules option overrides (see
+    ``sim.content.compile.RULE_OPTIONS``). Raises MatchError on unknown names.
+    """
+
+    def __init__(self, heroes, battlefield="marmoreal", loadouts=None, rules=None, content: Content | None = None):
+        self.content = content or installed_content()
+        if len(heroes) != 2:
+            raise MatchError(f"a duel needs exactly two heroes, got {len(heroes)}")
+        self.keys, self.loadouts, rows = [], [], []
+        for i, h in enumerate(heroes):
+            key, lo = parse_hero(h)
+            if loadouts and loadouts[i]:
+                lo = loadouts[i]
+            try:
+                rows.append(self.content.row(key, lo))
+            except HeroFileError as e:
+                raise MatchError(str(e)) from None
+            self.keys.append(key)
+            self.loadouts.append(self.content.rows[rows[-1]][1])
+        self.rows = np.array(rows, np.int64)
+        if isinstance(battlefield, Battlefield):
+            self.battlefield = battlefield
+        else:
+            try:
+                self.battlefield = load_battlefield(battlefield)
+            except ValueError as e:
+                raise MatchError(str(e)) from None
+        for seat in range(2):
+            if self.battlefield.starts[seat] < 0:
+                raise MatchError(f"battlefield {self.battlefield.key!r} has no start space {seat + 1}")
+        try:
+            self.rules = rules_array(**(rules or {}))
+        except ValueError as e:
+            raise MatchError(str(e)) from None
+        self.tables = build_tables(self.content, self.battlefield, self.rules)
+
+    @property
+    def specs(self):
+        return [self.content.specs[k] for k in self.keys]
+
+    @property
+    def hero_names(self) -> list[str]:
+        return [s.name for s in self.specs]
+
+    def fighter_names(self) -> list[str]:
+        """Name of every fighter slot (MAX_FIGHTERS), '' for unused slots."""
+        names = [""] * L.MAX_FIGHTERS
+        for p, spec in enumerate(self.specs):
+            slot = p * L.FIGHTERS_PER_PLAYER
+            names[slot] = spec.name
+            k = 1
+            for sk in spec.sidekicks:
+                for i in range(sk.count):
+                    names[slot + k] = sk.name if sk.count == 1 else f"{sk.name} {i + 1}"
+                    k += 1
+        return names
+
+    def new_state(self) -> np.ndarray:
+        return np.zeros(L.STATE_SIZE, np.int64)
+
+    def play(self, seed: int, modes=(MODE_RANDOM, MODE_RANDOM), log_size: int = 50000) -> GameRecord:
+        """Play one game with the given per-seat policy modes; return its record."""
+        seed = int(seed) & 0xFFFFFFFF
+        st = self.new_state()
+        log = np.zeros((log_size, L.EV_FIELDS), np.int64)
+        ctl = new_control(tuple(modes) + (MODE_RANDOM,) * (4 - len(modes)))
+        setup_game(st, self.tables, ctl, log, self.rows, 2, seed)
+        play_game(st, self.tables, ctl, log)
+        res = np.zeros(RES_FIELDS, np.int64)
+        result_row(st, res, seed)
+        return GameRecord(self, seed, st, log[: st[L.G_LOGN]].copy(), res)
+
+    def play_many(self, n_games: int, run_seed: int = 0, matchup: int = 0, first_index: int = 0,
+                  modes=(MODE_RANDOM, MODE_RANDOM)) -> np.ndarray:
+        """Play ``n_games`` fast (no log); return (n_games, RES_FIELDS) int64 results.
+
+        Game i uses seed ``game_seed(run_seed, matchup, first_index + i)``.
+        """
+        ctl = new_control(tuple(modes) + (MODE_RANDOM,) * (4 - len(modes)))
+        return play_games(self.tables, ctl, self.rows, int(run_seed), int(matchup), int(first_index), int(n_games))
+
+
+def battlefield_names() -> list[str]:
+    return list_battlefields()

@@ -1,0 +1,102 @@
+"""Turn a game's event log into readable text, turn by turn.
+
+Used by ``unmatched-sim duel`` and by the golden-game tests (the narration of
+a seeded game is stored and diffed).
+"""
+from __future__ import annotations
+
+from sim.engine import layout as L
+
+
+def narrate(game) -> list[str]:
+    """Lines describing a :class:`sim.match.GameRecord`, from setup to the winner."""
+    m = game.match
+    lines = [f"{m.hero_names[0]} ({m.content.label(int(m.rows[0]))}) vs {m.hero_names[1]} "
+             f"({m.content.label(int(m.rows[1]))}) on {m.battlefield.name}, seed {game.seed}. "
+             f"{m.hero_names[0]} moves first."]
+    lines += narrate_events(m, game.log, game.turns)
+    hp = [int(game.state[L.fslot(p * L.FIGHTERS_PER_PLAYER, L.F_HP)]) for p in range(2)]
+    lines.append(f"Final health: {m.hero_names[0]} {hp[0]}, {m.hero_names[1]} {hp[1]}.")
+    return lines
+
+
+def narrate_events(m, log, turns=None) -> list[str]:
+    """Lines for the events of ``log`` ((n, 6) int64) played in match ``m``."""
+    bf = m.battlefield
+    lines = []
+    names = m.fighter_names()
+    cards = m.content.card_names
+    heroes = m.hero_names
+    sp = lambda s: bf.space_ids[s] if s >= 0 else "off the board"  # noqa: E731
+    card = lambda c: cards[c] if c >= 0 else "no card"  # noqa: E731
+    act_names = {L.A_MANEUVER: "MANEUVER", L.A_SCHEME: "SCHEME", L.A_ATTACK: "ATTACK"}
+    for ev, a, b, c, d, e in log.tolist():
+        if ev == L.EV_SETUP:
+            lines.append(f"  setup: {names[a]} on {sp(b)}")
+        elif ev == L.EV_TURN:
+            lines.append(f"Turn {b}: {heroes[a]}")
+        elif ev == L.EV_ACTION:
+            lines.append(f"  action {c}: {act_names[b]}")
+        elif ev == L.EV_DRAW:
+            lines.append(f"    {heroes[a]} draws {card(b)}")
+        elif ev == L.EV_EXHAUST:
+            lines.append(f"    {heroes[a]}'s deck is empty: {b} missing draw(s), exhaustion damage")
+        elif ev == L.EV_BOOST:
+            why = ("for movement", "face down with the attack", "onto the card")[c]
+            lines.append(f"    {heroes[a]} boosts {why} with {card(b)} (+{d})")
+        elif ev == L.EV_MOVE:
+            lines.append(f"    {names[a]} moves {sp(b)} -> {sp(c)}")
+        elif ev == L.EV_PLACE:
+            lines.append(f"    {names[a]} is placed on {sp(c)}")
+        elif ev == L.EV_SCHEME:
+            lines.append(f"    {names[b]} plays scheme {card(c)}")
+        elif ev == L.EV_ATTACK:
+            lines.append(f"    {names[a]} attacks {names[b]} with {card(c)}")
+        elif ev == L.EV_DEFENSE:
+            lines.append(f"    {names[a]} defends with {card(b)}")
+        elif ev == L.EV_CANCEL:
+            whose = "attack" if b == 0 else "defense"
+            lines.append(f"    {heroes[a]} cancels the effects on the {whose} card" if c
+                         else f"    {heroes[a]} tries to cancel the {whose} card's effects, but they cannot be cancelled")
+        elif ev == L.EV_VALUES:
+            won = "attacker wins" if d else "defender wins"
+            lines.append(f"    attack {a} vs defense {b}: {c} combat damage, {won}")
+        elif ev == L.EV_DAMAGE:
+            lines.append(f"    {names[a]} takes {b} damage (health {c})")
+        elif ev == L.EV_RECOVER:
+            lines.append(f"    {names[a]} recovers {b} (health {c})")
+        elif ev == L.EV_SET_HP:
+            lines.append(f"    {names[a]}'s health is set to {b}")
+        elif ev == L.EV_DEFEATED:
+            lines.append(f"    {names[a]} is defeated")
+        elif ev == L.EV_DISCARD:
+            if c == 2:
+                continue  # a boost, reported by EV_BOOST
+            why = "discards (hand limit)" if c == 1 else "discards"
+            lines.append(f"    {heroes[a]} {why} {card(b)}")
+        elif ev == L.EV_GAIN_ACTION:
+            lines.append(f"    {heroes[a]} gains {b} action(s)")
+        elif ev == L.EV_RETURN:
+            lines.append(f"    {names[a]} returns on {sp(b)}")
+        elif ev == L.EV_TAKE:
+            lines.append(f"    {heroes[a]} takes {card(b)} into hand")
+        elif ev == L.EV_LOOK_HAND:
+            lines.append(f"    {heroes[a]} looks at {heroes[b]}'s hand")
+        elif ev == L.EV_ONGOING:
+            lines.append(f"    {card(b)} stays in play (ongoing)" if c else f"    ongoing {card(b)} is discarded")
+        elif ev == L.EV_END_TURN:
+            lines.append("    the turn ends")
+        elif ev == L.EV_COUNTER:
+            spec = m.specs[a]
+            cname = next((n for n, (slot, _) in spec.counters.items() if slot == b), str(b))
+            vals = spec.counters.get(cname, (0, ()))[1]
+            lines.append(f"    {heroes[a]}: {cname} is now {vals[c] if c < len(vals) else c}")
+        elif ev == L.EV_ABILITY:
+            spec = m.specs[a]
+            lines.append(f"  start of turn: {spec.name}'s ability ({spec.ability_name})")
+        elif ev == L.EV_GAME_OVER:
+            if b == L.END_TURN_CAP:
+                lines.append(f"Game over: turn cap reached, a draw after {turns} turns.")
+            else:
+                lines.append(f"Game over: {heroes[a]} wins" + (f" on turn {turns}." if turns else "."))
+    return lines

@@ -1,0 +1,394 @@
+"""Scenario API: build a position from a plain dict, resolve one step, read the result.
+
+Rule tests and card tests use this to put fighters and cards exactly where a
+rules case says, resolve one step with scripted choices, and assert numbers.
+
+Example (Gaze of Stone against Regroup)::
+
+    from sim.scenario import resolve
+    out = resolve({
+        "battlefield": "marmoreal",
+        "players": [
+            {"hero": "medusa", "fighters": {"Medusa": {"space": "M13"}},
+             "hand": ["Gaze of Stone"]},
+            {"hero": "sinbad", "fighters": {"Sinbad": {"space": "M20", "health": 13}},
+             "hand": ["Regroup"], "deck": ["Feint", "Exploit", "Leap Away"]},
+        ],
+    }, {"attack": "Gaze of Stone", "by": "Medusa", "target": "Sinbad", "defense": "Regroup"})
+    out["combat"]["winner"]               # 'attacker' (2 - 1 = 1 combat damage)
+    out["fighters"]["Sinbad"]["health"]   # 4 (13 - 1, then Gaze of Stone's 8)
+
+Position dict keys:
+
+* ``battlefield`` (key, default ``marmoreal``), ``rules`` (rules options),
+  ``active`` (seat whose turn it is, default 0), ``actions`` (actions the
+  active player has left after the current one, default 1), ``turn``.
+* ``players``: two dicts with ``hero`` (key or ``key@loadout``),
+  ``fighters`` ({name: {"space": id, "health": n} | "defeated" | "removed"};
+  fighters not listed are defeated/off the board, the hero must be listed),
+  ``hand``/``deck``/``discard`` (card names; the deck's first name is the
+  top card), ``counters`` ({counter: value name}), ``fog`` (space ids),
+  ``ongoing`` (card name), ``started_on`` ({fighter: space id} where a
+  fighter began this turn, default its current space).
+
+Fighter names are the hero's name and sidekick names, numbered when a hero
+has several ("Harpy 1", "Harpy 2").
+
+Steps: ``{"maneuver": True}``, ``{"scheme": card, "by": fighter}``,
+``{"attack": card, "by": fighter, "target": fighter, "defense": card|None,
+"boost": card|None}``, ``{"start_of_turn": True}``, ``{"end_of_turn": True}``,
+``{"turn": True}`` (a whole turn, every decision scripted).
+
+``choices``: the answers to the decisions the step asks, in order. Each is a
+space id, a fighter name, a card name, ``None`` (no card), ``True``/``False``
+(for "may"), an int (an option number), or an explicit pair such as
+``("space", "M13")``. A decision with one legal option is not asked. If the
+step needs a choice that is missing or illegal, :class:`ScenarioError` says
+which decision it was and lists the legal options.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.engine import layout as L
+from sim.engine.core import PILE_DECK, PILE_DISC, PILE_HAND, check_end, pile_push, rng_seed
+from sim.engine.policy import (
+    CTL_ERR_KIND, CTL_ERR_N, CTL_ERR_OPTS, CTL_ERR_PLAYER, CTL_ERR_VALUE, CTL_LEN,
+    CTL_POS, DECISION_DOMAINS, MODE_SCRIPT, new_control,
+)
+from sim.engine.rules import (
+    do_attack, do_maneuver, do_scheme, end_of_turn, start_of_turn, take_turn,
+)
+from sim.match import Match
+from sim.narrate import narrate_events
+
+DECISION_NAMES = {
+    L.D_ACTION: "action", L.D_DEFENSE: "defense card", L.D_BOOST_MANEUVER: "maneuver boost card",
+    L.D_BOOST_ATTACK: "face-down attack boost", L.D_BOOST_CARD: "boost card", L.D_DISCARD_LIMIT:
+    "hand-limit discard", L.D_DISCARD_EFFECT: "card to discard", L.D_MOVE_WHICH: "fighter to move next",
+    L.D_MOVE_DEST: "destination space", L.D_PLACE: "space to place on", L.D_TARGET: "target fighter",
+    L.D_MAY: "yes/no ('may')", L.D_SETUP_SPACE: "setup space", L.D_OPTION: "option number",
+    L.D_TAKE_CARD: "card to take",
+}
+DOMAIN_NAMES = {L.DOM_INT: "option", L.DOM_CARD: "card", L.DOM_FIGHTER: "fighter",
+                L.DOM_SPACE: "space", L.DOM_BOOL: "yes/no"}
+STATUS_NAMES = {L.FS_IN_PLAY: "in play", L.FS_DEFEATED: "defeated", L.FS_REMOVED: "removed",
+                L.FS_UNUSED: "unused"}
+
+
+class ScenarioError(ValueError):
+    """A position or step is invalid, or a scripted choice was missing or illegal."""
+
+
+class Scenario:
+    """A position built from a dict, with helpers to name things both ways."""
+
+    def __init__(self, position: dict, seed: int = 0):
+        self.position = position
+        players = position.get("players")
+        if not (isinstance(players, list) and len(players) == 2):
+            raise ScenarioError("position needs 'players': a list of two player dicts")
+        try:
+            self.match = Match([p["hero"] for p in players], position.get("battlefield", "marmoreal"),
+                               rules=position.get("rules"))
+        except KeyError:
+            raise ScenarioError("each player needs a 'hero'") from None
+        except ValueError as e:
+            raise ScenarioError(str(e)) from None
+        m = self.match
+        self.bf = m.battlefield
+        self.names = m.fighter_names()
+        cn = m.content.card_names
+        self.name_ids = {n: i for i, n in enumerate(dict.fromkeys(cn))}
+        self.card_name_ids = np.array([self.name_ids[n] for n in cn], np.int64)
+        self.st = m.new_state()
+        self._build(players, seed)
+
+    # ------------------------------------------------------------ naming
+    def space(self, sid):
+        try:
+            return self.bf.index(sid)
+        except ValueError:
+            raise ScenarioError(f"unknown space {sid!r} on {self.bf.key}; valid: {', '.join(self.bf.space_ids)}") from None
+
+    def fighter(self, name, seat=None):
+        seats = [seat] if seat is not None else [0, 1]
+        for s in seats:
+            for k in range(L.FIGHTERS_PER_PLAYER):
+                f = s * L.FIGHTERS_PER_PLAYER + k
+                if self.names[f] == name and name:
+                    return f
+        valid = [n for n in self.names if n]
+        raise ScenarioError(f"unknown fighter {name!r}; valid: {', '.join(valid)}")
+
+    def card(self, seat, name):
+        key = self.match.keys[seat]
+        cid = self.match.content.card_ids.get((key, name))
+        if cid is None:
+            valid = [c.name for c in self.match.specs[seat].cards]
+            raise ScenarioError(f"{key} has no card {name!r}; valid: {', '.join(valid)}")
+        return cid
+
+    # ------------------------------------------------------------ building
+    def _build(self, players, seed):
+        st, m = self.st, self.match
+        pos = self.position
+        st[L.G_NPLAYERS] = 2
+        st[L.G_WINNER] = -1
+        st[L.G_ACTIVE] = int(pos.get("active", 0))
+        st[L.G_ACTIONS] = int(pos.get("actions", 1))
+        st[L.G_ACTION_NO] = 1
+        st[L.G_TURN] = int(pos.get("turn", 0))
+        rng_seed(st, seed)
+        for seat, pd in enumerate(players):
+            spec = m.specs[seat]
+            st[L.pslot(seat, L.P_HERO)] = m.rows[seat]
+            st[L.pslot(seat, L.P_TEAM)] = seat
+            st[L.pslot(seat, L.P_ONGOING)] = -1
+            for i in range(L.N_FOG):
+                st[L.pslot(seat, L.P_FOG0 + i)] = -1
+            fspecs = [spec.hero] + [sk for sk in spec.sidekicks for _ in range(sk.count)]
+            st[L.pslot(seat, L.P_NFIGHTERS)] = len(fspecs)
+            given = dict(pd.get("fighters", {}))
+            for k, fs in enumerate(fspecs):
+                f = seat * L.FIGHTERS_PER_PLAYER + k
+                name = self.names[f]
+                st[L.fslot(f, L.F_OWNER)] = seat
+                st[L.fslot(f, L.F_KIND)] = fs.kind
+                st[L.fslot(f, L.F_MOVE)] = fs.move
+                st[L.fslot(f, L.F_RANGED)] = int(fs.ranged)
+                st[L.fslot(f, L.F_MAXHP)] = fs.health
+                st[L.fslot(f, L.F_HP)] = fs.health
+                st[L.fslot(f, L.F_SPACE)] = -1
+                info = given.pop(name, None)
+                if info is None and k == 0:
+                    raise ScenarioError(f"player {seat}: the hero {name!r} must be listed in 'fighters'")
+                if info is None or info == "defeated":
+                    st[L.fslot(f, L.F_STATUS)] = L.FS_DEFEATED
+                    st[L.fslot(f, L.F_HP)] = 0
+                    if k == 0:
+                        raise ScenarioError(f"player {seat}: the hero cannot start defeated")
+                elif info == "removed":
+                    st[L.fslot(f, L.F_STATUS)] = L.FS_REMOVED
+                elif isinstance(info, dict):
+                    bad = set(info) - {"space", "health"}
+                    if bad:
+                        raise ScenarioError(f"fighter {name!r}: unknown key(s) {sorted(bad)}; valid: space, health")
+                    st[L.fslot(f, L.F_STATUS)] = L.FS_IN_PLAY
+                    st[L.fslot(f, L.F_SPACE)] = self.space(info.get("space"))
+                    hp = int(info.get("health", fs.health))
+                    if not 1 <= hp <= fs.health:
+                        raise ScenarioError(f"fighter {name!r}: health {hp} not in 1..{fs.health}")
+                    st[L.fslot(f, L.F_HP)] = hp
+                else:
+                    raise ScenarioError(f"fighter {name!r}: give {{'space': id, 'health': n}}, 'defeated' or 'removed'")
+            if given:
+                raise ScenarioError(f"player {seat}: unknown fighter(s) {sorted(given)}; valid: "
+                                    + ", ".join(n for n in self.names[seat * 4:seat * 4 + 4] if n))
+            for pile, key in ((PILE_HAND, "hand"), (PILE_DISC, "discard")):
+                for cname in pd.get(key, []):
+                    pile_push(st, pile, seat, self.card(seat, cname))
+            for cname in reversed(pd.get("deck", [])):
+                pile_push(st, PILE_DECK, seat, self.card(seat, cname))
+            for cname, vname in pd.get("counters", {}).items():
+                if cname not in spec.counters:
+                    raise ScenarioError(f"{spec.key}: unknown counter {cname!r}; valid: {', '.join(spec.counters) or '(none)'}")
+                slot, values = spec.counters[cname]
+                if vname not in values:
+                    raise ScenarioError(f"{spec.key}: counter {cname!r} value {vname!r}; valid: {', '.join(values)}")
+                st[L.pslot(seat, L.P_COUNTER0 + slot)] = values.index(vname)
+            for i, sid in enumerate(pd.get("fog", [])):
+                st[L.pslot(seat, L.P_FOG0 + i)] = self.space(sid)
+            if pd.get("ongoing"):
+                st[L.pslot(seat, L.P_ONGOING)] = self.card(seat, pd["ongoing"])
+        occupied = {}
+        for f in range(L.MAX_FIGHTERS):
+            if st[L.fslot(f, L.F_STATUS)] == L.FS_IN_PLAY:
+                s = int(st[L.fslot(f, L.F_SPACE)])
+                if s in occupied:
+                    raise ScenarioError(f"{self.names[f]} and {self.names[occupied[s]]} are both on {self.bf.space_ids[s]}")
+                occupied[s] = f
+                st[L.fslot(f, L.F_START_SPACE)] = s
+        for seat, pd in enumerate(players):
+            for name, sid in pd.get("started_on", {}).items():
+                st[L.fslot(self.fighter(name, seat), L.F_START_SPACE)] = self.space(sid)
+
+    # ------------------------------------------------------------ choices
+    def encode_choice(self, c):
+        if isinstance(c, tuple) and len(c) == 2:
+            kind, v = c
+            table = {"space": (L.DOM_SPACE, lambda v: self.space(v)),
+                     "fighter": (L.DOM_FIGHTER, lambda v: self.fighter(v)),
+                     "card": (L.DOM_CARD, lambda v: -1 if v is None else self._card_name(v)),
+                     "option": (L.DOM_INT, int), "yes": (L.DOM_BOOL, lambda v: int(bool(v)))}
+            if kind not in table:
+                raise ScenarioError(f"choice {c!r}: kind must be one of {', '.join(table)}")
+            dom, fn = table[kind]
+            return dom, fn(v)
+        if c is None:
+            return L.DOM_CARD, -1
+        if isinstance(c, bool):
+            return L.DOM_BOOL, int(c)
+        if isinstance(c, int):
+            return L.DOM_INT, c
+        if isinstance(c, str):
+            if c in self.bf.space_ids:
+                return L.DOM_SPACE, self.bf.index(c)
+            if c in self.names:
+                return L.DOM_FIGHTER, self.names.index(c)
+            if c in self.name_ids:
+                return L.DOM_CARD, self.name_ids[c]
+        raise ScenarioError(f"choice {c!r} is not a space, fighter or card name, None, True/False or an int")
+
+    def _card_name(self, name):
+        if name not in self.name_ids:
+            raise ScenarioError(f"unknown card {name!r}")
+        return self.name_ids[name]
+
+    def describe_value(self, dom, v):
+        if dom == L.DOM_SPACE:
+            return self.bf.space_ids[v] if 0 <= v < self.bf.n_spaces else str(v)
+        if dom == L.DOM_FIGHTER:
+            return self.names[v] if 0 <= v < len(self.names) else str(v)
+        if dom == L.DOM_CARD:
+            return "no card" if v < 0 else self.match.content.card_names[v] if v < len(self.match.content.card_names) else str(v)
+        if dom == L.DOM_BOOL:
+            return "yes" if v else "no"
+        return str(v)
+
+    # ------------------------------------------------------------ results
+    def snapshot(self) -> dict:
+        """The position as a plain dict (see module docstring for the keys)."""
+        st, m = self.st, self.match
+        cn = m.content.card_names
+        out = {"fighters": {}, "players": []}
+        for f, name in enumerate(self.names):
+            if not name:
+                continue
+            s = int(st[L.fslot(f, L.F_SPACE)])
+            out["fighters"][name] = {
+                "space": self.bf.space_ids[s] if s >= 0 else None,
+                "health": int(st[L.fslot(f, L.F_HP)]),
+                "status": STATUS_NAMES[int(st[L.fslot(f, L.F_STATUS)])],
+            }
+        for seat in range(2):
+            spec = m.specs[seat]
+            piles = {}
+            for key, base, nslot in (("hand", L.OFF_HAND, L.P_HANDN), ("deck", L.OFF_DECK, L.P_DECKN),
+                                     ("discard", L.OFF_DISC, L.P_DISCN)):
+                n = int(st[L.pslot(seat, nslot)])
+                ids = st[base + seat * L.MAX_CARDS: base + seat * L.MAX_CARDS + n]
+                names = [cn[i] for i in ids]
+                piles[key] = names[::-1] if key == "deck" else names
+            og = int(st[L.pslot(seat, L.P_ONGOING)])
+            counters = {c: values[int(st[L.pslot(seat, L.P_COUNTER0 + slot)])]
+                        for c, (slot, values) in spec.counters.items()}
+            fog = [self.bf.space_ids[int(st[L.pslot(seat, L.P_FOG0 + i)])] for i in range(L.N_FOG)
+                   if st[L.pslot(seat, L.P_FOG0 + i)] >= 0]
+            out["players"].append({"hero": spec.name, **piles, "ongoing": cn[og] if og >= 0 else None,
+                                   "counters": counters, "fog": fog,
+                                   "hand_seen": bool(st[L.pslot(seat, L.P_HAND_SEEN)])})
+        out["actions_left"] = int(st[L.G_ACTIONS])
+        out["turn_ended"] = bool(st[L.G_ENDTURN])
+        w = int(st[L.G_WINNER])
+        out["winner"] = None if not st[L.G_OVER] else ("draw" if w == -2 else m.hero_names[w] if w >= 0 else None)
+        return out
+
+
+def resolve(position: dict, step: dict, choices=(), seed: int = 0, fallback: str = "error") -> dict:
+    """Build ``position``, resolve one ``step`` with scripted ``choices``; return the result dict.
+
+    The result is :meth:`Scenario.snapshot` plus ``combat`` (for an attack:
+    attack and defense values, combat damage, 'attacker'/'defender' as the
+    winner), ``choices_used`` and ``log`` (narration lines of the step).
+    ``fallback``: what to do when the step needs a choice the list does not
+    give: 'error' (raise ScenarioError), 'random' or 'first'.
+    Raises ScenarioError on a bad position, step or choice.
+    """
+    sc = Scenario(position, seed)
+    return sc.run(step, choices, fallback)
+
+
+def _run(sc: Scenario, step: dict, choices, fallback):
+    st, m = sc.st, sc.match
+    tb = m.tables
+    fb = {"error": 0, "random": 1, "first": 2}.get(fallback)
+    if fb is None:
+        raise ScenarioError(f"fallback {fallback!r}; valid: error, random, first")
+    script = [sc.encode_choice(c) for c in choices]
+    presets = {}
+    p = int(st[L.G_ACTIVE])
+    if not isinstance(step, dict) or not step:
+        raise ScenarioError("step must be a dict such as {'maneuver': True} or {'attack': card, 'by': ..., 'target': ...}")
+    kind = next(iter(step))
+    if "attack" in step:
+        a = sc.fighter(step.get("by"), p)
+        t = sc.fighter(step.get("target"), 1 - p)
+        card = sc.card(p, step["attack"])
+        if "defense" in step:
+            d = step["defense"]
+            presets[L.D_DEFENSE] = -1 if d is None else sc._card_name(d)
+        if "boost" in step:
+            b = step["boost"]
+            presets[L.D_BOOST_ATTACK] = -1 if b is None else sc._card_name(b)
+    log = np.zeros((20000, L.EV_FIELDS), np.int64)
+    ctl = new_control((MODE_SCRIPT,) * 4, script, fb, presets, sc.card_name_ids)
+    st[L.G_LOGN] = 0
+    if "attack" in step:
+        hand = st[L.OFF_HAND + p * L.MAX_CARDS:L.OFF_HAND + p * L.MAX_CARDS + st[L.pslot(p, L.P_HANDN)]]
+        if card not in hand:
+            raise ScenarioError(f"{step['attack']!r} is not in {m.hero_names[p]}'s hand")
+        do_attack(st, tb, ctl, log, p, a, t, card)
+        check_end(st, tb, log)
+    elif kind == "maneuver":
+        do_maneuver(st, tb, ctl, log, p)
+        check_end(st, tb, log)
+    elif kind == "scheme":
+        g = sc.fighter(step.get("by", m.hero_names[p]), p)
+        card = sc.card(p, step["scheme"])
+        do_scheme(st, tb, ctl, log, p, g, card)
+        check_end(st, tb, log)
+    elif kind == "start_of_turn":
+        start_of_turn(st, tb, ctl, log, p)
+    elif kind == "end_of_turn":
+        end_of_turn(st, tb, ctl, log, p)
+    elif kind == "turn":
+        take_turn(st, tb, ctl, log)
+    else:
+        raise ScenarioError(f"unknown step {kind!r}; valid: maneuver, scheme, attack, start_of_turn, end_of_turn, turn")
+    if st[L.G_ERR]:
+        kind_ = int(ctl[CTL_ERR_KIND])
+        dom = int(DECISION_DOMAINS[kind_])
+        n = int(ctl[CTL_ERR_N])
+        opts = [sc.describe_value(dom, int(v)) for v in ctl[CTL_ERR_OPTS:CTL_ERR_OPTS + min(n, 64)]]
+        who = m.hero_names[int(ctl[CTL_ERR_PLAYER])]
+        what = DECISION_NAMES.get(kind_, str(kind_))
+        if st[L.G_ERR] == L.ERR_SCRIPT_EMPTY:
+            msg = f"the step needs another choice: {who} chooses a {what}"
+        else:
+            val = int(ctl[CTL_ERR_VALUE])
+            shown = (list(sc.name_ids)[val] if dom == L.DOM_CARD and val >= 0 and val < len(sc.name_ids)
+                     else sc.describe_value(dom, val))
+            msg = (f"choice {int(ctl[CTL_POS])} ({shown!r}) is not legal for {who}'s {what}"
+                   if st[L.G_ERR] == L.ERR_SCRIPT_ILLEGAL else
+                   f"choice {int(ctl[CTL_POS])} is a {DOMAIN_NAMES.get(_dom_of(script, int(ctl[CTL_POS]) - 1), '?')}, "
+                   f"but {who} is choosing a {what}")
+        raise ScenarioError(f"{msg}; legal options: {', '.join(opts)}")
+    out = sc.snapshot()
+    o = L.OFF_CB
+    if "attack" in step:
+        out["combat"] = {"attack_value": int(st[o + L.CB_VAL0]), "defense_value": int(st[o + L.CB_VAL1]),
+                         "damage": int(st[o + L.CB_DMG]),
+                         "winner": "attacker" if st[o + L.CB_WON] == 1 else "defender" if st[o + L.CB_WON] == 0 else None}
+    out["choices_used"] = int(ctl[CTL_POS])
+    if int(ctl[CTL_POS]) < int(ctl[CTL_LEN]) and fb == 0:
+        raise ScenarioError(f"only {int(ctl[CTL_POS])} of {int(ctl[CTL_LEN])} choices were used; the step asked fewer decisions")
+    out["log"] = narrate_events(m, log[: st[L.G_LOGN]])
+    return out
+
+
+def _dom_of(script, i):
+    return script[i][0] if 0 <= i < len(script) else -1
+
+
+Scenario.run = _run
