@@ -57,7 +57,8 @@ from sim.engine.policy import (
     CTL_POS, DECISION_DOMAINS, MODE_SCRIPT, new_control,
 )
 from sim.engine.rules import (
-    do_attack, do_maneuver, do_scheme, end_of_turn, start_of_turn, take_turn,
+    do_attack, do_maneuver, do_scheme, end_of_turn, legal_actions, pack_action, start_of_turn,
+    take_turn, unpack_action,
 )
 from sim.match import Match
 from sim.narrate import narrate_events
@@ -335,9 +336,8 @@ def _run(sc: Scenario, step: dict, choices, fallback):
     ctl = new_control((MODE_SCRIPT,) * 4, script, fb, presets, sc.card_name_ids)
     st[L.G_LOGN] = 0
     if "attack" in step:
-        hand = st[L.OFF_HAND + p * L.MAX_CARDS:L.OFF_HAND + p * L.MAX_CARDS + st[L.pslot(p, L.P_HANDN)]]
-        if card not in hand:
-            raise ScenarioError(f"{step['attack']!r} is not in {m.hero_names[p]}'s hand")
+        _check_legal(sc, p, pack_action(L.A_ATTACK, a, t, card),
+                     f"{step['by']} cannot attack {step['target']} with {step['attack']!r}")
         do_attack(st, tb, ctl, log, p, a, t, card)
         check_end(st, tb, log)
     elif kind == "maneuver":
@@ -346,6 +346,8 @@ def _run(sc: Scenario, step: dict, choices, fallback):
     elif kind == "scheme":
         g = sc.fighter(step.get("by", m.hero_names[p]), p)
         card = sc.card(p, step["scheme"])
+        _check_legal(sc, p, pack_action(L.A_SCHEME, g, -1, card),
+                     f"{m.fighter_names()[g]} cannot play the scheme {step['scheme']!r}")
         do_scheme(st, tb, ctl, log, p, g, card)
         check_end(st, tb, log)
     elif kind == "start_of_turn":
@@ -385,6 +387,23 @@ def _run(sc: Scenario, step: dict, choices, fallback):
         raise ScenarioError(f"only {int(ctl[CTL_POS])} of {int(ctl[CTL_LEN])} choices were used; the step asked fewer decisions")
     out["log"] = narrate_events(m, log[: st[L.G_LOGN]])
     return out
+
+
+def _check_legal(sc, p, action, msg):
+    """Raise ScenarioError unless ``action`` is among ``p``'s legal actions."""
+    opts = np.zeros(1024, np.int64)
+    n = legal_actions(sc.st, sc.match.tables, p, opts)
+    if action in opts[:n]:
+        return
+    legal = []
+    for a in opts[:n].tolist():
+        kind, g, t, c = unpack_action(a)
+        if kind == L.A_ATTACK:
+            legal.append(f"{sc.names[g]} attacks {sc.names[t]} with {sc.match.content.card_names[c]}")
+        elif kind == L.A_SCHEME:
+            legal.append(f"{sc.names[g]} plays {sc.match.content.card_names[c]}")
+    raise ScenarioError(f"{msg} (not in hand, not this fighter's card, out of range or wrong type); "
+                        f"legal: {'; '.join(legal) or 'maneuver only'}")
 
 
 def _dom_of(script, i):

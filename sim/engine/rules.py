@@ -29,7 +29,7 @@ from .layout import (
     EV_ABILITY, EV_DEFENSE, EV_GAME_OVER, EV_ONGOING, EV_SCHEME, EV_TURN, EV_VALUES,
     F_HP, F_KIND, F_LEFT, F_MOVE, F_NOLEAVE, F_OWNER, F_SPACE, F_START_SPACE,
     F_STATUS, FIGHTERS_PER_PLAYER, FS_IN_PLAY, G_ACTION_NO, G_ACTIONS,
-    G_ACTIVE, G_ENDTURN, G_NPLAYERS, G_OVER, G_REASON, G_TURN, G_WINNER,
+    G_ACTIVE, G_ENDTURN, G_LOGN, G_NPLAYERS, G_OVER, G_REASON, G_TURN, G_WINNER,
     H_FLAGS, H_HOOKS, HF_ATTACK_BOOST, HK_AFTER_MANEUVER, HK_ATTACK_VALUE,
     HK_DEFENSE_VALUE, HK_MANEUVER_BONUS, HK_START_TURN, MAX_CARDS,
     MAX_FIGHTERS, OFF_CB, P_ATTACKED, P_CARDS_PLAYED, P_COUNTER0,
@@ -341,8 +341,11 @@ def start_of_turn(st, tb, ctl, log, p):
         st[pslot(p, P_RETURN)] = 0
     hr = st[pslot(p, P_HERO)]
     if st[fslot(h, F_STATUS)] == FS_IN_PLAY and tb.heroes[hr, H_HOOKS + 2 * HK_START_TURN + 1] > 0:
+        n0 = st[G_LOGN]
         log_ev(st, log, EV_ABILITY, p, HK_START_TURN, 0, 0, 0)
         run_hook(st, tb, ctl, log, HK_START_TURN, p, h, -1)
+        if st[G_LOGN] == n0 + 1:
+            st[G_LOGN] = n0    # the ability did nothing: no narration line
     check_end(st, tb, log)
 
 

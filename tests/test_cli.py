@@ -1,0 +1,55 @@
+"""The unmatched-sim command line, run through click's test runner."""
+import json
+
+from click.testing import CliRunner
+
+from sim.cli import main
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_heroes_lists_character_cards():
+    r = run("heroes", "--json")
+    assert r.exit_code == 0
+    heroes = {h["key"]: h for h in json.loads(r.output)}
+    assert heroes["medusa"]["health"] == 16 and heroes["medusa"]["attack"] == "ranged"
+    assert heroes["sinbad"]["sidekicks"] == [{"name": "The Porter", "count": 1, "health": 6, "move": 2, "attack": "melee"}]
+    assert "health 16, move 3, ranged" in run("heroes").output
+
+
+def test_battlefields_lists_six():
+    r = run("battlefields", "--json")
+    rows = {b["key"]: b for b in json.loads(r.output)}
+    assert len(rows) == 6 and rows["kaer_morhen"]["one_way_paths"] == 13
+    assert rows["baskerville_manor"]["secret_passages"] == ["BM04", "BM09", "BM15", "BM26"]
+
+
+def test_duel_narrates_and_json_summarises():
+    r = run("duel", "medusa", "sinbad", "--seed", "4")
+    assert r.exit_code == 0
+    assert r.output.startswith("Medusa (medusa) vs Sinbad (sinbad) on Marmoreal, seed 4")
+    assert "Game over" in r.output
+    j = json.loads(run("duel", "medusa", "sinbad", "--seed", "4", "--json").output)
+    assert j["winner"] in ("Medusa", "Sinbad", "draw") and j["turns"] >= 1
+    assert f"wins on turn {j['turns']}" in r.output or j["winner"] == "draw"
+
+
+def test_unknown_names_list_the_valid_ones():
+    r = run("duel", "medusa", "hercules")
+    assert r.exit_code == 2 and "unknown hero 'hercules'; valid: medusa, sinbad" in r.output
+    r = run("duel", "medusa", "sinbad", "--battlefield", "atlantis")
+    assert r.exit_code == 2 and "valid names: baskerville_manor" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_validate_reports_good_and_bad_files(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "X"\n[hero]\nhealth = 5\nmove = 2\n[[cards]]\nname = "A"\ntype = "zap"\nvalue = 1\nboost = 1\ncopies = 1\n')
+    r = run("validate", "heroes/medusa.toml", str(bad))
+    assert r.exit_code == 1
+    assert "ok  heroes/medusa.toml: hero Medusa, 30 cards" in r.output
+    assert "bad.toml: card 'A'.type: unknown 'zap'" in r.output
+    r = run("validate", "sim/battlefields/soho.toml")
+    assert r.exit_code == 0 and "battlefield Soho, 29 spaces" in r.output

@@ -1,0 +1,129 @@
+"""Hero files: the shipped data, and clear errors for bad files."""
+import textwrap
+
+import pytest
+
+from sim.content.compile import compile_content
+from sim.content.heroes import HeroFileError, load_all, load_hero
+from sim.engine import layout as L
+
+pytestmark = pytest.mark.nojit
+
+GOOD = textwrap.dedent("""
+    name = "Tester"
+    [hero]
+    health = 10
+    move = 2
+    attack = "melee"
+    [[sidekicks]]
+    name = "Squire"
+    count = 2
+    health = 1
+    [ability]
+    text = "none"
+    [[cards]]
+    name = "Poke"
+    type = "attack"
+    value = 3
+    boost = 1
+    copies = 30
+    fighter = "any"
+    after = [{ op = "draw", amount = 1, if = "won" }]
+""")
+
+
+def write(tmp_path, text, name="tester.toml"):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def test_shipped_heroes_character_cards_and_decks():
+    specs = load_all()
+    med, sin = specs["medusa"], specs["sinbad"]
+    assert (med.hero.health, med.hero.move, med.hero.ranged) == (16, 3, True)
+    assert [(s.name, s.count, s.health, s.move, s.ranged) for s in med.sidekicks] == [("Harpy", 3, 1, 3, False)]
+    assert (sin.hero.health, sin.hero.move, sin.hero.ranged) == (15, 2, False)
+    assert [(s.name, s.count, s.health, s.move, s.ranged) for s in sin.sidekicks] == [("The Porter", 1, 6, 2, False)]
+    assert med.deck_size() == 30 and sin.deck_size() == 30
+    assert len(med.cards) == 11 and len(sin.cards) == 16
+    voyages = [c for c in sin.cards if "voyage" in c.tags]
+    assert len(voyages) == 7 and {c.boost for c in voyages if c.name != "Voyage Home"} == {0}
+
+
+def test_compiled_card_row_holds_the_printed_facts():
+    c = compile_content(load_all())
+    gaze = c.card_ids[("medusa", "Gaze of Stone")]
+    row = c.cards[gaze]
+    assert (row[L.C_TYPE], row[L.C_VALUE], row[L.C_BOOST]) == (L.CT_ATTACK, 2, 4)
+    assert row[L.C_FMASK] == 1                       # Medusa only (fighter kind 0)
+    assert row[L.C_PROG + 2 * L.W_AFTER + 1] == 1    # one After Combat step
+    snipe = c.cards[c.card_ids[("medusa", "Snipe")]]
+    assert snipe[L.C_FMASK] == 0b11                  # Medusa or a Harpy
+    deck = c.decks[c.heroes[c.row("medusa"), L.H_DECK_START]:][: c.heroes[c.row("medusa"), L.H_DECK_LEN]]
+    assert len(deck) == 30 and list(deck).count(gaze) == 3
+
+
+def test_a_good_homebrew_file_loads(tmp_path):
+    spec = load_hero(write(tmp_path, GOOD))
+    assert spec.key == "tester" and spec.deck_size() == 30
+    assert [f.name for f in spec.fighters] == ["Tester", "Squire"]
+
+
+@pytest.mark.parametrize("change, expected", [
+    (("value = 3", 'value = "three"'), r"card 'Poke'\.value: must be a whole number"),
+    (('type = "attack"', 'type = "punch"'), r"card 'Poke'\.type: unknown 'punch'; valid: attack, defense, versatile, scheme"),
+    (('fighter = "any"', 'fighter = "Knight"'), r"card 'Poke'\.fighter: unknown fighter 'Knight'; valid: 'any', 'Tester', 'Squire'"),
+    (('op = "draw"', 'op = "heal"'), r"card 'Poke'\.after\[0\]\.op: unknown op 'heal'; valid: cancel, damage"),
+    (('if = "won"', 'if = "lucky"'), r"card 'Poke'\.after\[0\]\.if: unknown condition 'lucky'; valid: won, not_won"),
+    (("amount = 1,", "amount = 1, target = 'opposing',"), r"card 'Poke'\.after\[0\]: op 'draw' does not take \['target'\]"),
+    (('attack = "melee"', 'attack = "magic"'), r"hero\.attack: unknown 'magic'; valid: melee, ranged"),
+    (("copies = 30", "copies = 0"), r"card 'Poke'\.copies: must be from 1 to 30"),
+    (("health = 10", ""), r"hero: missing required field 'health'"),
+    (('name = "Tester"', 'name = "Tester"\ncolour = "red"'), r"top level: unknown field\(s\) \['colour'\]"),
+    (("count = 2", "count = 4"), r"sidekicks\[0\]\.count: must be from 1 to 3"),
+    (("boost = 1", "boost = 1\nvalue = 2"), r"not valid TOML"),
+])
+def test_bad_files_name_the_file_card_field_and_choices(tmp_path, change, expected):
+    old, new = change
+    assert old in GOOD
+    p = write(tmp_path, GOOD.replace(old, new, 1), "broken.toml")
+    with pytest.raises(HeroFileError, match=expected) as e:
+        load_hero(p)
+    assert str(e.value).startswith("broken.toml")
+
+
+def test_damage_target_must_be_a_known_fighter(tmp_path):
+    bad = GOOD.replace('after = [{ op = "draw", amount = 1, if = "won" }]',
+                       'after = [{ op = "damage", amount = 1, target = "Dragon" }]')
+    with pytest.raises(HeroFileError, match=r"after\[0\]\.target: unknown target 'Dragon'; valid: 'self', 'opposing'"):
+        load_hero(write(tmp_path, bad))
+
+
+def test_loadout_names_are_checked(tmp_path):
+    text = GOOD.replace("copies = 30", "copies = 28") + textwrap.dedent("""
+        [[choice_groups]]
+        name = "weapon"
+        options = ["axe", "bow"]
+        [[cards]]
+        name = "Axe"
+        type = "attack"
+        value = 5
+        boost = 2
+        copies = 2
+        group = "weapon"
+        option = "axe"
+        [[cards]]
+        name = "Bow"
+        type = "attack"
+        value = 3
+        boost = 2
+        copies = 2
+        group = "weapon"
+        option = "bow"
+    """)
+    spec = load_hero(write(tmp_path, text))
+    assert spec.loadouts() == ["axe", "bow"]
+    assert spec.deck_size("axe") == 30 and spec.deck_size("bow") == 30
+    with pytest.raises(HeroFileError, match="'sword' is not a weapon option; valid weapon options: axe, bow"):
+        spec.parse_loadout("sword")
