@@ -53,7 +53,7 @@ import numpy as np
 from sim.engine import layout as L
 from sim.engine.core import PILE_DECK, PILE_DISC, PILE_HAND, check_end, pile_push, rng_seed
 from sim.engine.policy import (
-    CTL_ERR_KIND, CTL_ERR_N, CTL_ERR_OPTS, CTL_ERR_PLAYER, CTL_ERR_VALUE, CTL_LEN,
+    CTL_ERR_KIND, CTL_ERR_N, CTL_ERR_PRESET, CTL_ERR_OPTS, CTL_ERR_PLAYER, CTL_ERR_VALUE, CTL_LEN,
     CTL_POS, DECISION_DOMAINS, MODE_SCRIPT, new_control,
 )
 from sim.engine.rules import (
@@ -371,7 +371,8 @@ def _run(sc: Scenario, step: dict, choices, fallback):
             val = int(ctl[CTL_ERR_VALUE])
             shown = (list(sc.name_ids)[val] if dom == L.DOM_CARD and val >= 0 and val < len(sc.name_ids)
                      else sc.describe_value(dom, val))
-            msg = (f"choice {int(ctl[CTL_POS])} ({shown!r}) is not legal for {who}'s {what}"
+            where = "the step's card" if ctl[CTL_ERR_PRESET] else f"choice {int(ctl[CTL_POS])}"
+            msg = (f"{where} ({shown!r}) is not legal for {who}'s {what}"
                    if st[L.G_ERR] == L.ERR_SCRIPT_ILLEGAL else
                    f"choice {int(ctl[CTL_POS])} is a {DOMAIN_NAMES.get(_dom_of(script, int(ctl[CTL_POS]) - 1), '?')}, "
                    f"but {who} is choosing a {what}")

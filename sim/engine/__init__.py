@@ -1,0 +1,39 @@
+"""The numba engine: state layout, core operations, effects, rules, policy, games.
+
+Compiled code is cached on disk. Numba's own cache only notices when a
+function's *own* file changes, not when a function it calls changes, so a
+cache built before an engine edit could silently run old code. To rule that
+out, the cache lives in a folder named after a hash of every engine source
+file (``__pycache__/numba-<hash>``); any edit starts a fresh cache.
+Set ``NUMBA_CACHE_DIR`` yourself to override.
+"""
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+import numba
+
+_HERE = Path(__file__).resolve().parent
+
+
+def _cache_dir() -> Path | None:
+    digest = hashlib.sha1()
+    for p in sorted(_HERE.glob("*.py")):
+        digest.update(p.name.encode() + p.read_bytes())
+    parent = _HERE / "__pycache__"
+    target = parent / f"numba-{digest.hexdigest()[:12]}"
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        for old in parent.glob("numba-*"):
+            if old != target:
+                shutil.rmtree(old, ignore_errors=True)
+        return target
+    except OSError:
+        return None
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    _dir = _cache_dir()
+    if _dir is not None:
+        numba.config.CACHE_DIR = str(_dir)

@@ -43,7 +43,8 @@ CTL_ERR_PLAYER = 8
 CTL_ERR_VALUE = 9      # the scripted value that was refused
 CTL_ERR_N = 10         # number of legal options at the failure
 CTL_HAS_NAMES = 11     # 1: scripted card choices are card-name ids (see CTL_NAMES)
-CTL_ERR_OPTS = 12      # up to 64 legal option values
+CTL_ERR_PRESET = 12    # 1 when the refused value was a preset, not a script entry
+CTL_ERR_OPTS = 16      # up to 64 legal option values
 CTL_PRESET = CTL_ERR_OPTS + 64   # per decision kind: preset value + 2, 0 = none
 CTL_NAMES = CTL_PRESET + N_DECISIONS  # card id -> card-name id
 MAX_CARD_IDS = 1024
@@ -143,6 +144,7 @@ def decide(st, tb, ctl, kind, player, opts, n):
         for i in range(n):
             if _matches(ctl, kind, opts[i], pre - 2):
                 return i
+        ctl[CTL_ERR_PRESET] = 1
         return _fail(st, ctl, ERR_SCRIPT_ILLEGAL, kind, player, pre - 2, opts, n)
     if n <= 1:
         return 0

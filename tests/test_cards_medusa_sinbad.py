@@ -1,0 +1,868 @@
+"""Card tests for Medusa and Sinbad: every card and both hero abilities.
+
+Each test builds an exact position on Marmoreal with the scenario API,
+resolves one step with scripted choices and asserts the numbers the card
+changes (health, piles by name, spaces, combat values, winner).
+
+Map facts used below (sim/battlefields/marmoreal.toml):
+  red zone = M07 M13 M20 M21; M21 is red only; M13 is red+yellow.
+  M20-M21, M20-M13, M20-M27, M21-M25, M25-M26, M26-M23, M23-M24 are edges.
+  M25 (green/blue/brown) is adjacent to M21 but shares no zone with it.
+Card texts: shared/reference/heroes/{medusa,sinbad}.json.
+Case ids (Rnn): shared/rules/cases.md.
+"""
+import numpy as np
+import pytest
+
+from sim.content.battlefields import load_battlefield
+from sim.engine import layout as L
+from sim.engine.rules import legal_actions, unpack_action
+from sim.scenario import Scenario, ScenarioError, resolve
+
+pytestmark = pytest.mark.nojit
+
+BF = load_battlefield("marmoreal")
+
+VOYAGES = [
+    "Voyage Home",
+    "Voyage to the Island That Was a Whale",
+    "Voyage to the Valley of the Giant Snakes",
+    "Voyage to the Creature With Eyes Like Coals of Fire",
+    "Voyage to the Cannibals With the Root of Madness",
+    "Voyage to the City of the Man-Eating Apes",
+    "Voyage to the City of the King of Serendib",
+]
+HOME, WHALE, SNAKES, COALS, CANNIBALS, APES, SERENDIB = VOYAGES
+BFF = "By Fortune and Fate"
+HOUNDS = "The Hounds of Mighty Zeus"
+
+
+def dist(a, b):
+    return int(BF.dist[BF.index(a), BF.index(b)])
+
+
+def duel(medusa, sinbad, active=0):
+    """Position: seat 0 Medusa, seat 1 Sinbad; ``active`` 0 = Medusa's turn."""
+    return {"battlefield": "marmoreal", "active": active,
+            "players": [{"hero": "medusa", **medusa}, {"hero": "sinbad", **sinbad}]}
+
+
+def at(space, health=None):
+    d = {"space": space}
+    if health is not None:
+        d["health"] = health
+    return d
+
+
+def hp(out, name):
+    return out["fighters"][name]["health"]
+
+
+def space(out, name):
+    return out["fighters"][name]["space"]
+
+
+def med(out):
+    return out["players"][0]
+
+
+def sin(out):
+    return out["players"][1]
+
+
+def test_map_facts_used_by_these_tests():
+    """The geometry the tests rely on (so a map change fails here, not obscurely)."""
+    red = BF.zone_names.index("red")
+    assert [s for i, s in enumerate(BF.space_ids) if BF.zone_mask[i] >> red & 1] == ["M07", "M13", "M20", "M21"]
+    assert BF.adj[BF.index("M21"), BF.index("M25")] and not BF.zone_mask[BF.index("M21")] & BF.zone_mask[BF.index("M25")]
+    assert BF.adj[BF.index("M20"), BF.index("M21")] and not BF.adj[BF.index("M21"), BF.index("M13")]
+    assert (dist("M27", "M24"), dist("M28", "M12"), dist("M27", "M04")) == (6, 6, 7)
+    assert (dist("M21", "M23"), dist("M21", "M24"), dist("M20", "M28"), dist("M20", "M29")) == (3, 4, 2, 3)
+
+
+# =========================================================================== Medusa
+
+# ---------------------------------------------------------------- Gaze of Stone
+def test_gaze_of_stone_won_deals_8_after_combat():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Gaze of Stone"]},
+        {"fighters": {"Sinbad": at("M13")}, "hand": ["Regroup"], "deck": ["Exploit", "Feint"]},
+    ), {"attack": "Gaze of Stone", "by": "Medusa", "target": "Sinbad", "defense": "Regroup"})
+    assert out["combat"] == {"attack_value": 2, "defense_value": 1, "damage": 1, "winner": "attacker"}
+    assert hp(out, "Sinbad") == 15 - 1 - 8
+    assert sin(out)["hand"] == ["Exploit"]          # Regroup lost: draw 1
+    assert sin(out)["deck"] == ["Feint"]
+    assert med(out)["discard"] == ["Gaze of Stone"] and med(out)["hand"] == []
+    assert sin(out)["discard"] == ["Regroup"]
+    assert out["winner"] is None
+
+
+def test_R04_gaze_of_stone_8_damage_defeats_sinbad_and_medusa_wins():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Gaze of Stone"]},
+        {"fighters": {"Sinbad": at("M20", 9)}, "hand": ["Regroup"], "deck": ["Exploit"]},
+    ), {"attack": "Gaze of Stone", "by": "Medusa", "target": "Sinbad", "defense": "Regroup"})
+    assert out["combat"]["winner"] == "attacker"
+    # defender's After (Regroup draw) first, then 8 damage: 9 - 1 - 8 = 0
+    assert sin(out)["hand"] == ["Exploit"]
+    assert hp(out, "Sinbad") == 0
+    assert out["fighters"]["Sinbad"]["status"] == "defeated"
+    assert out["winner"] == "Medusa"
+
+
+def test_gaze_of_stone_tie_is_a_defender_win_no_8_damage():
+    # Sinbad's only value-2 card is Feint; A=2, D=2 -> tie -> defender wins.
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Gaze of Stone"]},
+        {"fighters": {"Sinbad": at("M13")}, "hand": ["Feint"]},
+    ), {"attack": "Gaze of Stone", "by": "Medusa", "target": "Sinbad", "defense": "Feint"})
+    assert out["combat"] == {"attack_value": 2, "defense_value": 2, "damage": 0, "winner": "defender"}
+    assert hp(out, "Sinbad") == 15
+
+
+def test_gaze_of_stone_lost_no_8_damage():
+    # Momentous Shift: Sinbad started on his space, so value 3 > 2.
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Gaze of Stone"]},
+        {"fighters": {"Sinbad": at("M13", 10)}, "hand": ["Momentous Shift"]},
+    ), {"attack": "Gaze of Stone", "by": "Medusa", "target": "Sinbad", "defense": "Momentous Shift"})
+    assert out["combat"] == {"attack_value": 2, "defense_value": 3, "damage": 0, "winner": "defender"}
+    assert hp(out, "Sinbad") == 10
+
+
+# ---------------------------------------------------------------- Second Shot
+MEDUSA_BOOSTS = [
+    ("Gaze of Stone", 4), ("Second Shot", 3), ("Hiss and Slither", 3), ("A Momentary Glance", 4),
+    (HOUNDS, 3), ("Clutching Claws", 2), ("Winged Frenzy", 2), ("Snipe", 1), ("Dash", 1),
+    ("Feint", 2), ("Regroup", 2),
+]
+
+
+@pytest.mark.parametrize("booster,boost", MEDUSA_BOOSTS)
+def test_second_shot_boost_adds_boosting_cards_boost_value(booster, boost):
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Second Shot", booster, "Snipe"]},
+        {"fighters": {"Sinbad": at("M13")}, "hand": []},
+    ), {"attack": "Second Shot", "by": "Medusa", "target": "Sinbad", "defense": None}, [booster])
+    assert out["combat"]["attack_value"] == 3 + boost
+    assert hp(out, "Sinbad") == 15 - 3 - boost
+    assert med(out)["discard"] == [booster, "Second Shot"]   # boost discarded during combat
+    assert med(out)["hand"] == ["Snipe"]
+
+
+def test_second_shot_boost_declined():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Second Shot", "Gaze of Stone"]},
+        {"fighters": {"Sinbad": at("M13")}, "hand": ["Exploit"], "deck": ["Feint"]},
+    ), {"attack": "Second Shot", "by": "Medusa", "target": "Sinbad", "defense": "Exploit"}, [None])
+    assert out["combat"] == {"attack_value": 3, "defense_value": 4, "damage": 0, "winner": "defender"}
+    assert med(out)["hand"] == ["Gaze of Stone"]
+    assert med(out)["discard"] == ["Second Shot"]
+    assert hp(out, "Sinbad") == 15
+    assert sin(out)["hand"] == ["Feint"]     # Exploit: draw 1
+
+
+def test_second_shot_boost_cancelled_by_feint_not_asked():
+    # Feint cancels "you may BOOST": no boost decision is asked (an empty script works).
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Second Shot", "Gaze of Stone"]},
+        {"fighters": {"Sinbad": at("M13")}, "hand": ["Feint"]},
+    ), {"attack": "Second Shot", "by": "Medusa", "target": "Sinbad", "defense": "Feint"})
+    assert out["combat"] == {"attack_value": 3, "defense_value": 2, "damage": 1, "winner": "attacker"}
+    assert med(out)["hand"] == ["Gaze of Stone"]
+    assert hp(out, "Sinbad") == 14
+
+
+# ---------------------------------------------------------------- Hiss and Slither
+def test_R34_voyage_counts_other_voyages_vs_hiss_and_slither():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21", 16)}, "hand": ["Hiss and Slither"]},
+        {"fighters": {"Sinbad": at("M20")}, "hand": [APES, "Feint", "Exploit"],
+         "discard": [WHALE, SERENDIB, HOME]},
+        active=1,
+    ), {"attack": APES, "by": "Sinbad", "target": "Medusa", "defense": "Hiss and Slither"}, ["Feint"])
+    assert out["combat"] == {"attack_value": 5, "defense_value": 4, "damage": 1, "winner": "attacker"}
+    assert hp(out, "Medusa") == 13                      # 16 - 1 combat - 2 Apes
+    assert sin(out)["hand"] == ["Exploit"]              # Sinbad discarded his choice
+    assert sin(out)["discard"] == [WHALE, SERENDIB, HOME, "Feint", APES]
+    assert sum(c in VOYAGES for c in sin(out)["discard"]) == 4
+    assert med(out)["discard"] == ["Hiss and Slither"]
+
+
+def test_hiss_and_slither_won_attacker_discards_then_draws():
+    # Exploit 4 vs Hiss 4: tie, Medusa wins; Sinbad discards his choice, then Exploit draws 1.
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Hiss and Slither"]},
+        {"fighters": {"Sinbad": at("M20")}, "hand": ["Exploit", "Feint", "Regroup"], "deck": ["Leap Away"]},
+        active=1,
+    ), {"attack": "Exploit", "by": "Sinbad", "target": "Medusa", "defense": "Hiss and Slither"}, ["Regroup"])
+    assert out["combat"] == {"attack_value": 4, "defense_value": 4, "damage": 0, "winner": "defender"}
+    assert hp(out, "Medusa") == 16
+    assert sin(out)["hand"] == ["Feint", "Leap Away"]
+    assert sin(out)["discard"] == ["Regroup", "Exploit"]
+
+
+def test_hiss_and_slither_illegal_choice_lists_sinbads_cards():
+    with pytest.raises(ScenarioError, match=r"card to discard.*legal options: Feint, Regroup"):
+        resolve(duel(
+            {"fighters": {"Medusa": at("M21")}, "hand": ["Hiss and Slither"]},
+            {"fighters": {"Sinbad": at("M20")}, "hand": ["Exploit", "Feint", "Regroup"], "deck": ["Leap Away"]},
+            active=1,
+        ), {"attack": "Exploit", "by": "Sinbad", "target": "Medusa", "defense": "Hiss and Slither"}, ["Snipe"])
+
+
+def test_hiss_and_slither_is_medusa_only_harpy_cannot_defend_with_it():
+    with pytest.raises(ScenarioError, match=r"defense card.*legal options: Snipe, no card"):
+        resolve(duel(
+            {"fighters": {"Medusa": at("M06"), "Harpy 1": at("M21")}, "hand": ["Hiss and Slither", "Snipe"]},
+            {"fighters": {"Sinbad": at("M20")}, "hand": ["Exploit"]},
+            active=1,
+        ), {"attack": "Exploit", "by": "Sinbad", "target": "Harpy 1", "defense": "Hiss and Slither"})
+
+
+# ---------------------------------------------------------------- A Momentary Glance
+GLANCE_POS = duel(
+    # Medusa M21 (red). In her zone: Harpy 1 (M20, adjacent), Sinbad (M13, not adjacent).
+    # The Porter on M25 is adjacent to Medusa but outside her zone.
+    {"fighters": {"Medusa": at("M21"), "Harpy 1": at("M20")}, "hand": ["A Momentary Glance"]},
+    {"fighters": {"Sinbad": at("M13"), "The Porter": at("M25")}},
+)
+
+
+def test_momentary_glance_hits_opposing_fighter_in_zone():
+    out = resolve(GLANCE_POS, {"scheme": "A Momentary Glance", "by": "Medusa"}, ["Sinbad"])
+    assert hp(out, "Sinbad") == 13
+    assert hp(out, "The Porter") == 6 and hp(out, "Harpy 1") == 1 and hp(out, "Medusa") == 16
+    assert med(out)["hand"] == [] and med(out)["discard"] == ["A Momentary Glance"]
+
+
+def test_momentary_glance_can_hit_medusas_own_harpy():
+    out = resolve(GLANCE_POS, {"scheme": "A Momentary Glance", "by": "Medusa"}, ["Harpy 1"])
+    assert out["fighters"]["Harpy 1"] == {"space": None, "health": 0, "status": "defeated"}
+    assert hp(out, "Sinbad") == 15
+
+
+def test_momentary_glance_cannot_hit_adjacent_fighter_outside_zone():
+    with pytest.raises(ScenarioError) as e:
+        resolve(GLANCE_POS, {"scheme": "A Momentary Glance", "by": "Medusa"}, ["The Porter"])
+    msg = str(e.value)
+    assert "'The Porter'" in msg and "target fighter" in msg
+    assert msg.endswith("legal options: Medusa, Harpy 1, Sinbad")
+
+
+def test_momentary_glance_is_medusa_only():
+    with pytest.raises(ScenarioError, match="Harpy 1 cannot play the scheme 'A Momentary Glance'"):
+        resolve(GLANCE_POS, {"scheme": "A Momentary Glance", "by": "Harpy 1"}, ["Sinbad"])
+
+
+# ---------------------------------------------------------------- The Hounds of Mighty Zeus
+HOUNDS_POS = duel(
+    {"fighters": {"Medusa": at("M06"), "Harpy 1": at("M20"), "Harpy 2": at("M28")}, "hand": [HOUNDS]},
+    {"fighters": {"Sinbad": at("M13")}},
+)
+
+
+def test_hounds_each_harpy_moves_up_to_3():
+    out = resolve(HOUNDS_POS, {"attack": HOUNDS, "by": "Harpy 1", "target": "Sinbad", "defense": None},
+                  ["Harpy 2", "M31", "M26"])
+    assert out["combat"] == {"attack_value": 4, "defense_value": 0, "damage": 4, "winner": "attacker"}
+    assert hp(out, "Sinbad") == 11
+    assert (dist("M28", "M31"), dist("M20", "M26")) == (3, 3)
+    assert space(out, "Harpy 2") == "M31" and space(out, "Harpy 1") == "M26"
+    assert space(out, "Medusa") == "M06"                       # Medusa is not a Harpy
+    assert out["fighters"]["Harpy 3"]["status"] == "defeated"
+    assert med(out)["discard"] == [HOUNDS]
+
+
+def test_hounds_harpy_cannot_move_4():
+    assert dist("M28", "M23") == 4
+    with pytest.raises(ScenarioError, match=r"'M23'.*destination space"):
+        resolve(HOUNDS_POS, {"attack": HOUNDS, "by": "Harpy 1", "target": "Sinbad", "defense": None},
+                ["Harpy 2", "M23", "M26"])
+
+
+def test_hounds_and_claws_are_harpy_only():
+    pos = duel({"fighters": {"Medusa": at("M21")}, "hand": [HOUNDS, "Clutching Claws", "Snipe"]},
+               {"fighters": {"Sinbad": at("M20")}})
+    with pytest.raises(ScenarioError, match="Medusa cannot attack Sinbad with 'The Hounds") as e:
+        resolve(pos, {"attack": HOUNDS, "by": "Medusa", "target": "Sinbad", "defense": None})
+    assert "legal: Medusa attacks Sinbad with Snipe" in str(e.value)
+    assert "Clutching Claws" not in str(e.value)
+
+
+# ---------------------------------------------------------------- Clutching Claws
+def test_clutching_claws_attack_opponent_discards_choice():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M06"), "Harpy 1": at("M20")}, "hand": ["Clutching Claws"]},
+        {"fighters": {"Sinbad": at("M13")}, "hand": ["Feint", "Exploit"]},
+    ), {"attack": "Clutching Claws", "by": "Harpy 1", "target": "Sinbad", "defense": None}, ["Exploit"])
+    assert out["combat"]["attack_value"] == 3
+    assert hp(out, "Sinbad") == 12
+    assert sin(out)["hand"] == ["Feint"] and sin(out)["discard"] == ["Exploit"]
+    assert med(out)["discard"] == ["Clutching Claws"]
+
+
+def test_clutching_claws_defense_attackers_player_discards_even_if_harpy_defeated():
+    # Cases timing model (3), R02: a defeated fighter's card effects still resolve if
+    # they don't need it on the board. Defender's After first: Sinbad discards, then draws.
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M06"), "Harpy 1": at("M21")}, "hand": ["Clutching Claws"]},
+        {"fighters": {"Sinbad": at("M20")}, "hand": ["Exploit", "Feint"], "deck": ["Regroup"]},
+        active=1,
+    ), {"attack": "Exploit", "by": "Sinbad", "target": "Harpy 1", "defense": "Clutching Claws"})
+    assert out["combat"]["attack_value"] == 4 and out["combat"]["defense_value"] == 3
+    assert out["combat"]["winner"] == "attacker"
+    assert out["fighters"]["Harpy 1"]["status"] == "defeated"
+    assert sin(out)["discard"] == ["Feint", "Exploit"]
+    assert sin(out)["hand"] == ["Regroup"]
+    assert med(out)["discard"] == ["Clutching Claws"]
+
+
+# ---------------------------------------------------------------- Winged Frenzy
+FRENZY_POS = duel(
+    # Medusa M21 can reach M13 within 3 only through Sinbad on M20.
+    {"fighters": {"Medusa": at("M21"), "Harpy 1": at("M28")}, "hand": ["Winged Frenzy"]},
+    {"fighters": {"Sinbad": at("M20"), "The Porter": at("M06")}},
+)
+
+
+def test_winged_frenzy_moves_through_opposing_and_returns_harpy_in_medusas_zone():
+    out = resolve(FRENZY_POS, {"scheme": "Winged Frenzy", "by": "Harpy 1"},
+                  ["Medusa", "M13", "M29", "M07"])
+    assert space(out, "Medusa") == "M13"          # M21 -> M20 (Sinbad) -> M13
+    assert space(out, "Harpy 1") == "M29"
+    # the returned Harpy comes back at full health in Medusa's (new) zone
+    assert out["fighters"]["Harpy 2"] == {"space": "M07", "health": 1, "status": "in play"}
+    assert out["fighters"]["Harpy 3"]["status"] == "defeated"
+    assert space(out, "Sinbad") == "M20"
+    assert med(out)["discard"] == ["Winged Frenzy"]
+
+
+def test_winged_frenzy_returned_harpy_must_be_in_medusas_zone():
+    with pytest.raises(ScenarioError) as e:
+        resolve(FRENZY_POS, {"scheme": "Winged Frenzy", "by": "Medusa"}, ["Medusa", "M13", "M28", "M25"])
+    msg = str(e.value)
+    assert "space to place on" in msg
+    # empty spaces sharing red or yellow with M13 (M20 holds Sinbad, M13 Medusa)
+    assert msg.endswith("legal options: M01, M07, M08, M21")
+
+
+def test_winged_frenzy_without_defeated_harpy_only_moves():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21"), "Harpy 1": at("M28"), "Harpy 2": at("M01"), "Harpy 3": at("M02")},
+         "hand": ["Winged Frenzy"]},
+        {"fighters": {"Sinbad": at("M06")}},
+    ), {"scheme": "Winged Frenzy", "by": "Medusa"},
+        ["Medusa", "M23", "Harpy 1", "M28", "Harpy 2", "M01", "M03"])
+    assert [space(out, f) for f in ("Medusa", "Harpy 1", "Harpy 2", "Harpy 3")] == ["M23", "M28", "M01", "M03"]
+
+
+# ---------------------------------------------------------------- Snipe
+def test_snipe_draws_1():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Snipe"], "deck": ["Dash", "Feint"]},
+        {"fighters": {"Sinbad": at("M13")}},
+    ), {"attack": "Snipe", "by": "Medusa", "target": "Sinbad", "defense": None})
+    assert out["combat"]["attack_value"] == 3 and hp(out, "Sinbad") == 12
+    assert med(out)["hand"] == ["Dash"] and med(out)["deck"] == ["Feint"]
+    assert med(out)["discard"] == ["Snipe"]
+
+
+def test_snipe_draw_does_not_resolve_after_sinbad_is_defeated():
+    # cases.md project decision "End of game": the game ends at once; the After
+    # Combat draw of Snipe does not resolve.
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Snipe"], "deck": ["Dash"]},
+        {"fighters": {"Sinbad": at("M13", 3)}},
+    ), {"attack": "Snipe", "by": "Medusa", "target": "Sinbad", "defense": None})
+    assert out["fighters"]["Sinbad"]["status"] == "defeated"
+    assert out["winner"] == "Medusa"
+    assert med(out)["hand"] == [] and med(out)["deck"] == ["Dash"]
+
+
+# ---------------------------------------------------------------- Dash
+def test_dash_on_defense_moves_medusa_up_to_3():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Dash"]},
+        {"fighters": {"Sinbad": at("M20")}, "hand": ["Exploit"], "deck": ["Feint"]},
+        active=1,
+    ), {"attack": "Exploit", "by": "Sinbad", "target": "Medusa", "defense": "Dash"}, ["M23"])
+    assert out["combat"] == {"attack_value": 4, "defense_value": 3, "damage": 1, "winner": "attacker"}
+    assert hp(out, "Medusa") == 15
+    assert space(out, "Medusa") == "M23" and dist("M21", "M23") == 3
+    assert sin(out)["hand"] == ["Feint"]
+
+
+def test_dash_cannot_move_4():
+    with pytest.raises(ScenarioError, match=r"'M24'.*destination space"):
+        resolve(duel(
+            {"fighters": {"Medusa": at("M21")}, "hand": ["Dash"]},
+            {"fighters": {"Sinbad": at("M20")}, "hand": ["Exploit"], "deck": ["Feint"]},
+            active=1,
+        ), {"attack": "Exploit", "by": "Sinbad", "target": "Medusa", "defense": "Dash"}, ["M24"])
+
+
+# ---------------------------------------------------------------- Feint (Medusa)
+def test_medusa_feint_cancels_regroup_effects_not_its_value():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Feint"]},
+        {"fighters": {"Sinbad": at("M13")}, "hand": ["Regroup"], "deck": ["Exploit", "Leap Away"]},
+    ), {"attack": "Feint", "by": "Medusa", "target": "Sinbad", "defense": "Regroup"})
+    assert out["combat"] == {"attack_value": 2, "defense_value": 1, "damage": 1, "winner": "attacker"}
+    assert hp(out, "Sinbad") == 14
+    assert sin(out)["hand"] == [] and sin(out)["deck"] == ["Exploit", "Leap Away"]   # no draw
+    assert sin(out)["discard"] == ["Regroup"] and med(out)["discard"] == ["Feint"]
+
+
+def test_medusa_feint_cancels_voyage_bonus_and_after_effect():
+    # Apes with 3 other Voyages would be 5; cancelled it is its printed 2 and deals no 2 damage.
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Feint"]},
+        {"fighters": {"Sinbad": at("M20")}, "hand": [APES], "discard": [WHALE, SERENDIB, HOME]},
+        active=1,
+    ), {"attack": APES, "by": "Sinbad", "target": "Medusa", "defense": "Feint"})
+    assert out["combat"] == {"attack_value": 2, "defense_value": 2, "damage": 0, "winner": "defender"}
+    assert hp(out, "Medusa") == 16
+
+
+# ---------------------------------------------------------------- Regroup (Medusa)
+def test_medusa_regroup_won_draws_2():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Regroup"], "deck": ["Snipe", "Dash", "Feint"]},
+        {"fighters": {"Sinbad": at("M13")}},
+    ), {"attack": "Regroup", "by": "Medusa", "target": "Sinbad", "defense": None})
+    assert out["combat"] == {"attack_value": 1, "defense_value": 0, "damage": 1, "winner": "attacker"}
+    assert med(out)["hand"] == ["Snipe", "Dash"] and med(out)["deck"] == ["Feint"]
+
+
+def test_R05_regroup_vs_regroup_tie_defender_draws_2_attacker_draws_1():
+    # R05 analog: a tie is a defender win; effect draws don't change the winner.
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Regroup"], "deck": ["Snipe", "Dash"]},
+        {"fighters": {"Sinbad": at("M13")}, "hand": ["Regroup"], "deck": ["Exploit", "Feint", "Leap Away"]},
+    ), {"attack": "Regroup", "by": "Medusa", "target": "Sinbad", "defense": "Regroup"})
+    assert out["combat"] == {"attack_value": 1, "defense_value": 1, "damage": 0, "winner": "defender"}
+    assert sin(out)["hand"] == ["Exploit", "Feint"] and sin(out)["deck"] == ["Leap Away"]
+    assert med(out)["hand"] == ["Snipe"] and med(out)["deck"] == ["Dash"]
+    assert hp(out, "Sinbad") == 15
+
+
+def test_regroup_draw_from_empty_deck_defeats_medusa_sinbad_wins():
+    # R10/R11 exhaustion inside an After Combat effect, on Medusa's own turn.
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21", 2)}, "hand": ["Regroup"], "deck": []},
+        {"fighters": {"Sinbad": at("M13")}, "hand": ["Exploit"], "deck": ["Feint"]},
+    ), {"attack": "Regroup", "by": "Medusa", "target": "Sinbad", "defense": "Exploit"})
+    assert out["combat"]["winner"] == "defender"
+    assert sin(out)["hand"] == ["Feint"]           # defender's Exploit draw came first
+    assert out["fighters"]["Medusa"]["status"] == "defeated"
+    assert out["winner"] == "Sinbad"
+
+
+def test_medusa_regroup_lost_draws_1():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Regroup"], "deck": ["Snipe", "Dash", "Feint"]},
+        {"fighters": {"Sinbad": at("M20")}, "hand": ["Voyage to the Island That Was a Whale"]},
+        active=1,
+    ), {"attack": WHALE, "by": "Sinbad", "target": "Medusa", "defense": "Regroup"})
+    assert out["combat"] == {"attack_value": 2, "defense_value": 1, "damage": 1, "winner": "attacker"}
+    assert med(out)["hand"] == ["Snipe"] and med(out)["deck"] == ["Dash", "Feint"]
+    assert hp(out, "Medusa") == 15
+
+
+# ---------------------------------------------------------------- Medusa's ability
+def test_R32_gaze_ability_hits_opposing_fighter_in_zone_not_adjacent():
+    # The Porter (1 HP) is in Medusa's zone but not adjacent; Sinbad is adjacent across a
+    # zone border; Medusa's own Harpy in her zone is no target (single target: not asked).
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21"), "Harpy 1": at("M20")}},
+        {"fighters": {"Sinbad": at("M25"), "The Porter": at("M13", 1)}},
+    ), {"start_of_turn": True}, [True])
+    assert out["fighters"]["The Porter"]["status"] == "defeated"
+    assert hp(out, "Sinbad") == 15 and hp(out, "Harpy 1") == 1
+    assert out["winner"] is None
+
+
+def test_R32_gaze_ability_may_decline():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}},
+        {"fighters": {"Sinbad": at("M25"), "The Porter": at("M13", 1)}},
+    ), {"start_of_turn": True}, [False])
+    assert hp(out, "The Porter") == 1 and hp(out, "Sinbad") == 15
+
+
+def test_R32_gaze_ability_no_target_outside_zone():
+    pos = duel({"fighters": {"Medusa": at("M21")}},
+               {"fighters": {"Sinbad": at("M25", 1), "The Porter": at("M06")}})
+    out = resolve(pos, {"start_of_turn": True})          # nothing to ask: no fighter in zone
+    assert hp(out, "Sinbad") == 1 and out["winner"] is None
+    with pytest.raises(ScenarioError, match="only 0 of 1 choices were used"):
+        resolve(pos, {"start_of_turn": True}, [True])
+
+
+def test_gaze_ability_chooses_between_two_targets_and_lists_them():
+    pos = duel({"fighters": {"Medusa": at("M21"), "Harpy 1": at("M20")}},
+               {"fighters": {"Sinbad": at("M13"), "The Porter": at("M07")}})
+    out = resolve(pos, {"start_of_turn": True}, [True, "The Porter"])
+    assert hp(out, "The Porter") == 5 and hp(out, "Sinbad") == 15
+    with pytest.raises(ScenarioError, match=r"'Harpy 1'.*legal options: Sinbad, The Porter$"):
+        resolve(pos, {"start_of_turn": True}, [True, "Harpy 1"])
+
+
+# =========================================================================== Sinbad
+
+# ---------------------------------------------------------------- Voyage value
+@pytest.mark.parametrize("voyage", VOYAGES[1:])
+@pytest.mark.parametrize("others", [0, 2])
+def test_voyage_value_counts_other_voyages_in_discard(voyage, others):
+    # Non-Voyage cards in the discard don't count. Defense Exploit (4).
+    discard = ["Feint", "Regroup"] + [v for v in VOYAGES if v != voyage][:others]
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Snipe", "Dash"],
+         "deck": ["Feint"]},
+        {"fighters": {"Sinbad": at("M20")}, "hand": [voyage, "Exploit"], "deck": ["Leap Away"],
+         "discard": discard},
+        active=1,
+    ), {"attack": voyage, "by": "Sinbad", "target": "Medusa", "defense": "Snipe"},
+        {CANNIBALS: ["M20"]}.get(voyage, []))
+    assert out["combat"]["attack_value"] == 2 + others
+    assert out["combat"]["defense_value"] == 3
+
+
+# ---------------------------------------------------------------- Voyage Home
+def test_voyage_home_counts_others_and_takes_them_back():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}},
+        {"fighters": {"Sinbad": at("M20")}, "hand": [HOME],
+         "discard": [WHALE, "Feint", APES, SNAKES]},
+        active=1,
+    ), {"attack": HOME, "by": "Sinbad", "target": "Medusa", "defense": None})
+    assert out["combat"]["attack_value"] == 5
+    assert hp(out, "Medusa") == 11
+    assert sorted(sin(out)["hand"]) == sorted([WHALE, APES, SNAKES])
+    assert sin(out)["discard"] == ["Feint", HOME]
+
+
+# ---------------------------------------------------------------- Whale
+def test_whale_recovers_2_capped_at_15():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}},
+        {"fighters": {"Sinbad": at("M20", 14)}, "hand": [WHALE], "discard": [APES]},
+        active=1,
+    ), {"attack": WHALE, "by": "Sinbad", "target": "Medusa", "defense": None})
+    assert out["combat"]["attack_value"] == 3
+    assert hp(out, "Medusa") == 13
+    assert hp(out, "Sinbad") == 15
+
+
+def test_whale_recovers_2_even_when_combat_lost():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Hiss and Slither"]},
+        {"fighters": {"Sinbad": at("M20", 10)}, "hand": [WHALE]},
+        active=1,
+    ), {"attack": WHALE, "by": "Sinbad", "target": "Medusa", "defense": "Hiss and Slither"})
+    assert out["combat"]["winner"] == "defender"
+    assert hp(out, "Sinbad") == 12
+    assert sin(out)["discard"] == [WHALE]
+
+
+# ---------------------------------------------------------------- Giant Snakes
+def test_giant_snakes_looks_at_opponents_hand():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Snipe", "Gaze of Stone"]},
+        {"fighters": {"Sinbad": at("M20")}, "hand": [SNAKES]},
+        active=1,
+    ), {"attack": SNAKES, "by": "Sinbad", "target": "Medusa", "defense": None})
+    assert med(out)["hand_seen"] is True
+    assert sin(out)["hand_seen"] is False
+    assert hp(out, "Medusa") == 14
+    assert med(out)["hand"] == ["Snipe", "Gaze of Stone"]
+
+
+# ---------------------------------------------------------------- Eyes Like Coals
+def test_eyes_like_coals_opponent_discards_one_random_card():
+    hand = ["Snipe", "Gaze of Stone", "Winged Frenzy"]
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": hand},
+        {"fighters": {"Sinbad": at("M20")}, "hand": [COALS]},
+        active=1,
+    ), {"attack": COALS, "by": "Sinbad", "target": "Medusa", "defense": None})
+    assert len(med(out)["hand"]) == 2 and len(med(out)["discard"]) == 1
+    assert sorted(med(out)["hand"] + med(out)["discard"]) == sorted(hand)
+    assert hp(out, "Medusa") == 14 and sin(out)["discard"] == [COALS]
+
+
+# ---------------------------------------------------------------- Cannibals
+def test_cannibals_sinbad_moves_up_to_2():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}},
+        {"fighters": {"Sinbad": at("M20")}, "hand": [CANNIBALS]},
+        active=1,
+    ), {"attack": CANNIBALS, "by": "Sinbad", "target": "Medusa", "defense": None}, ["M28"])
+    assert hp(out, "Medusa") == 14 and space(out, "Sinbad") == "M28"
+
+
+def test_cannibals_cannot_move_3():
+    with pytest.raises(ScenarioError, match=r"'M29'.*destination space"):
+        resolve(duel(
+            {"fighters": {"Medusa": at("M21")}},
+            {"fighters": {"Sinbad": at("M20")}, "hand": [CANNIBALS]},
+            active=1,
+        ), {"attack": CANNIBALS, "by": "Sinbad", "target": "Medusa", "defense": None}, ["M29"])
+
+
+# ---------------------------------------------------------------- Serendib
+def test_serendib_draws_1():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}},
+        {"fighters": {"Sinbad": at("M20")}, "hand": [SERENDIB], "deck": ["Exploit", "Feint"],
+         "discard": [COALS]},
+        active=1,
+    ), {"attack": SERENDIB, "by": "Sinbad", "target": "Medusa", "defense": None})
+    assert out["combat"]["attack_value"] == 3 and hp(out, "Medusa") == 13
+    assert sin(out)["hand"] == ["Exploit"] and sin(out)["deck"] == ["Feint"]
+    assert sin(out)["discard"] == [COALS, SERENDIB]
+
+
+# ---------------------------------------------------------------- By Fortune and Fate
+BFF_POS = duel(
+    {"fighters": {"Medusa": at("M21")}},
+    {"fighters": {"Sinbad": at("M20"), "The Porter": at("M25")}, "hand": [BFF],
+     "deck": ["Exploit", "Feint", "Regroup"]},
+    active=1,
+)
+
+
+def test_by_fortune_and_fate_porter_draws_2():
+    out = resolve(BFF_POS, {"attack": BFF, "by": "The Porter", "target": "Medusa", "defense": None})
+    assert out["combat"]["attack_value"] == 3 and hp(out, "Medusa") == 13
+    assert sin(out)["hand"] == ["Exploit", "Feint"] and sin(out)["deck"] == ["Regroup"]
+
+
+def test_by_fortune_and_fate_sinbad_cannot_play_it():
+    with pytest.raises(ScenarioError, match="Sinbad cannot attack Medusa with 'By Fortune and Fate'") as e:
+        resolve(BFF_POS, {"attack": BFF, "by": "Sinbad", "target": "Medusa", "defense": None})
+    assert "legal: The Porter attacks Medusa with By Fortune and Fate" in str(e.value)
+    # and the engine's own list of legal actions pairs the card with the Porter only
+    sc = Scenario(BFF_POS)
+    opts = np.zeros(1024, np.int64)
+    n = legal_actions(sc.st, sc.match.tables, 1, opts)
+    attacks = {(sc.names[g], sc.names[t]) for k, g, t, c in map(unpack_action, opts[:n].tolist())
+               if k == L.A_ATTACK}
+    assert attacks == {("The Porter", "Medusa")}
+
+
+# ---------------------------------------------------------------- Commanding Impact
+def test_commanding_impact_by_porter_draws_1():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Dash"]},
+        {"fighters": {"Sinbad": at("M06"), "The Porter": at("M25")}, "hand": ["Commanding Impact"],
+         "deck": ["Feint", "Exploit"]},
+        active=1,
+    ), {"attack": "Commanding Impact", "by": "The Porter", "target": "Medusa", "defense": "Dash"}, ["M21"])
+    assert out["combat"] == {"attack_value": 5, "defense_value": 3, "damage": 2, "winner": "attacker"}
+    assert hp(out, "Medusa") == 14
+    assert sin(out)["hand"] == ["Feint"] and sin(out)["discard"] == ["Commanding Impact"]
+
+
+# ---------------------------------------------------------------- Toil and Danger
+def test_toil_and_danger_on_defense_sinbad_moves_up_to_3():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Snipe"], "deck": ["Dash"]},
+        {"fighters": {"Sinbad": at("M13")}, "hand": ["Toil and Danger"]},
+    ), {"attack": "Snipe", "by": "Medusa", "target": "Sinbad", "defense": "Toil and Danger"}, ["M02"])
+    assert out["combat"] == {"attack_value": 3, "defense_value": 3, "damage": 0, "winner": "defender"}
+    assert space(out, "Sinbad") == "M02" and dist("M13", "M02") == 3
+    assert med(out)["hand"] == ["Dash"]     # Snipe still draws
+
+
+def test_toil_and_danger_is_sinbad_only_porter_cannot_defend_with_it():
+    with pytest.raises(ScenarioError, match=r"defense card.*legal options: Exploit, no card"):
+        resolve(duel(
+            {"fighters": {"Medusa": at("M21")}, "hand": ["Snipe"], "deck": ["Dash"]},
+            {"fighters": {"Sinbad": at("M06"), "The Porter": at("M13")}, "hand": ["Toil and Danger", "Exploit"]},
+        ), {"attack": "Snipe", "by": "Medusa", "target": "The Porter", "defense": "Toil and Danger"})
+
+
+# ---------------------------------------------------------------- Leap Away
+def test_leap_away_won_moves_opposing_fighter_up_to_4():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}},
+        {"fighters": {"Sinbad": at("M20")}, "hand": ["Leap Away"]},
+        active=1,
+    ), {"attack": "Leap Away", "by": "Sinbad", "target": "Medusa", "defense": None}, ["Medusa", "M24"])
+    assert out["combat"]["attack_value"] == 4 and hp(out, "Medusa") == 12
+    assert space(out, "Medusa") == "M24" and dist("M21", "M24") == 4
+    assert space(out, "Sinbad") == "M20"
+
+
+def test_leap_away_defender_wins_moves_himself():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Snipe"], "deck": ["Dash"]},
+        {"fighters": {"Sinbad": at("M13")}, "hand": ["Leap Away"]},
+    ), {"attack": "Snipe", "by": "Medusa", "target": "Sinbad", "defense": "Leap Away"}, ["Sinbad", "M03"])
+    assert out["combat"]["winner"] == "defender"
+    assert space(out, "Sinbad") == "M03" and dist("M13", "M03") == 4
+    assert space(out, "Medusa") == "M21"
+
+
+def test_leap_away_not_won_no_move():
+    # Leap Away 4 vs Hiss and Slither 4: tie, Sinbad did not win -> no move asked.
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Hiss and Slither"]},
+        {"fighters": {"Sinbad": at("M20")}, "hand": ["Leap Away", "Exploit"]},
+        active=1,
+    ), {"attack": "Leap Away", "by": "Sinbad", "target": "Medusa", "defense": "Hiss and Slither"})
+    assert out["combat"]["winner"] == "defender"
+    assert space(out, "Medusa") == "M21" and space(out, "Sinbad") == "M20"
+    assert sin(out)["discard"] == ["Exploit", "Leap Away"]   # Hiss: Sinbad's only card
+
+
+def test_leap_away_cannot_move_5():
+    assert dist("M21", "M16") == 5
+    with pytest.raises(ScenarioError, match=r"'M16'.*destination space"):
+        resolve(duel(
+            {"fighters": {"Medusa": at("M21")}},
+            {"fighters": {"Sinbad": at("M20")}, "hand": ["Leap Away"]},
+            active=1,
+        ), {"attack": "Leap Away", "by": "Sinbad", "target": "Medusa", "defense": None}, ["Medusa", "M16"])
+
+
+def test_leap_away_moved_opponent_cannot_pass_through_sinbad():
+    # Medusa moved by Sinbad's card still may not pass through HER opposing fighters (R15):
+    # M13 is 2 from M21 only through Sinbad on M20.
+    with pytest.raises(ScenarioError) as e:
+        resolve(duel(
+            {"fighters": {"Medusa": at("M21")}},
+            {"fighters": {"Sinbad": at("M20")}, "hand": ["Leap Away"]},
+            active=1,
+        ), {"attack": "Leap Away", "by": "Sinbad", "target": "Medusa", "defense": None}, ["Medusa", "M13"])
+    legal = str(e.value).split("legal options: ")[1].split(", ")
+    assert "M13" not in legal and "M27" not in legal
+    assert {"M21", "M25", "M26", "M23", "M24", "M31"} <= set(legal)
+
+
+# ---------------------------------------------------------------- Exploit
+def test_exploit_draws_1():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}},
+        {"fighters": {"Sinbad": at("M06"), "The Porter": at("M25")}, "hand": ["Exploit"],
+         "deck": ["Regroup", "Feint"]},
+        active=1,
+    ), {"attack": "Exploit", "by": "The Porter", "target": "Medusa", "defense": None})
+    assert out["combat"]["attack_value"] == 4 and hp(out, "Medusa") == 12
+    assert sin(out)["hand"] == ["Regroup"] and sin(out)["deck"] == ["Feint"]
+
+
+# ---------------------------------------------------------------- Momentous Shift
+@pytest.mark.parametrize("started_on,value", [("M27", 5), ("M20", 3)])
+def test_momentous_shift_value_5_if_started_elsewhere(started_on, value):
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}},
+        {"fighters": {"Sinbad": at("M20")}, "hand": ["Momentous Shift"], "started_on": {"Sinbad": started_on}},
+        active=1,
+    ), {"attack": "Momentous Shift", "by": "Sinbad", "target": "Medusa", "defense": None})
+    assert out["combat"]["attack_value"] == value
+    assert hp(out, "Medusa") == 16 - value
+
+
+# ---------------------------------------------------------------- Feint (Sinbad)
+def test_sinbad_feint_cancels_hiss_and_slither():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Hiss and Slither"]},
+        {"fighters": {"Sinbad": at("M20")}, "hand": ["Feint", "Exploit", "Regroup"]},
+        active=1,
+    ), {"attack": "Feint", "by": "Sinbad", "target": "Medusa", "defense": "Hiss and Slither"})
+    assert out["combat"] == {"attack_value": 2, "defense_value": 4, "damage": 0, "winner": "defender"}
+    assert sin(out)["hand"] == ["Exploit", "Regroup"] and sin(out)["discard"] == ["Feint"]
+
+
+def test_R01_feint_vs_feint_defender_cancels_first():
+    # Medusa's defending Feint resolves first and cancels Sinbad's attacking Feint.
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}, "hand": ["Feint"]},
+        {"fighters": {"Sinbad": at("M20")}, "hand": ["Feint"]},
+        active=1,
+    ), {"attack": "Feint", "by": "Sinbad", "target": "Medusa", "defense": "Feint"})
+    assert out["combat"] == {"attack_value": 2, "defense_value": 2, "damage": 0, "winner": "defender"}
+    assert "Medusa cancels the effects on the attack card" in "\n".join(out["log"])
+    assert "Sinbad cancels" not in "\n".join(out["log"])
+
+
+# ---------------------------------------------------------------- Regroup (Sinbad)
+def test_sinbad_regroup_won_draws_2():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M21")}},
+        {"fighters": {"Sinbad": at("M20")}, "hand": ["Regroup"], "deck": ["Exploit", "Feint", "Leap Away"]},
+        active=1,
+    ), {"attack": "Regroup", "by": "Sinbad", "target": "Medusa", "defense": None})
+    assert out["combat"]["winner"] == "attacker" and hp(out, "Medusa") == 15
+    assert sin(out)["hand"] == ["Exploit", "Feint"] and sin(out)["deck"] == ["Leap Away"]
+
+
+# ---------------------------------------------------------------- Riches Beyond Compare
+def test_riches_beyond_compare_draws_3():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M06")}},
+        {"fighters": {"Sinbad": at("M20"), "The Porter": at("M21")}, "hand": ["Riches Beyond Compare"],
+         "deck": ["Exploit", "Feint", "Regroup", "Leap Away"]},
+        active=1,
+    ), {"scheme": "Riches Beyond Compare", "by": "Sinbad"})
+    assert sin(out)["hand"] == ["Exploit", "Feint", "Regroup"] and sin(out)["deck"] == ["Leap Away"]
+    assert sin(out)["discard"] == ["Riches Beyond Compare"]
+    assert out["actions_left"] == 1 and out["turn_ended"] is False
+    assert hp(out, "Sinbad") == 15 and hp(out, "The Porter") == 6
+
+
+def test_R11_riches_beyond_compare_with_one_card_in_deck():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M06")}},
+        {"fighters": {"Sinbad": at("M20", 10), "The Porter": at("M21", 3)},
+         "hand": ["Riches Beyond Compare"], "deck": ["Exploit"]},
+        active=1,
+    ), {"scheme": "Riches Beyond Compare", "by": "Sinbad"})
+    assert sin(out)["hand"] == ["Exploit"] and sin(out)["deck"] == []
+    assert hp(out, "Sinbad") == 6
+    assert out["fighters"]["The Porter"] == {"space": None, "health": 0, "status": "defeated"}
+    assert out["winner"] is None
+
+
+def test_riches_beyond_compare_exhaustion_defeats_sinbad_medusa_wins():
+    out = resolve(duel(
+        {"fighters": {"Medusa": at("M06")}},
+        {"fighters": {"Sinbad": at("M20", 4)}, "hand": ["Riches Beyond Compare"], "deck": ["Exploit"]},
+        active=1,
+    ), {"scheme": "Riches Beyond Compare", "by": "Sinbad"})
+    assert out["fighters"]["Sinbad"]["status"] == "defeated"
+    assert out["winner"] == "Medusa"
+
+
+def test_riches_beyond_compare_is_sinbad_only():
+    with pytest.raises(ScenarioError, match="The Porter cannot play the scheme 'Riches Beyond Compare'"):
+        resolve(duel(
+            {"fighters": {"Medusa": at("M06")}},
+            {"fighters": {"Sinbad": at("M20"), "The Porter": at("M21")}, "hand": ["Riches Beyond Compare"],
+             "deck": ["Exploit", "Feint", "Regroup"]},
+            active=1,
+        ), {"scheme": "Riches Beyond Compare", "by": "The Porter"})
+
+
+# ---------------------------------------------------------------- Sinbad's ability
+R35_POS = duel(
+    {"fighters": {"Medusa": at("M06")}},
+    {"fighters": {"Sinbad": at("M27"), "The Porter": at("M28")}, "hand": ["Exploit"],
+     "deck": ["Feint"], "discard": [WHALE, "Regroup", APES, SERENDIB, "Leap Away", HOME]},
+    active=1,
+)
+
+
+def test_R35_maneuver_bonus_each_fighter_moves_up_to_6():
+    out = resolve(R35_POS, {"maneuver": True}, [None, "Sinbad", "M24", "M12"])
+    assert space(out, "Sinbad") == "M24" and space(out, "The Porter") == "M12"
+    assert sin(out)["hand"] == ["Exploit", "Feint"]      # the maneuver's mandatory draw
+    assert out["actions_left"] == 1
+
+
+def test_R35_maneuver_bonus_distance_7_illegal():
+    with pytest.raises(ScenarioError, match=r"'M04'.*destination space"):
+        resolve(R35_POS, {"maneuver": True}, [None, "Sinbad", "M04", "M12"])
