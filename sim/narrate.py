@@ -72,6 +72,9 @@ def narrate_events(m, log, turns=None) -> list[str]:
         elif ev == L.EV_DISCARD:
             if c == 2:
                 continue  # a boost, reported by EV_BOOST
+            if c == 3:
+                lines.append(f"    {heroes[a]} discards the top card of the deck: {card(b)} (BOOST {m.tables.cards[b, L.C_BOOST]})")
+                continue
             why = "discards (hand limit)" if c == 1 else "discards"
             lines.append(f"    {heroes[a]} {why} {card(b)}")
         elif ev == L.EV_GAIN_ACTION:
@@ -79,7 +82,8 @@ def narrate_events(m, log, turns=None) -> list[str]:
         elif ev == L.EV_RETURN:
             lines.append(f"    {names[a]} returns on {sp(b)}")
         elif ev == L.EV_TAKE:
-            lines.append(f"    {heroes[a]} takes {card(b)} into hand")
+            src = {0: " from the deck", 2: " from the discard pile"}.get(c, "")
+            lines.append(f"    {heroes[a]} takes {card(b)} into hand{src}")
         elif ev == L.EV_LOOK_HAND:
             lines.append(f"    {heroes[a]} looks at {heroes[b]}'s hand")
         elif ev == L.EV_ONGOING:
@@ -91,6 +95,13 @@ def narrate_events(m, log, turns=None) -> list[str]:
             cname = next((n for n, (slot, _) in spec.counters.items() if slot == b), str(b))
             vals = spec.counters.get(cname, (0, ()))[1]
             lines.append(f"    {heroes[a]}: {cname} is now {vals[c] if c < len(vals) else c}")
+        elif ev == L.EV_LOOK_TOP:
+            lines.append(f"    {heroes[a]} looks at the top {b} card(s) of the deck")
+        elif ev == L.EV_SEARCH:
+            found = card(b) if b >= 0 else "nothing"
+            lines.append(f"    {heroes[a]} searches and finds {found}" + (" (deck shuffled)" if c else ""))
+        elif ev == L.EV_CHOOSE:
+            lines.append(f"    {heroes[a]} chooses effect {b}")
         elif ev == L.EV_ABILITY:
             spec = m.specs[a]
             lines.append(f"  start of turn: {spec.name}'s ability ({spec.ability_name})")

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.engine import effects as E
 from sim.engine import layout as L
 from sim.engine.tables import Tables
 
@@ -79,6 +80,17 @@ class Content:
         return f"{key}[{lo}]" if lo else key
 
 
+def _link(prog, ids):
+    """Replace a hero's local card indexes in a program with global card ids."""
+    if prog is None or len(prog) == 0:
+        return prog
+    prog = prog.copy()
+    for r in prog:
+        if r[L.I_OP] == E.OP_SEARCH and r[L.I_CB] > 0:
+            r[L.I_CB] = ids[r[L.I_CB] - 1] + 1
+    return prog
+
+
 def compile_content(specs: dict[str, HeroSpec]) -> Content:
     """Compile hero specs (key -> HeroSpec) into a :class:`Content`."""
     code_rows = [np.zeros((1, L.I_FIELDS), np.int64)]   # row 0: unused, keeps offsets > 0
@@ -98,7 +110,7 @@ def compile_content(specs: dict[str, HeroSpec]) -> Content:
     for key in sorted(specs):
         spec = specs[key]
         first_row = len(hero_rows)
-        ids = []
+        ids = list(range(len(card_rows), len(card_rows) + len(spec.cards)))
         for c in spec.cards:
             r = np.zeros(L.C_FIELDS, np.int64)
             r[L.C_TYPE] = CARD_TYPES[c.type]
@@ -109,7 +121,7 @@ def compile_content(specs: dict[str, HeroSpec]) -> Content:
             r[L.C_HERO] = first_row
             r[L.C_FORM] = c.form
             for w in range(L.N_WINDOWS):
-                s, n = add_prog(c.programs.get(w))
+                s, n = add_prog(_link(c.programs.get(w), ids))
                 r[L.C_PROG + 2 * w] = s
                 r[L.C_PROG + 2 * w + 1] = n
             cid = len(card_rows)
@@ -117,8 +129,7 @@ def compile_content(specs: dict[str, HeroSpec]) -> Content:
             card_names.append(c.name)
             card_hero.append(key)
             card_ids[(key, c.name)] = cid
-            ids.append(cid)
-        hooks = [add_prog(spec.hooks.get(h)) for h in range(L.N_HOOKS)]
+        hooks = [add_prog(_link(spec.hooks.get(h), ids)) for h in range(L.N_HOOKS)]
         for lo in spec.loadouts():
             h = np.zeros(L.H_FIELDS, np.int64)
             h[L.H_HP] = spec.hero.health

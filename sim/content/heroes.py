@@ -237,7 +237,8 @@ def load_hero(path: str | Path) -> HeroSpec:
         tags[t] = 1 << free
         free += 1
     tags.update(SPECIAL_TAGS)
-    ctx = StepContext(name, hname, {f.name: f.kind for f in fighters}, tags, counters)
+    card_index = {c.get("name"): i for i, c in enumerate(raw_cards) if isinstance(c, dict)}
+    ctx = StepContext(name, hname, {f.name: f.kind for f in fighters}, tags, counters, card_index)
 
     groups = []
     for i, g in enumerate(data.get("choice_groups", [])):

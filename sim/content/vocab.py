@@ -46,7 +46,13 @@ OPS = {
     "choose_counter": (E.OP_CHOOSE_COUNTER, {"counter"}),
     "prevent_damage": (E.OP_PREVENT_DAMAGE, set()),
     "ignore_value": (E.OP_IGNORE_VALUE, set()),
+    "search": (E.OP_SEARCH, {"card", "tag", "from"}),
+    "look_top": (E.OP_LOOK_TOP, {"amount", "keep", "rest"}),
+    "damage_spaces": (E.OP_DAMAGE_SPACES, {"amount", "in_zone_of", "side"}),
+    "discard_top": (E.OP_DISCARD_TOP, {"who"}),
+    "choose": (E.OP_CHOOSE, {"pick", "options"}),
 }
+SEARCH_FROM = {"discard_then_deck": E.SR_DISCARD_THEN_DECK, "deck": E.SR_DECK, "discard": E.SR_DISCARD}
 
 # simple string conditions
 CONDITIONS = {
@@ -57,6 +63,8 @@ CONDITIONS = {
     "opposing_is_hero": E.CN_OPPOSING_IS_HERO,
     "started_elsewhere": E.CN_STARTED_ELSEWHERE,
     "on_fog": E.CN_ON_FOG,
+    "defeated_any": E.CN_DEFEATED_ANY,
+    "dealt_damage": E.CN_DEALT_DAMAGE,
 }
 # table conditions: key -> description
 TABLE_CONDITIONS = (
@@ -73,6 +81,8 @@ PER = {
     "own_adjacent_to_opposing": E.PER_OWN_ADJ_OPPOSING,
     "fighter_in_zone_of_opposing": E.PER_KIND_IN_ZONE_OF_OPPOSING,
     "adjacent_to_self": E.PER_ADJ_TO_SELF,
+    "last_boost": E.PER_LAST_BOOST,
+    "last_damage": E.PER_LAST_DAMAGE,
 }
 SIDES = {"any": E.S_ANY, "opposing": E.S_OPPOSING, "own": E.S_OWN}
 WHO = {"you": E.S_OWN, "opponent": E.S_OPPOSING}
@@ -85,7 +95,8 @@ class StepContext:
     tag name -> bit; ``counters``: counter name -> (slot, value names).
     """
 
-    def __init__(self, path, hero_name, fighters, tags, counters):
+    def __init__(self, path, hero_name, fighters, tags, counters, cards=None):
+        self.cards = cards or {}
         self.path = path
         self.hero_name = hero_name
         self.fighters = fighters
@@ -237,7 +248,7 @@ def _place_to(ctx, where, to, row):
 
 
 def compile_step(ctx, where, step):
-    """Compile one step (a dict) to an int64 row of length ``I_FIELDS``."""
+    """Compile one step (a dict) to int64 rows (k, I_FIELDS); k > 1 only for 'choose'."""
     if not isinstance(step, dict):
         ctx.fail(where, f"a step must be a table like {{ op = 'draw', amount = 1 }}, got {step!r}")
     op = step.get("op")
@@ -268,11 +279,52 @@ def compile_step(ctx, where, step):
             row[L.I_FLAGS] |= L.IF_THROUGH
     if op in ("damage", "move", "place", "recover", "set_health"):
         _target(ctx, where + ".target", step.get("target", "self"), row)
-    if op in ("draw", "discard"):
-        who = step.get("who", "you" if op == "draw" else "opponent")
+    if op in ("draw", "discard", "discard_top"):
+        who = step.get("who", "you" if op in ("draw", "discard_top") else "opponent")
         if who not in WHO:
             ctx.fail(where + ".who", f"unknown {who!r}; valid: " + ", ".join(WHO))
         row[L.I_SIDE] = WHO[who]
+    if op == "search":
+        if ("card" in step) == ("tag" in step):
+            ctx.fail(where, "op 'search' needs exactly one of 'card' (a card name of this hero) or 'tag'")
+        if "card" in step:
+            if step["card"] not in ctx.cards:
+                ctx.fail(where + ".card", f"unknown card {step['card']!r}; cards of this hero: " + ", ".join(ctx.cards))
+            row[L.I_CB] = ctx.cards[step["card"]] + 1   # local index + 1; compile_content maps it to a card id
+        else:
+            row[L.I_PARG] = ctx.tag(where + ".tag", step["tag"])
+        frm = step.get("from", "discard_then_deck")
+        if frm not in SEARCH_FROM:
+            ctx.fail(where + ".from", f"unknown {frm!r}; valid: " + ", ".join(SEARCH_FROM))
+        row[L.I_CA] = SEARCH_FROM[frm]
+    if op == "look_top":
+        row[L.I_CA] = _int(ctx, where + ".keep", step.get("keep", 0))
+        rest = step.get("rest", "top")
+        if rest not in ("top", "bottom"):
+            ctx.fail(where + ".rest", f"unknown {rest!r}; valid: top, bottom")
+        if rest == "bottom":
+            row[L.I_FLAGS] |= L.IF_BOTTOM
+    if op == "damage_spaces":
+        row[L.I_REF] = ctx.ref(where + ".in_zone_of", step.get("in_zone_of", "self"))
+        side = step.get("side", "opposing")
+        if side not in SIDES:
+            ctx.fail(where + ".side", f"unknown side {side!r}; valid: " + ", ".join(SIDES))
+        row[L.I_SIDE] = SIDES[side]
+    if op == "choose":
+        options = step.get("options")
+        if not (isinstance(options, list) and len(options) >= 2):
+            ctx.fail(where + ".options", "must be a list of at least two step lists, e.g. [[{ op = 'draw' }], [{ op = 'recover', amount = 3 }]]")
+        row[L.I_N] = _int(ctx, where + ".pick", step.get("pick", 1), 1, len(options))
+        row[L.I_CA] = len(options)
+        rows = [row]
+        for k, opt in enumerate(options):
+            branch = compile_steps(ctx, f"{where}.options[{k}]", opt)
+            head = np.zeros(L.I_FIELDS, np.int64)
+            head[L.I_OP] = E.OP_BRANCH
+            head[L.I_CA] = len(branch)
+            rows.append(head[None, :])
+            rows.append(branch)
+        return np.concatenate([rows[0][None, :]] + rows[1:])
     if op == "discard":
         if _bool(ctx, where + ".random", step.get("random", False)):
             row[L.I_FLAGS] |= L.IF_RANDOM
@@ -303,6 +355,10 @@ def compile_step(ctx, where, step):
         if not (isinstance(to, dict) and set(to) == {"in_zone_of"}):
             ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
         row[L.I_CA] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
+    if op in ("damage", "draw", "discard", "recover", "gain_action", "add_value", "add_move", "damage_spaces") and "amount" not in step:
+        row[L.I_N] = 1
+    if op == "look_top" and "amount" not in step:
+        ctx.fail(where, "op 'look_top' needs 'amount' (cards to look at)")
     if op in ("flip_counter", "set_counter", "choose_counter"):
         slot, values = ctx.counter(where + ".counter", step.get("counter"))
         row[L.I_CA] = slot
@@ -312,7 +368,7 @@ def compile_step(ctx, where, step):
             row[L.I_N] = values.index(step["value"])
         if op == "choose_counter":
             row[L.I_N] = len(values)
-    return row
+    return row[None, :]
 
 
 def compile_steps(ctx, where, steps):
@@ -322,4 +378,4 @@ def compile_steps(ctx, where, steps):
     rows = [compile_step(ctx, f"{where}[{i}]", s) for i, s in enumerate(steps)]
     if not rows:
         return np.zeros((0, L.I_FIELDS), np.int64)
-    return np.stack(rows)
+    return np.concatenate(rows)

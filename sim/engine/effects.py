@@ -21,19 +21,20 @@ from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
 from .core import (
     PILE_DECK, PILE_DISC, PILE_HAND, adjacent, check_end, count_tag_in_pile,
     deal_damage, discard_from_hand, draw_cards, fog_space, hero_of, log_ev,
-    move_fighter, occupancy, opposed, pile_base, place_fighter, rand_below,
-    reachable, recover, same_zone, set_health, take_to_hand, team_of,
+    move_fighter, occupancy, pile_base, pile_push, pile_remove_at,
+    place_fighter, rand_below, reachable, recover, same_zone, set_health,
+    shuffle_deck, take_to_hand, team_of,
 )
 from .layout import (
-    C_BOOST, C_PROG, C_VALUE, CB_ATT_F, CB_CANCEL0, CB_CARD0, CB_DEF_F,
+    C_BOOST, C_PROG, CB_ATT_F, CB_CANCEL0, CB_CARD0, CB_DEF_F,
     CB_IGN0, CB_MOD0, CB_OVR0, CB_PREVENT, CB_PRINTED0, CB_WON, D_BOOST_CARD,
     D_DISCARD_EFFECT, D_MAY, D_MOVE_DEST, D_MOVE_WHICH, D_OPTION, D_PLACE,
     D_TARGET, EV_BOOST, EV_CANCEL, EV_COUNTER, EV_END_TURN, EV_GAIN_ACTION,
-    EV_LOOK_HAND, EV_RETURN, F_HP, F_KIND, F_MAXHP, F_OWNER, F_SPACE,
+    EV_CHOOSE, EV_DISCARD, EV_LOOK_HAND, EV_LOOK_TOP, EV_RETURN, EV_SEARCH, EV_TAKE, D_TAKE_CARD, P_DECKN, F_HP, F_KIND, F_MAXHP, F_OWNER, F_SPACE,
     F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FS_DEFEATED, FS_IN_PLAY,
-    G_ACTIONS, G_ACTIVE, G_ENDTURN, G_NPLAYERS, G_OVER, H_HOOKS, I_CA, I_CB,
+    G_ACTIONS, G_ACTIVE, G_ENDTURN, G_LAST_BOOST, G_LAST_DMG, G_LAST_KO, G_NPLAYERS, G_OVER, H_HOOKS, I_CA, I_CB,
     I_COND, I_FLAGS, I_N, I_OP, I_PARG, I_PER, I_REF, I_SEL, I_SIDE, IF_MAY,
-    IF_RANDOM, IF_THROUGH, IF_YOU_CHOOSE, IF_EXCLUDE_REF, MAX_FIGHTERS,
+    IF_BOTTOM, IF_RANDOM, IF_THROUGH, IF_YOU_CHOOSE, IF_EXCLUDE_REF, MAX_CARDS, MAX_FIGHTERS,
     OFF_CB, P_COUNTER0, P_DISCN, P_HAND_SEEN, P_HANDN, P_HERO, R_END_AT_ACTION,
     TAG_UNCANCELABLE, C_TAGS, fslot, pslot,
 )
@@ -63,7 +64,17 @@ OP_SET_COUNTER = 19    # hero counter CA := N
 OP_CHOOSE_COUNTER = 20  # hero counter CA := chosen 0..N-1
 OP_PREVENT_DAMAGE = 21  # prevent all combat damage to your fighter
 OP_IGNORE_VALUE = 22   # ignore the value of the opponent's card
-N_OPS = 23
+OP_SEARCH = 23         # search piles (CA: SR_*) for card CB-1 or tag PARG; take one; shuffle a searched deck
+OP_LOOK_TOP = 24       # look at the top N cards, keep CA in hand, the rest back (top, or bottom with IF_BOTTOM)
+OP_DAMAGE_SPACES = 25  # choose a space in REF's zone and one adjacent space: N damage to fighters there
+OP_DISCARD_TOP = 26    # discard the top card of a deck (side: whose); remember its BOOST
+OP_CHOOSE = 27         # choose N of the CA branches that follow and resolve them in that order
+OP_BRANCH = 28         # header of one option of OP_CHOOSE: CA = rows in the branch
+N_OPS = 29
+
+SR_DISCARD_THEN_DECK = 0
+SR_DECK = 1
+SR_DISCARD = 2
 
 # --------------------------------------------------------------- conditions
 CN_ALWAYS = 0
@@ -82,6 +93,8 @@ CN_TAG_TIER = 12       # CA <= cards with tag bits PARG in your discard < CB (CB
 CN_ADJACENT = 13       # fighter REF adjacent to fighter CA (both REF codes)
 CN_ON_FOG = 14         # your hero is on a space with one of your fog tokens
 CN_COUNTER_NE = 15
+CN_DEFEATED_ANY = 16   # the last damage step defeated a fighter
+CN_DEALT_DAMAGE = 17   # the last damage step dealt damage
 
 # ------------------------------------------------------------- selectors
 SEL_REF = 0            # the fighter REF
@@ -108,6 +121,8 @@ PER_DISCARD_TAG = 1    # cards with tag bits PARG in your discard pile
 PER_OWN_ADJ_OPPOSING = 2  # your fighters adjacent to the opposing fighter
 PER_KIND_IN_ZONE_OF_OPPOSING = 3  # your fighters of kind PARG in its zone
 PER_ADJ_TO_SELF = 4    # fighters adjacent to your fighter
+PER_LAST_BOOST = 5     # BOOST of the card the last discard_top step discarded
+PER_LAST_DAMAGE = 6    # damage dealt by the last damage step
 
 PL_ANY = 0
 PL_IN_ZONE = 1         # a space in the zone of fighter CA
@@ -151,6 +166,10 @@ def per_count(st, tb, p, f, side, per, parg):
         return 1
     if per == PER_DISCARD_TAG:
         return count_tag_in_pile(st, tb, PILE_DISC, p, parg)
+    if per == PER_LAST_BOOST:
+        return st[G_LAST_BOOST]
+    if per == PER_LAST_DAMAGE:
+        return st[G_LAST_DMG]
     opp = resolve_ref(st, p, f, side, REF_OPPOSING)
     c = 0
     if per == PER_OWN_ADJ_OPPOSING:
@@ -227,6 +246,10 @@ def cond_ok(st, tb, ins, p, f, side):
         a = resolve_ref(st, p, f, side, ins[I_REF])
         b = resolve_ref(st, p, f, side, ins[I_CA])
         return a >= 0 and b >= 0 and adjacent(tb, st[fslot(a, F_SPACE)], st[fslot(b, F_SPACE)])
+    if c == CN_DEFEATED_ANY:
+        return st[G_LAST_KO] > 0
+    if c == CN_DEALT_DAMAGE:
+        return st[G_LAST_DMG] > 0
     if c == CN_ON_FOG:
         h = hero_of(p)
         return st[fslot(h, F_STATUS)] == FS_IN_PLAY and fog_space(st, p, st[fslot(h, F_SPACE)])
@@ -401,6 +424,98 @@ def cancel_protected(st, tb, side):
     return c >= 0 and (tb.cards[c, C_TAGS] & TAG_UNCANCELABLE) != 0
 
 
+@jit(V(ST, TB, LOG, I, I))
+def damage_and_count(st, tb, log, g, n):
+    """Deal ``n`` damage to ``g``; add to the last-step registers (dealt, defeated)."""
+    d = deal_damage(st, tb, log, g, n)
+    st[G_LAST_DMG] += d
+    if d > 0 and st[fslot(g, F_STATUS)] == FS_DEFEATED:
+        st[G_LAST_KO] += 1
+
+
+@jit(I(TB, I))
+def skip_branches(tb, i):
+    """Row after the OP_CHOOSE at row ``i`` and all of its branches."""
+    j = i + 1
+    for _ in range(tb.code[i, I_CA]):
+        j += 1 + tb.code[j, I_CA]
+    return j
+
+
+@jit(V(ST, TB, CTL, LOG, I, I, I, I))
+def search(st, tb, ctl, log, p, where, card, tagbits):
+    """Search your deck and/or discard pile for ``card`` (or a card with ``tagbits``).
+
+    The player takes one match into hand; a searched deck is shuffled (case
+    R61). ``where``: SR_DISCARD_THEN_DECK (the deck is searched only if the
+    discard pile has no match: The Lady of the Lake), SR_DECK, SR_DISCARD.
+    """
+    opts = np.empty(2 * MAX_CARDS, np.int64)
+    searched_deck = False
+    n = 0
+    pile = PILE_DISC if where != SR_DECK else PILE_DECK
+    for attempt in range(2):
+        base = pile_base(pile, p)
+        for k in range(st[pslot(p, P_DISCN if pile == PILE_DISC else P_DECKN)]):
+            c = st[base + k]
+            if c == card or (card < 0 and (tb.cards[c, C_TAGS] & tagbits) != 0):
+                dup = False
+                for j in range(n):
+                    if opts[j] == c:
+                        dup = True
+                if not dup:
+                    opts[n] = c
+                    n += 1
+        if pile == PILE_DECK:
+            searched_deck = True
+        if n > 0 or where != SR_DISCARD_THEN_DECK or pile == PILE_DECK:
+            break
+        pile = PILE_DECK
+    found = -1
+    if n > 0:
+        found = opts[decide(st, tb, ctl, D_TAKE_CARD, p, opts, n)]
+        take_to_hand(st, log, pile, p, found)
+    if searched_deck:
+        shuffle_deck(st, p)
+    log_ev(st, log, EV_SEARCH, p, found, 1 if searched_deck else 0, 0, 0)
+
+
+@jit(V(ST, TB, CTL, LOG, I, I, I, B))
+def look_top(st, tb, ctl, log, p, n, keep, bottom):
+    """Look at the top ``n`` cards of your deck, keep ``keep`` in hand, put the rest back.
+
+    Looking is not drawing (no exhaustion). The rest go back on top (or to the
+    bottom) one at a time in the order the player chooses (Prophecy).
+    """
+    dn = st[pslot(p, P_DECKN)]
+    m = n if n < dn else dn
+    seen = np.empty(m, np.int64)
+    for k in range(m):
+        seen[k] = pile_remove_at(st, PILE_DECK, p, st[pslot(p, P_DECKN)] - 1)
+    log_ev(st, log, EV_LOOK_TOP, p, m, 0, 0, 0)
+    left = m
+    for _ in range(keep if keep < m else m):
+        j = decide(st, tb, ctl, D_TAKE_CARD, p, seen, left)
+        c = seen[j]
+        seen[j] = seen[left - 1]
+        left -= 1
+        pile_push(st, PILE_HAND, p, c)
+        log_ev(st, log, EV_TAKE, p, c, PILE_DECK, 0, 0)
+    while left > 0:
+        j = decide(st, tb, ctl, D_TAKE_CARD, p, seen, left)
+        c = seen[j]
+        seen[j] = seen[left - 1]
+        left -= 1
+        if bottom:
+            pile_push(st, PILE_DECK, p, c)
+            b = pile_base(PILE_DECK, p)
+            for k in range(st[pslot(p, P_DECKN)] - 1, 0, -1):
+                st[b + k] = st[b + k - 1]
+            st[b] = c
+        else:
+            pile_push(st, PILE_DECK, p, c)
+
+
 @jit(I(ST, TB, CTL, LOG, I, I, I, I, I, I))
 def run_program(st, tb, ctl, log, start, length, p, f, side, card):
     """Run ``length`` instruction rows from ``start``; return the ``add_move`` total.
@@ -413,13 +528,17 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
     S = tb.adj.shape[0]
     spaces = np.empty(S, np.int64)
     immediate_end = tb.rules[R_END_AT_ACTION] == 0
-    for i in range(start, start + length):
+    i = start
+    end = start + length
+    while i < end:
         if st[G_OVER] != 0 or st[G_ENDTURN] != 0:
             break
-        ins = tb.code[i]
+        row = i
+        ins = tb.code[row]
+        op = ins[I_OP]
+        i = skip_branches(tb, row) if op == OP_CHOOSE else row + 1
         if not cond_ok(st, tb, ins, p, f, side):
             continue
-        op = ins[I_OP]
         amt = ins[I_N]
         if op == OP_CANCEL:
             if side >= 0 and opp_card(st, side) >= 0:
@@ -431,8 +550,11 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                     log_ev(st, log, EV_CANCEL, p, o, 0, 0, 0)
         elif op == OP_DAMAGE:
             n = targets(st, tb, ctl, ins, p, f, side, tg)
+            dmg = amt * per_count(st, tb, p, f, side, ins[I_PER], ins[I_PARG])
+            st[G_LAST_DMG] = 0
+            st[G_LAST_KO] = 0
             for j in range(n):
-                deal_damage(st, tb, log, tg[j], amt * per_count(st, tb, p, f, side, ins[I_PER], ins[I_PARG]))
+                damage_and_count(st, tb, log, tg[j], dmg)
         elif op == OP_DRAW:
             q = p if ins[I_SIDE] != S_OPPOSING else opponent_player(st, p, side)
             if q >= 0:
@@ -557,6 +679,61 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
         elif op == OP_IGNORE_VALUE:
             if side >= 0:
                 st[OFF_CB + CB_IGN0 + (1 - side)] = 1
+        elif op == OP_SEARCH:
+            search(st, tb, ctl, log, p, ins[I_CA], ins[I_CB] - 1, ins[I_PARG])
+        elif op == OP_LOOK_TOP:
+            look_top(st, tb, ctl, log, p, amt, ins[I_CA], (ins[I_FLAGS] & IF_BOTTOM) != 0)
+        elif op == OP_DAMAGE_SPACES:
+            r = resolve_ref(st, p, f, side, ins[I_REF])
+            if r < 0:
+                continue
+            k = 0
+            for sp in range(S):
+                if same_zone(tb, sp, st[fslot(r, F_SPACE)]):
+                    spaces[k] = sp
+                    k += 1
+            a = spaces[decide(st, tb, ctl, D_PLACE, p, spaces, k)]
+            k = 0
+            for sp in range(S):
+                if adjacent(tb, a, sp):
+                    spaces[k] = sp
+                    k += 1
+            b2 = spaces[decide(st, tb, ctl, D_PLACE, p, spaces, k)] if k > 0 else -1
+            st[G_LAST_DMG] = 0
+            st[G_LAST_KO] = 0
+            for g in range(MAX_FIGHTERS):
+                if st[fslot(g, F_STATUS)] == FS_IN_PLAY and side_ok(st, p, g, ins[I_SIDE]):
+                    gs = st[fslot(g, F_SPACE)]
+                    if gs == a or gs == b2:
+                        damage_and_count(st, tb, log, g, amt)
+        elif op == OP_DISCARD_TOP:
+            q = p if ins[I_SIDE] != S_OPPOSING else opponent_player(st, p, side)
+            st[G_LAST_BOOST] = 0
+            if q >= 0:
+                dn = st[pslot(q, P_DECKN)]
+                if dn > 0:
+                    c = pile_remove_at(st, PILE_DECK, q, dn - 1)
+                    pile_push(st, PILE_DISC, q, c)
+                    st[G_LAST_BOOST] = tb.cards[c, C_BOOST]
+                    log_ev(st, log, EV_DISCARD, q, c, 3, 0, 0)
+        elif op == OP_CHOOSE:
+            nb = ins[I_CA]
+            bstart = np.empty(nb, np.int64)
+            blen = np.empty(nb, np.int64)
+            j = row + 1
+            for k in range(nb):
+                bstart[k] = j + 1
+                blen[k] = tb.code[j, I_CA]
+                j += 1 + blen[k]
+            left = np.arange(1, nb + 1).astype(np.int64)
+            m = nb
+            for _ in range(amt if amt < nb else nb):
+                k = decide(st, tb, ctl, D_OPTION, p, left, m)
+                opt = left[k] - 1
+                left[k] = left[m - 1]
+                m -= 1
+                log_ev(st, log, EV_CHOOSE, p, opt + 1, 0, 0, 0)
+                run_program(st, tb, ctl, log, bstart[opt], blen[opt], p, f, side, card)
         if immediate_end:
             check_end(st, tb, log)
     return acc

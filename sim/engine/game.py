@@ -24,7 +24,7 @@ from .layout import (
     P_FOG0, P_HERO, P_NFIGHTERS, P_ONGOING, P_TEAM, R_OPENING_HAND, STATE_SIZE,
     fslot, pslot,
 )
-from .policy import CTL_POS, decide
+from .policy import decide
 from .rules import take_turn
 
 # per-game result row (int64)

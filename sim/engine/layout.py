@@ -54,7 +54,10 @@ G_LOGN = 11         # number of events written to the log
 G_DECISIONS = 12    # decisions asked so far (for narration / debugging)
 G_BF_SPACES = 13    # number of spaces on the battlefield
 G_ACTIONS = 14      # actions the active player still has this turn
-G_SIZE = 16
+G_LAST_DMG = 15     # damage dealt by the last damage step (for "if you do")
+G_LAST_KO = 16      # fighters defeated by the last damage step
+G_LAST_BOOST = 17   # BOOST value of the last card discarded from a deck top
+G_SIZE = 20
 
 # ------------------------------------------------------------ fighter slots
 F_STATUS = 0        # FS_* code
@@ -203,6 +206,7 @@ IF_THROUGH = 2      # move through opposing fighters
 IF_RANDOM = 4       # random card
 IF_YOU_CHOOSE = 8   # you look at the hand and choose
 IF_EXCLUDE_REF = 16  # "other": not the reference fighter
+IF_BOTTOM = 32      # look_top: the rest goes to the bottom of the deck
 
 # ------------------------------------------------------------- rules options
 R_TURN_CAP = 0          # total turns before the game is a draw
@@ -277,6 +281,9 @@ EV_PLAY_SCHEME_DONE = 25
 EV_ONGOING = 26         # player, card, 1 in play / 0 discarded
 EV_END_TURN = 27        # player (an effect ended the turn)
 EV_COUNTER = 28         # player, counter, value
+EV_LOOK_TOP = 29        # player, cards looked at
+EV_SEARCH = 30          # player, card found (-1 none), 1 if the deck was shuffled
+EV_CHOOSE = 31          # player, option chosen (1-based)
 EV_FIELDS = 6
 
 A_MANEUVER = 0

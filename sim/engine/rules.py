@@ -33,7 +33,7 @@ from .layout import (
     H_FLAGS, H_HOOKS, HF_ATTACK_BOOST, HK_AFTER_MANEUVER, HK_ATTACK_VALUE,
     HK_DEFENSE_VALUE, HK_MANEUVER_BONUS, HK_START_TURN, MAX_CARDS,
     MAX_FIGHTERS, OFF_CB, P_ATTACKED, P_CARDS_PLAYED, P_COUNTER0,
-    P_HAND_SEEN, P_HANDN, P_HERO, P_HERO_ATTACKED, P_ONGOING, P_RETURN,
+    P_HANDN, P_HERO, P_HERO_ATTACKED, P_ONGOING, P_RETURN,
     R_ACTIONS, R_END_AT_ACTION, R_HAND_LIMIT, R_TURN_CAP, TAG_ONGOING,
     W_AFTER, W_DURING, W_IMMEDIATELY, W_SCHEME, fslot, pslot,
 )
@@ -192,7 +192,8 @@ def side_value(st, tb, ctl, log, side):
         return 0
     g = st[o + CB_ATT_F + side]
     p = st[fslot(g, F_OWNER)]
-    run_hook(st, tb, ctl, log, HK_ATTACK_VALUE if side == 0 else HK_DEFENSE_VALUE, p, g, side)
+    if st[fslot(g, F_KIND)] == 0:   # abilities change the hero's own card values only (R28)
+        run_hook(st, tb, ctl, log, HK_ATTACK_VALUE if side == 0 else HK_DEFENSE_VALUE, p, g, side)
     if st[o + CB_IGN0 + side]:
         return 0
     base = st[o + CB_OVR0 + side]
