@@ -18,22 +18,33 @@ from sim.content.battlefields import BattlefieldError, list_battlefields, load_b
 from sim.content.heroes import HeroFileError, deck_warnings, load_all, load_hero
 
 
+def _extra():
+    ctx = click.get_current_context()
+    return tuple((ctx.find_root().obj or {}).get("heroes", ()))
+
+
 def _content():
     from sim.match import installed_content
     try:
-        return installed_content()
+        return installed_content(_extra())
     except HeroFileError as e:
-        raise click.ClickException(f"an installed hero file is invalid: {e}") from None
+        raise click.ClickException(f"a hero file is invalid: {e}") from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="unmatched-sim")
-def main():
+@click.option("--heroes", "hero_paths", multiple=True, type=click.Path(path_type=Path), envvar="UNMATCHED_SIM_HEROES",
+              help="Extra hero file or folder (homebrew heroes), usable with every command. Repeatable; "
+                   "also read from UNMATCHED_SIM_HEROES.")
+@click.pass_context
+def main(ctx, hero_paths):
     """unmatched-sim: matchup balance simulator for Unmatched.
 
     Heroes are TOML files in heroes/, battlefields in sim/battlefields/.
     Start with `unmatched-sim heroes` and `unmatched-sim duel medusa sinbad`.
+    A homebrew hero: `unmatched-sim --heroes my_hero.toml duel my_hero medusa`.
     """
+    ctx.obj = {"heroes": hero_paths}
 
 
 @main.command()
@@ -41,7 +52,7 @@ def main():
 def heroes(as_json):
     """List the installed heroes with their character cards."""
     try:
-        specs = load_all()
+        specs = load_all(None, _extra())
     except HeroFileError as e:
         raise click.ClickException(str(e)) from None
     rows = []

@@ -31,10 +31,13 @@ class MatchError(ValueError):
     """Bad hero, loadout or battlefield name; the message lists the valid ones."""
 
 
-@lru_cache(maxsize=4)
-def installed_content(directory: str | None = None) -> Content:
-    """All hero files of ``directory`` (default: installed ``heroes/``), compiled once."""
-    return compile_content(load_all(directory))
+@lru_cache(maxsize=8)
+def installed_content(extra: tuple = ()) -> Content:
+    """The installed heroes plus ``extra`` hero files/folders (homebrew), compiled once.
+
+    Raises HeroFileError if any file is invalid.
+    """
+    return compile_content(load_all(None, tuple(str(e) for e in extra)))
 
 
 def parse_hero(name: str) -> tuple[str, str | None]:

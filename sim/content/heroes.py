@@ -350,13 +350,28 @@ def hero_files(directory: str | Path | None = None) -> list[Path]:
     return sorted(Path(directory or HERO_DIR).glob("*.toml"))
 
 
-def load_all(directory: str | Path | None = None) -> dict[str, HeroSpec]:
-    """All hero files, keyed by hero key; raises HeroFileError on the first bad file."""
+def load_all(directory: str | Path | None = None, extra=()) -> dict[str, HeroSpec]:
+    """All hero files, keyed by hero key; raises HeroFileError on the first bad file.
+
+    ``directory``: the folder to read (default: the installed ``heroes/``);
+    ``extra``: more hero files or folders (homebrew heroes) added to those.
+    A key used twice is an error naming both files.
+    """
+    paths = hero_files(directory)
+    for e in extra:
+        e = Path(e)
+        if e.is_dir():
+            paths += hero_files(e)
+        elif e.exists():
+            paths.append(e)
+        else:
+            raise HeroFileError(f"{e}: no such hero file or folder")
     out = {}
-    for p in hero_files(directory):
+    for p in paths:
         spec = load_hero(p)
         if spec.key in out:
-            raise HeroFileError(f"{p.name}: key {spec.key!r} already used by {out[spec.key].path}")
+            raise HeroFileError(f"{p.name}: key {spec.key!r} already used by {out[spec.key].path}; "
+                                "rename the file or set key = \"...\" in it")
         out[spec.key] = spec
     return out
 
