@@ -728,6 +728,8 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
             left = np.arange(1, nb + 1).astype(np.int64)
             m = nb
             for _ in range(amt if amt < nb else nb):
+                if st[G_OVER] != 0 or st[G_ENDTURN] != 0:
+                    break
                 k = decide(st, tb, ctl, D_OPTION, p, left, m)
                 opt = left[k] - 1
                 left[k] = left[m - 1]
