@@ -107,8 +107,8 @@ def battlefields(as_json):
 
 def _is_battlefield(path: Path) -> bool:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return path.parent.name == "battlefields"
     return "spaces" in data
 
@@ -137,6 +137,11 @@ def validate(paths):
                 spec = load_hero(f)
                 from sim.content.compile import compile_content
                 compile_content({spec.key: spec})
+                installed = load_all()
+                clash = installed.get(spec.key)
+                if clash is not None and Path(clash.path).resolve() != f.resolve():
+                    raise HeroFileError(f"{f.name}: key {spec.key!r} is already the installed hero {clash.path}; "
+                                        "rename the file or set key = \"...\" in it")
                 click.echo(f"ok  {f}: hero {spec.name}, " + ", ".join(
                     f"{lo + ': ' if lo else ''}{spec.deck_size(lo)} cards" for lo in spec.loadouts()))
                 for w in deck_warnings(spec):
@@ -153,8 +158,9 @@ def validate(paths):
 @click.argument("hero_a")
 @click.argument("hero_b")
 @click.option("--battlefield", "-b", default="marmoreal", show_default=True,
-              help="Battlefield key (see `unmatched-sim battlefields`).")
-@click.option("--seed", "-s", default=1, show_default=True, type=int, help="Game seed (same seed, same game).")
+              help="Battlefield key (see `unmatched-sim battlefields`) or a battlefield .toml file.")
+@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1),
+              help="Game seed, 0..4294967295 (same seed, same game).")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary instead of the narration.")
 def duel(hero_a, hero_b, battlefield, seed, as_json):
     """Play one seeded game of HERO_A (moves first) against HERO_B and narrate it.
@@ -176,7 +182,8 @@ def duel(hero_a, hero_b, battlefield, seed, as_json):
         out = {
             "seed": g.seed, "battlefield": m.battlefield.key,
             "heroes": [m.content.label(int(r)) for r in m.rows],
-            "first_player": m.hero_names[0], "winner": g.winner_name, "turns": g.turns,
+            "first_player": m.hero_names[0], "winner": g.winner_name,
+            "winner_seat": None if g.winner < 0 else g.winner + 1, "turns": g.turns,
             "end_reason": reasons.get(int(g.result[2]), str(int(g.result[2]))),
             "final_health": {m.hero_names[p]: int(g.result[3 + p]) for p in range(2)},
             "sidekick_health": {m.hero_names[p]: int(g.result[5 + p]) for p in range(2)},

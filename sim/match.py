@@ -14,6 +14,7 @@ Example::
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -41,11 +42,19 @@ def installed_content(extra: tuple = ()) -> Content:
 
 
 def parse_hero(name: str) -> tuple[str, str | None]:
-    """Split 'key@loadout' (or 'key') into (key, loadout or None)."""
+    """Split 'key@loadout' (or 'key') into (key, loadout or None); MatchError on 'key@'."""
     if "@" in name:
         key, lo = name.split("@", 1)
+        if not lo:
+            raise MatchError(f"{name!r}: nothing after '@'; write KEY or KEY@LOADOUT")
         return key, lo
     return name, None
+
+
+def env_hero_paths() -> tuple:
+    """Homebrew hero files/folders named in UNMATCHED_SIM_HEROES (os.pathsep-separated)."""
+    raw = os.environ.get("UNMATCHED_SIM_HEROES", "")
+    return tuple(p for p in raw.split(os.pathsep) if p)
 
 
 @dataclass
@@ -87,7 +96,7 @@ class Match:
     """
 
     def __init__(self, heroes, battlefield="marmoreal", loadouts=None, rules=None, content: Content | None = None):
-        self.content = content or installed_content()
+        self.content = content or installed_content(env_hero_paths())
         if len(heroes) != 2:
             raise MatchError(f"a duel needs exactly two heroes, got {len(heroes)}")
         self.keys, self.loadouts, rows = [], [], []
@@ -123,19 +132,32 @@ class Match:
         return [self.content.specs[k] for k in self.keys]
 
     @property
+    def mirror(self) -> bool:
+        """True when both seats play heroes with the same name (names then get a seat suffix)."""
+        return self.specs[0].name == self.specs[1].name
+
+    def _seat_name(self, name: str, seat: int) -> str:
+        return f"{name} (P{seat + 1})" if self.mirror else name
+
+    @property
     def hero_names(self) -> list[str]:
-        return [s.name for s in self.specs]
+        """Hero name per seat; in a mirror match 'Medusa (P1)', 'Medusa (P2)'."""
+        return [self._seat_name(s.name, p) for p, s in enumerate(self.specs)]
 
     def fighter_names(self) -> list[str]:
-        """Name of every fighter slot (MAX_FIGHTERS), '' for unused slots."""
+        """Name of every fighter slot (MAX_FIGHTERS), '' for unused slots.
+
+        Sidekicks of a kind with several copies are numbered ('Harpy 1'); in a
+        mirror match every name carries its seat ('Harpy 1 (P2)').
+        """
         names = [""] * L.MAX_FIGHTERS
         for p, spec in enumerate(self.specs):
             slot = p * L.FIGHTERS_PER_PLAYER
-            names[slot] = spec.name
+            names[slot] = self._seat_name(spec.name, p)
             k = 1
             for sk in spec.sidekicks:
                 for i in range(sk.count):
-                    names[slot + k] = sk.name if sk.count == 1 else f"{sk.name} {i + 1}"
+                    names[slot + k] = self._seat_name(sk.name if sk.count == 1 else f"{sk.name} {i + 1}", p)
                     k += 1
         return names
 

@@ -60,9 +60,11 @@ def narrate_events(m, log, turns=None) -> list[str]:
                          else f"    {heroes[a]} tries to cancel the {whose} card's effects, but they cannot be cancelled")
         elif ev == L.EV_VALUES:
             won = "attacker wins" if d else "defender wins"
-            lines.append(f"    attack {a} vs defense {b}: {c} combat damage, {won}")
+            dmg = f"{e} combat damage" if e == c else f"{e} combat damage ({c} taken)"
+            lines.append(f"    attack {a} vs defense {b}: {dmg}, {won}")
         elif ev == L.EV_DAMAGE:
-            lines.append(f"    {names[a]} takes {b} damage (health {c})")
+            amount = f"{b} damage" if b == d or d == 0 else f"{b} of {d} damage"
+            lines.append(f"    {names[a]} takes {amount} (health {c})")
         elif ev == L.EV_RECOVER:
             lines.append(f"    {names[a]} recovers {b} (health {c})")
         elif ev == L.EV_SET_HP:

@@ -77,6 +77,12 @@ STATUS_NAMES = {L.FS_IN_PLAY: "in play", L.FS_DEFEATED: "defeated", L.FS_REMOVED
                 L.FS_UNUSED: "unused"}
 
 
+POSITION_KEYS = {"battlefield", "rules", "active", "actions", "turn", "players"}
+PLAYER_KEYS = {"hero", "fighters", "hand", "deck", "discard", "counters", "fog", "ongoing", "started_on"}
+STEP_KEYS = {"maneuver": set(), "scheme": {"by"}, "attack": {"by", "target", "defense", "boost"},
+             "start_of_turn": set(), "end_of_turn": set(), "turn": set()}
+
+
 class ScenarioError(ValueError):
     """A position or step is invalid, or a scripted choice was missing or illegal."""
 
@@ -85,10 +91,20 @@ class Scenario:
     """A position built from a dict, with helpers to name things both ways."""
 
     def __init__(self, position: dict, seed: int = 0):
+        if not isinstance(position, dict):
+            raise ScenarioError(f"position must be a dict with 'players' (and optionally {', '.join(sorted(POSITION_KEYS - {'players'}))}), "
+                                f"got {type(position).__name__}")
+        bad = set(position) - POSITION_KEYS
+        if bad:
+            raise ScenarioError(f"unknown position key(s) {sorted(bad)}; valid: {', '.join(sorted(POSITION_KEYS))}")
         self.position = position
         players = position.get("players")
-        if not (isinstance(players, list) and len(players) == 2):
+        if not (isinstance(players, list) and len(players) == 2 and all(isinstance(p, dict) for p in players)):
             raise ScenarioError("position needs 'players': a list of two player dicts")
+        for i, pd in enumerate(players):
+            bad = set(pd) - PLAYER_KEYS
+            if bad:
+                raise ScenarioError(f"player {i}: unknown key(s) {sorted(bad)}; valid: {', '.join(sorted(PLAYER_KEYS))}")
         try:
             self.match = Match([p["hero"] for p in players], position.get("battlefield", "marmoreal"),
                                rules=position.get("rules"))
@@ -112,15 +128,19 @@ class Scenario:
         except ValueError:
             raise ScenarioError(f"unknown space {sid!r} on {self.bf.key}; valid: {', '.join(self.bf.space_ids)}") from None
 
-    def fighter(self, name, seat=None):
+    def fighter(self, name, seat=None, role="fighter"):
         seats = [seat] if seat is not None else [0, 1]
         for s in seats:
             for k in range(L.FIGHTERS_PER_PLAYER):
                 f = s * L.FIGHTERS_PER_PLAYER + k
                 if self.names[f] == name and name:
                     return f
-        valid = [n for n in self.names if n]
-        raise ScenarioError(f"unknown fighter {name!r}; valid: {', '.join(valid)}")
+        if seat is None:
+            valid = [n for n in self.names if n]
+            raise ScenarioError(f"unknown {role} {name!r}; valid: {', '.join(valid)}")
+        valid = [n for n in self.names[seat * 4:seat * 4 + 4] if n]
+        raise ScenarioError(f"{role} {name!r} is not a fighter of {self.match.hero_names[seat]} (seat {seat}); "
+                            f"valid: {', '.join(valid)}")
 
     def card(self, seat, name):
         key = self.match.keys[seat]
@@ -191,6 +211,18 @@ class Scenario:
                     pile_push(st, pile, seat, self.card(seat, cname))
             for cname in reversed(pd.get("deck", [])):
                 pile_push(st, PILE_DECK, seat, self.card(seat, cname))
+            for key in ("hand", "deck", "discard"):
+                if not isinstance(pd.get(key, []), list):
+                    raise ScenarioError(f"player {seat}: '{key}' must be a list of card names")
+            used = {}
+            for cname in pd.get("hand", []) + pd.get("deck", []) + pd.get("discard", []) + (
+                    [pd["ongoing"]] if pd.get("ongoing") else []):
+                used[cname] = used.get(cname, 0) + 1
+            copies = {c.name: c.copies for c in spec.cards}
+            for cname, n in used.items():
+                if n > copies.get(cname, 0):
+                    raise ScenarioError(f"player {seat}: {n} copies of {cname!r} in hand, deck, discard and ongoing; "
+                                        f"{spec.name}'s deck has {copies.get(cname, 0)}")
             for cname, vname in pd.get("counters", {}).items():
                 if cname not in spec.counters:
                     raise ScenarioError(f"{spec.key}: unknown counter {cname!r}; valid: {', '.join(spec.counters) or '(none)'}")
@@ -243,7 +275,7 @@ class Scenario:
 
     def _card_name(self, name):
         if name not in self.name_ids:
-            raise ScenarioError(f"unknown card {name!r}")
+            raise ScenarioError(f"unknown card {name!r}; cards in this match: {', '.join(self.name_ids)}")
         return self.name_ids[name]
 
     def describe_value(self, dom, v):
@@ -321,10 +353,18 @@ def _run(sc: Scenario, step: dict, choices, fallback):
     p = int(st[L.G_ACTIVE])
     if not isinstance(step, dict) or not step:
         raise ScenarioError("step must be a dict such as {'maneuver': True} or {'attack': card, 'by': ..., 'target': ...}")
-    kind = next(iter(step))
+    kinds = [k for k in step if k in STEP_KEYS]
+    if len(kinds) != 1:
+        raise ScenarioError(f"step {step!r} must name exactly one of: {', '.join(STEP_KEYS)}")
+    kind = kinds[0]
+    bad = set(step) - {kind} - STEP_KEYS[kind]
+    if bad:
+        raise ScenarioError(f"step {kind!r} does not take {sorted(bad)}; it takes: {', '.join(sorted(STEP_KEYS[kind])) or 'nothing else'}")
+    if not isinstance(choices, (list, tuple)):
+        raise ScenarioError(f"choices must be a list, got {type(choices).__name__}")
     if "attack" in step:
-        a = sc.fighter(step.get("by"), p)
-        t = sc.fighter(step.get("target"), 1 - p)
+        a = sc.fighter(step.get("by"), p, "attacker")
+        t = sc.fighter(step.get("target"), 1 - p, "target")
         card = sc.card(p, step["attack"])
         if "defense" in step:
             d = step["defense"]
@@ -344,7 +384,7 @@ def _run(sc: Scenario, step: dict, choices, fallback):
         do_maneuver(st, tb, ctl, log, p)
         check_end(st, tb, log)
     elif kind == "scheme":
-        g = sc.fighter(step.get("by", m.hero_names[p]), p)
+        g = sc.fighter(step.get("by", m.hero_names[p]), p, "scheme player")
         card = sc.card(p, step["scheme"])
         _check_legal(sc, p, pack_action(L.A_SCHEME, g, -1, card),
                      f"{m.fighter_names()[g]} cannot play the scheme {step['scheme']!r}")

@@ -53,3 +53,41 @@ def test_validate_reports_good_and_bad_files(tmp_path):
     assert "bad.toml: card 'A'.type: unknown 'zap'" in r.output
     r = run("validate", "sim/battlefields/soho.toml")
     assert r.exit_code == 0 and "battlefield Soho, 29 spaces" in r.output
+
+
+def test_validate_refuses_a_homebrew_key_that_clashes_with_an_installed_hero(tmp_path):
+    f = tmp_path / "medusa.toml"
+    f.write_text(__import__("pathlib").Path("heroes/medusa.toml").read_text())
+    r = run("validate", str(f))
+    assert r.exit_code == 1 and "key 'medusa' is already the installed hero" in r.output
+
+
+def test_homebrew_hero_plays_with_the_heroes_option(tmp_path):
+    from pathlib import Path
+    text = Path("heroes/medusa.toml").read_text().replace('"Medusa"', '"Gorgon"')
+    (tmp_path / "gorgon.toml").write_text(text)
+    r = run("--heroes", str(tmp_path), "duel", "gorgon", "sinbad", "--seed", "2", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["first_player"] == "Gorgon"
+
+
+def test_mirror_match_names_the_seats():
+    j = json.loads(run("duel", "medusa", "medusa", "--seed", "3", "--json").output)
+    assert set(j["final_health"]) == {"Medusa (P1)", "Medusa (P2)"}
+    assert j["winner_seat"] in (1, 2) and j["winner"] == f"Medusa (P{j['winner_seat']})"
+
+
+def test_bad_seed_and_empty_loadout_are_usage_errors():
+    r = run("duel", "medusa", "sinbad", "--seed", "-1")
+    assert r.exit_code == 2 and "0<=x<=4294967295" in r.output
+    r = run("duel", "medusa@", "sinbad")
+    assert r.exit_code == 2 and "nothing after '@'" in r.output
+
+
+def test_battlefield_without_start_2_is_refused(tmp_path):
+    from pathlib import Path
+    text = Path("sim/battlefields/soho.toml").read_text().replace("start = 2, ", "")
+    f = tmp_path / "nostart.toml"
+    f.write_text(text)
+    r = run("validate", str(f))
+    assert r.exit_code == 1 and "no space has start = 2" in r.output

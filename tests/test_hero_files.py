@@ -127,3 +127,30 @@ def test_loadout_names_are_checked(tmp_path):
     assert spec.deck_size("axe") == 30 and spec.deck_size("bow") == 30
     with pytest.raises(HeroFileError, match="'sword' is not a weapon option; valid weapon options: axe, bow"):
         spec.parse_loadout("sword")
+
+
+@pytest.mark.parametrize("change, expected", [
+    (('{ op = "draw", amount = 1, if = "won" }', '{ amount = 1 }'), r"after\[0\]: missing required field 'op'"),
+    (('{ op = "draw", amount = 1, if = "won" }', '{ op = "damage", amount = -8, target = "opposing" }'),
+     r"after\[0\]\.amount: must be a whole number from 0 to 99, got -8"),
+    (('{ op = "draw", amount = 1, if = "won" }', '{ op = "add_move", amount = 1 }'),
+     r"after\[0\]\.op: op 'add_move' only works in: maneuver_bonus"),
+    (('{ op = "draw", amount = 1, if = "won" }', '{ op = "draw", amount = 1, per = "discard_tag" }'),
+     r"after\[0\]\.tag: missing required field 'tag'"),
+    (('{ op = "draw", amount = 1, if = "won" }', '{ op = "set_value", amount = 5 }'),
+     r"after\[0\]\.op: op 'set_value' only works in: attack_value, defense_value, during, immediately"),
+    (('name = "Tester"', 'name = "Tester"\nkey = 5'), r"key: 5 is not a valid hero key"),
+])
+def test_steps_in_the_wrong_place_or_incomplete_are_refused(tmp_path, change, expected):
+    old, new = change
+    with pytest.raises(HeroFileError, match=expected):
+        load_hero(write(tmp_path, GOOD.replace(old, new, 1), "broken.toml"))
+
+
+def test_non_utf8_file_is_refused_and_a_bom_is_accepted(tmp_path):
+    p = tmp_path / "latin.toml"
+    p.write_bytes(GOOD.replace("Tester", "T\xe9ster").encode("latin-1"))
+    with pytest.raises(HeroFileError, match=r"latin.toml: not UTF-8 text"):
+        load_hero(p)
+    p.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
+    assert load_hero(p).name == "Tester"

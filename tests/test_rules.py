@@ -295,3 +295,26 @@ def test_two_actions_per_turn_and_maneuver_always_draws():
         for i, e in enumerate(log):
             if e[0] == L.EV_ACTION and e[2] == L.A_MANEUVER:
                 assert log[i + 1][0] in (L.EV_DRAW, L.EV_EXHAUST)
+
+
+def test_scenario_refuses_typos_extra_copies_and_wrong_types():
+    with pytest.raises(ScenarioError, match=r"unknown position key\(s\) \['battlefeild'\]"):
+        resolve({**pos(), "battlefeild": "soho"}, {"maneuver": True})
+    with pytest.raises(ScenarioError, match=r"player 0: unknown key\(s\) \['hnad'\]"):
+        resolve(pos(medusa={"hnad": []}), {"maneuver": True})
+    with pytest.raises(ScenarioError, match=r"4 copies of 'Feint'.*deck has 3"):
+        resolve(pos(medusa={"hand": ["Feint"] * 4}), {"maneuver": True})
+    with pytest.raises(ScenarioError, match="position must be a dict"):
+        resolve("marmoreal", {"maneuver": True})
+    with pytest.raises(ScenarioError, match=r"step 'attack' does not take \['targt'\]"):
+        resolve(pos(medusa={"hand": ["Snipe"]}), {"attack": "Snipe", "by": "Medusa", "targt": "Sinbad"})
+    with pytest.raises(ScenarioError, match=r"target 'Medusa' is not a fighter of Sinbad"):
+        resolve(pos(medusa={"hand": ["Snipe"]}), {"attack": "Snipe", "by": "Medusa", "target": "Medusa"})
+
+
+def test_mirror_match_positions_name_fighters_by_seat():
+    p = {"players": [{"hero": "medusa", "fighters": {"Medusa (P1)": {"space": "M13"}}, "hand": ["Snipe"], "deck": ["Dash"]},
+                     {"hero": "medusa", "fighters": {"Medusa (P2)": {"space": "M20"}}}]}
+    out = resolve(p, {"attack": "Snipe", "by": "Medusa (P1)", "target": "Medusa (P2)", "defense": None})
+    assert out["fighters"]["Medusa (P2)"]["health"] == 13
+    assert out["fighters"]["Medusa (P1)"]["health"] == 16

@@ -111,9 +111,11 @@ def load_battlefield(name_or_path: str | Path) -> Battlefield:
     """
     path = _resolve(name_or_path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except OSError as e:
         raise BattlefieldError(f"{path}: cannot read file: {e}") from e
+    except UnicodeDecodeError as e:
+        raise BattlefieldError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start}); save the file as UTF-8") from None
     except tomllib.TOMLDecodeError as e:
         raise BattlefieldError(f"{path}: TOML syntax error: {e}") from e
     return _compile(path, data)
@@ -207,6 +209,9 @@ def _compile(path: Path, data: dict) -> Battlefield:
         passage.append(is_passage)
         xy.append((sp.get("x", np.nan), sp.get("y", np.nan)))
 
+    for k in (1, 2):
+        if starts[k - 1] < 0:
+            fail("spaces", f"no space has start = {k}; a battlefield needs start spaces 1 and 2 (3 and 4 for team games)")
     index = {sid: i for i, sid in enumerate(ids)}
 
     def pairs(field: str, seen: dict) -> list[tuple[int, int]]:

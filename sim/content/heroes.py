@@ -8,6 +8,7 @@ and the field, with the valid choices.
 from __future__ import annotations
 
 import itertools
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,7 @@ HOOKS = {"setup": L.HK_SETUP, "start_of_turn": L.HK_START_TURN,
 ABILITY_FLAGS = {"boost_attack": L.HF_ATTACK_BOOST, "fog_walk": 2}
 SPECIAL_TAGS = {"ongoing": L.TAG_ONGOING, "uncancelable": L.TAG_UNCANCELABLE}
 ATTACK_KINDS = ("melee", "ranged")
+KEY_RE = re.compile(r"[a-z0-9_]+")
 DECK_SIZE = 30
 
 _TOP = {"name", "key", "set", "hero", "sidekicks", "ability", "choice_groups", "cards", "notes"}
@@ -176,14 +178,21 @@ def load_hero(path: str | Path) -> HeroSpec:
     path = Path(path)
     name = path.name
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise HeroFileError(f"{path}: no such file") from None
+    except UnicodeDecodeError as e:
+        raise HeroFileError(f"{name}: not UTF-8 text ({e.reason} at byte {e.start}); save the file as UTF-8") from None
+    except OSError as e:
+        raise HeroFileError(f"{path}: cannot read: {e}") from None
     except tomllib.TOMLDecodeError as e:
         raise HeroFileError(f"{name}: not valid TOML: {e}") from None
     _keys(name, "top level", data, _TOP)
     hname = _req(name, "top level", data, "name", str)
     key = data.get("key", path.stem)
+    if not (isinstance(key, str) and KEY_RE.fullmatch(key)):
+        raise HeroFileError(f"{name}: key: {key!r} is not a valid hero key; use lowercase letters, digits and _ "
+                            "(the key defaults to the file name)")
     hero = data.get("hero")
     if hero is None:
         raise HeroFileError(f"{name}: missing the [hero] table (health, move, attack)")
@@ -303,7 +312,9 @@ def load_hero(path: str | Path) -> HeroSpec:
                                         "combat cards use immediately / during / after")
                 if ctype == "scheme" and wid in (L.W_IMMEDIATELY, L.W_DURING, L.W_AFTER):
                     raise HeroFileError(f"{name}: {w}.{wname}: a scheme's effect goes in 'effect'")
+                ctx.window = wname
                 programs[wid] = compile_steps(ctx, f"{w}.{wname}", c[wname])
+                ctx.window = None
         if "ongoing" in ctags and ctype != "scheme":
             raise HeroFileError(f"{name}: {w}.tags: only a scheme can be 'ongoing'")
         grp = c.get("group")
@@ -327,7 +338,9 @@ def load_hero(path: str | Path) -> HeroSpec:
     hooks = {}
     for hname_, hid in HOOKS.items():
         if hname_ in ability:
+            ctx.window = hname_
             hooks[hid] = compile_steps(ctx, f"ability.{hname_}", ability[hname_])
+            ctx.window = None
     flags = 0
     for fname, bit in ABILITY_FLAGS.items():
         v = ability.get(fname, False)

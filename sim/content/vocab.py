@@ -54,6 +54,22 @@ OPS = {
 }
 SEARCH_FROM = {"discard_then_deck": E.SR_DISCARD_THEN_DECK, "deck": E.SR_DECK, "discard": E.SR_DISCARD}
 
+# ops that only make sense in some places (window or hook name -> allowed)
+COMBAT_VALUE_OPS = {"add_value", "set_value", "boost", "prevent_damage", "ignore_value", "cancel"}
+ONLY_IN = {
+    "add_move": {"maneuver_bonus"},
+    "add_value": {"immediately", "during", "attack_value", "defense_value"},
+    "set_value": {"immediately", "during", "attack_value", "defense_value"},
+    "boost": {"immediately", "during"},
+    "prevent_damage": {"immediately", "during"},
+    "ignore_value": {"immediately", "during"},
+    "cancel": {"immediately", "during"},
+}
+HOOK_ONLY = {"maneuver_bonus": {"add_move"}, "attack_value": {"add_value", "set_value"},
+             "defense_value": {"add_value", "set_value"}}
+# smallest amount per op (add_value may subtract)
+MIN_AMOUNT = {"add_value": -20, "add_move": -20}
+
 # simple string conditions
 CONDITIONS = {
     "won": E.CN_WON,
@@ -97,6 +113,7 @@ class StepContext:
 
     def __init__(self, path, hero_name, fighters, tags, counters, cards=None):
         self.cards = cards or {}
+        self.window = None      # the card window or ability hook being compiled
         self.path = path
         self.hero_name = hero_name
         self.fighters = fighters
@@ -124,10 +141,13 @@ class StepContext:
         self.fail(where, f"unknown fighter {value!r}; valid: " + ", ".join(repr(n) for n in self.fighters))
 
     def tag(self, where, value):
+        if value is None:
+            self.fail(where, "missing required field 'tag' (a tag that cards of this file carry, e.g. 'voyage')")
         if isinstance(value, str) and value in self.tags:
             return self.tags[value]
-        self.fail(where, f"unknown tag {value!r}; tags used by cards of this file: "
-                  + (", ".join(sorted(self.tags)) or "(none)"))
+        own = sorted(t for t in self.tags if t not in ("ongoing", "uncancelable"))
+        self.fail(where, f"unknown tag {value!r}; tags used by cards of this file: " + (", ".join(own) or "(none)")
+                  + "; reserved tags: ongoing, uncancelable")
 
     def counter(self, where, value):
         if isinstance(value, str) and value in self.counters:
@@ -251,9 +271,17 @@ def compile_step(ctx, where, step):
     """Compile one step (a dict) to int64 rows (k, I_FIELDS); k > 1 only for 'choose'."""
     if not isinstance(step, dict):
         ctx.fail(where, f"a step must be a table like {{ op = 'draw', amount = 1 }}, got {step!r}")
+    if "op" not in step:
+        ctx.fail(where, "missing required field 'op'; valid ops: " + ", ".join(OPS))
     op = step.get("op")
     if op not in OPS:
         ctx.fail(where + ".op", f"unknown op {op!r}; valid: " + ", ".join(OPS))
+    w = ctx.window
+    if w is not None:
+        if op in ONLY_IN and w not in ONLY_IN[op]:
+            ctx.fail(where + ".op", f"op {op!r} only works in: " + ", ".join(sorted(ONLY_IN[op])))
+        if w in HOOK_ONLY and op not in HOOK_ONLY[w]:
+            ctx.fail(where + ".op", f"the {w} hook only takes: " + ", ".join(sorted(HOOK_ONLY[w])))
     code, allowed = OPS[op]
     bad = set(step) - allowed - {"op", "if", "may"}
     if bad:
@@ -266,7 +294,7 @@ def compile_step(ctx, where, step):
     if _bool(ctx, where + ".may", step.get("may", False)):
         row[L.I_FLAGS] |= L.IF_MAY
     if "amount" in step:
-        row[L.I_N] = _int(ctx, where + ".amount", step["amount"], -20, 99)
+        row[L.I_N] = _int(ctx, where + ".amount", step["amount"], MIN_AMOUNT.get(op, 0), 99)
     elif op in ("damage", "draw", "discard", "recover", "gain_action", "add_value", "add_move"):
         row[L.I_N] = 1
     if op in ("set_value", "set_health") and "amount" not in step:

@@ -322,7 +322,7 @@ def deal_damage(st, tb, log, f, n):
     d = n if n < hp else hp
     hp -= d
     st[fslot(f, F_HP)] = hp
-    log_ev(st, log, EV_DAMAGE, f, d, hp, 0, 0)
+    log_ev(st, log, EV_DAMAGE, f, d, hp, n, 0)
     if hp == 0:
         st[fslot(f, F_STATUS)] = FS_DEFEATED
         st[fslot(f, F_SPACE)] = -1

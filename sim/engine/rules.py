@@ -285,7 +285,7 @@ def do_attack(st, tb, ctl, log, p, a, t, card):
         st[o + CB_WON] = 1 if dealt >= 1 else 0
         st[o + CB_VAL0] = av
         st[o + CB_VAL1] = dv
-        log_ev(st, log, EV_VALUES, av, dv, dealt, st[o + CB_WON], 0)
+        log_ev(st, log, EV_VALUES, av, dv, dealt, st[o + CB_WON], dmg)
         deal_damage(st, tb, log, t, dmg)
         if tb.rules[R_END_AT_ACTION] == 0:
             check_end(st, tb, log)
