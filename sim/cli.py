@@ -165,8 +165,9 @@ def validate(paths):
 def duel(hero_a, hero_b, battlefield, seed, as_json):
     """Play one seeded game of HERO_A (moves first) against HERO_B and narrate it.
 
-    A hero with gear choices is written KEY@LOADOUT, e.g. geralt_of_rivia@steel+medallion+owl.
-    Both seats currently use the random legal policy.
+    A hero whose file declares choice groups (gear) is written KEY@LOADOUT, one option per
+    group joined by '+' (`unmatched-sim heroes` lists the loadouts). Both seats currently
+    use the random legal policy.
     """
     from sim.match import Match, MatchError
     from sim.narrate import narrate

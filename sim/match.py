@@ -177,13 +177,18 @@ class Match:
         return GameRecord(self, seed, st, log[: st[L.G_LOGN]].copy(), res)
 
     def play_many(self, n_games: int, run_seed: int = 0, matchup: int = 0, first_index: int = 0,
-                  modes=(MODE_RANDOM, MODE_RANDOM)) -> np.ndarray:
+                  modes=(MODE_RANDOM, MODE_RANDOM), card_counts: bool = False):
         """Play ``n_games`` fast (no log); return (n_games, RES_FIELDS) int64 results.
 
-        Game i uses seed ``game_seed(run_seed, matchup, first_index + i)``.
+        Game i uses seed ``game_seed(run_seed, matchup, first_index + i)``. With
+        ``card_counts``, also return (n_games, 2, MAX_HERO_CARDS) int64: how often
+        each seat played each card of its hero file (index = order in the file).
         """
         ctl = new_control(tuple(modes) + (MODE_RANDOM,) * (4 - len(modes)))
-        return play_games(self.tables, ctl, self.rows, int(run_seed), int(matchup), int(first_index), int(n_games))
+        res = np.zeros((int(n_games), RES_FIELDS), np.int64)
+        played = np.zeros((int(n_games) if card_counts else 0, 2, L.MAX_HERO_CARDS), np.int64)
+        play_games(self.tables, ctl, self.rows, int(run_seed), int(matchup), int(first_index), int(n_games), res, played)
+        return (res, played) if card_counts else res
 
 
 def battlefield_names() -> list[str]:

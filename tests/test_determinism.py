@@ -31,3 +31,13 @@ def test_results_do_not_depend_on_chunking():
     # a logged game and the fast path agree on the outcome
     rec = m.play(int(game_seed(9, 5, 7)))
     assert np.array_equal(rec.result, whole[7])
+
+
+def test_card_play_counts_add_up_to_the_cards_played():
+    m = Match(["alice", "king_arthur"], battlefield="sarpedon")
+    res, played = m.play_many(60, run_seed=4, card_counts=True)
+    assert played.shape == (60, 2, 32)
+    assert np.array_equal(played.sum(axis=2), res[:, 7:9])
+    # Excalibur is the first card of Arthur's file and he holds one copy: at most 1 play a game
+    assert played[:, 1, 0].max() <= 1 and played[:, 1, 0].sum() > 0
+    assert np.array_equal(m.play_many(60, run_seed=4), res)

@@ -111,7 +111,7 @@ def compile_content(specs: dict[str, HeroSpec]) -> Content:
         spec = specs[key]
         first_row = len(hero_rows)
         ids = list(range(len(card_rows), len(card_rows) + len(spec.cards)))
-        for c in spec.cards:
+        for local, c in enumerate(spec.cards):
             r = np.zeros(L.C_FIELDS, np.int64)
             r[L.C_TYPE] = CARD_TYPES[c.type]
             r[L.C_VALUE] = -1 if c.value is None else c.value
@@ -120,6 +120,7 @@ def compile_content(specs: dict[str, HeroSpec]) -> Content:
             r[L.C_TAGS] = c.tag_bits
             r[L.C_HERO] = first_row
             r[L.C_FORM] = c.form
+            r[L.C_LOCAL] = local
             for w in range(L.N_WINDOWS):
                 s, n = add_prog(_link(c.programs.get(w), ids))
                 r[L.C_PROG + 2 * w] = s

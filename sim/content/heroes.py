@@ -234,6 +234,8 @@ def load_hero(path: str | Path) -> HeroSpec:
     raw_cards = data.get("cards")
     if not isinstance(raw_cards, list) or not raw_cards:
         raise HeroFileError(f"{name}: no [[cards]]")
+    if len(raw_cards) > L.MAX_HERO_CARDS:
+        raise HeroFileError(f"{name}: cards: {len(raw_cards)} different cards; at most {L.MAX_HERO_CARDS}")
     tags = {}
     free = L.FIRST_FREE_TAG_BIT
     for c in raw_cards:

@@ -8,7 +8,7 @@ shuffle, draw 5, first player takes the first turn.
 import numpy as np
 from numba import njit, types  # noqa: F401
 
-from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
+from .sigs import A1, A2, A3, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
 
 from .core import (
     PILE_DECK, draw_cards, game_seed, log_ev, occupancy, pile_push, rng_seed,
@@ -21,7 +21,7 @@ from .layout import (
     G_DECISIONS, G_FIRST, G_NPLAYERS, G_OVER, G_REASON, G_TURN, G_WINNER,
     H_DECK_LEN, H_DECK_START, H_HP, H_KIND0, H_MOVE, H_NKINDS, H_RANGED,
     HK_SETUP, K_COUNT, K_FIELDS, K_HP, K_MOVE, K_RANGED, N_FOG, P_CARDS_PLAYED,
-    P_FOG0, P_HERO, P_NFIGHTERS, P_ONGOING, P_TEAM, R_OPENING_HAND, STATE_SIZE,
+    MAX_HERO_CARDS, OFF_PLAYED, P_FOG0, P_HERO, P_NFIGHTERS, P_ONGOING, P_TEAM, R_OPENING_HAND, STATE_SIZE,
     fslot, pslot,
 )
 from .policy import decide
@@ -150,21 +150,27 @@ def result_row(st, out, seed):
     out[RES_SEED] = seed - 0x100000000 if seed >= 0x80000000 else seed
 
 
-@jit(A2(TB, CTL, A1, I, I, I, I))
-def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_games):
-    """Play ``n_games`` two-player games; return results (n_games, RES_FIELDS) int64.
+@jit(V(TB, CTL, A1, I, I, I, I, A2, A3))
+def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_games, res, played):
+    """Play ``n_games`` two-player games, writing one result row per game.
 
     ``hero_rows``: int64 (2,) hero-table rows of seat 0 (moves first) and
-    seat 1. Game ``i`` uses the seed ``game_seed(run_seed, matchup,
-    first_index + i)``, so results do not depend on how games are chunked.
+    seat 1. ``res``: int64 (n_games, RES_FIELDS) output. ``played``: int64
+    (n_games, 2, MAX_HERO_CARDS) output of per-card play counts per seat, or
+    an array with 0 rows to skip them. Game ``i`` uses the seed
+    ``game_seed(run_seed, matchup, first_index + i)``, so results do not
+    depend on how games are chunked.
     """
-    res = np.zeros((n_games, RES_FIELDS), np.int64)
     st = np.zeros(STATE_SIZE, np.int64)
     log = np.zeros((0, 6), np.int64)
+    keep = played.shape[0] > 0
     for i in range(n_games):
         ctl = ctl_template.copy()
         seed = game_seed(run_seed, matchup, first_index + i)
         setup_game(st, tb, ctl, log, hero_rows, 2, seed)
         play_game(st, tb, ctl, log)
         result_row(st, res[i], seed)
-    return res
+        if keep:
+            for p in range(2):
+                for k in range(MAX_HERO_CARDS):
+                    played[i, p, k] = st[OFF_PLAYED + p * MAX_HERO_CARDS + k]

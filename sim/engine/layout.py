@@ -21,6 +21,8 @@ compiled code. Other engine modules index the state only through them:
   counters such as Alice's size or Jekyll/Hyde's form, fog token spaces).
 * ``DECK``, ``HAND``, ``DISC`` blocks: per player, ``MAX_CARDS`` card ids each.
   The top of the deck is the *last* filled entry.
+* ``PLAYED`` block: per player, how many times each card of the hero file was
+  played (attack, defense or scheme; boosts do not count).
 * ``CB_*``: the combat in progress (cards, cancel flags, value layers).
 
 Also defined here: card types, tag bits, decision kinds, event codes and the
@@ -128,7 +130,9 @@ OFF_CB = OFF_P + MAX_PLAYERS * P_FIELDS
 OFF_DECK = OFF_CB + CB_FIELDS
 OFF_HAND = OFF_DECK + MAX_PLAYERS * MAX_CARDS
 OFF_DISC = OFF_HAND + MAX_PLAYERS * MAX_CARDS
-STATE_SIZE = OFF_DISC + MAX_PLAYERS * MAX_CARDS
+MAX_HERO_CARDS = 32     # distinct cards per hero file (card-play counters)
+OFF_PLAYED = OFF_DISC + MAX_PLAYERS * MAX_CARDS   # per player: plays per hero-local card index
+STATE_SIZE = OFF_PLAYED + MAX_PLAYERS * MAX_HERO_CARDS
 
 # ----------------------------------------------------------------- card table
 C_TYPE = 0
@@ -138,7 +142,8 @@ C_FMASK = 3         # bit k: fighter kind k may play it (0 = hero)
 C_TAGS = 4          # TAG_* bits
 C_HERO = 5          # hero-table row that owns the card
 C_FORM = 6          # required form counter value + 1, 0 = any form
-C_PROG = 7          # start of (start, length) pairs, one per window
+C_LOCAL = 7         # index of the card within its hero file (0..MAX_HERO_CARDS-1)
+C_PROG = 8          # start of (start, length) pairs, one per window
 N_WINDOWS = 6
 W_IMMEDIATELY = 0
 W_DURING = 1

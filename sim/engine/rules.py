@@ -32,7 +32,7 @@ from .layout import (
     G_ACTIVE, G_ENDTURN, G_LOGN, G_NPLAYERS, G_OVER, G_REASON, G_TURN, G_WINNER,
     H_FLAGS, H_HOOKS, HF_ATTACK_BOOST, HK_AFTER_MANEUVER, HK_ATTACK_VALUE,
     HK_DEFENSE_VALUE, HK_MANEUVER_BONUS, HK_START_TURN, MAX_CARDS,
-    MAX_FIGHTERS, OFF_CB, P_ATTACKED, P_CARDS_PLAYED, P_COUNTER0,
+    MAX_FIGHTERS, MAX_HERO_CARDS, OFF_CB, OFF_PLAYED, C_LOCAL, P_ATTACKED, P_CARDS_PLAYED, P_COUNTER0,
     P_HANDN, P_HERO, P_HERO_ATTACKED, P_ONGOING, P_RETURN,
     R_ACTIONS, R_END_AT_ACTION, R_HAND_LIMIT, R_TURN_CAP, TAG_ONGOING,
     W_AFTER, W_DURING, W_IMMEDIATELY, W_SCHEME, fslot, pslot,
@@ -51,6 +51,13 @@ def pack_action(kind, fighter, target, card):
 def unpack_action(a):
     """Inverse of :func:`pack_action`: (kind, fighter, target, card)."""
     return a & 3, (a >> 2) & 31, ((a >> 7) & 31) - 1, (a >> 12) - 1
+
+
+@jit(V(ST, TB, I, I))
+def count_play(st, tb, p, card):
+    """Count one play of ``card`` by player ``p`` (total and per card of the hero file)."""
+    st[pslot(p, P_CARDS_PLAYED)] += 1
+    st[OFF_PLAYED + p * MAX_HERO_CARDS + tb.cards[card, C_LOCAL]] += 1
 
 
 @jit(B(ST, TB, I, I))
@@ -171,7 +178,7 @@ def do_scheme(st, tb, ctl, log, p, g, card):
     """Scheme: fighter ``g`` plays scheme ``card`` from hand and resolves it."""
     if not pile_take(st, PILE_HAND, p, card):
         return
-    st[pslot(p, P_CARDS_PLAYED)] += 1
+    count_play(st, tb, p, card)
     log_ev(st, log, EV_SCHEME, p, g, card, 0, 0)
     run_card_window(st, tb, ctl, log, card, W_SCHEME, p, g, -1)
     finish_card(st, tb, log, p, card)
@@ -246,7 +253,7 @@ def do_attack(st, tb, ctl, log, p, a, t, card):
     st[o + CB_OVR1] = -1
     st[o + CB_WON] = -1
     pile_take(st, PILE_HAND, p, card)
-    st[pslot(p, P_CARDS_PLAYED)] += 1
+    count_play(st, tb, p, card)
     log_ev(st, log, EV_ATTACK, a, t, card, 0, 0)
     hrow = st[pslot(p, P_HERO)]
     if st[fslot(a, F_KIND)] == 0 and (tb.heroes[hrow, H_FLAGS] & HF_ATTACK_BOOST) != 0:
@@ -261,7 +268,7 @@ def do_attack(st, tb, ctl, log, p, a, t, card):
     if d >= 0:
         pile_take(st, PILE_HAND, q, d)
         st[o + CB_CARD1] = d
-        st[pslot(q, P_CARDS_PLAYED)] += 1
+        count_play(st, tb, q, d)
     log_ev(st, log, EV_DEFENSE, t, d, 0, 0, 0)
     st[o + CB_PRINTED0] = tb.cards[card, C_VALUE]
     st[o + CB_PRINTED1] = tb.cards[d, C_VALUE] if d >= 0 else 0

@@ -15,6 +15,7 @@ B = types.boolean
 V = types.void
 A1 = types.Array(types.int64, 1, "C")   # state, control, option lists, rows
 A2 = types.Array(types.int64, 2, "C")   # log, result table
+A3 = types.Array(types.int64, 3, "C")   # per-game card-play counts
 ST = A1
 CTL = A1
 LOG = A2
