@@ -183,11 +183,17 @@ class Match:
         Game i uses seed ``game_seed(run_seed, matchup, first_index + i)``. With
         ``card_counts``, also return (n_games, 2, MAX_HERO_CARDS) int64: how often
         each seat played each card of its hero file (index = order in the file).
+        Afterwards ``self.last_space_stats`` is (2, n_spaces) int64: combats per
+        defender's space (row 0) and fighters defeated per space (row 1), summed
+        over these games.
         """
         ctl = new_control(tuple(modes) + (MODE_RANDOM,) * (4 - len(modes)))
         res = np.zeros((int(n_games), RES_FIELDS), np.int64)
         played = np.zeros((int(n_games) if card_counts else 0, 2, L.MAX_HERO_CARDS), np.int64)
-        play_games(self.tables, ctl, self.rows, int(run_seed), int(matchup), int(first_index), int(n_games), res, played)
+        spaces = np.zeros((2, L.MAX_SPACES), np.int64)
+        play_games(self.tables, ctl, self.rows, int(run_seed), int(matchup), int(first_index), int(n_games),
+                   res, played, spaces)
+        self.last_space_stats = spaces[:, : self.battlefield.n_spaces]
         return (res, played) if card_counts else res
 
 

@@ -19,6 +19,7 @@ import numpy as np
 BATTLEFIELD_DIR = Path(__file__).resolve().parent.parent / "battlefields"
 UNREACHABLE = 99  # value of ``dist`` between spaces with no movement path
 MAX_ZONES = 63  # zone_mask is int64; the sign bit stays unused
+MAX_SPACES = 64  # the engine's per-space counters (sim.engine.layout.MAX_SPACES)
 
 _TOP_KEYS = ("name", "box", "source", "confidence", "layout_frame", "zones", "spaces", "edges", "one_way")
 _SPACE_KEYS = ("id", "zones", "start", "passage", "x", "y")
@@ -166,6 +167,8 @@ def _compile(path: Path, data: dict) -> Battlefield:
     spaces = data.get("spaces")
     if not isinstance(spaces, list) or not spaces:
         fail("spaces", "missing or empty; a battlefield needs at least one space")
+    if len(spaces) > MAX_SPACES:
+        fail("spaces", f"{len(spaces)} spaces; at most {MAX_SPACES} are supported")
     ids, masks, xy, passage = [], [], [], []
     starts = np.full(4, -1, np.int32)
     for i, sp in enumerate(spaces):

@@ -20,7 +20,7 @@ from .layout import (
     F_HP, F_KIND, F_LEFT, F_MAXHP, F_NOLEAVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS,
     FIGHTERS_PER_PLAYER, FS_DEFEATED, FS_IN_PLAY, G_ACTIVE, G_LOGN, G_NPLAYERS,
     G_OVER, G_REASON, G_RNG, G_WINNER, H_FLAGS, MAX_CARDS, MAX_FIGHTERS,
-    N_FOG, OFF_DECK, OFF_DISC, OFF_HAND, P_COUNTER0, P_DECKN, P_DISCN, P_FOG0,
+    N_FOG, OFF_DECK, OFF_DISC, OFF_HAND, OFF_SPACE_DEFEATS, P_COUNTER0, P_DECKN, P_DISCN, P_FOG0,
     P_HANDN, P_HERO, P_TEAM, R_EXHAUST_DAMAGE, C_TAGS, fslot, pslot,
 )
 
@@ -324,6 +324,7 @@ def deal_damage(st, tb, log, f, n):
     st[fslot(f, F_HP)] = hp
     log_ev(st, log, EV_DAMAGE, f, d, hp, n, 0)
     if hp == 0:
+        st[OFF_SPACE_DEFEATS + st[fslot(f, F_SPACE)]] += 1
         st[fslot(f, F_STATUS)] = FS_DEFEATED
         st[fslot(f, F_SPACE)] = -1
         log_ev(st, log, EV_DEFEATED, f, 0, 0, 0, 0)

@@ -21,7 +21,7 @@ from .layout import (
     G_DECISIONS, G_FIRST, G_NPLAYERS, G_OVER, G_REASON, G_TURN, G_WINNER,
     H_DECK_LEN, H_DECK_START, H_HP, H_KIND0, H_MOVE, H_NKINDS, H_RANGED,
     HK_SETUP, K_COUNT, K_FIELDS, K_HP, K_MOVE, K_RANGED, N_FOG, P_CARDS_PLAYED,
-    MAX_HERO_CARDS, OFF_PLAYED, P_FOG0, P_HERO, P_NFIGHTERS, P_ONGOING, P_TEAM, R_OPENING_HAND, STATE_SIZE,
+    MAX_HERO_CARDS, MAX_SPACES, OFF_PLAYED, OFF_SPACE_COMBATS, OFF_SPACE_DEFEATS, P_FOG0, P_HERO, P_NFIGHTERS, P_ONGOING, P_TEAM, R_OPENING_HAND, STATE_SIZE,
     fslot, pslot,
 )
 from .policy import decide
@@ -150,14 +150,16 @@ def result_row(st, out, seed):
     out[RES_SEED] = seed - 0x100000000 if seed >= 0x80000000 else seed
 
 
-@jit(V(TB, CTL, A1, I, I, I, I, A2, A3))
-def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_games, res, played):
+@jit(V(TB, CTL, A1, I, I, I, I, A2, A3, A2))
+def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_games, res, played, space_stats):
     """Play ``n_games`` two-player games, writing one result row per game.
 
     ``hero_rows``: int64 (2,) hero-table rows of seat 0 (moves first) and
     seat 1. ``res``: int64 (n_games, RES_FIELDS) output. ``played``: int64
     (n_games, 2, MAX_HERO_CARDS) output of per-card play counts per seat, or
-    an array with 0 rows to skip them. Game ``i`` uses the seed
+    an array with 0 rows to skip them. ``space_stats``: int64 (2, MAX_SPACES),
+    incremented by the combats (row 0, at the defender's space) and defeats
+    (row 1) of all games. Game ``i`` uses the seed
     ``game_seed(run_seed, matchup, first_index + i)``, so results do not
     depend on how games are chunked.
     """
@@ -174,3 +176,6 @@ def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_ga
             for p in range(2):
                 for k in range(MAX_HERO_CARDS):
                     played[i, p, k] = st[OFF_PLAYED + p * MAX_HERO_CARDS + k]
+        for s in range(MAX_SPACES):
+            space_stats[0, s] += st[OFF_SPACE_COMBATS + s]
+            space_stats[1, s] += st[OFF_SPACE_DEFEATS + s]

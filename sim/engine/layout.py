@@ -23,6 +23,8 @@ compiled code. Other engine modules index the state only through them:
   The top of the deck is the *last* filled entry.
 * ``PLAYED`` block: per player, how many times each card of the hero file was
   played (attack, defense or scheme; boosts do not count).
+* ``SPACE_COMBATS`` / ``SPACE_DEFEATS``: per space, combats fought with the
+  defender there, and fighters defeated there (for battlefield heat maps).
 * ``CB_*``: the combat in progress (cards, cancel flags, value layers).
 
 Also defined here: card types, tag bits, decision kinds, event codes and the
@@ -132,7 +134,10 @@ OFF_HAND = OFF_DECK + MAX_PLAYERS * MAX_CARDS
 OFF_DISC = OFF_HAND + MAX_PLAYERS * MAX_CARDS
 MAX_HERO_CARDS = 32     # distinct cards per hero file (card-play counters)
 OFF_PLAYED = OFF_DISC + MAX_PLAYERS * MAX_CARDS   # per player: plays per hero-local card index
-STATE_SIZE = OFF_PLAYED + MAX_PLAYERS * MAX_HERO_CARDS
+MAX_SPACES = 64         # spaces per battlefield (per-space counters)
+OFF_SPACE_COMBATS = OFF_PLAYED + MAX_PLAYERS * MAX_HERO_CARDS   # combats per defender's space
+OFF_SPACE_DEFEATS = OFF_SPACE_COMBATS + MAX_SPACES               # fighters defeated per space
+STATE_SIZE = OFF_SPACE_DEFEATS + MAX_SPACES
 
 # ----------------------------------------------------------------- card table
 C_TYPE = 0

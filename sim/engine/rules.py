@@ -32,7 +32,7 @@ from .layout import (
     G_ACTIVE, G_ENDTURN, G_LOGN, G_NPLAYERS, G_OVER, G_REASON, G_TURN, G_WINNER,
     H_FLAGS, H_HOOKS, HF_ATTACK_BOOST, HK_AFTER_MANEUVER, HK_ATTACK_VALUE,
     HK_DEFENSE_VALUE, HK_MANEUVER_BONUS, HK_START_TURN, MAX_CARDS,
-    MAX_FIGHTERS, MAX_HERO_CARDS, OFF_CB, OFF_PLAYED, C_LOCAL, P_ATTACKED, P_CARDS_PLAYED, P_COUNTER0,
+    MAX_FIGHTERS, MAX_HERO_CARDS, OFF_CB, OFF_PLAYED, OFF_SPACE_COMBATS, C_LOCAL, P_ATTACKED, P_CARDS_PLAYED, P_COUNTER0,
     P_HANDN, P_HERO, P_HERO_ATTACKED, P_ONGOING, P_RETURN,
     R_ACTIONS, R_END_AT_ACTION, R_HAND_LIMIT, R_TURN_CAP, TAG_ONGOING,
     W_AFTER, W_DURING, W_IMMEDIATELY, W_SCHEME, fslot, pslot,
@@ -254,6 +254,7 @@ def do_attack(st, tb, ctl, log, p, a, t, card):
     st[o + CB_WON] = -1
     pile_take(st, PILE_HAND, p, card)
     count_play(st, tb, p, card)
+    st[OFF_SPACE_COMBATS + st[fslot(t, F_SPACE)]] += 1
     log_ev(st, log, EV_ATTACK, a, t, card, 0, 0)
     hrow = st[pslot(p, P_HERO)]
     if st[fslot(a, F_KIND)] == 0 and (tb.heroes[hrow, H_FLAGS] & HF_ATTACK_BOOST) != 0:
