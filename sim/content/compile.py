@@ -27,6 +27,9 @@ RULE_OPTIONS = {
                       "1: a defeated hero ends the game only at the end of the action (case R07); "
                       "0 (project decision): as soon as a hero is defeated"),
     "actions": (L.R_ACTIONS, 2, "actions per turn"),
+    "summon_start_off_board": (L.R_SUMMON_OFF_BOARD, 0,
+                               "1: sidekicks marked summon = true (the Leshen's Wolves) start off the board; "
+                               "0 (project decision): they start on it like other sidekicks"),
 }
 
 
@@ -121,6 +124,7 @@ def compile_content(specs: dict[str, HeroSpec]) -> Content:
             r[L.C_HERO] = first_row
             r[L.C_FORM] = c.form
             r[L.C_LOCAL] = local
+            r[L.C_PASSIVE] = c.passive
             for w in range(L.N_WINDOWS):
                 s, n = add_prog(_link(c.programs.get(w), ids))
                 r[L.C_PROG + 2 * w] = s
@@ -143,7 +147,9 @@ def compile_content(specs: dict[str, HeroSpec]) -> Content:
                 h[b + L.K_HP] = sk.health
                 h[b + L.K_MOVE] = sk.move
                 h[b + L.K_RANGED] = int(sk.ranged)
+                h[b + L.K_SUMMON] = int(sk.summon)
             h[L.H_FLAGS] = spec.ability_flags
+            h[L.H_PROTECT_TAG], h[L.H_PROTECT_N] = spec.protect
             for i, (s, n) in enumerate(hooks):
                 h[L.H_HOOKS + 2 * i] = s
                 h[L.H_HOOKS + 2 * i + 1] = n
@@ -158,6 +164,14 @@ def compile_content(specs: dict[str, HeroSpec]) -> Content:
                    np.ascontiguousarray(np.stack(hero_rows)), np.asarray(decks, np.int64))
 
 
+def _line_distances(adj) -> np.ndarray:
+    """(S, S) int64 shortest distance along lines (adjacency), 99 if unreachable."""
+    from scipy.sparse.csgraph import shortest_path
+    d = shortest_path(np.asarray(adj, np.float64), unweighted=True, directed=False)
+    d[np.isinf(d)] = 99
+    return d.astype(np.int64)
+
+
 def build_tables(content: Content, bf: Battlefield, rules: np.ndarray | None = None) -> Tables:
     """The engine tables for one battlefield (writable, C-contiguous copies)."""
     if rules is None:
@@ -166,6 +180,6 @@ def build_tables(content: Content, bf: Battlefield, rules: np.ndarray | None = N
         cards=content.cards.copy(), code=content.code.copy(), heroes=content.heroes.copy(),
         decks=content.decks.copy(), rules=np.asarray(rules, np.int64).copy(),
         adj=np.array(bf.adj, np.int8), move=np.array(bf.move, np.int8),
-        dist=np.array(bf.dist, np.int64), zmask=np.array(bf.zone_mask, np.int64),
+        dist=np.array(bf.dist, np.int64), adist=_line_distances(bf.adj), zmask=np.array(bf.zone_mask, np.int64),
         starts=np.array(bf.starts, np.int64),
     )

@@ -18,13 +18,14 @@ import numpy as np
 from heroes import HERO_DIR
 from sim.engine import layout as L
 
-from .vocab import HeroFileError, StepContext, compile_steps
+from .vocab import HeroFileError, StepContext, compile_condition, compile_steps
 
 CARD_TYPES = {"attack": L.CT_ATTACK, "defense": L.CT_DEFENSE,
               "versatile": L.CT_VERSATILE, "scheme": L.CT_SCHEME}
 WINDOWS = {"immediately": L.W_IMMEDIATELY, "during": L.W_DURING, "after": L.W_AFTER,
-           "effect": L.W_SCHEME, "ongoing_start_of_turn": L.W_ONGOING_START,
-           "ongoing_discard_if": L.W_ONGOING_DISCARD}
+           "effect": L.W_SCHEME, "ongoing_start_of_turn": L.W_ONGOING_START, "on_return": L.W_ON_RETURN}
+PASSIVES = {"no_opponent_actions": L.PV_NO_OPPONENT_ACTIONS, "may_ignore_discards": L.PV_MAY_IGNORE_DISCARD,
+            "draw_after_combat": L.PV_DRAW_AFTER_COMBAT}
 HOOKS = {"setup": L.HK_SETUP, "start_of_turn": L.HK_START_TURN,
          "maneuver_bonus": L.HK_MANEUVER_BONUS, "after_maneuver": L.HK_AFTER_MANEUVER,
          "attack_value": L.HK_ATTACK_VALUE, "defense_value": L.HK_DEFENSE_VALUE}
@@ -36,10 +37,10 @@ DECK_SIZE = 30
 
 _TOP = {"name", "key", "set", "hero", "sidekicks", "ability", "choice_groups", "cards", "notes"}
 _HERO = {"health", "move", "attack", "counters", "forms"}
-_SIDEKICK = {"name", "count", "health", "move", "attack"}
-_ABILITY = {"name", "text"} | set(HOOKS) | set(ABILITY_FLAGS)
+_SIDEKICK = {"name", "count", "health", "move", "attack", "summon"}
+_ABILITY = {"name", "text", "uncancelable_with"} | set(HOOKS) | set(ABILITY_FLAGS)
 _CARD = {"name", "type", "value", "boost", "copies", "fighter", "tags", "form", "text",
-         "group", "option"} | set(WINDOWS)
+         "group", "option", "ongoing", "discard_if"} | set(WINDOWS)
 
 
 @dataclass
@@ -52,6 +53,7 @@ class FighterSpec:
     health: int
     move: int
     ranged: bool
+    summon: bool = False
 
 
 @dataclass
@@ -72,6 +74,7 @@ class CardSpec:
     programs: dict = field(default_factory=dict)  # window id -> (n, I_FIELDS) int64
     group: str | None = None
     option: str | None = None
+    passive: int = 0
 
 
 @dataclass
@@ -91,6 +94,7 @@ class HeroSpec:
     groups: list            # [(group name, (option, ...))]
     cards: list[CardSpec]
     notes: tuple = ()
+    protect: tuple = (0, 0)  # (tag bits, count): uncancelable with that many tagged cards in discard
 
     @property
     def hero(self) -> FighterSpec:
@@ -211,7 +215,7 @@ def load_hero(path: str | Path) -> HeroSpec:
                          _range(name, w + ".count", sk.get("count", 1), 1, 3),
                          _range(name, w + ".health", _req(name, w, sk, "health", int), 1, 99),
                          _range(name, w + ".move", sk.get("move", fighters[0].move), 0, 20),
-                         _attack(name, w, sk))
+                         _attack(name, w, sk), bool(sk.get("summon", False)))
         if fs.name in {f.name for f in fighters} or fs.name in ("any", "self", "opposing", "hero"):
             raise HeroFileError(f"{name}: {w}.name: {fs.name!r} is already used or reserved")
         total += fs.count
@@ -319,6 +323,19 @@ def load_hero(path: str | Path) -> HeroSpec:
                 ctx.window = None
         if "ongoing" in ctags and ctype != "scheme":
             raise HeroFileError(f"{name}: {w}.tags: only a scheme can be 'ongoing'")
+        passive = 0
+        if "ongoing" in c or "discard_if" in c:
+            if "ongoing" not in ctags:
+                raise HeroFileError(f"{name}: {w}: 'ongoing' and 'discard_if' need tags = [\"ongoing\"]")
+            plist = c.get("ongoing", [])
+            if not isinstance(plist, list):
+                raise HeroFileError(f"{name}: {w}.ongoing: must be a list of: {', '.join(PASSIVES)}")
+            for pv in plist:
+                if pv not in PASSIVES:
+                    raise HeroFileError(f"{name}: {w}.ongoing: unknown {pv!r}; valid: {', '.join(PASSIVES)}")
+                passive |= PASSIVES[pv]
+            if "discard_if" in c:
+                programs[L.W_ONGOING_DISCARD] = compile_condition(ctx, f"{w}.discard_if", c["discard_if"])
         grp = c.get("group")
         opt = c.get("option")
         if (grp is None) != (opt is None):
@@ -333,7 +350,7 @@ def load_hero(path: str | Path) -> HeroSpec:
             raise HeroFileError(f"{name}: {w}.name: duplicate card name (use copies = N instead)")
         seen.add(cn)
         cards.append(CardSpec(cn, ctype, value, boost, copies, mask, tuple(flist), tuple(ctags), bits, form,
-                              str(c.get("text", "")), programs, grp, opt))
+                              str(c.get("text", "")), programs, grp, opt, passive))
 
     ability = data.get("ability", {})
     _keys(name, "ability", ability, _ABILITY)
@@ -350,9 +367,16 @@ def load_hero(path: str | Path) -> HeroSpec:
             raise HeroFileError(f"{name}: ability.{fname}: must be true or false")
         if v:
             flags |= bit
+    protect = (0, 0)
+    if "uncancelable_with" in ability:
+        u = ability["uncancelable_with"]
+        if not (isinstance(u, dict) and set(u) == {"tag", "at_least"}):
+            raise HeroFileError(f"{name}: ability.uncancelable_with: must be {{ tag = ..., at_least = N }}")
+        protect = (ctx.tag("ability.uncancelable_with.tag", u["tag"]),
+                   _range(name, "ability.uncancelable_with.at_least", u["at_least"], 1, 30))
     spec = HeroSpec(key, hname, str(data.get("set", "")), str(path), fighters,
                     str(ability.get("name", "")), str(ability.get("text", "")), flags, hooks,
-                    counters, groups, cards, tuple(data.get("notes", ())))
+                    counters, groups, cards, tuple(data.get("notes", ())), protect)
     for lo in spec.loadouts():
         n = spec.deck_size(lo)
         if n > L.MAX_CARDS:

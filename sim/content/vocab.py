@@ -28,13 +28,13 @@ OPS = {
     "damage": (E.OP_DAMAGE, {"amount", "target", "per", "tag", "fighter"}),
     "draw": (E.OP_DRAW, {"amount", "who", "per", "tag", "fighter"}),
     "discard": (E.OP_DISCARD, {"amount", "who", "random", "chooser"}),
-    "move": (E.OP_MOVE, {"up_to", "target", "through_enemies"}),
+    "move": (E.OP_MOVE, {"up_to", "target", "through_enemies", "track"}),
     "place": (E.OP_PLACE, {"target", "to"}),
     "recover": (E.OP_RECOVER, {"amount", "target"}),
     "set_health": (E.OP_SET_HEALTH, {"amount", "target"}),
     "return_defeated": (E.OP_RETURN_DEFEATED, {"fighter", "to"}),
     "gain_action": (E.OP_GAIN_ACTION, {"amount"}),
-    "add_value": (E.OP_ADD_VALUE, {"amount", "per", "tag", "fighter"}),
+    "add_value": (E.OP_ADD_VALUE, {"amount", "per", "tag", "fighter", "card"}),
     "set_value": (E.OP_SET_VALUE, {"amount"}),
     "boost": (E.OP_BOOST_THIS, set()),
     "take_from_discard": (E.OP_TAKE_FROM_DISCARD, {"tag"}),
@@ -51,8 +51,16 @@ OPS = {
     "damage_spaces": (E.OP_DAMAGE_SPACES, {"amount", "in_zone_of", "side"}),
     "discard_top": (E.OP_DISCARD_TOP, {"who"}),
     "choose": (E.OP_CHOOSE, {"pick", "options"}),
+    "pin": (E.OP_PIN, {"target"}),
+    "swap": (E.OP_SWAP, {"target"}),
+    "summon": (E.OP_SUMMON, {"fighter", "to"}),
+    "remove_from_board": (E.OP_REMOVE, set()),
+    "discard_for_value": (E.OP_DISCARD_FOR_VALUE, {"tag", "amount"}),
+    "reclaim": (E.OP_RECLAIM, {"to"}),
+    "shuffle_into_deck": (E.OP_SELF_TO_DECK, set()),
 }
-SEARCH_FROM = {"discard_then_deck": E.SR_DISCARD_THEN_DECK, "deck": E.SR_DECK, "discard": E.SR_DISCARD}
+SEARCH_FROM = {"discard_then_deck": E.SR_DISCARD_THEN_DECK, "deck": E.SR_DECK, "discard": E.SR_DISCARD,
+               "deck_or_discard": E.SR_DECK_OR_DISCARD}
 
 # ops that only make sense in some places (window or hook name -> allowed)
 COMBAT_VALUE_OPS = {"add_value", "set_value", "boost", "prevent_damage", "ignore_value", "cancel"}
@@ -64,6 +72,9 @@ ONLY_IN = {
     "prevent_damage": {"immediately", "during"},
     "ignore_value": {"immediately", "during"},
     "cancel": {"immediately", "during"},
+    "discard_for_value": {"immediately", "during"},
+    "shuffle_into_deck": {"effect"},
+    "remove_from_board": {"effect"},
 }
 HOOK_ONLY = {"maneuver_bonus": {"add_move"}, "attack_value": {"add_value", "set_value"},
              "defense_value": {"add_value", "set_value"}}
@@ -81,12 +92,16 @@ CONDITIONS = {
     "on_fog": E.CN_ON_FOG,
     "defeated_any": E.CN_DEFEATED_ANY,
     "dealt_damage": E.CN_DEALT_DAMAGE,
+    "attacked_this_turn": E.CN_ATTACKED,
+    "hero_attacked_this_turn": E.CN_HERO_ATTACKED,
+    "left_space": E.CN_LEFT_SPACE,
+    "took_from_deck": E.CN_TOOK_FROM_DECK,
 }
 # table conditions: key -> description
 TABLE_CONDITIONS = (
     "counter + is | is_not", "hero_health_at_most", "opposing_printed_at_least",
     "opposing_printed", "opposing_health_at_least", "tag_count + at_least [+ below]",
-    "adjacent = [fighter, fighter]",
+    "adjacent = [fighter, fighter]", "hand_at_least", "fighter_in_zone = [fighter, of fighter]",
 )
 
 TARGETS = ("self", "opposing", "each own", "combatant", "<fighter name>",
@@ -189,21 +204,28 @@ def _target(ctx, where, t, row):
         return
     if not isinstance(t, dict):
         ctx.fail(where, f"must be a string or a table, got {t!r}")
-    bad = set(t) - {"one", "each", "of", "side", "other"}
+    bad = set(t) - {"one", "each", "of", "side", "other", "range", "exclude"}
     if bad:
-        ctx.fail(where, f"unknown key(s) {sorted(bad)}; valid: one, each, of, side, other")
+        ctx.fail(where, f"unknown key(s) {sorted(bad)}; valid: one, each, of, side, other, range, exclude")
     if ("one" in t) == ("each" in t):
         ctx.fail(where, "give exactly one of 'one' or 'each'")
     how = t.get("one", t.get("each"))
     one = "one" in t
     table = {("in_zone", True): E.SEL_ONE_ZONE, ("in_zone", False): E.SEL_EACH_ZONE,
              ("adjacent", True): E.SEL_ONE_ADJ, ("adjacent", False): E.SEL_EACH_ADJ,
-             ("any", True): E.SEL_ONE_ANY, ("all", False): E.SEL_ALL}
+             ("any", True): E.SEL_ONE_ANY, ("all", False): E.SEL_ALL,
+             ("within", True): E.SEL_ONE_WITHIN, ("passed", True): E.SEL_ONE_PASSED}
     if (how, one) not in table:
         ctx.fail(where, f"{'one' if one else 'each'} = {how!r} is not valid; valid: "
-                 "one = 'in_zone' | 'adjacent' | 'any'; each = 'in_zone' | 'adjacent' | 'all'")
+                 "one = 'in_zone' | 'adjacent' | 'any' | 'within' | 'passed'; each = 'in_zone' | 'adjacent' | 'all'")
     row[L.I_SEL] = table[(how, one)]
-    if how in ("in_zone", "adjacent"):
+    if how == "within":
+        row[L.I_CB] = _int(ctx, where + ".range", t.get("range"), 0, 99)
+    if "exclude" in t:
+        if t["exclude"] != "opposing":
+            ctx.fail(where + ".exclude", "only 'opposing' (leave out the opposing fighter of this combat)")
+        row[L.I_FLAGS] |= L.IF_EXCLUDE_OPP
+    if how in ("in_zone", "adjacent", "within"):
         if "of" not in t:
             ctx.fail(where, f"'{how}' needs 'of' (whose zone / adjacent to whom)")
         row[L.I_REF] = ctx.ref(where + ".of", t["of"])
@@ -244,6 +266,15 @@ def _condition(ctx, where, c, row):
         row[L.I_PARG] = ctx.tag(where + ".tag_count", c["tag_count"])
         row[L.I_CA] = _int(ctx, where + ".at_least", c.get("at_least", 1))
         row[L.I_CB] = _int(ctx, where + ".below", c.get("below", 0))
+    elif "hand_at_least" in c:
+        row[L.I_COND], row[L.I_CA] = E.CN_HAND_AT_LEAST, _int(ctx, where, c["hand_at_least"])
+    elif "fighter_in_zone" in c:
+        pair = c["fighter_in_zone"]
+        if not (isinstance(pair, list) and len(pair) == 2):
+            ctx.fail(where + ".fighter_in_zone", "must be [fighter kind, whose zone], e.g. ['Wolf', 'Ancient Leshen']")
+        row[L.I_COND] = E.CN_KIND_IN_ZONE_OF
+        row[L.I_REF] = ctx.fighter_kind(where + ".fighter_in_zone[0]", pair[0])
+        row[L.I_CA] = ctx.ref(where + ".fighter_in_zone[1]", pair[1])
     elif "adjacent" in c:
         pair = c["adjacent"]
         if not (isinstance(pair, list) and len(pair) == 2):
@@ -283,14 +314,19 @@ def compile_step(ctx, where, step):
         if w in HOOK_ONLY and op not in HOOK_ONLY[w]:
             ctx.fail(where + ".op", f"the {w} hook only takes: " + ", ".join(sorted(HOOK_ONLY[w])))
     code, allowed = OPS[op]
-    bad = set(step) - allowed - {"op", "if", "may"}
+    bad = set(step) - allowed - {"op", "if", "unless", "may"}
     if bad:
         ctx.fail(where, f"op {op!r} does not take {sorted(bad)}; it takes: "
-                 + ", ".join(sorted(allowed | {"if", "may"})))
+                 + ", ".join(sorted(allowed | {"if", "unless", "may"})))
     row = np.zeros(L.I_FIELDS, np.int64)
     row[L.I_OP] = code
+    if "if" in step and "unless" in step:
+        ctx.fail(where, "give 'if' or 'unless', not both")
     if "if" in step:
         _condition(ctx, where + ".if", step["if"], row)
+    if "unless" in step:
+        _condition(ctx, where + ".unless", step["unless"], row)
+        row[L.I_FLAGS] |= L.IF_NEGATE
     if _bool(ctx, where + ".may", step.get("may", False)):
         row[L.I_FLAGS] |= L.IF_MAY
     if "amount" in step:
@@ -305,8 +341,31 @@ def compile_step(ctx, where, step):
         row[L.I_N] = _int(ctx, where + ".up_to", step["up_to"])
         if _bool(ctx, where + ".through_enemies", step.get("through_enemies", False)):
             row[L.I_FLAGS] |= L.IF_THROUGH
-    if op in ("damage", "move", "place", "recover", "set_health"):
+        if _bool(ctx, where + ".track", step.get("track", False)):
+            row[L.I_FLAGS] |= L.IF_TRACK
+    if op in ("damage", "move", "place", "recover", "set_health", "pin", "swap"):
         _target(ctx, where + ".target", step.get("target", "self"), row)
+    if op == "add_value" and "card" in step:
+        if step["card"] not in ("yours", "opponent"):
+            ctx.fail(where + ".card", f"unknown {step['card']!r}; valid: yours, opponent")
+        if step["card"] == "opponent":
+            row[L.I_FLAGS] |= L.IF_TO_OPPONENT
+    if op == "summon":
+        k = ctx.fighter_kind(where + ".fighter", step.get("fighter"))
+        if k == 0:
+            ctx.fail(where + ".fighter", "name a sidekick to summon")
+        row[L.I_REF] = k
+        to = step.get("to", {"in_zone_of": ctx.hero_name})
+        if not (isinstance(to, dict) and set(to) == {"in_zone_of"}):
+            ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
+        row[L.I_CA] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
+    if op == "discard_for_value":
+        row[L.I_PARG] = ctx.tag(where + ".tag", step.get("tag"))
+    if op == "reclaim":
+        to = step.get("to", "hand")
+        if to not in ("deck_top", "hand"):
+            ctx.fail(where + ".to", f"unknown {to!r}; valid: deck_top, hand")
+        row[L.I_CA] = 1 if to == "hand" else 0
     if op in ("draw", "discard", "discard_top"):
         who = step.get("who", "you" if op in ("draw", "discard_top") else "opponent")
         if who not in WHO:
@@ -383,7 +442,8 @@ def compile_step(ctx, where, step):
         if not (isinstance(to, dict) and set(to) == {"in_zone_of"}):
             ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
         row[L.I_CA] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
-    if op in ("damage", "draw", "discard", "recover", "gain_action", "add_value", "add_move", "damage_spaces") and "amount" not in step:
+    if op in ("damage", "draw", "discard", "recover", "gain_action", "add_value", "add_move", "damage_spaces",
+              "discard_for_value") and "amount" not in step:
         row[L.I_N] = 1
     if op == "look_top" and "amount" not in step:
         ctx.fail(where, "op 'look_top' needs 'amount' (cards to look at)")
@@ -407,3 +467,16 @@ def compile_steps(ctx, where, steps):
     if not rows:
         return np.zeros((0, L.I_FIELDS), np.int64)
     return np.concatenate(rows)
+
+
+def compile_condition(ctx, where, cond):
+    """Compile a bare condition (e.g. an ongoing scheme's ``discard_if``) to one
+    OP_NOP row whose condition the engine evaluates; ``{ unless = ... }`` negates it."""
+    row = np.zeros(L.I_FIELDS, np.int64)
+    row[L.I_OP] = E.OP_NOP
+    if isinstance(cond, dict) and set(cond) == {"unless"}:
+        _condition(ctx, where + ".unless", cond["unless"], row)
+        row[L.I_FLAGS] |= L.IF_NEGATE
+    else:
+        _condition(ctx, where, cond, row)
+    return row[None, :]

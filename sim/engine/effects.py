@@ -19,9 +19,9 @@ from numba import njit, types  # noqa: F401
 from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
 
 from .core import (
-    PILE_DECK, PILE_DISC, PILE_HAND, adjacent, check_end, count_tag_in_pile,
+    PILE_DECK, PILE_DISC, PILE_HAND, adjacent, check_end, count_tag_in_pile, pile_take,
     deal_damage, discard_from_hand, draw_cards, fog_space, hero_of, log_ev,
-    move_fighter, occupancy, pile_base, pile_push, pile_remove_at,
+    move_fighter, occupancy, opposed, pile_base, pile_push, pile_remove_at,
     place_fighter, rand_below, reachable, recover, same_zone, set_health,
     shuffle_deck, take_to_hand, team_of,
 )
@@ -30,11 +30,14 @@ from .layout import (
     CB_IGN0, CB_MOD0, CB_OVR0, CB_PREVENT, CB_PRINTED0, CB_WON, D_BOOST_CARD,
     D_DISCARD_EFFECT, D_MAY, D_MOVE_DEST, D_MOVE_WHICH, D_OPTION, D_PLACE,
     D_TARGET, EV_BOOST, EV_CANCEL, EV_COUNTER, EV_END_TURN, EV_GAIN_ACTION,
-    EV_CHOOSE, EV_DISCARD, EV_LOOK_HAND, EV_LOOK_TOP, EV_RETURN, EV_SEARCH, EV_TAKE, D_TAKE_CARD, P_DECKN, F_HP, F_KIND, F_MAXHP, F_OWNER, F_SPACE,
+    EV_CHOOSE, EV_DISCARD, EV_IGNORE, EV_PIN, EV_REMOVE, EV_SWAP, CB_ATT_P, EV_LOOK_HAND, EV_LOOK_TOP, EV_RETURN, EV_SEARCH, EV_TAKE, D_TAKE_CARD, P_DECKN, F_HP, F_KIND, F_MAXHP, F_OWNER, F_SPACE,
     F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FS_DEFEATED, FS_IN_PLAY,
-    G_ACTIONS, G_ACTIVE, G_ENDTURN, G_LAST_BOOST, G_LAST_DMG, G_LAST_KO, G_NPLAYERS, G_OVER, H_HOOKS, I_CA, I_CB,
+    G_ACTIONS, G_ACTIVE, G_ENDTURN, G_FLAGS, G_PASSED, GF_SELF_TO_DECK, GF_TOOK_FROM_DECK,
+    F_LEFT, F_NOLEAVE, FS_REMOVED, P_ATTACKED, P_HERO_ATTACKED, P_ONGOING, P_RETURN, C_PASSIVE,
+    PV_NO_OPPONENT_ACTIONS, PV_MAY_IGNORE_DISCARD, H_PROTECT_TAG, H_PROTECT_N,
+    G_LAST_BOOST, G_LAST_DMG, G_LAST_KO, G_NPLAYERS, G_OVER, H_HOOKS, I_CA, I_CB,
     I_COND, I_FLAGS, I_N, I_OP, I_PARG, I_PER, I_REF, I_SEL, I_SIDE, IF_MAY,
-    IF_BOTTOM, IF_RANDOM, IF_THROUGH, IF_YOU_CHOOSE, IF_EXCLUDE_REF, MAX_CARDS, MAX_FIGHTERS,
+    IF_BOTTOM, IF_EXCLUDE_OPP, IF_NEGATE, IF_TO_OPPONENT, IF_TRACK, IF_RANDOM, IF_THROUGH, IF_YOU_CHOOSE, IF_EXCLUDE_REF, MAX_CARDS, MAX_FIGHTERS,
     OFF_CB, P_COUNTER0, P_DISCN, P_HAND_SEEN, P_HANDN, P_HERO, R_END_AT_ACTION,
     TAG_UNCANCELABLE, C_TAGS, fslot, pslot,
 )
@@ -70,11 +73,19 @@ OP_DAMAGE_SPACES = 25  # choose a space in REF's zone and one adjacent space: N 
 OP_DISCARD_TOP = 26    # discard the top card of a deck (side: whose); remember its BOOST
 OP_CHOOSE = 27         # choose N of the CA branches that follow and resolve them in that order
 OP_BRANCH = 28         # header of one option of OP_CHOOSE: CA = rows in the branch
-N_OPS = 29
+OP_PIN = 29            # the targets cannot leave their space this turn
+OP_SWAP = 30           # your fighter swaps spaces with the target (a choice)
+OP_SUMMON = 31         # put a fighter of kind REF (off the board, else one on it) in the zone of CA
+OP_REMOVE = 32         # remove your hero from the board; it comes back at the start of your next turn
+OP_DISCARD_FOR_VALUE = 33  # discard any number of cards with tag PARG: +N value each
+OP_RECLAIM = 34        # a card of your choice from your discard pile to the top of the deck (CA 0) or hand (1)
+OP_SELF_TO_DECK = 35   # this scheme is shuffled into your deck instead of going to the discard
+N_OPS = 36
 
 SR_DISCARD_THEN_DECK = 0
 SR_DECK = 1
 SR_DISCARD = 2
+SR_DECK_OR_DISCARD = 3
 
 # --------------------------------------------------------------- conditions
 CN_ALWAYS = 0
@@ -95,6 +106,12 @@ CN_ON_FOG = 14         # your hero is on a space with one of your fog tokens
 CN_COUNTER_NE = 15
 CN_DEFEATED_ANY = 16   # the last damage step defeated a fighter
 CN_DEALT_DAMAGE = 17   # the last damage step dealt damage
+CN_ATTACKED = 18       # one of your fighters attacked this turn
+CN_HERO_ATTACKED = 19  # your hero attacked this turn (before this combat)
+CN_LEFT_SPACE = 20     # your fighter left its space this turn
+CN_HAND_AT_LEAST = 21  # you hold at least CA cards
+CN_KIND_IN_ZONE_OF = 22  # one of your fighters of kind REF is in the zone of fighter CA
+CN_TOOK_FROM_DECK = 23  # the last search took its card from the deck
 
 # ------------------------------------------------------------- selectors
 SEL_REF = 0            # the fighter REF
@@ -107,6 +124,8 @@ SEL_ONE_ADJ = 6        # one fighter adjacent to REF
 SEL_EACH_ADJ = 7
 SEL_ONE_COMBATANT = 8  # one of the two fighters in the combat
 SEL_ONE_ANY = 9        # any one fighter (side filter)
+SEL_ONE_WITHIN = 10    # one fighter within CB spaces of REF (counted along lines)
+SEL_ONE_PASSED = 11    # one fighter the last tracked move passed through
 
 REF_SELF = -1          # your fighter (who played the card)
 REF_OPPOSING = -2      # the opposing fighter in this combat
@@ -155,7 +174,9 @@ def opponent_player(st, p, side):
     t = team_of(st, p)
     for q in range(st[G_NPLAYERS]):
         if team_of(st, q) != t:
-            return q
+            for k in range(FIGHTERS_PER_PLAYER):   # a dormant player is not "an opponent" (R48)
+                if st[fslot(q * FIGHTERS_PER_PLAYER + k, F_STATUS)] == FS_IN_PLAY:
+                    return q
     return -1
 
 
@@ -205,8 +226,7 @@ def opp_card(st, side):
 
 
 @jit(B(ST, TB, A1, I, I, I))
-def cond_ok(st, tb, ins, p, f, side):
-    """True if the condition of instruction row ``ins`` holds."""
+def cond_base(st, tb, ins, p, f, side):
     c = ins[I_COND]
     if c == CN_ALWAYS:
         return True
@@ -246,6 +266,26 @@ def cond_ok(st, tb, ins, p, f, side):
         a = resolve_ref(st, p, f, side, ins[I_REF])
         b = resolve_ref(st, p, f, side, ins[I_CA])
         return a >= 0 and b >= 0 and adjacent(tb, st[fslot(a, F_SPACE)], st[fslot(b, F_SPACE)])
+    if c == CN_ATTACKED:
+        return st[pslot(p, P_ATTACKED)] != 0
+    if c == CN_HERO_ATTACKED:
+        return st[pslot(p, P_HERO_ATTACKED)] != 0
+    if c == CN_LEFT_SPACE:
+        return f >= 0 and st[fslot(f, F_LEFT)] != 0
+    if c == CN_HAND_AT_LEAST:
+        return st[pslot(p, P_HANDN)] >= ins[I_CA]
+    if c == CN_KIND_IN_ZONE_OF:
+        r = resolve_ref(st, p, f, side, ins[I_CA])
+        if r < 0 or st[fslot(r, F_STATUS)] != FS_IN_PLAY:
+            return False
+        for k in range(FIGHTERS_PER_PLAYER):
+            g = p * FIGHTERS_PER_PLAYER + k
+            if (g != r and st[fslot(g, F_STATUS)] == FS_IN_PLAY and st[fslot(g, F_KIND)] == ins[I_REF]
+                    and same_zone(tb, st[fslot(g, F_SPACE)], st[fslot(r, F_SPACE)])):
+                return True
+        return False
+    if c == CN_TOOK_FROM_DECK:
+        return (st[G_FLAGS] & GF_TOOK_FROM_DECK) != 0
     if c == CN_DEFEATED_ANY:
         return st[G_LAST_KO] > 0
     if c == CN_DEALT_DAMAGE:
@@ -254,6 +294,13 @@ def cond_ok(st, tb, ins, p, f, side):
         h = hero_of(p)
         return st[fslot(h, F_STATUS)] == FS_IN_PLAY and fog_space(st, p, st[fslot(h, F_SPACE)])
     return False
+
+
+@jit(B(ST, TB, A1, I, I, I))
+def cond_ok(st, tb, ins, p, f, side):
+    """True if the condition of instruction row ``ins`` holds (negated by IF_NEGATE)."""
+    r = cond_base(st, tb, ins, p, f, side)
+    return (not r) if (ins[I_FLAGS] & IF_NEGATE) != 0 else r
 
 
 @jit(B(ST, I, I, I))
@@ -293,7 +340,7 @@ def collect_targets(st, tb, ins, p, f, side, out):
                     n += 1
         return n, True
     center = -1
-    if sel == SEL_ONE_ZONE or sel == SEL_EACH_ZONE or sel == SEL_ONE_ADJ or sel == SEL_EACH_ADJ:
+    if sel == SEL_ONE_ZONE or sel == SEL_EACH_ZONE or sel == SEL_ONE_ADJ or sel == SEL_EACH_ADJ or sel == SEL_ONE_WITHIN:
         r = resolve_ref(st, p, f, side, ref)
         if r < 0 or st[fslot(r, F_STATUS)] != FS_IN_PLAY:
             return 0, False
@@ -301,10 +348,19 @@ def collect_targets(st, tb, ins, p, f, side, out):
     excl = -1
     if ins[I_FLAGS] & IF_EXCLUDE_REF:
         excl = resolve_ref(st, p, f, side, ref)
+    excl2 = -1
+    if ins[I_FLAGS] & IF_EXCLUDE_OPP:
+        excl2 = resolve_ref(st, p, f, side, REF_OPPOSING)
     for g in range(MAX_FIGHTERS):
-        if st[fslot(g, F_STATUS)] != FS_IN_PLAY or g == excl or not side_ok(st, p, g, sidef):
+        if st[fslot(g, F_STATUS)] != FS_IN_PLAY or g == excl or g == excl2 or not side_ok(st, p, g, sidef):
             continue
         s = st[fslot(g, F_SPACE)]
+        if sel == SEL_ONE_PASSED:
+            if (st[G_PASSED] >> g) & 1 == 0:
+                continue
+        if sel == SEL_ONE_WITHIN:
+            if tb.adist[center, s] > ins[I_CB]:
+                continue
         if sel == SEL_ONE_ZONE or sel == SEL_EACH_ZONE:
             if not same_zone(tb, s, center):
                 continue
@@ -313,7 +369,8 @@ def collect_targets(st, tb, ins, p, f, side, out):
                 continue
         out[n] = g
         n += 1
-    pick = sel == SEL_ONE_ZONE or sel == SEL_ONE_ADJ or sel == SEL_ONE_ANY
+    pick = (sel == SEL_ONE_ZONE or sel == SEL_ONE_ADJ or sel == SEL_ONE_ANY or sel == SEL_ONE_WITHIN
+            or sel == SEL_ONE_PASSED)
     return n, pick
 
 
@@ -343,13 +400,16 @@ def targets(st, tb, ctl, ins, p, f, side, out):
     return n
 
 
-@jit(V(ST, TB, CTL, LOG, I, A1, A1, I, B))
-def move_group(st, tb, ctl, log, mover, fighters, budgets, n, through):
+@jit(V(ST, TB, CTL, LOG, I, A1, A1, I, B, B))
+def move_group(st, tb, ctl, log, mover, fighters, budgets, n, through, track):
     """Move fighters one at a time, each up to its own budget (spaces).
 
     ``mover`` chooses the order (``D_MOVE_WHICH``) and each destination
     (``D_MOVE_DEST``). ``fighters``/``budgets``: int64 arrays, first ``n``
-    used. Source: Battle of Legends Vol. 1 rules, "Maneuver and movement".
+    used. With ``track``, ``G_PASSED`` collects the opposing fighters each
+    move could have passed through (Bane of the Aen Elle: the player routes
+    the move through the fighter they then damage). Source: Battle of Legends
+    Vol. 1 rules, "Maneuver and movement".
     """
     S = tb.adj.shape[0]
     dests = np.empty(S + 1, np.int64)
@@ -369,7 +429,16 @@ def move_group(st, tb, ctl, log, mover, fighters, budgets, n, through):
             continue
         k = reachable(st, tb, g, b, through, dests)
         j = decide(st, tb, ctl, D_MOVE_DEST, mover, dests, k)
+        src = st[fslot(g, F_SPACE)]
         move_fighter(st, log, g, dests[j], b, through)
+        if track:
+            # opposing fighters the move can have gone through: src -> their space -> dest fits
+            d = dests[j]
+            for o in range(MAX_FIGHTERS):
+                if o != g and st[fslot(o, F_STATUS)] == FS_IN_PLAY and opposed(st, g, o):
+                    so = st[fslot(o, F_SPACE)]
+                    if so != src and tb.dist[src, so] + tb.dist[so, d] <= b:
+                        st[G_PASSED] |= 1 << o
 
 
 @jit(I(ST, TB, I, I, A1))
@@ -419,9 +488,37 @@ def choose_hand_card(st, tb, ctl, kind, chooser, owner, allow_none):
 
 @jit(B(ST, TB, I))
 def cancel_protected(st, tb, side):
-    """True if effects on the card of ``side`` cannot be cancelled."""
+    """True if the opponent cannot cancel the effects on the card of ``side``.
+
+    The card's tag (Holmes, Watson), or its owner's hero ability: with at least
+    H_PROTECT_N cards of tag H_PROTECT_TAG in the discard pile, all of that
+    player's card effects (Ciri at 7+ Source, cases.md project decision).
+    """
     c = st[OFF_CB + CB_CARD0 + side]
-    return c >= 0 and (tb.cards[c, C_TAGS] & TAG_UNCANCELABLE) != 0
+    if c < 0:
+        return False
+    if tb.cards[c, C_TAGS] & TAG_UNCANCELABLE:
+        return True
+    owner = st[OFF_CB + CB_ATT_P + side]
+    h = st[pslot(owner, P_HERO)]
+    need = tb.heroes[h, H_PROTECT_N]
+    return need > 0 and count_tag_in_pile(st, tb, PILE_DISC, owner, tb.heroes[h, H_PROTECT_TAG]) >= need
+
+
+@jit(B(ST, TB, I, I))
+def has_passive(st, tb, q, bit):
+    """True if player ``q``'s ongoing scheme in play has passive effect ``bit`` (PV_*)."""
+    c = st[pslot(q, P_ONGOING)]
+    return c >= 0 and (tb.cards[c, C_PASSIVE] & bit) != 0
+
+
+@jit(B(ST, TB, I))
+def actions_blocked(st, tb, p):
+    """True if an opponent's ongoing scheme stops ``p`` from gaining actions (Blizzard)."""
+    for q in range(st[G_NPLAYERS]):
+        if team_of(st, q) != team_of(st, p) and has_passive(st, tb, q, PV_NO_OPPONENT_ACTIONS):
+            return True
+    return False
 
 
 @jit(V(ST, TB, LOG, I, I))
@@ -453,7 +550,25 @@ def search(st, tb, ctl, log, p, where, card, tagbits):
     opts = np.empty(2 * MAX_CARDS, np.int64)
     searched_deck = False
     n = 0
+    st[G_FLAGS] &= ~GF_TOOK_FROM_DECK
     pile = PILE_DISC if where != SR_DECK else PILE_DECK
+    if where == SR_DECK_OR_DISCARD:
+        # the player picks the pile first (1 deck, 2 discard pile) among those with a match
+        piles = np.empty(2, np.int64)
+        m = 0
+        for pl in range(2):
+            pi = PILE_DECK if pl == 0 else PILE_DISC
+            base = pile_base(pi, p)
+            for k in range(st[pslot(p, P_DECKN if pi == PILE_DECK else P_DISCN)]):
+                c = st[base + k]
+                if c == card or (card < 0 and (tb.cards[c, C_TAGS] & tagbits) != 0):
+                    piles[m] = pl + 1
+                    m += 1
+                    break
+        if m == 0:
+            log_ev(st, log, EV_SEARCH, p, -1, 0, 0, 0)
+            return
+        pile = PILE_DECK if piles[decide(st, tb, ctl, D_OPTION, p, piles, m)] == 1 else PILE_DISC
     for attempt in range(2):
         base = pile_base(pile, p)
         for k in range(st[pslot(p, P_DISCN if pile == PILE_DISC else P_DECKN)]):
@@ -471,6 +586,8 @@ def search(st, tb, ctl, log, p, where, card, tagbits):
         if n > 0 or where != SR_DISCARD_THEN_DECK or pile == PILE_DECK:
             break
         pile = PILE_DECK
+    if n > 0 and pile == PILE_DECK:
+        st[G_FLAGS] |= GF_TOOK_FROM_DECK
     found = -1
     if n > 0:
         found = opts[decide(st, tb, ctl, D_TAKE_CARD, p, opts, n)]
@@ -514,6 +631,49 @@ def look_top(st, tb, ctl, log, p, n, keep, bottom):
             st[b] = c
         else:
             pile_push(st, PILE_DECK, p, c)
+
+
+@jit(V(ST, TB, CTL, LOG, I, I, I, I, I, A1))
+def summon(st, tb, ctl, log, p, f, side, kind, ref, spaces):
+    """Summon a fighter of ``kind``: one off the board comes back at full health,
+    else the player moves one already on the board; either is put on an empty
+    space in the zone of fighter ``ref``. Source: Witcher rules, "Heart of the
+    Forest" (summon a Wolf); case R63.
+    """
+    r = resolve_ref(st, p, f, side, ref)
+    if r < 0 or st[fslot(r, F_STATUS)] != FS_IN_PLAY:
+        return
+    g = -1
+    for k in range(FIGHTERS_PER_PLAYER):
+        h = p * FIGHTERS_PER_PLAYER + k
+        if st[fslot(h, F_KIND)] == kind and k > 0 and (st[fslot(h, F_STATUS)] == FS_DEFEATED
+                                                        or st[fslot(h, F_STATUS)] == FS_REMOVED):
+            g = h
+            break
+    back = g >= 0
+    if not back:
+        opts = np.empty(FIGHTERS_PER_PLAYER, np.int64)
+        m = 0
+        for k in range(1, FIGHTERS_PER_PLAYER):
+            h = p * FIGHTERS_PER_PLAYER + k
+            if st[fslot(h, F_KIND)] == kind and st[fslot(h, F_STATUS)] == FS_IN_PLAY:
+                opts[m] = h
+                m += 1
+        if m == 0:
+            return
+        g = opts[decide(st, tb, ctl, D_TARGET, p, opts, m)]
+    k = empty_spaces(st, tb, PL_IN_ZONE, st[fslot(r, F_SPACE)], spaces)
+    if k == 0:
+        return
+    sp = spaces[decide(st, tb, ctl, D_PLACE, p, spaces, k)]
+    if back:
+        st[fslot(g, F_HP)] = st[fslot(g, F_MAXHP)]
+        st[fslot(g, F_STATUS)] = FS_IN_PLAY
+        st[fslot(g, F_SPACE)] = sp
+        st[fslot(g, F_START_SPACE)] = sp
+        log_ev(st, log, EV_RETURN, g, sp, 0, 0, 0)
+    else:
+        place_fighter(st, log, g, sp)
 
 
 @jit(I(ST, TB, CTL, LOG, I, I, I, I, I, I))
@@ -565,6 +725,10 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
             q = p if ins[I_SIDE] == S_OWN else opponent_player(st, p, side)
             if q < 0:
                 continue
+            if has_passive(st, tb, q, PV_MAY_IGNORE_DISCARD) and st[pslot(q, P_HANDN)] > 0:
+                if ask_may(st, tb, ctl, q):
+                    log_ev(st, log, EV_IGNORE, q, 0, 0, 0, 0)
+                    continue
             for _ in range(amt):
                 hn = st[pslot(q, P_HANDN)]
                 if hn == 0:
@@ -582,7 +746,9 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
             n = targets(st, tb, ctl, ins, p, f, side, tg)
             for j in range(n):
                 bud[j] = amt
-            move_group(st, tb, ctl, log, p, tg, bud, n, (ins[I_FLAGS] & IF_THROUGH) != 0)
+            st[G_PASSED] = 0
+            move_group(st, tb, ctl, log, p, tg, bud, n, (ins[I_FLAGS] & IF_THROUGH) != 0,
+                       (ins[I_FLAGS] & IF_TRACK) != 0)
         elif op == OP_PLACE:
             n = targets(st, tb, ctl, ins, p, f, side, tg)
             if n == 0:
@@ -627,12 +793,13 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
             st[fslot(g, F_START_SPACE)] = spaces[j]
             log_ev(st, log, EV_RETURN, g, spaces[j], 0, 0, 0)
         elif op == OP_GAIN_ACTION:
-            if p == st[G_ACTIVE]:
+            if p == st[G_ACTIVE] and not actions_blocked(st, tb, p):
                 st[G_ACTIONS] += amt
                 log_ev(st, log, EV_GAIN_ACTION, p, amt, 0, 0, 0)
         elif op == OP_ADD_VALUE:
             if side >= 0:
-                st[OFF_CB + CB_MOD0 + side] += amt * per_count(st, tb, p, f, side, ins[I_PER], ins[I_PARG])
+                to = (1 - side) if (ins[I_FLAGS] & IF_TO_OPPONENT) != 0 else side
+                st[OFF_CB + CB_MOD0 + to] += amt * per_count(st, tb, p, f, side, ins[I_PER], ins[I_PARG])
         elif op == OP_SET_VALUE:
             if side >= 0:
                 st[OFF_CB + CB_OVR0 + side] = amt
@@ -716,6 +883,78 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                     pile_push(st, PILE_DISC, q, c)
                     st[G_LAST_BOOST] = tb.cards[c, C_BOOST]
                     log_ev(st, log, EV_DISCARD, q, c, 3, 0, 0)
+        elif op == OP_PIN:
+            n = targets(st, tb, ctl, ins, p, f, side, tg)
+            for j in range(n):
+                st[fslot(tg[j], F_NOLEAVE)] = 1
+                log_ev(st, log, EV_PIN, tg[j], 0, 0, 0, 0)
+        elif op == OP_SWAP:
+            n = targets(st, tb, ctl, ins, p, f, side, tg)
+            if n > 0 and f >= 0 and st[fslot(f, F_STATUS)] == FS_IN_PLAY and tg[0] != f:
+                a = st[fslot(f, F_SPACE)]
+                st[fslot(f, F_SPACE)] = st[fslot(tg[0], F_SPACE)]
+                st[fslot(tg[0], F_SPACE)] = a
+                st[fslot(f, F_LEFT)] = 1
+                st[fslot(tg[0], F_LEFT)] = 1
+                log_ev(st, log, EV_SWAP, f, tg[0], 0, 0, 0)
+        elif op == OP_SUMMON:
+            summon(st, tb, ctl, log, p, f, side, ins[I_REF], ins[I_CA], spaces)
+        elif op == OP_REMOVE:
+            h = hero_of(p)
+            if st[fslot(h, F_STATUS)] == FS_IN_PLAY:
+                st[fslot(h, F_STATUS)] = FS_REMOVED
+                st[fslot(h, F_SPACE)] = -1
+                st[pslot(p, P_RETURN)] = card + 2
+                log_ev(st, log, EV_REMOVE, h, 0, 0, 0, 0)
+        elif op == OP_DISCARD_FOR_VALUE:
+            if side >= 0:
+                while True:
+                    hn = st[pslot(p, P_HANDN)]
+                    opts = np.empty(hn + 1, np.int64)
+                    m = 0
+                    hb = pile_base(PILE_HAND, p)
+                    for k in range(hn):
+                        c = st[hb + k]
+                        if tb.cards[c, C_TAGS] & ins[I_PARG]:
+                            dup = False
+                            for j in range(m):
+                                if opts[j] == c:
+                                    dup = True
+                            if not dup:
+                                opts[m] = c
+                                m += 1
+                    if m == 0:
+                        break
+                    opts[m] = -1
+                    c = opts[decide(st, tb, ctl, D_BOOST_CARD, p, opts, m + 1)]
+                    if c < 0:
+                        break
+                    discard_from_hand(st, log, p, c, 0)
+                    st[OFF_CB + CB_MOD0 + side] += amt
+        elif op == OP_RECLAIM:
+            dn = st[pslot(p, P_DISCN)]
+            if dn > 0:
+                opts = np.empty(dn, np.int64)
+                m = 0
+                db = pile_base(PILE_DISC, p)
+                for k in range(dn):
+                    c = st[db + k]
+                    dup = False
+                    for j in range(m):
+                        if opts[j] == c:
+                            dup = True
+                    if not dup:
+                        opts[m] = c
+                        m += 1
+                c = opts[decide(st, tb, ctl, D_TAKE_CARD, p, opts, m)]
+                if ins[I_CA] == 1:
+                    take_to_hand(st, log, PILE_DISC, p, c)
+                else:
+                    pile_take(st, PILE_DISC, p, c)
+                    pile_push(st, PILE_DECK, p, c)
+                    log_ev(st, log, EV_TAKE, p, c, PILE_DISC, 1, 0)
+        elif op == OP_SELF_TO_DECK:
+            st[G_FLAGS] |= GF_SELF_TO_DECK
         elif op == OP_CHOOSE:
             nb = ins[I_CA]
             bstart = np.empty(nb, np.int64)

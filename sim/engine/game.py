@@ -20,7 +20,7 @@ from .layout import (
     F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FS_IN_PLAY, G_ACTIVE,
     G_DECISIONS, G_FIRST, G_NPLAYERS, G_OVER, G_REASON, G_TURN, G_WINNER,
     H_DECK_LEN, H_DECK_START, H_HP, H_KIND0, H_MOVE, H_NKINDS, H_RANGED,
-    HK_SETUP, K_COUNT, K_FIELDS, K_HP, K_MOVE, K_RANGED, N_FOG, P_CARDS_PLAYED,
+    HK_SETUP, K_COUNT, K_FIELDS, K_HP, K_MOVE, K_RANGED, K_SUMMON, FS_REMOVED, R_SUMMON_OFF_BOARD, N_FOG, P_CARDS_PLAYED,
     MAX_HERO_CARDS, MAX_SPACES, OFF_PLAYED, OFF_SPACE_COMBATS, OFF_SPACE_DEFEATS, P_FOG0, P_HERO, P_NFIGHTERS, P_ONGOING, P_TEAM, R_OPENING_HAND, STATE_SIZE,
     fslot, pslot,
 )
@@ -76,9 +76,10 @@ def setup_game(st, tb, ctl, log, hero_rows, nplayers, seed):
         n = 1
         for k in range(tb.heroes[h, H_NKINDS]):
             kb = H_KIND0 + k * K_FIELDS
+            off = tb.heroes[h, kb + K_SUMMON] != 0 and tb.rules[R_SUMMON_OFF_BOARD] != 0
             for _ in range(tb.heroes[h, kb + K_COUNT]):
                 g = f + n
-                st[fslot(g, F_STATUS)] = FS_IN_PLAY
+                st[fslot(g, F_STATUS)] = FS_REMOVED if off else FS_IN_PLAY
                 st[fslot(g, F_HP)] = tb.heroes[h, kb + K_HP]
                 st[fslot(g, F_MAXHP)] = tb.heroes[h, kb + K_HP]
                 st[fslot(g, F_OWNER)] = p
@@ -96,6 +97,8 @@ def setup_game(st, tb, ctl, log, hero_rows, nplayers, seed):
         log_ev(st, log, EV_SETUP, f, hs, 0, 0, 0)
         for k in range(1, st[pslot(p, P_NFIGHTERS)]):
             g = f + k
+            if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
+                continue
             occ = occupancy(st, S)
             m = 0
             for s in range(S):

@@ -61,7 +61,11 @@ G_ACTIONS = 14      # actions the active player still has this turn
 G_LAST_DMG = 15     # damage dealt by the last damage step (for "if you do")
 G_LAST_KO = 16      # fighters defeated by the last damage step
 G_LAST_BOOST = 17   # BOOST value of the last card discarded from a deck top
+G_PASSED = 18       # bit mask of fighters the last tracked move passed through
+G_FLAGS = 19        # GF_* bits about the card being resolved
 G_SIZE = 20
+GF_TOOK_FROM_DECK = 1   # the last search took its card from the deck
+GF_SELF_TO_DECK = 2     # the scheme being resolved goes into the deck (shuffled), not the discard
 
 # ------------------------------------------------------------ fighter slots
 F_STATUS = 0        # FS_* code
@@ -149,14 +153,20 @@ C_HERO = 5          # hero-table row that owns the card
 C_FORM = 6          # required form counter value + 1, 0 = any form
 C_LOCAL = 7         # index of the card within its hero file (0..MAX_HERO_CARDS-1)
 C_PROG = 8          # start of (start, length) pairs, one per window
-N_WINDOWS = 6
+N_WINDOWS = 7
 W_IMMEDIATELY = 0
 W_DURING = 1
 W_AFTER = 2
 W_SCHEME = 3
 W_ONGOING_START = 4  # ongoing scheme: at the start of the owner's turn
-W_ONGOING_DISCARD = 5  # ongoing scheme: condition checked at end of turn
-C_FIELDS = C_PROG + 2 * N_WINDOWS
+W_ONGOING_DISCARD = 5  # ongoing scheme: one condition row, checked at the end of the owner's turn
+W_ON_RETURN = 6      # a removed hero is placed again at the start of the next turn: then this
+C_PASSIVE = C_PROG + 2 * N_WINDOWS  # PV_* bits: ongoing effects while the scheme is in play
+C_FIELDS = C_PASSIVE + 1
+
+PV_NO_OPPONENT_ACTIONS = 1   # opponents can't gain actions (Blizzard)
+PV_MAY_IGNORE_DISCARD = 2    # you may ignore effects that make you discard from hand (Tawny Owl)
+PV_DRAW_AFTER_COMBAT = 4     # after each combat your fighter is in, draw 1 (Unicorn Ally)
 
 CT_ATTACK = 0
 CT_DEFENSE = 1
@@ -181,7 +191,8 @@ K_COUNT = 0
 K_HP = 1
 K_MOVE = 2
 K_RANGED = 3
-K_FIELDS = 4
+K_SUMMON = 4            # 1: "summon" sidekick (may start off the board, rules option)
+K_FIELDS = 5
 H_HOOKS = H_KIND0 + MAX_SIDEKICK_KINDS * K_FIELDS
 N_HOOKS = 6
 HK_SETUP = 0            # after the hero is placed
@@ -190,7 +201,9 @@ HK_MANEUVER_BONUS = 2   # extra move during a maneuver (add_move)
 HK_AFTER_MANEUVER = 3
 HK_ATTACK_VALUE = 4     # run when this hero's attack value is computed
 HK_DEFENSE_VALUE = 5
-H_FIELDS = H_HOOKS + 2 * N_HOOKS
+H_PROTECT_TAG = H_HOOKS + 2 * N_HOOKS   # tag bits: with >= H_PROTECT_N such cards in your
+H_PROTECT_N = H_PROTECT_TAG + 1          # discard, your card effects can't be cancelled (Ciri)
+H_FIELDS = H_PROTECT_N + 1
 
 HF_ATTACK_BOOST = 1     # King Arthur: may BOOST his attack with a face-down card
 
@@ -217,6 +230,10 @@ IF_RANDOM = 4       # random card
 IF_YOU_CHOOSE = 8   # you look at the hand and choose
 IF_EXCLUDE_REF = 16  # "other": not the reference fighter
 IF_BOTTOM = 32      # look_top: the rest goes to the bottom of the deck
+IF_NEGATE = 64      # the condition is negated ("unless")
+IF_EXCLUDE_OPP = 128  # targets exclude the opposing fighter of this combat
+IF_TRACK = 256      # move step by step, remembering opposing fighters moved through
+IF_TO_OPPONENT = 512  # add_value: change the opponent's card instead of yours
 
 # ------------------------------------------------------------- rules options
 R_TURN_CAP = 0          # total turns before the game is a draw
@@ -225,6 +242,7 @@ R_OPENING_HAND = 2
 R_EXHAUST_DAMAGE = 3    # damage per missing draw
 R_END_AT_ACTION = 4     # 1: check the game end at the end of the action (R07)
 R_ACTIONS = 5           # actions per turn
+R_SUMMON_OFF_BOARD = 6  # 1: "summon" sidekicks (Leshen's Wolves) start off the board
 N_RULES = 8
 
 # -------------------------------------------------------------- end reasons
@@ -254,6 +272,7 @@ D_MAY = 11              # value: 1 yes, 0 no
 D_SETUP_SPACE = 12      # value: space index
 D_OPTION = 13           # value: option number
 D_TAKE_CARD = 14        # value: card id
+D_MOVE_STEP = 15        # value: next space of a step-by-step move (the current space = stop)
 N_DECISIONS = 16
 
 DOM_INT = 0
@@ -294,6 +313,10 @@ EV_COUNTER = 28         # player, counter, value
 EV_LOOK_TOP = 29        # player, cards looked at
 EV_SEARCH = 30          # player, card found (-1 none), 1 if the deck was shuffled
 EV_CHOOSE = 31          # player, option chosen (1-based)
+EV_PIN = 32             # fighter (cannot leave its space this turn)
+EV_REMOVE = 33          # fighter removed from the board (not defeated)
+EV_SWAP = 34            # fighter, other fighter (they swapped spaces)
+EV_IGNORE = 35          # player who ignored a discard effect (Tawny Owl)
 EV_FIELDS = 6
 
 A_MANEUVER = 0

@@ -12,12 +12,12 @@ from numba import njit, types  # noqa: F401
 from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
 
 from .core import (
-    PILE_DISC, PILE_HAND, can_target, check_end, deal_damage, discard_from_hand,
+    PILE_DECK, PILE_DISC, PILE_HAND, shuffle_deck, can_target, check_end, deal_damage, discard_from_hand,
     draw_cards, hero_of, log_ev, pile_base, pile_push, pile_take, place_fighter,
     team_of,
 )
 from .policy import decide
-from .effects import choose_hand_card, move_group, run_card_window, run_hook, empty_spaces, PL_ANY
+from .effects import cond_ok, has_passive, choose_hand_card, move_group, run_card_window, run_hook, empty_spaces, PL_ANY
 from .layout import (
     A_ATTACK, A_MANEUVER, A_SCHEME, C_BOOST, C_FMASK, C_FORM,
     C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P,
@@ -35,7 +35,8 @@ from .layout import (
     MAX_FIGHTERS, MAX_HERO_CARDS, OFF_CB, OFF_PLAYED, OFF_SPACE_COMBATS, C_LOCAL, P_ATTACKED, P_CARDS_PLAYED, P_COUNTER0,
     P_HANDN, P_HERO, P_HERO_ATTACKED, P_ONGOING, P_RETURN,
     R_ACTIONS, R_END_AT_ACTION, R_HAND_LIMIT, R_TURN_CAP, TAG_ONGOING,
-    W_AFTER, W_DURING, W_IMMEDIATELY, W_SCHEME, fslot, pslot,
+    W_AFTER, W_DURING, W_IMMEDIATELY, W_SCHEME, W_ON_RETURN, W_ONGOING_DISCARD, W_ONGOING_START,
+    G_FLAGS, GF_SELF_TO_DECK, PV_DRAW_AFTER_COMBAT, C_PROG, EV_TAKE, fslot, pslot,
 )
 
 FORM_COUNTER = 0    # hero counter 0 holds the form when a hero file declares forms
@@ -150,7 +151,7 @@ def do_maneuver(st, tb, ctl, log, p):
             fs[n] = g
             bud[n] = st[fslot(g, F_MOVE)] + boost + bonus
             n += 1
-    move_group(st, tb, ctl, log, p, fs, bud, n, False)
+    move_group(st, tb, ctl, log, p, fs, bud, n, False, False)
     if st[G_OVER] == 0:
         run_hook(st, tb, ctl, log, HK_AFTER_MANEUVER, p, h, -1)
 
@@ -162,7 +163,12 @@ def finish_card(st, tb, log, p, card):
     One ongoing scheme per hero; a new one discards the old (Witcher rules,
     "Ongoing Schemes"; cases.md R58).
     """
-    if tb.cards[card, C_TAGS] & TAG_ONGOING:
+    if st[G_FLAGS] & GF_SELF_TO_DECK:
+        st[G_FLAGS] &= ~GF_SELF_TO_DECK
+        pile_push(st, PILE_DECK, p, card)
+        shuffle_deck(st, p)
+        log_ev(st, log, EV_TAKE, p, card, PILE_DISC, 2, 0)
+    elif tb.cards[card, C_TAGS] & TAG_ONGOING:
         old = st[pslot(p, P_ONGOING)]
         if old >= 0:
             pile_push(st, PILE_DISC, p, old)
@@ -179,6 +185,7 @@ def do_scheme(st, tb, ctl, log, p, g, card):
     if not pile_take(st, PILE_HAND, p, card):
         return
     count_play(st, tb, p, card)
+    st[G_FLAGS] = 0
     log_ev(st, log, EV_SCHEME, p, g, card, 0, 0)
     run_card_window(st, tb, ctl, log, card, W_SCHEME, p, g, -1)
     finish_card(st, tb, log, p, card)
@@ -304,6 +311,12 @@ def do_attack(st, tb, ctl, log, p, a, t, card):
         if st[o + CB_CANCEL0] == 0 and st[G_OVER] == 0:
             run_card_window(st, tb, ctl, log, card, W_AFTER, p, a, 0)
 
+    for side in range(2):
+        pl = p if side == 0 else q
+        if st[G_OVER] == 0 and has_passive(st, tb, pl, PV_DRAW_AFTER_COMBAT):
+            draw_cards(st, tb, log, pl, 1)
+            if tb.rules[R_END_AT_ACTION] == 0:
+                check_end(st, tb, log)
     pile_push(st, PILE_DISC, p, card)
     if st[o + CB_ABOOST] >= 0:
         pile_push(st, PILE_DISC, p, st[o + CB_ABOOST])
@@ -339,7 +352,8 @@ def start_of_turn(st, tb, ctl, log, p):
     st[pslot(p, P_HERO_ATTACKED)] = 0
     st[G_ENDTURN] = 0
     h = hero_of(p)
-    if st[pslot(p, P_RETURN)]:
+    ret = st[pslot(p, P_RETURN)]
+    if ret:
         S = tb.adj.shape[0]
         sp = np.empty(S, np.int64)
         k = empty_spaces(st, tb, PL_ANY, -1, sp)
@@ -348,6 +362,11 @@ def start_of_turn(st, tb, ctl, log, p):
             place_fighter(st, log, h, sp[j])
             st[fslot(h, F_START_SPACE)] = sp[j]
         st[pslot(p, P_RETURN)] = 0
+        if ret >= 2:   # the card that removed the hero: its "when you come back" effect
+            run_card_window(st, tb, ctl, log, ret - 2, W_ON_RETURN, p, h, -1)
+    og = st[pslot(p, P_ONGOING)]
+    if og >= 0 and st[G_OVER] == 0:
+        run_card_window(st, tb, ctl, log, og, W_ONGOING_START, p, h, -1)
     hr = st[pslot(p, P_HERO)]
     if st[fslot(h, F_STATUS)] == FS_IN_PLAY and tb.heroes[hr, H_HOOKS + 2 * HK_START_TURN + 1] > 0:
         n0 = st[G_LOGN]
@@ -365,6 +384,13 @@ def end_of_turn(st, tb, ctl, log, p):
     Sources: Battle of Legends Vol. 1 "Turn and actions"; case R13; turn cap
     (cases.md project decision: a draw).
     """
+    og = st[pslot(p, P_ONGOING)]
+    if og >= 0 and tb.cards[og, C_PROG + 2 * W_ONGOING_DISCARD + 1] > 0:
+        row = tb.code[tb.cards[og, C_PROG + 2 * W_ONGOING_DISCARD]]
+        if cond_ok(st, tb, row, p, hero_of(p), -1):
+            st[pslot(p, P_ONGOING)] = -1
+            pile_push(st, PILE_DISC, p, og)
+            log_ev(st, log, EV_ONGOING, p, og, 0, 0, 0)
     lim = tb.rules[R_HAND_LIMIT]
     while st[pslot(p, P_HANDN)] > lim:
         c = choose_hand_card(st, tb, ctl, D_DISCARD_LIMIT, p, p, False)
@@ -380,6 +406,15 @@ def end_of_turn(st, tb, ctl, log, p):
         log_ev(st, log, EV_GAME_OVER, -2, END_TURN_CAP, 0, 0, 0)
 
 
+@jit(B(ST, I))
+def dormant(st, p):
+    """True if player ``p`` has no fighter on the board (cannot act; case R48, R64)."""
+    for k in range(FIGHTERS_PER_PLAYER):
+        if st[fslot(p * FIGHTERS_PER_PLAYER + k, F_STATUS)] == FS_IN_PLAY:
+            return False
+    return True
+
+
 @jit(V(ST, TB, CTL, LOG))
 def take_turn(st, tb, ctl, log):
     """Play the active player's whole turn: start, two (or more) actions, end.
@@ -393,7 +428,7 @@ def take_turn(st, tb, ctl, log):
     st[G_ACTION_NO] = 0
     start_of_turn(st, tb, ctl, log, p)
     opts = np.empty(1024, np.int64)
-    while st[G_ACTIONS] > 0 and st[G_OVER] == 0 and st[G_ENDTURN] == 0:
+    while st[G_ACTIONS] > 0 and st[G_OVER] == 0 and st[G_ENDTURN] == 0 and not dormant(st, p):
         st[G_ACTIONS] -= 1
         st[G_ACTION_NO] += 1
         n = legal_actions(st, tb, p, opts)

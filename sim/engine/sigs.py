@@ -23,7 +23,7 @@ TB = typeof(Tables(
     cards=np.zeros((1, 1), np.int64), code=np.zeros((1, 1), np.int64),
     heroes=np.zeros((1, 1), np.int64), decks=np.zeros(1, np.int64),
     rules=np.zeros(1, np.int64), adj=np.zeros((1, 1), np.int8),
-    move=np.zeros((1, 1), np.int8), dist=np.zeros((1, 1), np.int64),
+    move=np.zeros((1, 1), np.int8), dist=np.zeros((1, 1), np.int64), adist=np.zeros((1, 1), np.int64),
     zmask=np.zeros(1, np.int64), starts=np.zeros(1, np.int64),
 ))
 

@@ -13,6 +13,8 @@
 * ``adj``    (S, S) int8: adjacency for attacks and effects.
 * ``move``   (S, S) int8: directed movement graph.
 * ``dist``   (S, S) int64: all-pairs move distance (99 unreachable).
+* ``adist``  (S, S) int64: all-pairs distance along lines (adjacency), for
+  "within N spaces" (99 unreachable).
 * ``zmask``  (S,) int64: zone bit mask per space.
 * ``starts`` (4,) int64: space index of start spaces 1..4 (-1 missing).
 
@@ -22,5 +24,5 @@ from collections import namedtuple
 
 Tables = namedtuple(
     "Tables",
-    ["cards", "code", "heroes", "decks", "rules", "adj", "move", "dist", "zmask", "starts"],
+    ["cards", "code", "heroes", "decks", "rules", "adj", "move", "dist", "adist", "zmask", "starts"],
 )
