@@ -108,6 +108,7 @@ class Match:
                 rows.append(self.content.row(key, lo))
             except HeroFileError as e:
                 raise MatchError(str(e)) from None
+            key = self.content.rows[rows[-1]][0]
             self.keys.append(key)
             self.loadouts.append(self.content.rows[rows[-1]][1])
         self.rows = np.array(rows, np.int64)

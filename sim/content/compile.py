@@ -68,7 +68,12 @@ class Content:
     def row(self, key: str, loadout: str | None = None) -> int:
         """Hero-table row of a hero key and loadout; raises HeroFileError listing valid names."""
         if key not in self.specs:
-            raise HeroFileError(f"unknown hero {key!r}; valid: {', '.join(sorted(self.specs))}")
+            for k, sp in self.specs.items():
+                if key in sp.aliases:
+                    key = k
+                    break
+            else:
+                raise HeroFileError(f"unknown hero {key!r}; valid: {', '.join(sorted(self.specs))}")
         spec = self.specs[key]
         if not loadout:
             loadout = spec.loadouts()[0]

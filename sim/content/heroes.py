@@ -35,7 +35,7 @@ ATTACK_KINDS = ("melee", "ranged")
 KEY_RE = re.compile(r"[a-z0-9_]+")
 DECK_SIZE = 30
 
-_TOP = {"name", "key", "set", "hero", "sidekicks", "ability", "choice_groups", "cards", "notes"}
+_TOP = {"name", "key", "set", "hero", "sidekicks", "ability", "choice_groups", "cards", "notes", "aliases"}
 _HERO = {"health", "move", "attack", "counters", "forms"}
 _SIDEKICK = {"name", "count", "health", "move", "attack", "summon"}
 _ABILITY = {"name", "text", "uncancelable_with"} | set(HOOKS) | set(ABILITY_FLAGS)
@@ -94,7 +94,8 @@ class HeroSpec:
     groups: list            # [(group name, (option, ...))]
     cards: list[CardSpec]
     notes: tuple = ()
-    protect: tuple = (0, 0)  # (tag bits, count): uncancelable with that many tagged cards in discard
+    protect: tuple = (0, 0)
+    aliases: tuple = ()  # (tag bits, count): uncancelable with that many tagged cards in discard
 
     @property
     def hero(self) -> FighterSpec:
@@ -374,9 +375,12 @@ def load_hero(path: str | Path) -> HeroSpec:
             raise HeroFileError(f"{name}: ability.uncancelable_with: must be {{ tag = ..., at_least = N }}")
         protect = (ctx.tag("ability.uncancelable_with.tag", u["tag"]),
                    _range(name, "ability.uncancelable_with.at_least", u["at_least"], 1, 30))
+    aliases = data.get("aliases", [])
+    if not (isinstance(aliases, list) and all(isinstance(a, str) and KEY_RE.fullmatch(a) for a in aliases)):
+        raise HeroFileError(f"{name}: aliases: must be a list of short names (lowercase letters, digits, _)")
     spec = HeroSpec(key, hname, str(data.get("set", "")), str(path), fighters,
                     str(ability.get("name", "")), str(ability.get("text", "")), flags, hooks,
-                    counters, groups, cards, tuple(data.get("notes", ())), protect)
+                    counters, groups, cards, tuple(data.get("notes", ())), protect, tuple(aliases))
     for lo in spec.loadouts():
         n = spec.deck_size(lo)
         if n > L.MAX_CARDS:

@@ -374,6 +374,13 @@ def collect_targets(st, tb, ins, p, f, side, out):
     return n, pick
 
 
+@jit(B(I))
+def uses_targets(op):
+    """Ops whose "may" is asked once their targets are known (none: nothing asked)."""
+    return (op == OP_DAMAGE or op == OP_MOVE or op == OP_PLACE or op == OP_RECOVER
+            or op == OP_SET_HEALTH or op == OP_PIN or op == OP_SWAP)
+
+
 @jit(B(ST, TB, CTL, I))
 def ask_may(st, tb, ctl, p):
     opts = np.empty(2, np.int64)
@@ -388,7 +395,7 @@ def targets(st, tb, ctl, ins, p, f, side, out):
     n, pick = collect_targets(st, tb, ins, p, f, side, out)
     if n == 0:
         return 0
-    if ins[I_FLAGS] & IF_MAY and ins[I_OP] != OP_MOVE:
+    if ins[I_FLAGS] & IF_MAY and ins[I_OP] != OP_MOVE and uses_targets(ins[I_OP]):
         if not ask_may(st, tb, ctl, p):
             return 0
     if pick and n > 1:
@@ -699,6 +706,9 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
         i = skip_branches(tb, row) if op == OP_CHOOSE else row + 1
         if not cond_ok(st, tb, ins, p, f, side):
             continue
+        if (ins[I_FLAGS] & IF_MAY) != 0 and op != OP_DRAW and not uses_targets(op):
+            if not ask_may(st, tb, ctl, p):
+                continue
         amt = ins[I_N]
         if op == OP_CANCEL:
             if side >= 0 and opp_card(st, side) >= 0:
