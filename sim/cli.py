@@ -1,6 +1,6 @@
 """The ``unmatched-sim`` command line (click).
 
-Commands: ``heroes``, ``battlefields``, ``validate``, ``duel``. Bad input
+Commands: ``heroes``, ``battlefields``, ``validate``, ``duel``, ``matrix``, ``report``. Bad input
 (unknown hero, loadout or battlefield; an invalid file) prints a one-line
 error naming the file or value and the valid choices, and exits with
 status 2 (usage) or 1 (invalid file), never with a traceback.
@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from sim.ai_profiles import PROFILES
 from sim.content.battlefields import BattlefieldError, list_battlefields, load_battlefield
 from sim.content.heroes import HeroFileError, deck_warnings, load_all, load_hero
 
@@ -161,13 +162,17 @@ def validate(paths):
               help="Battlefield key (see `unmatched-sim battlefields`) or a battlefield .toml file.")
 @click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1),
               help="Game seed, 0..4294967295 (same seed, same game).")
+@click.option("--loadout", "-l", "loadouts", multiple=True,
+              help="Gear loadout, e.g. silver+wolf-armor+blizzard: once for the hero that has choice groups, "
+                   "or twice (seat order) when both do. Same as writing KEY@LOADOUT.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary instead of the narration.")
-def duel(hero_a, hero_b, battlefield, seed, as_json):
+def duel(hero_a, hero_b, battlefield, seed, loadouts, as_json):
     """Play one seeded game of HERO_A (moves first) against HERO_B and narrate it.
 
-    A hero whose file declares choice groups (gear) is written KEY@LOADOUT, one option per
-    group joined by '+' (`unmatched-sim heroes` lists the loadouts). Both seats currently
-    use the random legal policy.
+    A hero whose file declares choice groups (gear) takes a loadout, one option per group
+    joined by '+' (`unmatched-sim heroes` lists them): either KEY@LOADOUT or --loadout, e.g.
+    `duel geralt ciri --loadout silver+wolf-armor+blizzard -b kaer_morhen --seed 3`.
+    Both seats currently use the random legal policy.
     """
     from sim.match import Match, MatchError
     from sim.narrate import narrate
@@ -175,6 +180,16 @@ def duel(hero_a, hero_b, battlefield, seed, as_json):
     content = _content()
     try:
         m = Match([hero_a, hero_b], battlefield, content=content)
+        if loadouts:
+            with_groups = [i for i, sp in enumerate(m.specs) if sp.groups]
+            if len(loadouts) > 2 or (len(loadouts) == 2 and len(with_groups) < 2) or not with_groups:
+                raise MatchError(f"--loadout given {len(loadouts)} time(s), but "
+                                 f"{len(with_groups)} of the two heroes have loadouts")
+            seats = with_groups if len(loadouts) == 2 else with_groups[:1]
+            per_seat = [None, None]
+            for seat, lo in zip(seats, loadouts):
+                per_seat[seat] = lo
+            m = Match([m.keys[0], m.keys[1]], battlefield, loadouts=per_seat, content=content)
     except MatchError as e:
         raise click.UsageError(str(e)) from None
     g = m.play(seed)
@@ -195,6 +210,94 @@ def duel(hero_a, hero_b, battlefield, seed, as_json):
         return
     for line in narrate(g):
         click.echo(line)
+
+
+def _run_error(e):
+    """A sim.runner.RunError as a click usage error naming the option at fault."""
+    if getattr(e, "param", None):
+        return click.BadParameter(str(e), param_hint=f"'{e.param}'")
+    return click.UsageError(str(e))
+
+
+@main.command()
+@click.option("--games", "-n", default=1000, show_default=True, type=click.IntRange(min=1),
+              help="Games per pair of heroes, split evenly between the seats, the battlefields and the loadouts.")
+@click.option("--heroes", "hero_names", multiple=True, metavar="KEYS",
+              help="Heroes to pair (comma-separated or repeated; KEY@LOADOUT for one loadout only). "
+                   "Default: every installed hero.")
+@click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS",
+              help="Battlefields (comma-separated or repeated). Default: every installed battlefield.")
+@click.option("--ai", default="random", show_default=True,
+              help="AI profile for both seats (valid: " + ", ".join(sorted(PROFILES)) + ").")
+@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1),
+              help="Worker processes. Default: all cores. Results do not depend on it.")
+@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1),
+              help="Run seed, 0..4294967295 (same seed, same games).")
+@click.option("--out", "-o", default=Path("runs/matrix"), show_default=True,
+              type=click.Path(file_okay=True, path_type=Path),
+              help="Run folder: new, empty, or a run of the same command to resume.")
+@click.option("--chunk-size", default=200, show_default=True, type=click.IntRange(min=1),
+              help="Games per chunk (the unit of work and of resuming).")
+@click.option("--no-report", is_flag=True, help="Only play and store the games; skip the tables, plots and HTML.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def matrix(games, hero_names, battlefield_names, ai, jobs, seed, out, chunk_size, no_report, quiet):
+    """Play every pair of heroes (mirrors included) on the chosen battlefields.
+
+    Games run in chunks on worker processes and are stored in the run folder (--out) as they
+    finish: per-game rows as Parquet plus a manifest. Rerunning the same command resumes,
+    skipping finished chunks; Ctrl-C loses no finished chunk. At the end the report (CSV,
+    Parquet, PNG plots, report.html) is written to OUT/report and a summary printed.
+    """
+    from sim.runner import RunError, RunInterrupted, execute_run, plan_run
+    try:
+        plan = plan_run(out, games, hero_names, battlefield_names, ai, seed, chunk_size, _extra())
+    except RunError as e:
+        raise _run_error(e) from None
+    total, done = plan.games_total, plan.games_done
+    if done:
+        click.echo(f"Resuming {out}: {done} of {total} games already stored.", err=True)
+    try:
+        res = execute_run(plan, jobs=jobs, progress=False if quiet else None)
+    except RunError as e:
+        raise _run_error(e) from None
+    except RunInterrupted as e:
+        click.echo(str(e), err=True)
+        sys.exit(130)
+    if res.games_played:
+        click.echo(f"Played {res.games_played} games in {res.seconds:.1f} s ({res.games_per_second:,.0f} games/s) "
+                   f"in {len(plan.cells)} cells; {total} games stored in {out}.")
+    else:
+        click.echo(f"All {total} games were already stored in {out}.")
+    if no_report:
+        return
+    _write_report(out)
+
+
+def _write_report(run_dir):
+    from reports import build_report
+    rep = build_report(run_dir)
+    click.echo("")
+    click.echo(rep.summary)
+    click.echo("")
+    click.echo(f"Report: {rep.html}  (tables: {rep.out_dir / 'tables'}, plots: {rep.out_dir / 'plots'})")
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(path_type=Path))
+def report(run_dir):
+    """Write the tables, plots and HTML report of a matrix run folder (RUN_DIR/report)."""
+    from sim.runner import RunError, read_manifest
+    if not run_dir.is_dir():
+        raise click.BadParameter(f"{run_dir}: no such folder", param_hint="RUN_DIR")
+    try:
+        read_manifest(run_dir)
+        _write_report(run_dir)
+    except RunError as e:
+        raise click.BadParameter(str(e), param_hint="RUN_DIR") from None
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    except OSError as e:
+        raise click.ClickException(f"cannot write the report in {run_dir}: {e}") from None
 
 
 if __name__ == "__main__":

@@ -218,11 +218,12 @@ class Scenario:
             for cname in pd.get("hand", []) + pd.get("deck", []) + pd.get("discard", []) + (
                     [pd["ongoing"]] if pd.get("ongoing") else []):
                 used[cname] = used.get(cname, 0) + 1
-            copies = {c.name: c.copies for c in spec.cards}
+            copies = {spec.cards[i].name: n for i, n in spec.deck(m.loadouts[seat])}
             for cname, n in used.items():
                 if n > copies.get(cname, 0):
+                    where = f" with loadout {m.loadouts[seat]}" if m.loadouts[seat] else ""
                     raise ScenarioError(f"player {seat}: {n} copies of {cname!r} in hand, deck, discard and ongoing; "
-                                        f"{spec.name}'s deck has {copies.get(cname, 0)}")
+                                        f"{spec.name}'s deck{where} has {copies.get(cname, 0)}")
             for cname, vname in pd.get("counters", {}).items():
                 if cname not in spec.counters:
                     raise ScenarioError(f"{spec.key}: unknown counter {cname!r}; valid: {', '.join(spec.counters) or '(none)'}")
@@ -244,7 +245,10 @@ class Scenario:
                 st[L.fslot(f, L.F_START_SPACE)] = s
         for seat, pd in enumerate(players):
             for name, sid in pd.get("started_on", {}).items():
-                st[L.fslot(self.fighter(name, seat), L.F_START_SPACE)] = self.space(sid)
+                f = self.fighter(name, seat)
+                st[L.fslot(f, L.F_START_SPACE)] = self.space(sid)
+                if st[L.fslot(f, L.F_SPACE)] != self.space(sid):
+                    st[L.fslot(f, L.F_LEFT)] = 1    # it has left its starting space this turn
 
     # ------------------------------------------------------------ choices
     def encode_choice(self, c):

@@ -94,8 +94,8 @@ def _link(prog, ids):
         return prog
     prog = prog.copy()
     for r in prog:
-        if r[L.I_OP] == E.OP_SEARCH and r[L.I_CB] > 0:
-            r[L.I_CB] = ids[r[L.I_CB] - 1] + 1
+        if r[L.I_OP] == E.OP_SEARCH and r[L.I_Y] > 0:
+            r[L.I_Y] = ids[r[L.I_Y] - 1] + 1
     return prog
 
 

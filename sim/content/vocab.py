@@ -220,7 +220,7 @@ def _target(ctx, where, t, row):
                  "one = 'in_zone' | 'adjacent' | 'any' | 'within' | 'passed'; each = 'in_zone' | 'adjacent' | 'all'")
     row[L.I_SEL] = table[(how, one)]
     if how == "within":
-        row[L.I_CB] = _int(ctx, where + ".range", t.get("range"), 0, 99)
+        row[L.I_RANGE] = _int(ctx, where + ".range", t.get("range"), 0, 99)
     if "exclude" in t:
         if t["exclude"] != "opposing":
             ctx.fail(where + ".exclude", "only 'opposing' (leave out the opposing fighter of this combat)")
@@ -263,7 +263,7 @@ def _condition(ctx, where, c, row):
         row[L.I_COND], row[L.I_CA] = E.CN_OPP_HP_AT_LEAST, _int(ctx, where, c["opposing_health_at_least"])
     elif "tag_count" in c:
         row[L.I_COND] = E.CN_TAG_TIER
-        row[L.I_PARG] = ctx.tag(where + ".tag_count", c["tag_count"])
+        row[L.I_CTAG] = ctx.tag(where + ".tag_count", c["tag_count"])
         row[L.I_CA] = _int(ctx, where + ".at_least", c.get("at_least", 1))
         row[L.I_CB] = _int(ctx, where + ".below", c.get("below", 0))
     elif "hand_at_least" in c:
@@ -273,14 +273,14 @@ def _condition(ctx, where, c, row):
         if not (isinstance(pair, list) and len(pair) == 2):
             ctx.fail(where + ".fighter_in_zone", "must be [fighter kind, whose zone], e.g. ['Wolf', 'Ancient Leshen']")
         row[L.I_COND] = E.CN_KIND_IN_ZONE_OF
-        row[L.I_REF] = ctx.fighter_kind(where + ".fighter_in_zone[0]", pair[0])
+        row[L.I_CREF] = ctx.fighter_kind(where + ".fighter_in_zone[0]", pair[0])
         row[L.I_CA] = ctx.ref(where + ".fighter_in_zone[1]", pair[1])
     elif "adjacent" in c:
         pair = c["adjacent"]
         if not (isinstance(pair, list) and len(pair) == 2):
             ctx.fail(where + ".adjacent", "must be a list of two fighters, e.g. ['Dr. Watson', 'hero']")
         row[L.I_COND] = E.CN_ADJACENT
-        row[L.I_REF] = ctx.ref(where + ".adjacent[0]", pair[0])
+        row[L.I_CREF] = ctx.ref(where + ".adjacent[0]", pair[0])
         row[L.I_CA] = ctx.ref(where + ".adjacent[1]", pair[1])
     else:
         ctx.fail(where, f"unknown condition table {c!r}; valid: " + "; ".join(TABLE_CONDITIONS))
@@ -288,12 +288,12 @@ def _condition(ctx, where, c, row):
 
 def _place_to(ctx, where, to, row):
     if to == "any":
-        row[L.I_CB] = E.PL_ANY
+        row[L.I_X] = E.PL_ANY
         return
     if isinstance(to, dict) and len(to) == 1 and ("in_zone_of" in to or "adjacent_to" in to):
         k, v = next(iter(to.items()))
-        row[L.I_CB] = E.PL_IN_ZONE if k == "in_zone_of" else E.PL_ADJ
-        row[L.I_CA] = ctx.ref(f"{where}.{k}", v)
+        row[L.I_X] = E.PL_IN_ZONE if k == "in_zone_of" else E.PL_ADJ
+        row[L.I_Y] = ctx.ref(f"{where}.{k}", v)
         return
     ctx.fail(where, f"must be 'any', {{ in_zone_of = fighter }} or {{ adjacent_to = fighter }}, got {to!r}")
 
@@ -358,14 +358,14 @@ def compile_step(ctx, where, step):
         to = step.get("to", {"in_zone_of": ctx.hero_name})
         if not (isinstance(to, dict) and set(to) == {"in_zone_of"}):
             ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
-        row[L.I_CA] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
+        row[L.I_Y] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
     if op == "discard_for_value":
         row[L.I_PARG] = ctx.tag(where + ".tag", step.get("tag"))
     if op == "reclaim":
         to = step.get("to", "hand")
         if to not in ("deck_top", "hand"):
             ctx.fail(where + ".to", f"unknown {to!r}; valid: deck_top, hand")
-        row[L.I_CA] = 1 if to == "hand" else 0
+        row[L.I_X] = 1 if to == "hand" else 0
     if op in ("draw", "discard", "discard_top"):
         who = step.get("who", "you" if op in ("draw", "discard_top") else "opponent")
         if who not in WHO:
@@ -377,15 +377,15 @@ def compile_step(ctx, where, step):
         if "card" in step:
             if step["card"] not in ctx.cards:
                 ctx.fail(where + ".card", f"unknown card {step['card']!r}; cards of this hero: " + ", ".join(ctx.cards))
-            row[L.I_CB] = ctx.cards[step["card"]] + 1   # local index + 1; compile_content maps it to a card id
+            row[L.I_Y] = ctx.cards[step["card"]] + 1   # local index + 1; compile_content maps it to a card id
         else:
             row[L.I_PARG] = ctx.tag(where + ".tag", step["tag"])
         frm = step.get("from", "discard_then_deck")
         if frm not in SEARCH_FROM:
             ctx.fail(where + ".from", f"unknown {frm!r}; valid: " + ", ".join(SEARCH_FROM))
-        row[L.I_CA] = SEARCH_FROM[frm]
+        row[L.I_X] = SEARCH_FROM[frm]
     if op == "look_top":
-        row[L.I_CA] = _int(ctx, where + ".keep", step.get("keep", 0))
+        row[L.I_X] = _int(ctx, where + ".keep", step.get("keep", 0))
         rest = step.get("rest", "top")
         if rest not in ("top", "bottom"):
             ctx.fail(where + ".rest", f"unknown {rest!r}; valid: top, bottom")
@@ -402,13 +402,13 @@ def compile_step(ctx, where, step):
         if not (isinstance(options, list) and len(options) >= 2):
             ctx.fail(where + ".options", "must be a list of at least two step lists, e.g. [[{ op = 'draw' }], [{ op = 'recover', amount = 3 }]]")
         row[L.I_N] = _int(ctx, where + ".pick", step.get("pick", 1), 1, len(options))
-        row[L.I_CA] = len(options)
+        row[L.I_X] = len(options)
         rows = [row]
         for k, opt in enumerate(options):
             branch = compile_steps(ctx, f"{where}.options[{k}]", opt)
             head = np.zeros(L.I_FIELDS, np.int64)
             head[L.I_OP] = E.OP_BRANCH
-            head[L.I_CA] = len(branch)
+            head[L.I_X] = len(branch)
             rows.append(head[None, :])
             rows.append(branch)
         return np.concatenate([rows[0][None, :]] + rows[1:])
@@ -441,7 +441,7 @@ def compile_step(ctx, where, step):
         to = step.get("to", {"in_zone_of": ctx.hero_name})
         if not (isinstance(to, dict) and set(to) == {"in_zone_of"}):
             ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
-        row[L.I_CA] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
+        row[L.I_Y] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
     if op in ("damage", "draw", "discard", "recover", "gain_action", "add_value", "add_move", "damage_spaces",
               "discard_for_value") and "amount" not in step:
         row[L.I_N] = 1
@@ -449,7 +449,7 @@ def compile_step(ctx, where, step):
         ctx.fail(where, "op 'look_top' needs 'amount' (cards to look at)")
     if op in ("flip_counter", "set_counter", "choose_counter"):
         slot, values = ctx.counter(where + ".counter", step.get("counter"))
-        row[L.I_CA] = slot
+        row[L.I_X] = slot
         if op == "set_counter":
             if step.get("value") not in values:
                 ctx.fail(where + ".value", f"must be one of {list(values)}")

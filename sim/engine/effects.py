@@ -2,9 +2,9 @@
 
 A program is a slice of ``tb.code`` (rows of ``I_FIELDS`` int64, see
 ``layout.I_*``). Each row is one step: an opcode (``OP_*``), a condition
-(``CN_*``) with two arguments, an amount, a target selector (``SEL_*``, a
+(``CN_*``) with its own arguments, an amount, a target selector (``SEL_*``, a
 reference fighter ``REF_*`` and a side filter ``S_*``), a "per" count
-(``PER_*``) and flags (``layout.IF_*``). The vocabulary that compiles to
+(``PER_*``), flags (``layout.IF_*``) and two op arguments (X, Y). The vocabulary that compiles to
 these rows is documented in ``heroes/README.md``.
 
 The context of a program is: the player ``p`` whose card or ability it is,
@@ -35,7 +35,7 @@ from .layout import (
     G_ACTIONS, G_ACTIVE, G_ENDTURN, G_FLAGS, G_PASSED, GF_SELF_TO_DECK, GF_TOOK_FROM_DECK,
     F_LEFT, F_NOLEAVE, FS_REMOVED, P_ATTACKED, P_HERO_ATTACKED, P_ONGOING, P_RETURN, C_PASSIVE,
     PV_NO_OPPONENT_ACTIONS, PV_MAY_IGNORE_DISCARD, H_PROTECT_TAG, H_PROTECT_N,
-    G_LAST_BOOST, G_LAST_DMG, G_LAST_KO, G_NPLAYERS, G_OVER, H_HOOKS, I_CA, I_CB,
+    G_LAST_BOOST, G_LAST_DMG, G_LAST_KO, G_NPLAYERS, G_OVER, H_HOOKS, I_CA, I_CB, I_CREF, I_CTAG, I_X, I_Y, I_RANGE,
     I_COND, I_FLAGS, I_N, I_OP, I_PARG, I_PER, I_REF, I_SEL, I_SIDE, IF_MAY,
     IF_BOTTOM, IF_EXCLUDE_OPP, IF_NEGATE, IF_TO_OPPONENT, IF_TRACK, IF_RANDOM, IF_THROUGH, IF_YOU_CHOOSE, IF_EXCLUDE_REF, MAX_CARDS, MAX_FIGHTERS,
     OFF_CB, P_COUNTER0, P_DISCN, P_HAND_SEEN, P_HANDN, P_HERO, R_END_AT_ACTION,
@@ -50,10 +50,10 @@ OP_DAMAGE = 2          # N damage to the targets
 OP_DRAW = 3            # N cards (side: you / opponent)
 OP_DISCARD = 4         # N cards from a hand (side: whose; flags: random / you choose)
 OP_MOVE = 5            # targets move up to N (flag: through opposing fighters)
-OP_PLACE = 6           # place the target (CB: where PL_*, CA: reference)
+OP_PLACE = 6           # place the target (X: where PL_*, Y: reference)
 OP_RECOVER = 7         # targets recover N
 OP_SET_HEALTH = 8      # targets' health becomes N
-OP_RETURN_DEFEATED = 9  # return a defeated fighter of kind REF in zone of CA
+OP_RETURN_DEFEATED = 9  # return a defeated fighter of kind REF in zone of Y
 OP_GAIN_ACTION = 10    # N actions
 OP_ADD_VALUE = 11      # this card's value +N (x per count)
 OP_SET_VALUE = 12      # this card's value is N instead
@@ -260,10 +260,10 @@ def cond_base(st, tb, ins, p, f, side):
         o = resolve_ref(st, p, f, side, REF_OPPOSING)
         return o >= 0 and st[fslot(o, F_HP)] >= ins[I_CA]
     if c == CN_TAG_TIER:
-        n = count_tag_in_pile(st, tb, PILE_DISC, p, ins[I_PARG])
+        n = count_tag_in_pile(st, tb, PILE_DISC, p, ins[I_CTAG])
         return n >= ins[I_CA] and (ins[I_CB] == 0 or n < ins[I_CB])
     if c == CN_ADJACENT:
-        a = resolve_ref(st, p, f, side, ins[I_REF])
+        a = resolve_ref(st, p, f, side, ins[I_CREF])
         b = resolve_ref(st, p, f, side, ins[I_CA])
         return a >= 0 and b >= 0 and adjacent(tb, st[fslot(a, F_SPACE)], st[fslot(b, F_SPACE)])
     if c == CN_ATTACKED:
@@ -280,7 +280,7 @@ def cond_base(st, tb, ins, p, f, side):
             return False
         for k in range(FIGHTERS_PER_PLAYER):
             g = p * FIGHTERS_PER_PLAYER + k
-            if (g != r and st[fslot(g, F_STATUS)] == FS_IN_PLAY and st[fslot(g, F_KIND)] == ins[I_REF]
+            if (g != r and st[fslot(g, F_STATUS)] == FS_IN_PLAY and st[fslot(g, F_KIND)] == ins[I_CREF]
                     and same_zone(tb, st[fslot(g, F_SPACE)], st[fslot(r, F_SPACE)])):
                 return True
         return False
@@ -359,7 +359,7 @@ def collect_targets(st, tb, ins, p, f, side, out):
             if (st[G_PASSED] >> g) & 1 == 0:
                 continue
         if sel == SEL_ONE_WITHIN:
-            if tb.adist[center, s] > ins[I_CB]:
+            if tb.adist[center, s] > ins[I_RANGE]:
                 continue
         if sel == SEL_ONE_ZONE or sel == SEL_EACH_ZONE:
             if not same_zone(tb, s, center):
@@ -438,7 +438,7 @@ def move_group(st, tb, ctl, log, mover, fighters, budgets, n, through, track):
         j = decide(st, tb, ctl, D_MOVE_DEST, mover, dests, k)
         src = st[fslot(g, F_SPACE)]
         move_fighter(st, log, g, dests[j], b, through)
-        if track:
+        if track and dests[j] != src:
             # opposing fighters the move can have gone through: src -> their space -> dest fits
             d = dests[j]
             for o in range(MAX_FIGHTERS):
@@ -541,8 +541,8 @@ def damage_and_count(st, tb, log, g, n):
 def skip_branches(tb, i):
     """Row after the OP_CHOOSE at row ``i`` and all of its branches."""
     j = i + 1
-    for _ in range(tb.code[i, I_CA]):
-        j += 1 + tb.code[j, I_CA]
+    for _ in range(tb.code[i, I_X]):
+        j += 1 + tb.code[j, I_X]
     return j
 
 
@@ -663,7 +663,7 @@ def summon(st, tb, ctl, log, p, f, side, kind, ref, spaces):
         m = 0
         for k in range(1, FIGHTERS_PER_PLAYER):
             h = p * FIGHTERS_PER_PLAYER + k
-            if st[fslot(h, F_KIND)] == kind and st[fslot(h, F_STATUS)] == FS_IN_PLAY:
+            if st[fslot(h, F_KIND)] == kind and st[fslot(h, F_STATUS)] == FS_IN_PLAY and st[fslot(h, F_NOLEAVE)] == 0:
                 opts[m] = h
                 m += 1
         if m == 0:
@@ -764,13 +764,13 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
             if n == 0:
                 continue
             center = -1
-            if ins[I_CB] != PL_ANY:
-                r = resolve_ref(st, p, f, side, ins[I_CA])
+            if ins[I_X] != PL_ANY:
+                r = resolve_ref(st, p, f, side, ins[I_Y])
                 if r < 0:
                     continue
                 center = st[fslot(r, F_SPACE)]
-            k = empty_spaces(st, tb, ins[I_CB], center, spaces)
-            if k > 0:
+            k = empty_spaces(st, tb, ins[I_X], center, spaces)
+            if k > 0 and st[fslot(tg[0], F_NOLEAVE)] == 0:   # a pinned fighter cannot leave its space
                 j = decide(st, tb, ctl, D_PLACE, p, spaces, k)
                 place_fighter(st, log, tg[0], spaces[j])
         elif op == OP_RECOVER:
@@ -790,7 +790,7 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                     break
             if g < 0:
                 continue
-            r = resolve_ref(st, p, f, side, ins[I_CA])
+            r = resolve_ref(st, p, f, side, ins[I_Y])
             if r < 0:
                 continue
             k = empty_spaces(st, tb, PL_IN_ZONE, st[fslot(r, F_SPACE)], spaces)
@@ -840,26 +840,26 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
         elif op == OP_ADD_MOVE:
             acc += amt * per_count(st, tb, p, f, side, ins[I_PER], ins[I_PARG])
         elif op == OP_FLIP_COUNTER:
-            s = pslot(p, P_COUNTER0 + ins[I_CA])
+            s = pslot(p, P_COUNTER0 + ins[I_X])
             st[s] = 1 - st[s]
-            log_ev(st, log, EV_COUNTER, p, ins[I_CA], st[s], 0, 0)
+            log_ev(st, log, EV_COUNTER, p, ins[I_X], st[s], 0, 0)
         elif op == OP_SET_COUNTER:
-            st[pslot(p, P_COUNTER0 + ins[I_CA])] = amt
-            log_ev(st, log, EV_COUNTER, p, ins[I_CA], amt, 0, 0)
+            st[pslot(p, P_COUNTER0 + ins[I_X])] = amt
+            log_ev(st, log, EV_COUNTER, p, ins[I_X], amt, 0, 0)
         elif op == OP_CHOOSE_COUNTER:
             opts = np.arange(amt).astype(np.int64)
             v = decide(st, tb, ctl, D_OPTION, p, opts, amt)
-            st[pslot(p, P_COUNTER0 + ins[I_CA])] = v
-            log_ev(st, log, EV_COUNTER, p, ins[I_CA], v, 0, 0)
+            st[pslot(p, P_COUNTER0 + ins[I_X])] = v
+            log_ev(st, log, EV_COUNTER, p, ins[I_X], v, 0, 0)
         elif op == OP_PREVENT_DAMAGE:
             st[OFF_CB + CB_PREVENT] = 1
         elif op == OP_IGNORE_VALUE:
             if side >= 0:
                 st[OFF_CB + CB_IGN0 + (1 - side)] = 1
         elif op == OP_SEARCH:
-            search(st, tb, ctl, log, p, ins[I_CA], ins[I_CB] - 1, ins[I_PARG])
+            search(st, tb, ctl, log, p, ins[I_X], ins[I_Y] - 1, ins[I_PARG])
         elif op == OP_LOOK_TOP:
-            look_top(st, tb, ctl, log, p, amt, ins[I_CA], (ins[I_FLAGS] & IF_BOTTOM) != 0)
+            look_top(st, tb, ctl, log, p, amt, ins[I_X], (ins[I_FLAGS] & IF_BOTTOM) != 0)
         elif op == OP_DAMAGE_SPACES:
             r = resolve_ref(st, p, f, side, ins[I_REF])
             if r < 0:
@@ -900,7 +900,8 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                 log_ev(st, log, EV_PIN, tg[j], 0, 0, 0, 0)
         elif op == OP_SWAP:
             n = targets(st, tb, ctl, ins, p, f, side, tg)
-            if n > 0 and f >= 0 and st[fslot(f, F_STATUS)] == FS_IN_PLAY and tg[0] != f:
+            if (n > 0 and f >= 0 and st[fslot(f, F_STATUS)] == FS_IN_PLAY and tg[0] != f
+                    and st[fslot(f, F_NOLEAVE)] == 0 and st[fslot(tg[0], F_NOLEAVE)] == 0):
                 a = st[fslot(f, F_SPACE)]
                 st[fslot(f, F_SPACE)] = st[fslot(tg[0], F_SPACE)]
                 st[fslot(tg[0], F_SPACE)] = a
@@ -908,7 +909,7 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                 st[fslot(tg[0], F_LEFT)] = 1
                 log_ev(st, log, EV_SWAP, f, tg[0], 0, 0, 0)
         elif op == OP_SUMMON:
-            summon(st, tb, ctl, log, p, f, side, ins[I_REF], ins[I_CA], spaces)
+            summon(st, tb, ctl, log, p, f, side, ins[I_REF], ins[I_Y], spaces)
         elif op == OP_REMOVE:
             h = hero_of(p)
             if st[fslot(h, F_STATUS)] == FS_IN_PLAY:
@@ -957,7 +958,7 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                         opts[m] = c
                         m += 1
                 c = opts[decide(st, tb, ctl, D_TAKE_CARD, p, opts, m)]
-                if ins[I_CA] == 1:
+                if ins[I_X] == 1:
                     take_to_hand(st, log, PILE_DISC, p, c)
                 else:
                     pile_take(st, PILE_DISC, p, c)
@@ -966,13 +967,13 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
         elif op == OP_SELF_TO_DECK:
             st[G_FLAGS] |= GF_SELF_TO_DECK
         elif op == OP_CHOOSE:
-            nb = ins[I_CA]
+            nb = ins[I_X]
             bstart = np.empty(nb, np.int64)
             blen = np.empty(nb, np.int64)
             j = row + 1
             for k in range(nb):
                 bstart[k] = j + 1
-                blen[k] = tb.code[j, I_CA]
+                blen[k] = tb.code[j, I_X]
                 j += 1 + blen[k]
             left = np.arange(1, nb + 1).astype(np.int64)
             m = nb

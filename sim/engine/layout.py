@@ -208,21 +208,27 @@ H_FIELDS = H_PROTECT_N + 1
 HF_ATTACK_BOOST = 1     # King Arthur: may BOOST his attack with a face-down card
 
 # -------------------------------------------------------------- instructions
-# one instruction = 12 int64: opcode, condition, its 2 args, amount, target
-# selector, reference fighter, side filter, "per" count kind, its argument,
-# flags, spare
+# one instruction = 16 int64. The condition has its own fields (I_CA, I_CB,
+# I_CREF, I_CTAG) so that any condition combines with any op; the op uses
+# I_N, I_SEL, I_REF, I_SIDE, I_PER, I_PARG, I_FLAGS and its extra arguments
+# I_X, I_Y; a "within N spaces" target keeps N in I_RANGE.
 I_OP = 0
 I_COND = 1
-I_CA = 2
-I_CB = 3
-I_N = 4
-I_SEL = 5
-I_REF = 6
-I_SIDE = 7
-I_PER = 8
-I_PARG = 9
-I_FLAGS = 10
-I_FIELDS = 12
+I_CA = 2        # condition argument
+I_CB = 3        # condition argument
+I_CREF = 4      # condition: a fighter reference or kind
+I_CTAG = 5      # condition: tag bits
+I_N = 6         # amount
+I_SEL = 7       # target selector
+I_REF = 8       # target reference fighter / kind
+I_SIDE = 9      # side filter / whose (you, opponent)
+I_PER = 10      # "per" multiplier kind
+I_PARG = 11     # its argument (tag bits or kind)
+I_FLAGS = 12
+I_X = 13        # op argument (where, pile, counter slot, options, ...)
+I_Y = 14        # op argument (a reference fighter, card id + 1)
+I_RANGE = 15    # target range in spaces
+I_FIELDS = 16
 
 IF_MAY = 1          # the player may decline
 IF_THROUGH = 2      # move through opposing fighters

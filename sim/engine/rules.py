@@ -313,7 +313,7 @@ def do_attack(st, tb, ctl, log, p, a, t, card):
 
     for side in range(2):
         pl = p if side == 0 else q
-        if st[G_OVER] == 0 and has_passive(st, tb, pl, PV_DRAW_AFTER_COMBAT):
+        if st[G_OVER] == 0 and st[G_ENDTURN] == 0 and has_passive(st, tb, pl, PV_DRAW_AFTER_COMBAT):
             draw_cards(st, tb, log, pl, 1)
             if tb.rules[R_END_AT_ACTION] == 0:
                 check_end(st, tb, log)

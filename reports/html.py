@@ -1,0 +1,180 @@
+"""One self-contained HTML report (inline CSS, plots embedded as base64 PNG)."""
+from __future__ import annotations
+
+import base64
+import html
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .tables import ALL
+
+PERCENT_COLUMNS = {"score", "win_rate", "draw_rate", "lo", "hi", "field_score", "p1_score", "share", "played_share",
+                   "unplayed_share", "score_when_played", "score_when_unplayed", "first_score", "first_lo",
+                   "first_hi", "second_score", "second_lo", "second_hi", "bt_expected"}
+SIGNED_PERCENT = {"lift", "difference"}
+
+CSS = """
+body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2em auto; max-width: 1200px;
+       color: #1a202c; line-height: 1.45; padding: 0 1em; }
+h1 { border-bottom: 2px solid #2b6cb0; padding-bottom: .2em; }
+h2 { margin-top: 2em; border-bottom: 1px solid #cbd5e0; padding-bottom: .15em; }
+table.data { border-collapse: collapse; font-size: 13px; margin: .6em 0 1.2em; }
+table.data th, table.data td { border: 1px solid #e2e8f0; padding: 3px 8px; white-space: nowrap; }
+table.data th { background: #edf2f7; }
+table.data .num { text-align: right; }
+table.data .txt { text-align: left; }
+table.data tr:nth-child(even) td { background: #f7fafc; }
+img { max-width: 100%; border: 1px solid #e2e8f0; margin: .5em 0; }
+.note { color: #4a5568; font-size: 14px; }
+pre { background: #f7fafc; padding: .8em; border: 1px solid #e2e8f0; overflow-x: auto; font-size: 13px; }
+details summary { cursor: pointer; color: #2b6cb0; }
+nav a { margin-right: 1em; }
+table.kv td { text-align: left; white-space: normal; }
+"""
+
+
+def _fmt_frame(df: pd.DataFrame) -> pd.DataFrame:
+    out = df.copy()
+    for c in out.columns:
+        col = out[c]
+        if c in PERCENT_COLUMNS and pd.api.types.is_numeric_dtype(col):
+            out[c] = [("" if pd.isna(v) else f"{v:.1%}") for v in col]
+        elif c in SIGNED_PERCENT and pd.api.types.is_numeric_dtype(col):
+            out[c] = [("" if pd.isna(v) else f"{v * 100:+.1f} pts") for v in col]
+        elif pd.api.types.is_float_dtype(col):
+            if np.all(np.isnan(col) | (np.mod(col, 1) == 0)):
+                out[c] = [("" if pd.isna(v) else f"{v:.0f}") for v in col]
+            else:
+                out[c] = [("" if pd.isna(v) else f"{v:.2f}") for v in col]
+    return out
+
+
+def table_html(df: pd.DataFrame, max_rows: int | None = None, cls: str = "data") -> str:
+    """A DataFrame as an HTML table: percent columns formatted, numbers right-aligned,
+    text left-aligned, optionally truncated to ``max_rows`` rows."""
+    if df is None or len(df) == 0:
+        return '<p class="note">(no rows)</p>'
+    shown = df if max_rows is None or len(df) <= max_rows else df.head(max_rows)
+    numeric = [pd.api.types.is_numeric_dtype(shown[c]) for c in shown.columns]
+    text = _fmt_frame(shown)
+    head = "".join(f'<th class="{"num" if n else "txt"}">{html.escape(str(c))}</th>' for c, n in zip(text.columns, numeric))
+    rows = []
+    for vals in text.itertuples(index=False):
+        rows.append("<tr>" + "".join(f'<td class="{"num" if n else "txt"}">{html.escape(str(v))}</td>'
+                                     for v, n in zip(vals, numeric)) + "</tr>")
+    body = f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>' + "".join(rows) + "</tbody></table>"
+    if shown is not df:
+        body += f'<p class="note">first {max_rows} of {len(df)} rows; the CSV has them all</p>'
+    return body
+
+
+def _img(png: bytes, alt: str) -> str:
+    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{base64.b64encode(png).decode()}">'
+
+
+def matchup_grid(mt: pd.DataFrame, names: dict) -> pd.DataFrame:
+    """Matchup matrix as text cells 'score [lo–hi]' (battlefield all)."""
+    t = mt[mt["battlefield"] == ALL]
+    keys = sorted(set(t["hero"]), key=lambda k: names.get(k, k))
+    grid = pd.DataFrame(index=[names.get(k, k) for k in keys], columns=[names.get(k, k) for k in keys], dtype=object)
+    for _, r in t.iterrows():
+        grid.loc[names.get(r["hero"], r["hero"]), names.get(r["opponent"], r["opponent"])] = (
+            "mirror" if r["hero"] == r["opponent"] else f"{r['score']:.1%} [{r['lo']:.1%}–{r['hi']:.1%}]")
+    grid.index.name = "hero \\ opponent"
+    return grid.reset_index()
+
+
+def _per_hero(df: pd.DataFrame, names: dict) -> str:
+    """One collapsible table per hero."""
+    if df is None or len(df) == 0:
+        return '<p class="note">(no rows)</p>'
+    return "".join(f"<details><summary>{html.escape(names.get(h, h))} ({len(g)} cards)</summary>"
+                   + table_html(g.drop(columns="hero")) + "</details>"
+                   for h, g in df.groupby("hero", sort=True))
+
+
+def write_html(path, tables: dict, pngs: dict, summary: str) -> Path:
+    """Write the report to ``path``. ``tables``: :func:`reports.tables.compute_tables`
+    output; ``pngs``: plot name -> PNG bytes; ``summary``: plain-text summary."""
+    m = tables["manifest"]
+    s = m["settings"]
+    names = {k: v["name"] for k, v in m["heroes"].items()}
+    bf_names = {k: v["name"] for k, v in m["battlefields"].items()}
+    games = tables["games"]
+    bt = tables["bt"]
+    secs = sum(x.get("seconds", 0) for x in m.get("sessions", []))
+    sections = []
+
+    def sec(anchor, title, body):
+        sections.append((anchor, title, f'<h2 id="{anchor}">{html.escape(title)}</h2>\n{body}'))
+
+    heroes_txt = ", ".join(f"{names[k]}" + (f" ({', '.join(v)})" if any(v) else "") for k, v in s["heroes"].items())
+    setup = pd.DataFrame([
+        ("heroes", heroes_txt), ("battlefields", ", ".join(bf_names.get(b, b) for b in s["battlefields"])),
+        ("games per hero pair", s["games_per_pair"]), ("AI profile", s["ai"]), ("run seed", s["seed"]),
+        ("games stored", f"{len(games)} of {m['games_total']}"), ("status", m.get("status", "")),
+        ("package version", m.get("package_version", "")), ("engine fingerprint", s["fingerprint"]["engine"]),
+        ("simulation time", f"{secs:.1f} s"),
+        ("rules", ", ".join(f"{k}={v}" for k, v in s["rules"].items())),
+    ], columns=["setting", "value"])
+    sec("run", "Run", table_html(setup, cls="data kv") + f"<pre>{html.escape(summary)}</pre>"
+        '<p class="note"><b>How draws count:</b> a game that reaches the turn cap (or stops on an engine error) '
+        'is a draw. Every <i>score</i> counts a draw as half a win: score = (wins + draws/2) / games. '
+        'Wins, draws and losses are also shown separately. Intervals are 95% Wilson score intervals of the '
+        'score. A mirror match scores 50% by symmetry.</p>')
+    sec("strength", "Hero strength",
+        _img(pngs["strength"], "hero strength") +
+        '<p class="note"><i>field_score</i>: mean of the hero\'s matchup scores against every other hero '
+        '(each opponent weighted equally); <i>score</i>, <i>lo</i>, <i>hi</i>: pooled over all its games '
+        'against other heroes (mirrors excluded). <i>bt_rating</i>: Bradley–Terry rating in log-odds '
+        '(ratings sum to 0), fitted as a binomial GLM on every seating with a first-move term; '
+        '<i>bt_elo</i> is the same in Elo points (400/ln 10 per log-odd); <i>bt_expected</i> is the expected '
+        f'score against an average hero. Fitted first-move advantage: {bt.first_move:+.3f} log-odds '
+        f'(± {1.96 * bt.first_move_se:.3f}), i.e. {bt.first_move_score:.1%} for the first player between '
+        'equal heroes.</p>' + table_html(tables["strength"]))
+    sec("matchups", "Matchups",
+        _img(pngs["matchups"], "matchup heatmap") + table_html(matchup_grid(tables["matchups"], names)) +
+        "<details><summary>all matchup rows (wins, draws, losses)</summary>" +
+        table_html(tables["matchups"]) + "</details>")
+    sec("battlefields", "Battlefields",
+        _img(pngs["battlefield_hero"], "battlefield by hero heatmap") + table_html(tables["battlefield_hero"]) +
+        "<details><summary>matchups per battlefield</summary>" +
+        table_html(tables["matchups_by_battlefield"], max_rows=2000) + "</details>")
+    sec("first", "First-player advantage",
+        '<p class="note">P1 moves first. <i>p1_score</i> = (P1 wins + draws/2) / games, all games '
+        'including mirrors.</p>' + table_html(tables["first_player"]) +
+        '<p class="note">Each hero\'s score when it moves first and when it moves second (mirrors '
+        'excluded).</p>' + table_html(tables["first_player_by_hero"]))
+    sec("length", "Game length and how games end",
+        _img(pngs["game_length"], "game length histogram") + table_html(tables["game_length"]) +
+        table_html(tables["end_reasons"]))
+    sec("cards", "Cards",
+        '<p class="note">Over every game a hero played with the card in its deck (both seats, mirrors '
+        'included). <i>played_share</i>: games in which the card was played at least once; '
+        '<i>unplayed_share</i>: games it stayed unplayed; <i>score_when_played</i> / '
+        '<i>score_when_unplayed</i>: the hero\'s score in those games; <i>lift</i>: the difference '
+        '(association, not cause: long games see more cards).</p>' + _per_hero(tables["cards"], names))
+    lo = tables["loadouts"]
+    if len(lo):
+        lo_body = ('<p class="note">Each loadout against the field (every other hero pooled; mirrors excluded):</p>'
+                   + table_html(lo[lo["opponent"] == "field"].drop(columns="opponent"))
+                   + "<details><summary>each loadout against each opponent</summary>"
+                   + table_html(lo[lo["opponent"] != "field"]) + "</details>")
+    else:
+        lo_body = '<p class="note">No hero in this run has choice groups (loadouts).</p>'
+    sec("loadouts", "Loadouts", lo_body)
+    maps = "".join(_img(pngs[f"map_{b}"], f"{bf_names.get(b, b)} map") for b in s["battlefields"] if f"map_{b}" in pngs)
+    sec("maps", "Where fighters fall",
+        '<p class="note">Each battlefield drawn from its layout: spaces coloured by fighters defeated there '
+        'per game (left) and by combats whose defender stood there per game (right).</p>' + maps)
+
+    nav = "<nav>" + "".join(f'<a href="#{a}">{html.escape(t)}</a>' for a, t, _ in sections) + "</nav>"
+    doc = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+           f"<title>unmatched-sim matrix report</title><style>{CSS}</style></head><body>\n"
+           f"<h1>Unmatched hero balance: matrix report</h1>\n{nav}\n"
+           + "\n".join(b for _, _, b in sections) + "\n</body></html>\n")
+    path = Path(path)
+    path.write_text(doc, encoding="utf-8")
+    return path

@@ -1,0 +1,257 @@
+"""Report plots (matplotlib, Agg backend; figures are built without pyplot).
+
+Each ``plot_*`` function takes report tables (see :mod:`reports.tables`) and returns
+a :class:`matplotlib.figure.Figure`; :func:`save` writes it as PNG. Hero labels use
+the heroes' display names from the run manifest.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import numpy as np
+import pandas as pd
+from matplotlib.collections import LineCollection
+from matplotlib.colors import TwoSlopeNorm
+from matplotlib.figure import Figure
+
+from .tables import ALL
+
+SCORE_CMAP = "RdBu"      # red: the row hero loses, blue: it wins
+HEAT_CMAP = "YlOrRd"
+DPI = 110
+
+
+def save(fig: Figure, path) -> Path:
+    """Write ``fig`` as a PNG (``DPI`` dots per inch) to ``path``; returns the path."""
+    path = Path(path)
+    fig.savefig(path, dpi=DPI, bbox_inches="tight", facecolor="white")
+    return path
+
+
+def _text_colour(value: float) -> str:
+    return "white" if abs(value - 0.5) > 0.28 else "black"
+
+
+def _score_heatmap(ax, values: np.ndarray, lo: np.ndarray, hi: np.ndarray, games: np.ndarray,
+                   rows: list[str], cols: list[str], mirror_mask=None):
+    norm = TwoSlopeNorm(vmin=0.0, vcenter=0.5, vmax=1.0)
+    shown = np.ma.masked_invalid(np.where(mirror_mask, np.nan, values) if mirror_mask is not None else values)
+    cmap = matplotlib.colormaps[SCORE_CMAP].with_extremes(bad="#d9d9d9")
+    im = ax.imshow(shown, cmap=cmap, norm=norm, aspect="auto")
+    n = max(len(rows), len(cols))
+    big = 12 if n <= 6 else 10 if n <= 10 else 8
+    small = big - 3
+    for i in range(len(rows)):
+        for j in range(len(cols)):
+            v = values[i, j]
+            if np.isnan(v):
+                continue
+            if mirror_mask is not None and mirror_mask[i, j]:
+                ax.text(j, i, f"mirror\n{int(games[i, j])} games", ha="center", va="center", fontsize=small,
+                        color="#444444")
+                continue
+            c = _text_colour(v)
+            ax.text(j, i - 0.12, f"{v:.0%}", ha="center", va="center", fontsize=big, fontweight="bold", color=c)
+            ax.text(j, i + 0.22, f"{lo[i, j]:.0%}–{hi[i, j]:.0%}\nn={int(games[i, j])}", ha="center", va="center",
+                    fontsize=small, color=c, linespacing=1.1)
+    ax.set_xticks(range(len(cols)), cols, rotation=30, ha="right")
+    ax.set_yticks(range(len(rows)), rows)
+    ax.set_xticks(np.arange(-0.5, len(cols)), minor=True)
+    ax.set_yticks(np.arange(-0.5, len(rows)), minor=True)
+    ax.grid(which="minor", color="white", linewidth=2)
+    ax.tick_params(which="minor", length=0)
+    return im
+
+
+def plot_matchups(mt: pd.DataFrame, names: dict) -> Figure:
+    """Heatmap of the row hero's score against the column hero (battlefield "all").
+
+    Cells show the score (draws count half), its 95% Wilson interval and the game
+    count; mirror cells are grey. ``names``: hero key -> display name.
+    """
+    t = mt[mt["battlefield"] == ALL]
+    keys = sorted(set(t["hero"]), key=lambda k: names.get(k, k))
+    piv = {c: t.pivot(index="hero", columns="opponent", values=c).reindex(index=keys, columns=keys)
+           for c in ("score", "lo", "hi", "games")}
+    k = len(keys)
+    fig = Figure(figsize=(2.0 + 1.35 * k, 1.5 + 1.1 * k))
+    ax = fig.add_subplot()
+    mirror = np.eye(k, dtype=bool)
+    im = _score_heatmap(ax, piv["score"].to_numpy(float), piv["lo"].to_numpy(float), piv["hi"].to_numpy(float),
+                        piv["games"].to_numpy(float), [names.get(h, h) for h in keys],
+                        [names.get(h, h) for h in keys], mirror)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("hero")
+    ax.set_title("Score of each hero (row) against each opponent (column)\n"
+                 "win = 1, draw = ½; 95% Wilson interval; n = games", fontsize=11)
+    cb = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+    cb.set_label("score of the row hero")
+    cb.ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    return fig
+
+
+def plot_strength(st: pd.DataFrame, names: dict) -> Figure:
+    """Each hero's strength: score against the field with its 95% Wilson interval
+    (left) and Bradley–Terry rating in Elo points with its 95% interval (right)."""
+    t = st.sort_values("bt_rating", ascending=True, kind="stable")
+    labels = [names.get(h, h) for h in t["hero"]]
+    y = np.arange(len(t))
+    fig = Figure(figsize=(11, 1.4 + 0.55 * len(t)))
+    a1, a2 = fig.subplots(1, 2, sharey=True)
+    sc = t["score"].to_numpy(float)
+    a1.errorbar(sc, y, xerr=[sc - t["lo"].to_numpy(float), t["hi"].to_numpy(float) - sc], fmt="o",
+                color="#2b6cb0", ecolor="#2b6cb0", capsize=4, markersize=7)
+    a1.plot(t["field_score"].to_numpy(float), y, "x", color="#c05621", markersize=8, label="mean of matchup scores")
+    a1.axvline(0.5, color="grey", linestyle="--", linewidth=1)
+    a1.set_yticks(y, labels)
+    a1.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    a1.set_xlabel("score against the other heroes (draw = ½)")
+    a1.set_title("Average against the field (95% Wilson interval)", fontsize=11)
+    a1.legend(loc="lower right", fontsize=8)
+    for yi, v in zip(y, sc):
+        a1.annotate(f"{v:.1%}", (v, yi), textcoords="offset points", xytext=(0, 8), ha="center", fontsize=8)
+    el = t["bt_elo"].to_numpy(float)
+    k = 400.0 / np.log(10.0)
+    lo, hi = t["bt_lo"].to_numpy(float) * k, t["bt_hi"].to_numpy(float) * k
+    a2.errorbar(el, y, xerr=[el - lo, hi - el], fmt="s", color="#2f855a", ecolor="#2f855a", capsize=4, markersize=7)
+    a2.axvline(0, color="grey", linestyle="--", linewidth=1)
+    a2.set_xlabel("Bradley–Terry rating (Elo points; 0 = average hero)")
+    a2.set_title("Bradley–Terry rating (95% interval)", fontsize=11)
+    for yi, v in zip(y, el):
+        if np.isfinite(v):
+            a2.annotate(f"{v:+.0f}", (v, yi), textcoords="offset points", xytext=(0, 8), ha="center", fontsize=8)
+    for a in (a1, a2):
+        a.grid(axis="x", alpha=0.3)
+        a.set_ylim(-0.7, len(t) - 0.3)
+    fig.suptitle("Hero strength", fontsize=13)
+    fig.tight_layout()
+    return fig
+
+
+def plot_battlefield_hero(bh: pd.DataFrame, names: dict, bf_names: dict) -> Figure:
+    """Heatmap: each hero's score against the field (mirrors excluded) per battlefield,
+    with the pooled column "all battlefields" last."""
+    heroes = sorted(set(bh["hero"]), key=lambda k: names.get(k, k))
+    bfs = sorted(b for b in set(bh["battlefield"]) if b != ALL) + [ALL]
+    piv = {c: bh.pivot(index="hero", columns="battlefield", values=c).reindex(index=heroes, columns=bfs)
+           for c in ("score", "lo", "hi", "games")}
+    fig = Figure(figsize=(2.5 + 1.45 * len(bfs), 1.5 + 1.0 * len(heroes)))
+    ax = fig.add_subplot()
+    im = _score_heatmap(ax, piv["score"].to_numpy(float), piv["lo"].to_numpy(float), piv["hi"].to_numpy(float),
+                        piv["games"].to_numpy(float), [names.get(h, h) for h in heroes],
+                        [bf_names.get(b, "all battlefields") for b in bfs])
+    ax.axvline(len(bfs) - 1.5, color="black", linewidth=2)
+    ax.set_title("Score of each hero against the field, per battlefield\n"
+                 "(mirrors excluded; draw = ½; 95% Wilson interval; n = games)", fontsize=11)
+    cb = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+    cb.set_label("score against the field")
+    cb.ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    return fig
+
+
+def plot_game_length(games: pd.DataFrame, bf_names: dict) -> Figure:
+    """Histogram of game length in turns (stacked by end reason) and the length per
+    battlefield (box plots: median, quartiles, 5th-95th percentile whiskers)."""
+    fig = Figure(figsize=(12, 4.6))
+    a1, a2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
+    turns = games["turns"].to_numpy()
+    hi = int(turns.max()) if len(turns) else 1
+    step = max(1, int(np.ceil((hi + 1) / 60)))
+    bins = np.arange(0, hi + step + 1, step) + 0.5 - (step > 1) * 0.5
+    colours = {"hero_defeated": "#4c78a8", "turn_cap": "#e45756", "error": "#222222"}
+    labels = {"hero_defeated": "a hero was defeated", "turn_cap": "turn cap (draw)", "error": "engine error (draw)"}
+    data, cols, labs = [], [], []
+    for reason in ("hero_defeated", "turn_cap", "error"):
+        sel = turns[(games["end_reason"] == reason).to_numpy()]
+        if len(sel):
+            data.append(sel)
+            cols.append(colours[reason])
+            labs.append(f"{labels[reason]} ({len(sel)})")
+    other = turns[~games["end_reason"].isin(list(colours)).to_numpy()]
+    if len(other):
+        data.append(other)
+        cols.append("#999999")
+        labs.append(f"other ({len(other)})")
+    a1.hist(data, bins=bins, stacked=True, color=cols, label=labs, edgecolor="white", linewidth=0.3)
+    mean, med = float(np.mean(turns)), float(np.median(turns))
+    a1.axvline(mean, color="black", linestyle="--", linewidth=1, label=f"mean {mean:.1f}")
+    a1.axvline(med, color="black", linestyle=":", linewidth=1.2, label=f"median {med:.0f}")
+    a1.set_xlabel("game length (turns)")
+    a1.set_ylabel("games")
+    a1.set_title(f"Game length, all {len(turns)} games", fontsize=11)
+    a1.legend(fontsize=8)
+    bfs = sorted(set(games["battlefield"]))
+    groups = [games.loc[games["battlefield"] == b, "turns"].to_numpy() for b in bfs]
+    a2.boxplot(groups, orientation="horizontal", whis=(5, 95), showfliers=False, widths=0.6,
+               medianprops={"color": "#c05621", "linewidth": 2})
+    a2.set_yticks(range(1, len(bfs) + 1), [bf_names.get(b, b) for b in bfs])
+    a2.set_xlabel("game length (turns)")
+    a2.set_title("Per battlefield\n(box: quartiles; whiskers: 5th–95th percentile)", fontsize=11)
+    for a in (a1, a2):
+        a.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def plot_space_map(spaces: pd.DataFrame, info: dict) -> Figure:
+    """One battlefield drawn from its layout: spaces at their ``xy`` positions, lines for
+    adjacent spaces, each space coloured by fighters defeated there per game (left) and
+    by combats fought with the defender there per game (right). Start spaces 1 and 2
+    are outlined and labelled S1/S2.
+
+    ``spaces``: :func:`reports.tables.space_counts` rows of this battlefield; ``info``:
+    the manifest's battlefield entry.
+    """
+    xy = np.array([[np.nan if v is None else v for v in p] for p in info["xy"]], float)
+    ok = ~np.isnan(xy).any(axis=1)
+    if not ok.all():   # no layout for some spaces: place them on a circle
+        ang = np.linspace(0, 2 * np.pi, len(xy), endpoint=False)
+        xy = np.column_stack([500 + 400 * np.cos(ang), 400 + 400 * np.sin(ang)])
+    spaces = spaces.sort_values("index")
+    span = np.ptp(xy[:, 0]) if len(xy) else 1.0
+    w = 7.0
+    h = max(3.0, w * (np.ptp(xy[:, 1]) + 120) / (span + 120))
+    fig = Figure(figsize=(2 * w + 1.5, h + 1.2))
+    axes = fig.subplots(1, 2)
+    games = int(spaces["games"].max()) if len(spaces) else 0
+    segs = [[xy[i], xy[j]] for i, j in info["edges"]]
+    for ax, col, title in ((axes[0], "defeats_per_game", "Fighters defeated per game"),
+                           (axes[1], "combats_per_game", "Combats per game (at the defender's space)")):
+        ax.add_collection(LineCollection(segs, colors="#9e9e9e", linewidths=1.2, zorder=1))
+        v = spaces[col].to_numpy(float)
+        vmax = float(np.nanmax(v)) if len(v) and np.isfinite(v).any() and np.nanmax(v) > 0 else 1.0
+        sc = ax.scatter(xy[:, 0], xy[:, 1], c=v, cmap=HEAT_CMAP, vmin=0, vmax=vmax, s=330,
+                        edgecolors="#555555", linewidths=0.8, zorder=2)
+        for s in info.get("passages", []):
+            ax.scatter([xy[s, 0]], [xy[s, 1]], s=520, facecolors="none", edgecolors="#6b46c1", linewidths=1.6,
+                       linestyles="--", zorder=3)
+        for s in info["starts"]:
+            if 0 <= s < len(xy):
+                ax.scatter([xy[s, 0]], [xy[s, 1]], s=520, facecolors="none", edgecolors="#1a365d", linewidths=2.2,
+                           zorder=3)
+        for i, sid in enumerate(info["space_ids"]):
+            tag = {info["starts"][0]: "S1", info["starts"][1]: "S2"}.get(i)
+            val = v[i] if i < len(v) else np.nan
+            ax.text(xy[i, 0], xy[i, 1], f"{val:.2f}" if np.isfinite(val) else "", ha="center", va="center",
+                    fontsize=6.5, zorder=4, color="white" if np.isfinite(val) and val > 0.6 * vmax else "black")
+            ax.text(xy[i, 0], xy[i, 1] + 38, sid + (f" {tag}" if tag else ""), ha="center", va="top",
+                    fontsize=6, color="#1a365d" if tag else "#555555", zorder=4,
+                    fontweight="bold" if tag else "normal")
+        ax.set_aspect("equal")
+        ax.invert_yaxis()
+        ax.set_xticks([])
+        ax.set_yticks([])
+        for sp in ax.spines.values():
+            sp.set_visible(False)
+        ax.set_title(title, fontsize=11)
+        ax.margins(0.06)
+        cb = fig.colorbar(sc, ax=ax, fraction=0.035, pad=0.02)
+        cb.set_label("per game")
+    extra = "; dashed ring = secret passage" if info.get("passages") else ""
+    fig.suptitle(f"{info['name']}: where fights happen ({games} games; lines join adjacent spaces; "
+                 f"S1/S2 = start spaces{extra})", fontsize=12)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,339 @@
+"""pandas aggregation of a run's per-game rows into the report tables.
+
+Every table counts draws: ``wins``, ``draws`` and ``losses`` are shown separately, and
+``score = (wins + draws / 2) / games`` is the win rate with a draw as half a win; the
+95% interval (``lo``, ``hi``) is the Wilson interval of that score. Game counts are
+in games, lengths in turns, health in health points.
+
+Entry point: :func:`compute_tables` (run folder -> dict of DataFrames).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .stats import bradley_terry, wilson
+
+ALL = "all"    # the battlefield value of rows that pool every battlefield
+
+
+def sides(games: pd.DataFrame) -> pd.DataFrame:
+    """One row per hero per game (two per game), from the per-game table.
+
+    Columns: ``hero``, ``loadout``, ``opponent``, ``opponent_loadout``, ``battlefield``,
+    ``seat`` (int8: 0 moved first, 1 second), ``win`` / ``draw`` / ``loss`` (int8 0/1),
+    ``score`` (float64: 1, 0.5 or 0), ``turns`` (int32), ``mirror`` (bool: both
+    seats the same hero key), ``card_plays`` (int16 array per row). Shape (2 n_games, 12).
+    """
+    out = []
+    for seat, me, opp in ((0, "p1", "p2"), (1, "p2", "p1")):
+        win = (games["winner"] == seat).astype(np.int8)
+        draw = (games["winner"] < 0).astype(np.int8)
+        out.append(pd.DataFrame({
+            "hero": games[f"{me}_hero"].to_numpy(object), "loadout": games[f"{me}_loadout"].to_numpy(object),
+            "opponent": games[f"{opp}_hero"].to_numpy(object),
+            "opponent_loadout": games[f"{opp}_loadout"].to_numpy(object),
+            "battlefield": games["battlefield"].to_numpy(object),
+            "seat": np.full(len(games), seat, np.int8),
+            "win": win.to_numpy(), "draw": draw.to_numpy(), "loss": (1 - win - draw).astype(np.int8).to_numpy(),
+            "score": win.to_numpy() + 0.5 * draw.to_numpy(),
+            "turns": games["turns"].to_numpy(np.int32),
+            "mirror": (games["p1_hero"] == games["p2_hero"]).to_numpy(bool),
+            "card_plays": games[f"{me}_card_plays"].to_numpy(object),
+        }))
+    return pd.concat(out, ignore_index=True)
+
+
+def _rate(df: pd.DataFrame) -> pd.DataFrame:
+    """Add score, win/draw rates and the Wilson interval to a frame with games/wins/draws/losses/points."""
+    df = df.copy()
+    g = df["games"].to_numpy(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        df["score"] = df["points"] / g
+        df["win_rate"] = df["wins"] / g
+        df["draw_rate"] = df["draws"] / g
+    df["lo"], df["hi"] = wilson(df["points"].to_numpy(float), g)
+    return df.drop(columns="points")
+
+
+def _count(s: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    agg = s.groupby(by, sort=True, observed=True).agg(
+        games=("win", "size"), wins=("win", "sum"), draws=("draw", "sum"), losses=("loss", "sum"),
+        points=("score", "sum"))
+    return agg.reset_index()
+
+
+def matchups(s: pd.DataFrame, by_battlefield: bool = False) -> pd.DataFrame:
+    """Win rate of each hero against each other hero, from :func:`sides`.
+
+    Rows: (hero, opponent[, battlefield]) with ``games``, ``wins``, ``draws``,
+    ``losses``, ``score``, ``win_rate``, ``draw_rate``, ``lo``, ``hi``. Mirror rows
+    (hero == opponent) count each game once: ``score`` is 0.5 by symmetry, ``wins`` and
+    ``losses`` are half the decisive games. Pooled rows have battlefield ``"all"``.
+    """
+    by = ["hero", "opponent"] + (["battlefield"] if by_battlefield else [])
+    t = _count(s, by)
+    m = t["hero"] == t["opponent"]
+    for c in ("games", "wins", "draws", "losses", "points"):
+        t[c] = t[c].astype(float)
+        t.loc[m, c] = t.loc[m, c] / 2
+    t["games"] = t["games"].astype(np.int64)
+    t["draws"] = t["draws"].astype(np.int64)
+    if not by_battlefield:
+        t.insert(2, "battlefield", ALL)
+    return _rate(t)
+
+
+def matchup_matrix(mt: pd.DataFrame, value: str = "score") -> pd.DataFrame:
+    """Pivot of :func:`matchups` (battlefield "all"): rows hero, columns opponent."""
+    t = mt[mt["battlefield"] == ALL]
+    return t.pivot(index="hero", columns="opponent", values=value)
+
+
+def seatings(games: pd.DataFrame) -> pd.DataFrame:
+    """Per (p1, p2) hero pair: ``games`` and ``p1_score`` (P1 wins + draws / 2), the
+    input of :func:`reports.stats.bradley_terry`."""
+    g = games.assign(pts=np.where(games["winner"] == 0, 1.0, np.where(games["winner"] < 0, 0.5, 0.0)))
+    t = g.groupby(["p1_hero", "p2_hero"], sort=True).agg(games=("pts", "size"), p1_score=("pts", "sum")).reset_index()
+    return t.rename(columns={"p1_hero": "p1", "p2_hero": "p2"})
+
+
+def strength(s: pd.DataFrame, mt: pd.DataFrame, games: pd.DataFrame, heroes) -> tuple[pd.DataFrame, object]:
+    """Each hero's overall strength; returns ``(table, BradleyTerry fit)``.
+
+    Columns: ``field_score`` (mean of the hero's matchup scores over the other
+    heroes, each opponent weighted equally), ``games`` / ``wins`` / ``draws`` /
+    ``losses`` against other heroes (mirrors excluded), ``score`` (pooled), ``lo`` /
+    ``hi`` (Wilson interval of the pooled score), ``bt_rating`` (Bradley–Terry log-odds,
+    sum 0; fitted with a first-move term), ``bt_lo`` / ``bt_hi`` (95%), ``bt_elo``,
+    ``bt_expected`` (expected score against an average hero). Sorted by ``bt_rating``
+    (then ``field_score``), strongest first.
+    """
+    heroes = list(heroes)
+    m = mt[(mt["battlefield"] == ALL) & (mt["hero"] != mt["opponent"])]
+    field = m.groupby("hero")["score"].mean().rename("field_score")
+    pooled = _rate(_count(s[~s["mirror"]], ["hero"])).set_index("hero")
+    bt = bradley_terry(seatings(games), first_move=True, heroes=heroes)
+    t = pd.DataFrame(index=pd.Index(heroes, name="hero"))
+    t = t.join(field).join(pooled[["games", "wins", "draws", "losses", "score", "lo", "hi"]])
+    t["games"] = t["games"].fillna(0).astype(np.int64)
+    r = bt.ratings
+    t["bt_rating"], t["bt_lo"], t["bt_hi"] = r["rating"], r["lo"], r["hi"]
+    t["bt_elo"], t["bt_expected"] = r["elo"], r["expected"]
+    t = t.sort_values(["bt_rating", "field_score"], ascending=False, kind="stable")
+    return t.reset_index(), bt
+
+
+def battlefield_hero(s: pd.DataFrame) -> pd.DataFrame:
+    """Each hero's score against the field (mirrors excluded) per battlefield.
+
+    Rows (hero, battlefield) with games, wins, draws, losses, score, win_rate,
+    draw_rate, lo, hi; also battlefield "all".
+    """
+    t = s[~s["mirror"]]
+    per = _count(t, ["hero", "battlefield"])
+    pooled = _count(t, ["hero"]).assign(battlefield=ALL)
+    return _rate(pd.concat([per, pooled[per.columns]], ignore_index=True))
+
+
+def first_player(games: pd.DataFrame) -> pd.DataFrame:
+    """First-player advantage per battlefield and overall (mirrors included).
+
+    Columns: ``battlefield``, ``games``, ``p1_wins``, ``p2_wins``, ``draws``,
+    ``p1_score`` ((P1 wins + draws / 2) / games), ``lo``, ``hi`` (Wilson).
+    """
+    def one(g, name):
+        p1, p2 = int((g["winner"] == 0).sum()), int((g["winner"] == 1).sum())
+        d = int((g["winner"] < 0).sum())
+        return {"battlefield": name, "games": len(g), "p1_wins": p1, "p2_wins": p2, "draws": d,
+                "points": p1 + 0.5 * d}
+    rows = [one(g, bf) for bf, g in games.groupby("battlefield", sort=True)] + [one(games, ALL)]
+    t = pd.DataFrame(rows)
+    t["p1_score"] = t["points"] / t["games"].where(t["games"] > 0)
+    t["lo"], t["hi"] = wilson(t["points"].to_numpy(float), t["games"].to_numpy(float))
+    return t.drop(columns="points")
+
+
+def first_player_by_hero(s: pd.DataFrame) -> pd.DataFrame:
+    """Each hero's score when moving first and when moving second (mirrors excluded).
+
+    Columns: hero, ``first_games``, ``first_score``, ``first_lo``, ``first_hi``,
+    ``second_games``, ``second_score``, ``second_lo``, ``second_hi``, ``difference``.
+    """
+    t = _rate(_count(s[~s["mirror"]], ["hero", "seat"]))
+    out = None
+    for seat, name in ((0, "first"), (1, "second")):
+        p = t[t["seat"] == seat].set_index("hero")[["games", "score", "lo", "hi"]]
+        p.columns = [f"{name}_{c}" for c in p.columns]
+        out = p if out is None else out.join(p, how="outer")
+    if out is None or out.empty:
+        return pd.DataFrame(columns=["hero", "first_games", "first_score", "first_lo", "first_hi",
+                                     "second_games", "second_score", "second_lo", "second_hi", "difference"])
+    out["difference"] = out["first_score"] - out["second_score"]
+    return out.reset_index()
+
+
+def game_length(games: pd.DataFrame) -> pd.DataFrame:
+    """Game length in turns per battlefield and overall: games, mean, sd, min, p10,
+    median, p90, max."""
+    def one(t, name):
+        q = np.percentile(t, [10, 50, 90]) if len(t) else [np.nan] * 3
+        return {"battlefield": name, "games": len(t), "mean": t.mean(), "sd": t.std(ddof=1) if len(t) > 1 else np.nan,
+                "min": t.min(), "p10": q[0], "median": q[1], "p90": q[2], "max": t.max()}
+    rows = [one(g["turns"], bf) for bf, g in games.groupby("battlefield", sort=True)] + [one(games["turns"], ALL)]
+    return pd.DataFrame(rows)
+
+
+def end_reasons(games: pd.DataFrame) -> pd.DataFrame:
+    """How games ended, per battlefield and overall: rows (battlefield, end_reason) with
+    ``games`` and ``share`` (of that battlefield's games)."""
+    t = games.groupby(["battlefield", "end_reason"], sort=True).size().rename("games").reset_index()
+    a = games.groupby("end_reason", sort=True).size().rename("games").reset_index().assign(battlefield=ALL)
+    t = pd.concat([t, a[t.columns]], ignore_index=True)
+    t["share"] = t["games"] / t.groupby("battlefield")["games"].transform("sum")
+    return t
+
+
+def cards(s: pd.DataFrame, hero_info: dict) -> pd.DataFrame:
+    """Per-card statistics, one row per (hero, card), over every game the hero played
+    with that card in its deck (both seats, mirrors included).
+
+    Columns: hero, ``card`` (name), ``type``, ``index`` (position in the hero file),
+    ``games`` (games with the card in the deck), ``plays`` (total plays),
+    ``plays_per_game``, ``played_share`` (share of games with at least one play),
+    ``unplayed_share`` (share of games it was never played), ``score_when_played`` /
+    ``games_played``, ``score_when_unplayed``, ``lift`` (score when played minus
+    score when unplayed).
+    """
+    rows = []
+    for hero, info in hero_info.items():
+        hs = s[s["hero"] == hero]
+        ncard = len(info["cards"])
+        if len(hs) == 0:
+            continue
+        plays = np.stack([np.asarray(a, np.int64) for a in hs["card_plays"]]) if ncard else np.zeros((len(hs), 0))
+        copies = np.array([info["deck_copies"].get(lo, [0] * ncard) for lo in hs["loadout"]]).reshape(len(hs), ncard)
+        score = hs["score"].to_numpy(float)
+        for i, name in enumerate(info["cards"]):
+            in_deck = copies[:, i] > 0
+            n = int(in_deck.sum())
+            p = plays[in_deck, i]
+            sc = score[in_deck]
+            played = p > 0
+            rows.append({
+                "hero": hero, "card": name, "type": info["card_types"][i], "index": i, "games": n,
+                "plays": int(p.sum()), "plays_per_game": p.mean() if n else np.nan,
+                "played_share": played.mean() if n else np.nan, "unplayed_share": (~played).mean() if n else np.nan,
+                "games_played": int(played.sum()),
+                "score_when_played": sc[played].mean() if played.any() else np.nan,
+                "score_when_unplayed": sc[~played].mean() if (~played).any() else np.nan,
+            })
+    t = pd.DataFrame(rows)
+    if len(t):
+        t["lift"] = t["score_when_played"] - t["score_when_unplayed"]
+    return t
+
+
+def loadouts(s: pd.DataFrame, hero_info: dict) -> pd.DataFrame:
+    """Per-loadout rows for heroes with choice groups (empty if none has).
+
+    Rows (hero, loadout, opponent) with games, wins, draws, losses, score, win_rate,
+    draw_rate, lo, hi; opponent ``"field"`` pools every other hero (the hero's own
+    other loadouts excluded).
+    """
+    with_lo = [h for h, info in hero_info.items() if any(info["loadouts"])]
+    cols = ["hero", "loadout", "opponent", "games", "wins", "draws", "losses", "score", "win_rate", "draw_rate", "lo", "hi"]
+    if not with_lo:
+        return pd.DataFrame(columns=cols)
+    t = s[s["hero"].isin(with_lo)]
+    per = _count(t, ["hero", "loadout", "opponent"])
+    field = _count(t[~t["mirror"]], ["hero", "loadout"]).assign(opponent="field")
+    return _rate(pd.concat([per, field[per.columns]], ignore_index=True))[cols]
+
+
+def space_counts(spaces: pd.DataFrame, battlefield_info: dict) -> pd.DataFrame:
+    """Combats and defeats per battlefield space, summed over every stored chunk.
+
+    Rows (battlefield, space index, ``space`` id) with ``combats`` (combats whose
+    defender stood there), ``defeats`` (fighters defeated there), ``games`` (games on
+    that battlefield), ``combats_per_game``, ``defeats_per_game``, ``x`` / ``y`` (layout
+    pixels).
+    """
+    rows = []
+    for bf, info in battlefield_info.items():
+        sp = spaces[spaces["battlefield"] == bf]
+        n = len(info["space_ids"])
+        comb = np.zeros(n, np.int64)
+        dfs = np.zeros(n, np.int64)
+        for a, b in zip(sp["combats"], sp["defeats"]):
+            comb += np.asarray(a, np.int64)[:n]
+            dfs += np.asarray(b, np.int64)[:n]
+        g = int(sp["games"].sum())
+        for i, sid in enumerate(info["space_ids"]):
+            x, y = info["xy"][i]
+            rows.append({"battlefield": bf, "index": i, "space": sid, "combats": int(comb[i]), "defeats": int(dfs[i]),
+                         "games": g, "combats_per_game": comb[i] / g if g else np.nan,
+                         "defeats_per_game": dfs[i] / g if g else np.nan,
+                         "x": np.nan if x is None else x, "y": np.nan if y is None else y})
+    return pd.DataFrame(rows)
+
+
+def compute_tables(run_dir) -> dict:
+    """All report tables of a run folder (from its stored chunks).
+
+    Returns a dict: ``manifest`` (dict), ``games`` (per-game DataFrame), and the
+    DataFrames ``matchups``, ``matchups_by_battlefield``, ``strength``,
+    ``battlefield_hero``, ``first_player``, ``first_player_by_hero``, ``game_length``,
+    ``end_reasons``, ``cards``, ``loadouts``, ``spaces`` (see each function), plus
+    ``bt`` (the Bradley–Terry fit). Raises ``sim.runner.RunError`` if ``run_dir`` is
+    not a run folder and ValueError if it holds no finished game.
+    """
+    from sim.runner import read_games, read_manifest, read_spaces
+    run_dir = Path(run_dir)
+    manifest = read_manifest(run_dir)
+    games = read_games(run_dir)
+    if len(games) == 0:
+        raise ValueError(f"{run_dir}: no finished games yet; run `unmatched-sim matrix` first")
+    s = sides(games)
+    heroes = list(manifest["heroes"])
+    mt = matchups(s)
+    st, bt = strength(s, mt, games, heroes)
+    return {
+        "manifest": manifest, "games": games,
+        "matchups": mt, "matchups_by_battlefield": matchups(s, by_battlefield=True),
+        "strength": st, "bt": bt, "battlefield_hero": battlefield_hero(s),
+        "first_player": first_player(games), "first_player_by_hero": first_player_by_hero(s),
+        "game_length": game_length(games), "end_reasons": end_reasons(games),
+        "cards": cards(s, manifest["heroes"]), "loadouts": loadouts(s, manifest["heroes"]),
+        "spaces": space_counts(read_spaces(run_dir), manifest["battlefields"]),
+    }
+
+
+TABLE_NAMES = ("strength", "matchups", "matchups_by_battlefield", "battlefield_hero", "first_player",
+               "first_player_by_hero", "game_length", "end_reasons", "cards", "loadouts", "spaces")
+
+
+def summary_text(tables: dict) -> str:
+    """A short plain-text summary: games, draws, first-player advantage, hero strength."""
+    games = tables["games"]
+    n = len(games)
+    draws = int((games["winner"] < 0).sum())
+    fp = tables["first_player"].set_index("battlefield").loc[ALL]
+    lines = [f"{n} games, {draws} draws ({draws / n:.1%}); mean length {games['turns'].mean():.1f} turns.",
+             f"First player scores {fp['p1_score']:.1%} [{fp['lo']:.1%}, {fp['hi']:.1%}] (draws count half).",
+             "", f"{'hero':<16}{'vs field':>9}{'95% interval':>17}{'BT rating':>11}{'games':>8}"]
+    for _, r in tables["strength"].iterrows():
+        lines.append(f"{r['hero']:<16}{r['field_score']:>9.1%}   [{r['lo']:.1%}, {r['hi']:.1%}]"
+                     f"{r['bt_rating']:>+11.2f}{int(r['games']):>8}")
+    lines.append("(vs field: mean score against the other heroes, with the Wilson interval of the pooled "
+                 "score; BT rating: Bradley–Terry, log-odds)")
+    mm = matchup_matrix(tables["matchups"])
+    if len(mm) > 1:
+        lines += ["", "Score of row hero vs column hero (draws count half):"]
+        w = min(13, max(8, max(len(h) for h in mm.columns) + 1))
+        lines.append(" " * 16 + "".join(f"{c[:w - 1]:>{w}}" for c in mm.columns))
+        for h, row in mm.iterrows():
+            lines.append(f"{h:<16}" + "".join(f"{v:>{w}.1%}" if pd.notna(v) else f"{'':>{w}}" for v in row))
+    return "\n".join(lines)

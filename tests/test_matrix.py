@@ -1,0 +1,305 @@
+"""The matrix runner: planning, seeding, the Parquet store, resume, workers, CLI errors."""
+import json
+import os
+import subprocess
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from sim.cli import main
+from sim.engine.core import game_seed
+from sim.match import Match
+from sim.runner import (
+    Cell,
+    RunError,
+    RunInterrupted,
+    plan_cells,
+    plan_chunks,
+    plan_run,
+    read_games,
+    read_manifest,
+    read_spaces,
+    run_matrix,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL = {"games": 40, "heroes": ["medusa", "sinbad"], "battlefields": ["soho"], "seed": 5}
+
+
+def cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """An uninterrupted small run (2 heroes x 1 battlefield x 40 games per pair), 1 job."""
+    d = tmp_path_factory.mktemp("ref") / "run"
+    run_matrix(d, chunk_size=7, jobs=1, **SMALL)
+    return d, read_games(d)
+
+
+def test_cells_split_games_evenly_between_seats_and_battlefields():
+    bfs = ["marmoreal", "sarpedon", "soho"]
+    cells = plan_cells({"alice": [""], "medusa": [""], "sinbad": [""]}, bfs, 100)
+    per_pair = {}
+    for c in cells:
+        per_pair[frozenset((c.p1, c.p2))] = per_pair.get(frozenset((c.p1, c.p2)), 0) + c.games
+    assert len(per_pair) == 6 and set(per_pair.values()) == {100}     # 3 pairs + 3 mirrors
+    ms = [c for c in cells if {c.p1, c.p2} == {"medusa", "sinbad"}]
+    assert len(ms) == 6                        # 3 battlefields x 2 seat orders
+    # 100 = 34 + 33 + 33 over the battlefields; each battlefield's odd game goes to the
+    # next seat order in turn
+    assert [(c.p1, c.battlefield, c.games) for c in ms] == [
+        ("medusa", "marmoreal", 17), ("sinbad", "marmoreal", 17), ("medusa", "sarpedon", 17),
+        ("sinbad", "sarpedon", 16), ("medusa", "soho", 16), ("sinbad", "soho", 17)]
+    first = sum(c.games for c in ms if c.p1 == "medusa")
+    assert first == 50                         # seats balanced
+    mirror = [c for c in cells if c.p1 == c.p2 == "alice"]   # a mirror's two seat orders are one cell
+    assert [c.games for c in mirror] == [34, 33, 33]
+
+
+def test_loadouts_split_evenly():
+    bfs = ["marmoreal", "sarpedon", "soho"]
+    los = [f"l{i}" for i in range(8)]     # a hero with 8 loadouts: 16 slots per battlefield
+    cells = plan_cells({"geralt": los, "medusa": [""]}, bfs, 1000)
+    pair = [c for c in cells if c.p1 != c.p2]
+    assert {bf: sum(c.games for c in pair if c.battlefield == bf) for bf in bfs} == \
+        {"marmoreal": 334, "sarpedon": 333, "soho": 333}
+    per_lo = [sum(c.games for c in pair if lo in (c.p1_loadout, c.p2_loadout)) for lo in los]
+    assert sum(per_lo) == 1000 and max(per_lo) - min(per_lo) <= 2
+    assert sum(c.games for c in pair if c.p1 == "geralt") == 500
+    cells = plan_cells({"gorgon": ["long", "short"], "sinbad": [""]}, ["soho"], 40)
+    pair = [c for c in cells if "sinbad" in (c.p1, c.p2) and "gorgon" in (c.p1, c.p2)]
+    assert sorted((c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.games) for c in pair) == [
+        ("gorgon", "long", "sinbad", "", 10), ("gorgon", "short", "sinbad", "", 10),
+        ("sinbad", "", "gorgon", "long", 10), ("sinbad", "", "gorgon", "short", 10)]
+    mirror = sorted((c.p1_loadout, c.p2_loadout, c.games) for c in cells if c.p1 == c.p2 == "gorgon")
+    assert mirror == [("long", "long", 10), ("long", "short", 10), ("short", "long", 10), ("short", "short", 10)]
+
+
+def test_matchup_id_is_a_stable_hash_of_the_cell_identity():
+    c = Cell("medusa", "", "sinbad", "", "soho", 10)
+    assert c.identity == "medusa@|sinbad@|soho"
+    assert c.matchup_id == zlib.crc32(b"medusa@|sinbad@|soho") == 209673052
+    assert Cell("medusa", "", "sinbad", "", "soho", 999).matchup_id == 209673052   # the count is not identity
+    # adding a hero does not change the other cells (ids and game counts)
+    two = plan_cells({"medusa": [""], "sinbad": [""]}, ["soho"], 30)
+    three = plan_cells({"alice": [""], "medusa": [""], "sinbad": [""]}, ["soho"], 30)
+    assert set(two) <= set(three) and len(three) == 3 * 2 + 3
+
+
+def test_chunks_cover_each_cell_once():
+    cells = plan_cells({"medusa": [""], "sinbad": [""]}, ["soho"], 40)
+    chunks = plan_chunks(cells, 7)
+    for c in cells:
+        mine = [(ch.first, ch.n) for ch in chunks if ch.cell == c]
+        assert sum(n for _, n in mine) == c.games and mine[0] == (0, 7)
+        assert [f for f, _ in mine] == list(range(0, c.games, 7))
+    assert len({ch.name for ch in chunks}) == len(chunks)
+
+
+def test_stored_rows_are_the_engine_games(reference):
+    d, games = reference
+    assert len(games) == 120 and list(games.columns)[:4] == ["matchup_id", "game_index", "seed", "battlefield"]
+    m = read_manifest(d)
+    assert m["kind"] == "unmatched-sim matrix run" and m["status"] == "complete"
+    assert m["package_version"] and m["settings"]["games_per_pair"] == 40 and m["settings"]["seed"] == 5
+    assert m["heroes"]["medusa"]["cards"][0] == "Gaze of Stone"
+    # one cell, replayed directly through Match, gives exactly the stored rows
+    cell = games[(games["p1_hero"] == "sinbad") & (games["p2_hero"] == "medusa")]
+    mid = zlib.crc32(b"sinbad@|medusa@|soho")
+    assert (cell["matchup_id"] == mid).all() and cell["game_index"].tolist() == list(range(20))
+    res, played = Match(["sinbad", "medusa"], "soho").play_many(20, 5, mid, 0, card_counts=True)
+    assert cell["seed"].tolist() == [int(game_seed(5, mid, i)) for i in range(20)]
+    assert cell["winner"].tolist() == res[:, 0].tolist() and cell["turns"].tolist() == res[:, 1].tolist()
+    assert cell["p1_health"].tolist() == res[:, 3].tolist() and cell["p2_cards_played"].tolist() == res[:, 8].tolist()
+    n1 = len(m["heroes"]["sinbad"]["cards"])
+    plays = np.stack(cell["p1_card_plays"].to_list())
+    assert plays.shape == (20, n1) and np.array_equal(plays, played[:, 0, :n1])
+    assert np.array_equal(plays.sum(axis=1), cell["p1_cards_played"].to_numpy())
+    assert set(games["end_reason"]) <= {"hero_defeated", "turn_cap", "error"}
+    # space counters: one row per chunk (cells of 40, 20, 20, 40 games in chunks of 7), summing
+    # per cell to play_many's counters over the same games
+    sp = read_spaces(d)
+    assert [c["games"] for c in m["cells"]] == [40, 20, 20, 40] and len(sp) == 6 + 3 + 3 + 6
+    mm = Match(["sinbad", "medusa"], "soho")
+    mm.play_many(20, 5, mid, 0)
+    rows = sp[sp["matchup_id"] == mid]
+    assert np.array_equal(np.sum(np.stack(rows["combats"].to_list()), axis=0), mm.last_space_stats[0])
+    assert np.array_equal(np.sum(np.stack(rows["defeats"].to_list()), axis=0), mm.last_space_stats[1])
+
+
+def test_results_do_not_depend_on_chunk_size(reference, tmp_path):
+    _, games = reference
+    run_matrix(tmp_path / "big", chunk_size=40, jobs=1, **SMALL)
+    pd.testing.assert_frame_equal(read_games(tmp_path / "big"), games)
+
+
+def test_resume_after_an_interrupted_run_gives_the_same_rows(reference, tmp_path):
+    _, games = reference
+    d = tmp_path / "run"
+    seen = []
+
+    def stop(name, done):
+        seen.append(name)
+        if len(seen) == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(RunInterrupted) as e:
+        run_matrix(d, chunk_size=7, jobs=1, after_chunk=stop, **SMALL)
+    assert e.value.chunks_done == 5 and e.value.chunks_total == 18
+    assert len(list((d / "games").glob("part-*.parquet"))) == 5
+    assert read_manifest(d)["status"] == "interrupted"
+    # a chunk killed half-way through its write leaves only a temporary file
+    (d / "games" / f".part-{seen[0]}.parquet.tmp").write_bytes(b"PAR1 half a file")
+    # and a lost chunk is simply played again
+    (d / "games" / f"part-{seen[1]}.parquet").unlink()
+    plan = plan_run(d, chunk_size=7, **SMALL)
+    assert len(plan.done) == 4 and plan.games_done == 4 * 7
+    r = run_matrix(d, chunk_size=7, jobs=1, **SMALL)
+    assert r.games_played == 120 - 28 and r.games_skipped == 28
+    assert not list((d / "games").glob(".*.tmp"))
+    pd.testing.assert_frame_equal(read_games(d), games)
+    m = read_manifest(d)
+    assert m["status"] == "complete" and [s["games"] for s in m["sessions"]] == [35, 92]
+    # a finished run resumes to nothing
+    assert run_matrix(d, chunk_size=7, jobs=1, **SMALL).games_played == 0
+
+
+def test_resume_after_a_killed_process(tmp_path):
+    """SIGKILL a real `unmatched-sim matrix` mid-run, rerun it: exactly the rows of an uninterrupted run."""
+    d = tmp_path / "killed"
+    args = [sys.executable, "-m", "sim.cli", "matrix", "--games", "300", "--heroes", "medusa,sinbad",
+            "-b", "soho", "--seed", "3", "--chunk-size", "4", "--jobs", "1", "--out", str(d), "--no-report", "-q"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and p.poll() is None:
+            if len(list((d / "games").glob("part-*.parquet"))) >= 10:
+                break
+            time.sleep(0.005)
+        p.kill()
+    finally:
+        p.wait()
+    stored = len(list((d / "games").glob("part-*.parquet")))
+    assert 10 <= stored < 225, "the run should be killed part-way (225 chunks)"
+    rc = subprocess.run(args, check=False, cwd=ROOT, env=env, capture_output=True, text=True)
+    assert rc.returncode == 0, rc.stderr
+    assert f"Resuming {d}" in rc.stderr and "Played" in rc.stdout
+    ref = tmp_path / "whole"
+    run_matrix(ref, games=300, heroes=["medusa", "sinbad"], battlefields=["soho"], seed=3, chunk_size=4, jobs=1)
+    pd.testing.assert_frame_equal(read_games(d), read_games(ref))
+
+
+def test_two_jobs_give_the_same_tables_as_one(reference, tmp_path):
+    from reports import compute_tables
+    d1, games = reference
+    d2 = tmp_path / "two"
+    run_matrix(d2, chunk_size=7, jobs=2, **SMALL)
+    pd.testing.assert_frame_equal(read_games(d2), games)
+    pd.testing.assert_frame_equal(read_spaces(d2), read_spaces(d1))
+    t1, t2 = compute_tables(d1), compute_tables(d2)
+    for name in ("matchups", "matchups_by_battlefield", "strength", "first_player", "cards", "spaces"):
+        pd.testing.assert_frame_equal(t1[name], t2[name])
+
+
+def test_homebrew_hero_with_loadouts(tmp_path, gorgon):
+    path = gorgon
+    d = tmp_path / "run"
+    run_matrix(d, games=40, heroes=["gorgon", "sinbad"], battlefields=["soho"], seed=2, chunk_size=10, jobs=1,
+               extra_heroes=[path])
+    g = read_games(d)
+    pair = g[(g["p1_hero"] != g["p2_hero"])]
+    assert pair.groupby(["p1_hero", "p1_loadout", "p2_hero", "p2_loadout"]).size().tolist() == [10, 10, 10, 10]
+    m = read_manifest(d)
+    assert m["heroes"]["gorgon"]["loadouts"] == ["long", "short"]
+    # only the chosen loadout's cards are ever played
+    long_idx = m["heroes"]["gorgon"]["cards"].index("Long Shot")
+    short_idx = m["heroes"]["gorgon"]["cards"].index("Short Shot")
+    gl = g[(g["p1_hero"] == "gorgon") & (g["p1_loadout"] == "long")]
+    assert all(a[short_idx] == 0 for a in gl["p1_card_plays"]) and sum(a[long_idx] for a in gl["p1_card_plays"]) > 0
+    # a single loadout can be chosen with KEY@LOADOUT
+    plan = plan_run(tmp_path / "one", games=10, heroes=["gorgon@short", "sinbad"], battlefields=["soho"],
+                    extra_heroes=[path])
+    assert plan.settings["heroes"] == {"gorgon": ["short"], "sinbad": [""]}
+
+
+# ------------------------------------------------------------------ bad input
+
+
+def test_plan_errors_name_the_option_and_list_valid_values(tmp_path):
+    with pytest.raises(RunError, match=r"unknown hero 'hercules'; valid: .*medusa.*sinbad") as e:
+        plan_run(tmp_path / "x", 10, heroes=["medusa", "hercules"])
+    assert e.value.param == "--heroes"
+    with pytest.raises(RunError, match=r"unknown battlefield 'atlantis'; valid: baskerville_manor, .*soho") as e:
+        plan_run(tmp_path / "x", 10, battlefields=["soho,atlantis"])
+    assert e.value.param == "--battlefields"
+    with pytest.raises(RunError, match=r"unknown AI profile 'greedy'; valid: random"):
+        plan_run(tmp_path / "x", 10, ai="greedy")
+    for bad in (0, -3):
+        with pytest.raises(RunError, match="games must be a positive whole number"):
+            plan_run(tmp_path / "x", bad)
+    with pytest.raises(RunError, match="no loadout 'steel'"):
+        plan_run(tmp_path / "x", 10, heroes=["medusa@steel"])
+    assert not (tmp_path / "x").exists()
+
+
+def test_cli_bad_input_is_a_usage_error_and_writes_nothing(tmp_path):
+    out = tmp_path / "new"
+    cases = [
+        (["--heroes", "medusa,hercules"], "Invalid value for '--heroes': unknown hero 'hercules'; valid: "),
+        (["-b", "atlantis"], "Invalid value for '--battlefields': unknown battlefield 'atlantis'; valid: baskerville_manor"),
+        (["--games", "0"], "Invalid value for '--games' / '-n': 0 is not in the range x>=1"),
+        (["--ai", "greedy"], "unknown AI profile 'greedy'; valid: random"),
+    ]
+    for extra, message in cases:
+        r = cli("matrix", "--out", out, *extra)
+        assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output, r.output
+    assert not out.exists()
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("keep me")
+    r = cli("matrix", "--games", "10", "--out", foreign)
+    assert r.exit_code == 2 and "is a non-empty folder that is not a matrix run folder" in r.output
+    assert os.listdir(foreign) == ["notes.txt"] and (foreign / "notes.txt").read_text() == "keep me"
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    r = cli("matrix", "--games", "10", "--out", afile)
+    assert r.exit_code == 2 and "is a file, not a folder" in r.output and afile.read_text() == "x"
+    r = cli("matrix", "--games", "10", "--heroes", "medusa", "-b", "soho", "-q", "--out", afile / "sub")
+    assert r.exit_code == 2 and "cannot write the run folder" in r.output and "Traceback" not in r.output
+
+
+def test_cli_refuses_a_run_folder_with_other_settings(reference):
+    d, _ = reference
+    before = (d / "manifest.json").read_bytes()
+    files = sorted(p.name for p in (d / "games").iterdir())
+    r = cli("matrix", "--games", "80", "--heroes", "medusa,sinbad", "-b", "soho", "--seed", "5", "--chunk-size", "7",
+            "--out", d)
+    assert r.exit_code == 2
+    assert "holds a run with different settings (games_per_pair: run has 40, this command 80)" in r.output
+    r = cli("matrix", "--games", "40", "--heroes", "medusa,sinbad", "-b", "soho", "--seed", "6", "--chunk-size", "7",
+            "--out", d)
+    assert r.exit_code == 2 and "seed: run has 5, this command 6" in r.output
+    assert (d / "manifest.json").read_bytes() == before and sorted(p.name for p in (d / "games").iterdir()) == files
+
+
+def test_cli_matrix_runs_resumes_and_reports(tmp_path):
+    d = tmp_path / "run"
+    args = ["matrix", "--games", "20", "--heroes", "medusa", "--heroes", "sinbad", "-b", "soho", "--jobs", "1",
+            "--seed", "4", "--out", d]
+    r = cli(*args)
+    assert r.exit_code == 0, r.output
+    assert "Played 60 games" in r.output and "4 cells; 60 games stored" in r.output
+    assert "First player scores" in r.output and f"Report: {d / 'report' / 'report.html'}" in r.output
+    assert (d / "report" / "tables" / "matchups.csv").exists() and (d / "report" / "plots" / "map_soho.png").exists()
+    r = cli(*args)
+    assert r.exit_code == 0 and "All 60 games were already stored" in r.output
+    assert json.loads((d / "manifest.json").read_text())["status"] == "complete"

@@ -1,0 +1,187 @@
+"""Reports: Wilson intervals, Bradley–Terry ratings, tables, plots and the HTML report
+built from a stored run folder."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from conftest import write_gorgon
+
+from reports import build_report, compute_tables
+from reports.stats import bradley_terry, wilson
+from reports.tables import TABLE_NAMES, seatings
+from sim.cli import main
+from sim.runner import read_games, run_matrix
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+# ------------------------------------------------------------------ statistics
+
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson(50, 100)
+    assert (round(lo, 4), round(hi, 4)) == (0.4038, 0.5962)
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and round(hi, 4) == 0.2775
+    lo, hi = wilson(81, 100)   # textbook: 0.7222 .. 0.8749
+    assert (round(lo, 4), round(hi, 4)) == (0.7222, 0.8749)
+    # closed form with a half-point count (a draw counts 0.5)
+    s, n, z = 30.5, 60, 1.959963984540054
+    p = s / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    assert wilson(s, n) == pytest.approx((centre - half, centre + half), abs=1e-12)
+    lo, hi = wilson(np.array([5, 0]), np.array([10, 0]))
+    assert lo[0] == pytest.approx(0.2366, abs=1e-4) and np.isnan(lo[1]) and np.isnan(hi[1])
+    with pytest.raises(ValueError):
+        wilson(11, 10)
+
+
+def test_bradley_terry_recovers_known_ratings_and_first_move_advantage():
+    # exact expected scores of ratings a=+1, b=0, c=-1 with a first-move edge of 0.2 log-odds
+    r = {"a": 1.0, "b": 0.0, "c": -1.0}
+    rows = [{"p1": x, "p2": y, "games": 1000, "p1_score": 1000 / (1 + math.exp(-(r[x] - r[y] + 0.2)))}
+            for x in r for y in r]
+    bt = bradley_terry(pd.DataFrame(rows))
+    assert bt.ratings["rating"].to_dict() == pytest.approx(r, abs=1e-6)
+    assert bt.first_move == pytest.approx(0.2, abs=1e-6) and bt.converged
+    assert bt.first_move_score == pytest.approx(1 / (1 + math.exp(-0.2)))
+    assert bt.ratings.loc["a", "elo"] == pytest.approx(400 / math.log(10))
+    assert (bt.ratings["lo"] < bt.ratings["rating"]).all() and (bt.ratings["hi"] > bt.ratings["rating"]).all()
+
+
+def test_bradley_terry_on_a_hand_made_table():
+    # x beats y 75 of 100 (draws counted half: 70 wins + 10 draws): odds 3, so r_x - r_y = ln 3
+    t = pd.DataFrame([{"p1": "x", "p2": "y", "p1_score": 75.0, "games": 100}])
+    bt = bradley_terry(t, first_move=False)
+    assert bt.ratings.loc["x", "rating"] == pytest.approx(math.log(3) / 2, abs=1e-8)
+    assert bt.ratings.loc["y", "rating"] == pytest.approx(-math.log(3) / 2, abs=1e-8)
+    # three heroes in a cycle-free order: rank follows strength, and mirrors are ignored
+    t = pd.DataFrame([
+        {"p1": "strong", "p2": "mid", "p1_score": 60, "games": 100},
+        {"p1": "mid", "p2": "weak", "p1_score": 60, "games": 100},
+        {"p1": "strong", "p2": "weak", "p1_score": 69, "games": 100},
+        {"p1": "mid", "p2": "mid", "p1_score": 90, "games": 100},
+    ])
+    bt = bradley_terry(t, first_move=False)
+    assert list(bt.ratings.sort_values("rating", ascending=False).index) == ["strong", "mid", "weak"]
+    assert bt.ratings["rating"].sum() == pytest.approx(0, abs=1e-9)
+    assert math.isnan(bt.first_move)
+    one = bradley_terry(pd.DataFrame([{"p1": "a", "p2": "a", "p1_score": 5, "games": 10}]), first_move=False)
+    assert one.ratings["rating"].tolist() == [0.0] and np.isnan(one.ratings["se"]).all()
+
+
+# ------------------------------------------------------------------ a stored run
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """Medusa, Sinbad and a homebrew hero with two loadouts, 24 games per pair on two battlefields."""
+    base = tmp_path_factory.mktemp("reports")
+    hero = write_gorgon(base)
+    d = base / "run"
+    run_matrix(d, games=24, heroes=["gorgon", "medusa", "sinbad"], battlefields=["marmoreal", "soho"], seed=11,
+               chunk_size=5, jobs=1, extra_heroes=[hero])
+    return d
+
+
+def test_tables_match_the_stored_games(run):
+    t = compute_tables(run)
+    g = read_games(run)
+    assert len(g) == 6 * 24
+    mt = t["matchups"].set_index(["hero", "opponent"])
+    # Medusa against Sinbad, counted straight from the rows
+    ms = g[(g["p1_hero"] == "medusa") & (g["p2_hero"] == "sinbad")]
+    sm = g[(g["p1_hero"] == "sinbad") & (g["p2_hero"] == "medusa")]
+    wins = int((ms["winner"] == 0).sum() + (sm["winner"] == 1).sum())
+    draws = int((ms["winner"] < 0).sum() + (sm["winner"] < 0).sum())
+    row = mt.loc[("medusa", "sinbad")]
+    assert row["games"] == 24 and row["wins"] == wins and row["draws"] == draws
+    assert row["score"] == pytest.approx((wins + draws / 2) / 24)
+    assert (row["lo"], row["hi"]) == pytest.approx(wilson(wins + draws / 2, 24))
+    assert mt.loc[("sinbad", "medusa"), "score"] == pytest.approx(1 - row["score"])
+    assert mt.loc[("medusa", "medusa"), "score"] == 0.5 and mt.loc[("medusa", "medusa"), "games"] == 24
+    # per battlefield rows add up to the pooled row
+    mb = t["matchups_by_battlefield"]
+    mb = mb[(mb["hero"] == "medusa") & (mb["opponent"] == "sinbad")]
+    assert sorted(mb["battlefield"]) == ["marmoreal", "soho"] and mb["games"].sum() == 24 and mb["wins"].sum() == wins
+    # strength: mean of the matchup scores against the two other heroes
+    st = t["strength"].set_index("hero")
+    assert st.loc["medusa", "field_score"] == pytest.approx(
+        (mt.loc[("medusa", "sinbad"), "score"] + mt.loc[("medusa", "gorgon"), "score"]) / 2)
+    assert st.loc["medusa", "games"] == 48
+    bt = bradley_terry(seatings(g), first_move=True, heroes=["gorgon", "medusa", "sinbad"])
+    assert st["bt_rating"].to_dict() == pytest.approx(bt.ratings["rating"].to_dict())
+    assert st["bt_rating"].sum() == pytest.approx(0, abs=1e-9)
+    # first player: every game counted once
+    fp = t["first_player"].set_index("battlefield").loc["all"]
+    assert fp["games"] == 144 and fp["p1_wins"] == int((g["winner"] == 0).sum())
+    assert fp["p1_wins"] + fp["p2_wins"] + fp["draws"] == 144
+    # game length and end reasons
+    gl = t["game_length"].set_index("battlefield").loc["all"]
+    assert gl["mean"] == pytest.approx(g["turns"].mean()) and gl["max"] == g["turns"].max()
+    er = t["end_reasons"]
+    assert er[er["battlefield"] == "all"]["games"].sum() == 144
+
+
+def test_card_and_loadout_tables(run):
+    t = compute_tables(run)
+    g = read_games(run)
+    cards = t["cards"]
+    med = cards[cards["hero"] == "medusa"]
+    total = g.loc[g["p1_hero"] == "medusa", "p1_cards_played"].sum() + g.loc[g["p2_hero"] == "medusa", "p2_cards_played"].sum()
+    assert med["plays"].sum() == total
+    assert np.allclose(med["played_share"] + med["unplayed_share"], 1.0)
+    gaze = med.set_index("card").loc["Gaze of Stone"]
+    plays = [a[0] for a in g.loc[g["p1_hero"] == "medusa", "p1_card_plays"]] + \
+            [a[0] for a in g.loc[g["p2_hero"] == "medusa", "p2_card_plays"]]
+    assert gaze["games"] == len(plays) == 24 * 4 and gaze["games_played"] == sum(p > 0 for p in plays)
+    # a loadout card is only counted in games where it was in the deck
+    gor = cards[cards["hero"] == "gorgon"].set_index("card")
+    long_games = int((g["p1_hero"].eq("gorgon") & g["p1_loadout"].eq("long")).sum()
+                     + (g["p2_hero"].eq("gorgon") & g["p2_loadout"].eq("long")).sum())
+    assert gor.loc["Long Shot", "games"] == long_games and 0 < long_games < gor.loc["Gaze of Stone", "games"]
+    lo = t["loadouts"]
+    assert set(lo["hero"]) == {"gorgon"} and set(lo["loadout"]) == {"long", "short"}
+    field = lo[lo["opponent"] == "field"]
+    assert field["games"].sum() == 48        # gorgon's games against medusa and sinbad
+    assert set(lo["opponent"]) == {"field", "gorgon", "medusa", "sinbad"}
+    sp = t["spaces"]
+    assert set(sp["battlefield"]) == {"marmoreal", "soho"}
+    assert (sp["combats"] >= sp["defeats"]).sum() > 0 and sp["defeats"].sum() > 0
+    assert sp.groupby("battlefield")["games"].first().to_dict() == {"marmoreal": 72, "soho": 72}
+
+
+def test_build_report_writes_tables_plots_and_one_html(run):
+    rep = build_report(run)
+    out = run / "report"
+    assert rep.html == out / "report.html"
+    for name in TABLE_NAMES:
+        csv = pd.read_csv(out / "tables" / f"{name}.csv")
+        pq = pd.read_parquet(out / "tables" / f"{name}.parquet")
+        assert len(csv) == len(pq) == len(rep.tables[name]), name
+    assert sorted(rep.png) == ["battlefield_hero", "game_length", "map_marmoreal", "map_soho", "matchups", "strength"]
+    for p in rep.png.values():
+        assert p.read_bytes().startswith(PNG) and p.stat().st_size > 10_000
+    html = rep.html.read_text(encoding="utf-8")
+    assert html.count('src="data:image/png;base64,') == 6
+    assert "http://" not in html and "https://" not in html and "<link" not in html   # self-contained
+    for title in ("Hero strength", "Matchups", "First-player advantage", "Game length", "Cards", "Loadouts",
+                  "Where fighters fall", "a draw as half a win"):
+        assert title in html, title
+    assert "Gorgon" in html and "Long Shot" in html
+    assert "First player scores" in rep.summary and "gorgon" in rep.summary
+
+
+def test_report_command(run, tmp_path):
+    r = CliRunner().invoke(main, ["report", str(run)])
+    assert r.exit_code == 0, r.output
+    assert "144 games" in r.output and f"Report: {run / 'report' / 'report.html'}" in r.output
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    r = CliRunner().invoke(main, ["report", str(empty)])
+    assert r.exit_code == 2 and "not a matrix run folder" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["report", str(tmp_path / "missing")])
+    assert r.exit_code == 2 and "no such folder" in r.output
