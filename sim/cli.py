@@ -34,7 +34,7 @@ def _content():
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="unmatched-sim")
-@click.option("--heroes", "hero_paths", multiple=True, type=click.Path(path_type=Path), envvar="UNMATCHED_SIM_HEROES",
+@click.option("--homebrew", "hero_paths", multiple=True, type=click.Path(path_type=Path), envvar="UNMATCHED_SIM_HEROES",
               help="Extra hero file or folder (homebrew heroes), usable with every command. Repeatable; "
                    "also read from UNMATCHED_SIM_HEROES.")
 @click.pass_context
@@ -43,7 +43,7 @@ def main(ctx, hero_paths):
 
     Heroes are TOML files in heroes/, battlefields in sim/battlefields/.
     Start with `unmatched-sim heroes` and `unmatched-sim duel medusa sinbad`.
-    A homebrew hero: `unmatched-sim --heroes my_hero.toml duel my_hero medusa`.
+    A homebrew hero: `unmatched-sim --homebrew my_hero.toml duel my_hero medusa`.
     """
     ctx.obj = {"heroes": hero_paths}
 

@@ -66,7 +66,7 @@ def test_homebrew_hero_plays_with_the_heroes_option(tmp_path):
     from pathlib import Path
     text = Path("heroes/medusa.toml").read_text().replace('"Medusa"', '"Gorgon"')
     (tmp_path / "gorgon.toml").write_text(text)
-    r = run("--heroes", str(tmp_path), "duel", "gorgon", "sinbad", "--seed", "2", "--json")
+    r = run("--homebrew", str(tmp_path), "duel", "gorgon", "sinbad", "--seed", "2", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["first_player"] == "Gorgon"
 
