@@ -188,7 +188,11 @@ def do_scheme(st, tb, ctl, log, p, g, card):
     st[G_FLAGS] = 0
     log_ev(st, log, EV_SCHEME, p, g, card, 0, 0)
     run_card_window(st, tb, ctl, log, card, W_SCHEME, p, g, -1)
-    finish_card(st, tb, log, p, card)
+    if st[G_OVER] != 0:
+        pile_push(st, PILE_DISC, p, card)   # the game ended inside the effect: nothing stays in play
+        st[G_FLAGS] = 0
+    else:
+        finish_card(st, tb, log, p, card)
 
 
 @jit(I(ST, TB, CTL, LOG, I))
