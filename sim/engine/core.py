@@ -178,6 +178,16 @@ def pile_take(st, pile, p, card):
     return True
 
 
+@jit(I(A1, I, I))
+def add_unique(out, n, v):
+    """Append ``v`` to ``out[:n]`` unless already there; return the new length."""
+    for i in range(n):
+        if out[i] == v:
+            return n
+    out[n] = v
+    return n + 1
+
+
 @jit(I(ST, TB, I, I, I))
 def count_tag_in_pile(st, tb, pile, p, tagbits):
     """Number of cards in a pile of player ``p`` carrying any of ``tagbits``."""

@@ -19,7 +19,7 @@ from numba import njit, types  # noqa: F401
 from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
 
 from .core import (
-    PILE_DECK, PILE_DISC, PILE_HAND, adjacent, check_end, count_tag_in_pile, pile_take,
+    PILE_DECK, PILE_DISC, PILE_HAND, add_unique, adjacent, check_end, count_tag_in_pile, pile_take,
     deal_damage, discard_from_hand, draw_cards, fog_space, hero_of, log_ev,
     move_fighter, occupancy, opposed, pile_base, pile_push, pile_remove_at,
     place_fighter, rand_below, reachable, recover, same_zone, set_health,
@@ -476,15 +476,7 @@ def choose_hand_card(st, tb, ctl, kind, chooser, owner, allow_none):
     b = pile_base(PILE_HAND, owner)
     n = 0
     for i in range(hn):
-        c = st[b + i]
-        dup = False
-        for j in range(n):
-            if opts[j] == c:
-                dup = True
-                break
-        if not dup:
-            opts[n] = c
-            n += 1
+        n = add_unique(opts, n, st[b + i])
     if allow_none:
         opts[n] = -1
         n += 1
@@ -581,13 +573,7 @@ def search(st, tb, ctl, log, p, where, card, tagbits):
         for k in range(st[pslot(p, P_DISCN if pile == PILE_DISC else P_DECKN)]):
             c = st[base + k]
             if c == card or (card < 0 and (tb.cards[c, C_TAGS] & tagbits) != 0):
-                dup = False
-                for j in range(n):
-                    if opts[j] == c:
-                        dup = True
-                if not dup:
-                    opts[n] = c
-                    n += 1
+                n = add_unique(opts, n, c)
         if pile == PILE_DECK:
             searched_deck = True
         if n > 0 or where != SR_DISCARD_THEN_DECK or pile == PILE_DECK:
@@ -927,13 +913,7 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                     for k in range(hn):
                         c = st[hb + k]
                         if tb.cards[c, C_TAGS] & ins[I_PARG]:
-                            dup = False
-                            for j in range(m):
-                                if opts[j] == c:
-                                    dup = True
-                            if not dup:
-                                opts[m] = c
-                                m += 1
+                            m = add_unique(opts, m, c)
                     if m == 0:
                         break
                     opts[m] = -1
@@ -949,14 +929,7 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                 m = 0
                 db = pile_base(PILE_DISC, p)
                 for k in range(dn):
-                    c = st[db + k]
-                    dup = False
-                    for j in range(m):
-                        if opts[j] == c:
-                            dup = True
-                    if not dup:
-                        opts[m] = c
-                        m += 1
+                    m = add_unique(opts, m, st[db + k])
                 c = opts[decide(st, tb, ctl, D_TAKE_CARD, p, opts, m)]
                 if ins[I_X] == 1:
                     take_to_hand(st, log, PILE_DISC, p, c)

@@ -12,7 +12,7 @@ from numba import njit, types  # noqa: F401
 from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
 
 from .core import (
-    PILE_DECK, PILE_DISC, PILE_HAND, shuffle_deck, can_target, check_end, deal_damage, discard_from_hand,
+    PILE_DECK, PILE_DISC, PILE_HAND, add_unique, shuffle_deck, can_target, check_end, deal_damage, discard_from_hand,
     draw_cards, hero_of, log_ev, pile_base, pile_push, pile_take, place_fighter,
     team_of,
 )
@@ -75,15 +75,6 @@ def can_play(st, tb, card, g):
     return True
 
 
-@jit(I(A1, I, I))
-def _add_unique(out, n, v):
-    for i in range(n):
-        if out[i] == v:
-            return n
-    out[n] = v
-    return n + 1
-
-
 @jit(I(ST, TB, I, A1))
 def legal_actions(st, tb, p, out):
     """Legal actions of player ``p`` packed into ``out`` (int64); return count.
@@ -105,7 +96,7 @@ def legal_actions(st, tb, p, out):
             c = st[hb + i]
             t = tb.cards[c, C_TYPE]
             if t == CT_SCHEME and can_play(st, tb, c, g):
-                n = _add_unique(out, n, pack_action(A_SCHEME, g, -1, c))
+                n = add_unique(out, n, pack_action(A_SCHEME, g, -1, c))
         for tg in range(MAX_FIGHTERS):
             if st[fslot(tg, F_STATUS)] != FS_IN_PLAY:
                 continue
@@ -117,7 +108,7 @@ def legal_actions(st, tb, p, out):
                 c = st[hb + i]
                 t = tb.cards[c, C_TYPE]
                 if (t == CT_ATTACK or t == CT_VERSATILE) and can_play(st, tb, c, g):
-                    n = _add_unique(out, n, pack_action(A_ATTACK, g, tg, c))
+                    n = add_unique(out, n, pack_action(A_ATTACK, g, tg, c))
     return n
 
 
@@ -232,7 +223,7 @@ def defense_options(st, tb, q, t, out):
         c = st[hb + i]
         ty = tb.cards[c, C_TYPE]
         if (ty == CT_DEFENSE or ty == CT_VERSATILE) and can_play(st, tb, c, t):
-            n = _add_unique(out, n, c)
+            n = add_unique(out, n, c)
     out[n] = -1
     return n + 1
 
