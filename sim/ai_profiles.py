@@ -1,42 +1,176 @@
-"""AI profiles: the named policies a run can use for both seats.
+"""AI profiles: the named policies games are played with (``--ai NAME``).
 
-A profile maps to one engine policy mode per seat (``sim.engine.policy.MODE_*``).
-Only the uniformly random legal policy exists so far; the scripted-AI issue adds
-``standard`` and ``greedy`` (a mode plus a weight vector) to :data:`PROFILES`.
+A profile is a small TOML file: a ``mode`` (which engine policy plays) and, for
+the scripted AI modes, ``[weights]`` (what the AI values; names and meanings in
+``sim.engine.ai``, listed by ``unmatched-sim ai``). The installed profiles live in
+``sim/profiles/``:
+
+* ``standard`` (the default): the scripted AI;
+* ``greedy``: attacks with its highest-value card whenever it can, else
+  maneuvers toward the nearest opposing fighter, defends with its highest-value
+  card, never BOOSTs or plays schemes;
+* ``random``: a uniformly random legal choice at every decision.
+
+A designer's own profile is a file with the same fields; ``base = "standard"``
+takes every weight not given from that profile. ``--ai path/to/mine.toml`` uses
+it; errors name the file, the field and the valid choices.
+
+Example ``mine.toml``::
+
+    name = "cautious"
+    mode = "standard"
+    base = "standard"
+    [weights]
+    threat = 1.0        # fear being attacked more
+    defend_margin = -0.5
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+PROFILE_DIR = Path(__file__).parent / "profiles"
+MODES = {"standard": "MODE_STANDARD", "greedy": "MODE_GREEDY", "random": "MODE_RANDOM"}
+DEFAULT_PROFILE = "standard"
+
+
+class ProfileError(ValueError):
+    """A bad AI profile name or file; the message names the file, field and valid choices."""
 
 
 @dataclass(frozen=True)
 class AIProfile:
-    """A named policy: ``mode_name`` names the engine policy mode (``MODE_*`` in
-    ``sim.engine.policy``) used by both seats. Importing this module does not load
-    the engine; :attr:`modes` does."""
+    """A named policy: engine mode (``standard``, ``greedy`` or ``random``) and its weights.
+
+    ``weights``: floats in the order of ``sim.engine.ai.WEIGHT_NAMES``.
+    """
 
     name: str
     mode_name: str
     description: str
+    weights: tuple = field(default=())
+    source: str = ""
+
+    @property
+    def mode(self) -> int:
+        """The engine policy mode (``sim.engine.control.MODE_*``)."""
+        from sim.engine import control
+        return getattr(control, MODES[self.mode_name])
 
     @property
     def modes(self) -> tuple[int, int]:
-        """Policy mode per seat (seat 0 moves first), as ``Match.play_many`` takes them."""
-        from sim.engine import policy
-        mode = getattr(policy, self.mode_name)
-        return (mode, mode)
+        """Policy mode per seat when this profile plays both seats."""
+        return (self.mode, self.mode)
+
+    def weight(self, name: str) -> float:
+        """One weight by name; ProfileError on an unknown name."""
+        from sim.engine.ai import WEIGHT_NAMES
+        if name not in WEIGHT_NAMES:
+            raise ProfileError(f"unknown AI weight {name!r}; valid: {', '.join(WEIGHT_NAMES)}")
+        return self.weights[WEIGHT_NAMES.index(name)] if self.weights else 0.0
 
 
-PROFILES: dict[str, AIProfile] = {
-    "random": AIProfile("random", "MODE_RANDOM", "uniformly random legal choice at every decision"),
-}
+def _weight_names() -> tuple:
+    # the names live with the engine code that reads them; importing sim.engine.ai
+    # does not compile anything until a game is played
+    from sim.engine.ai import WEIGHT_NAMES
+    return WEIGHT_NAMES
 
-DEFAULT_PROFILE = "random"
 
-
-def get_profile(name: str) -> AIProfile:
-    """The profile called ``name``; raises ValueError listing the valid names."""
+def load_profile(path, _seen=()) -> AIProfile:
+    """Read and validate a profile file; raises ProfileError naming the file and field."""
+    path = Path(path)
+    where = str(path)
     try:
-        return PROFILES[name]
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise ProfileError(f"{where}: no such AI profile file") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ProfileError(f"{where}: not valid TOML: {e}") from None
+    allowed = {"name", "mode", "description", "base", "weights"}
+    extra = set(data) - allowed
+    if extra:
+        raise ProfileError(f"{where}: unknown field(s) {', '.join(sorted(extra))}; valid: {', '.join(sorted(allowed))}")
+    name = data.get("name", path.stem)
+    if not isinstance(name, str) or not name:
+        raise ProfileError(f"{where}: field 'name' must be a non-empty string")
+    mode = data.get("mode", "standard")
+    if mode not in MODES:
+        raise ProfileError(f"{where}: field 'mode' is {mode!r}; valid: {', '.join(MODES)}")
+    names = _weight_names()
+    weights = dict.fromkeys(names, 0.0)
+    base = data.get("base")
+    if base is not None:
+        if base in _seen or base == name:
+            raise ProfileError(f"{where}: field 'base' = {base!r} refers back to itself")
+        installed = PROFILE_DIR / f"{base}.toml"
+        try:
+            b = load_profile(installed, _seen + (name,)) if installed.is_file() else get_profile(base, _seen + (name,))
+        except ProfileError as e:
+            raise ProfileError(f"{where}: field 'base': {e}") from None
+        weights.update(zip(names, b.weights))
+    given = data.get("weights", {})
+    if not isinstance(given, dict):
+        raise ProfileError(f"{where}: [weights] must be a table of name = number")
+    for k, v in given.items():
+        if k not in weights:
+            raise ProfileError(f"{where}: weights.{k} is not an AI weight; valid: {', '.join(names)}")
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise ProfileError(f"{where}: weights.{k} must be a number, not {v!r}")
+        if abs(v) > 1e6:
+            raise ProfileError(f"{where}: weights.{k} = {v} is out of range (|w| <= 1e6)")
+        weights[k] = float(v)
+    if mode == "standard" and base is None:
+        missing = [n for n in names if n not in given]
+        if missing:
+            raise ProfileError(f"{where}: weights missing: {', '.join(missing)} (or set base = \"standard\")")
+    return AIProfile(name, mode, str(data.get("description", "")), tuple(weights[n] for n in names), where)
+
+
+@lru_cache(maxsize=None)
+def installed_profiles() -> dict[str, AIProfile]:
+    """The profiles shipped in ``sim/profiles/``, by name."""
+    out = {}
+    for f in sorted(PROFILE_DIR.glob("*.toml")):
+        p = load_profile(f)
+        out[p.name] = p
+    return out
+
+
+def profile_names() -> list[str]:
+    """Names of the installed profiles."""
+    return sorted(installed_profiles())
+
+
+def get_profile(name, _seen=()) -> AIProfile:
+    """An installed profile by name, or a profile file by path (``*.toml``).
+
+    An :class:`AIProfile` is returned unchanged. Raises ProfileError listing the
+    valid names.
+    """
+    if isinstance(name, AIProfile):
+        return name
+    name = str(name)
+    if name.endswith(".toml") or "/" in name or "\\" in name:
+        return load_profile(name, _seen)
+    try:
+        return installed_profiles()[name]
     except KeyError:
-        raise ValueError(f"unknown AI profile {name!r}; valid: {', '.join(sorted(PROFILES))}") from None
+        raise ProfileError(f"unknown AI profile {name!r}; valid: {', '.join(profile_names())} "
+                           "or a profile file path ending in .toml") from None
+
+
+def seat_controls(profiles) -> tuple[tuple, tuple]:
+    """(modes, weights) per seat for ``new_control`` from profiles, names or engine modes (ints)."""
+    modes, weights = [], []
+    for pr in profiles:
+        if isinstance(pr, (int,)) and not isinstance(pr, bool):
+            modes.append(int(pr))
+            weights.append(None)
+        else:
+            pr = get_profile(pr)
+            modes.append(pr.mode)
+            weights.append(pr.weights or None)
+    return tuple(modes), tuple(weights)

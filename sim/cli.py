@@ -1,6 +1,7 @@
 """The ``unmatched-sim`` command line (click).
 
-Commands: ``heroes``, ``battlefields``, ``validate``, ``duel``, ``matrix``, ``report``. Bad input
+Commands: ``heroes``, ``battlefields``, ``validate``, ``profiles``, ``duel``, ``arena``,
+``matrix``, ``report``. Bad input
 (unknown hero, loadout or battlefield; an invalid file) prints a one-line
 error naming the file or value and the valid choices, and exits with
 status 2 (usage) or 1 (invalid file), never with a traceback.
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from sim.ai_profiles import PROFILES
+from sim.ai_profiles import DEFAULT_PROFILE, ProfileError, get_profile, profile_names
 from sim.content.battlefields import BattlefieldError, list_battlefields, load_battlefield
 from sim.content.heroes import HeroFileError, deck_warnings, load_all, load_hero
 
@@ -165,14 +166,20 @@ def validate(paths):
 @click.option("--loadout", "-l", "loadouts", multiple=True,
               help="Gear loadout, e.g. silver+wolf-armor+blizzard: once for the hero that has choice groups, "
                    "or twice (seat order) when both do. Same as writing KEY@LOADOUT.")
+@click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
+              help="AI profile for HERO_A (and HERO_B unless --vs): " + ", ".join(profile_names())
+                   + ", or a profile .toml file.")
+@click.option("--vs", default=None, metavar="PROFILE", help="AI profile for HERO_B. Default: the same as --ai.")
+@click.option("--explain", is_flag=True,
+              help="Before each AI decision, show the top candidates and their scores.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary instead of the narration.")
-def duel(hero_a, hero_b, battlefield, seed, loadouts, as_json):
+def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json):
     """Play one seeded game of HERO_A (moves first) against HERO_B and narrate it.
 
     A hero whose file declares choice groups (gear) takes a loadout, one option per group
     joined by '+' (`unmatched-sim heroes` lists them): either KEY@LOADOUT or --loadout, e.g.
     `duel geralt ciri --loadout silver+wolf-armor+blizzard -b kaer_morhen --seed 3`.
-    Both seats currently use the random legal policy.
+    Both seats play the --ai profile (default: standard) unless --vs names another for HERO_B.
     """
     from sim.match import Match, MatchError
     from sim.narrate import narrate
@@ -192,7 +199,8 @@ def duel(hero_a, hero_b, battlefield, seed, loadouts, as_json):
             m = Match([m.keys[0], m.keys[1]], battlefield, loadouts=per_seat, content=content)
     except MatchError as e:
         raise click.UsageError(str(e)) from None
-    g = m.play(seed)
+    profiles = (_profile(ai, "--ai"), _profile(vs if vs is not None else ai, "--vs"))
+    g = m.play(seed, modes=profiles, explain=20000 if explain else 0)
     if as_json:
         reasons = {L.END_HERO_DEFEATED: "hero defeated", L.END_TURN_CAP: "turn cap (draw)", L.END_ERROR: "error"}
         out = {
@@ -204,12 +212,79 @@ def duel(hero_a, hero_b, battlefield, seed, loadouts, as_json):
             "final_health": {m.hero_names[p]: int(g.result[3 + p]) for p in range(2)},
             "sidekick_health": {m.hero_names[p]: int(g.result[5 + p]) for p in range(2)},
             "cards_played": {m.hero_names[p]: int(g.result[7 + p]) for p in range(2)},
-            "events": len(g.log),
+            "events": len(g.log), "ai": [p.name for p in profiles],
         }
         click.echo(json.dumps(out, indent=2))
         return
-    for line in narrate(g):
+    if explain:
+        from sim.narrate import narrate_explained
+        lines = narrate_explained(g)
+    else:
+        lines = narrate(g)
+    for line in lines:
         click.echo(line)
+
+
+def _profile(name, option):
+    """An AI profile by name or file, or a usage error naming the option and the valid profiles."""
+    try:
+        return get_profile(name)
+    except ProfileError as e:
+        raise click.BadParameter(str(e), param_hint=f"'{option}'") from None
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.argument("profile", required=False)
+def profiles(profile, as_json):
+    """List the AI profiles, or show one profile's weights (a name or a .toml file)."""
+    from sim.engine.ai import WEIGHT_NAMES
+    chosen = [_profile(profile, "PROFILE")] if profile else [get_profile(n) for n in profile_names()]
+    rows = [{"name": p.name, "mode": p.mode_name, "description": p.description, "source": p.source,
+             "weights": dict(zip(WEIGHT_NAMES, p.weights)) if p.mode_name != "random" else {}} for p in chosen]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for r in rows:
+        click.echo(f"{r['name']} (mode {r['mode']}): {r['description']}")
+        if profile and r["weights"]:
+            for k, v in r["weights"].items():
+                click.echo(f"  {k:<18} {v:g}")
+
+
+@main.command()
+@click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
+              help="The profile being measured: " + ", ".join(profile_names()) + ", or a profile .toml file.")
+@click.option("--vs", default="greedy", show_default=True, metavar="PROFILE", help="The opposing profile.")
+@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(min=1),
+              help="Games per hero for --ai, split evenly over opponents (mirror included), battlefields and seats.")
+@click.option("--heroes", "hero_names", multiple=True, metavar="KEYS",
+              help="Heroes (comma-separated or repeated). Default: every installed hero.")
+@click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS",
+              help="Battlefields (comma-separated or repeated). Default: every installed battlefield.")
+@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Worker processes. Default: all cores.")
+@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1), help="Run seed.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def arena(ai, vs, games, hero_names, battlefield_names, jobs, seed, as_json):
+    """Play AI profile --ai against profile --vs and print --ai's score per hero and overall.
+
+    Every hero played by --ai meets every hero played by --vs (mirrors included) on every
+    battlefield, seats swapped evenly; score = wins + draws/2, with a Wilson 95% interval.
+    Also prints the first player's score. Example: `unmatched-sim arena --ai standard --vs random`.
+    """
+    from sim.arena import ArenaError, format_arena, run_arena
+    _profile(ai, "--ai")
+    _profile(vs, "--vs")
+    try:
+        res = run_arena(ai, vs, games, hero_names or None, battlefield_names or None, seed, jobs, _extra())
+    except ArenaError as e:
+        if e.param:
+            raise click.BadParameter(str(e), param_hint=f"'{e.param}'") from None
+        raise click.UsageError(str(e)) from None
+    if as_json:
+        click.echo(json.dumps(res.to_dict(), indent=2))
+    else:
+        click.echo(format_arena(res))
 
 
 def _run_error(e):
@@ -227,8 +302,8 @@ def _run_error(e):
                    "Default: every installed hero.")
 @click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS",
               help="Battlefields (comma-separated or repeated). Default: every installed battlefield.")
-@click.option("--ai", default="random", show_default=True,
-              help="AI profile for both seats (valid: " + ", ".join(sorted(PROFILES)) + ").")
+@click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
+              help="AI profile for both seats: " + ", ".join(profile_names()) + ", or a profile .toml file.")
 @click.option("--jobs", "-j", default=None, type=click.IntRange(min=1),
               help="Worker processes. Default: all cores. Results do not depend on it.")
 @click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1),

@@ -25,7 +25,14 @@ from sim.content.compile import Content, build_tables, compile_content, rules_ar
 from sim.content.heroes import HeroFileError, load_all
 from sim.engine import layout as L
 from sim.engine.game import RES_FIELDS, play_game, play_games, result_row, setup_game
-from sim.engine.policy import MODE_RANDOM, new_control
+from sim.engine.policy import CTL_EXPLAIN, MODE_RANDOM, new_control
+
+
+def _control(modes, explain: int = 0) -> np.ndarray:
+    """Control array for two seats from profiles / profile names / engine modes."""
+    from sim.ai_profiles import seat_controls
+    m, w = seat_controls(tuple(modes))
+    return new_control(m + (MODE_RANDOM,) * (4 - len(m)), weights=w, explain=explain)
 
 
 class MatchError(ValueError):
@@ -71,6 +78,7 @@ class GameRecord:
     state: np.ndarray
     log: np.ndarray
     result: np.ndarray
+    explain: np.ndarray | None = None
 
     @property
     def winner(self) -> int:
@@ -165,17 +173,26 @@ class Match:
     def new_state(self) -> np.ndarray:
         return np.zeros(L.STATE_SIZE, np.int64)
 
-    def play(self, seed: int, modes=(MODE_RANDOM, MODE_RANDOM), log_size: int = 50000) -> GameRecord:
-        """Play one game with the given per-seat policy modes; return its record."""
+    def play(self, seed: int, modes=(MODE_RANDOM, MODE_RANDOM), log_size: int = 50000,
+             explain: int = 0) -> GameRecord:
+        """Play one game; return its record.
+
+        ``modes``: per seat, an AI profile (name, file path or ``AIProfile``) or an
+        engine policy mode (``MODE_*``). ``explain``: record the top candidates of up
+        to this many AI decisions (``GameRecord.explain``).
+        """
         seed = int(seed) & 0xFFFFFFFF
         st = self.new_state()
         log = np.zeros((log_size, L.EV_FIELDS), np.int64)
-        ctl = new_control(tuple(modes) + (MODE_RANDOM,) * (4 - len(modes)))
+        ctl = _control(modes, explain=explain)
         setup_game(st, self.tables, ctl, log, self.rows, 2, seed)
         play_game(st, self.tables, ctl, log)
         res = np.zeros(RES_FIELDS, np.int64)
         result_row(st, res, seed)
-        return GameRecord(self, seed, st, log[: st[L.G_LOGN]].copy(), res)
+        rec = GameRecord(self, seed, st, log[: st[L.G_LOGN]].copy(), res)
+        if explain:
+            rec.explain = ctl[CTL_EXPLAIN:].copy()
+        return rec
 
     def play_many(self, n_games: int, run_seed: int = 0, matchup: int = 0, first_index: int = 0,
                   modes=(MODE_RANDOM, MODE_RANDOM), card_counts: bool = False):
@@ -188,7 +205,7 @@ class Match:
         defender's space (row 0) and fighters defeated per space (row 1), summed
         over these games.
         """
-        ctl = new_control(tuple(modes) + (MODE_RANDOM,) * (4 - len(modes)))
+        ctl = _control(modes)
         res = np.zeros((int(n_games), RES_FIELDS), np.int64)
         played = np.zeros((int(n_games) if card_counts else 0, 2, L.MAX_HERO_CARDS), np.int64)
         spaces = np.zeros((2, L.MAX_SPACES), np.int64)

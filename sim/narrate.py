@@ -113,3 +113,62 @@ def narrate_events(m, log, turns=None) -> list[str]:
             else:
                 lines.append(f"Game over: {heroes[a]} wins" + (f" on turn {turns}." if turns else "."))
     return lines
+
+
+_KIND_NAMES = {
+    L.D_ACTION: "action", L.D_DEFENSE: "defense card", L.D_BOOST_MANEUVER: "BOOST for the maneuver",
+    L.D_BOOST_ATTACK: "face-down BOOST", L.D_BOOST_CARD: "BOOST onto the card", L.D_DISCARD_LIMIT: "discard (hand limit)",
+    L.D_DISCARD_EFFECT: "discard", L.D_MOVE_WHICH: "fighter to move", L.D_MOVE_DEST: "destination",
+    L.D_PLACE: "space to place", L.D_TARGET: "target", L.D_MAY: "may", L.D_SETUP_SPACE: "start space",
+    L.D_OPTION: "option", L.D_TAKE_CARD: "card to take", L.D_MOVE_STEP: "next step",
+}
+
+
+def describe_option(m, kind: int, value: int) -> str:
+    """A decision option (``value`` in the domain of decision ``kind``) in words."""
+    from sim.engine.policy import DECISION_DOMAINS
+    from sim.engine.rules import unpack_action
+    names = m.fighter_names()
+    dom = int(DECISION_DOMAINS[kind])
+    if kind == L.D_ACTION:
+        k, g, t, c = unpack_action(int(value))
+        if k == L.A_MANEUVER:
+            return "maneuver"
+        if k == L.A_SCHEME:
+            return f"scheme {m.content.card_names[c]}"
+        return f"{names[g]} attacks {names[t]} with {m.content.card_names[c]}"
+    if dom == L.DOM_CARD:
+        return m.content.card_names[value] if value >= 0 else "none"
+    if dom == L.DOM_FIGHTER:
+        return names[value]
+    if dom == L.DOM_SPACE:
+        return m.battlefield.space_ids[value]
+    if dom == L.DOM_BOOL:
+        return "yes" if value else "no"
+    return f"option {value + 1}"
+
+
+def narrate_explained(game) -> list[str]:
+    """Like :func:`narrate`, with the AI's top candidates (and scores, in points) before
+    each of its decisions that had a choice; needs a game played with ``explain``."""
+    from sim.engine.control import EXPLAIN_REC
+    m = game.match
+    ex = game.explain
+    n = int(ex[0]) if ex is not None and len(ex) else 0
+    recs = ex[1:1 + n * EXPLAIN_REC].reshape(n, EXPLAIN_REC) if n else []
+    by_pos: dict[int, list[str]] = {}
+    for r in recs:
+        pos, kind, p, nopt, shown = (int(x) for x in r[:5])
+        cands = "; ".join(f"{describe_option(m, kind, int(r[5 + 2 * i]))} {r[6 + 2 * i] / 1000:+.2f}"
+                          for i in range(shown))
+        more = f" (+{nopt - shown} more)" if nopt > shown else ""
+        by_pos.setdefault(pos, []).append(f"      [{m.hero_names[p]} chooses {_KIND_NAMES.get(kind, kind)}: "
+                                          f"{cands}{more}]")
+    full = narrate(game)
+    head, tail = full[:1], full[-1:]
+    body = []
+    for i in range(len(game.log)):
+        body += by_pos.get(i, [])
+        body += narrate_events(m, game.log[i:i + 1], game.turns)
+    body += [x for pos, lines in by_pos.items() if pos >= len(game.log) for x in lines]
+    return head + body + tail

@@ -385,7 +385,7 @@ def _describe_diff(old: dict, new: dict) -> str:
     return "; ".join(parts)
 
 
-def plan_run(out, games: int, heroes=None, battlefields=None, ai: str = "random", seed: int = DEFAULT_SEED,
+def plan_run(out, games: int, heroes=None, battlefields=None, ai: str = "standard", seed: int = DEFAULT_SEED,
              chunk_size: int = DEFAULT_CHUNK_SIZE, extra_heroes=()) -> RunPlan:
     """Validate a matrix run and plan it, without writing anything.
 
@@ -410,7 +410,7 @@ def plan_run(out, games: int, heroes=None, battlefields=None, ai: str = "random"
     if not 0 <= int(seed) <= 0xFFFFFFFF:
         raise RunError(f"seed must be 0..4294967295, got {seed}", "--seed")
     try:
-        get_profile(ai)
+        profile = get_profile(ai)
     except ValueError as e:
         raise RunError(str(e), "--ai") from None
     extra = tuple(str(Path(p).resolve()) for p in extra_heroes)
@@ -431,7 +431,8 @@ def plan_run(out, games: int, heroes=None, battlefields=None, ai: str = "random"
     for k in bf_keys:
         fingerprint[f"battlefield:{k}"] = _sha(BATTLEFIELD_DIR / f"{k}.toml")
     settings = {
-        "heroes": hero_sel, "battlefields": bf_keys, "games_per_pair": int(games), "ai": ai,
+        "heroes": hero_sel, "battlefields": bf_keys, "games_per_pair": int(games), "ai": str(ai),
+        "ai_mode": profile.mode_name, "ai_weights": list(profile.weights),
         "seed": int(seed), "chunk_size": int(chunk_size),
         "rules": {name: default for name, (_, default, _) in RULE_OPTIONS.items()},
         "fingerprint": fingerprint,
@@ -656,7 +657,8 @@ def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = 
     from sim.ai_profiles import get_profile
 
     manifest = _prepare_folder(plan)
-    modes = get_profile(plan.settings["ai"]).modes
+    prof = get_profile(plan.settings["ai"])
+    modes = (prof, prof)
     seed = plan.settings["seed"]
     todo = [ch for ch in plan.chunks if ch.name not in plan.done]
     by_name = {ch.name: ch for ch in todo}
@@ -725,7 +727,7 @@ def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = 
                      played_now / seconds if seconds > 0 else float("nan"))
 
 
-def run_matrix(out, games: int, heroes=None, battlefields=None, ai: str = "random", seed: int = DEFAULT_SEED,
+def run_matrix(out, games: int, heroes=None, battlefields=None, ai: str = "standard", seed: int = DEFAULT_SEED,
                jobs: int | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE, extra_heroes=(),
                progress: bool = False, after_chunk=None) -> RunResult:
     """:func:`plan_run` then :func:`execute_run` (see both for arguments and errors)."""

@@ -332,7 +332,7 @@ class Scenario:
         return out
 
 
-def resolve(position: dict, step: dict, choices=(), seed: int = 0, fallback: str = "error") -> dict:
+def resolve(position: dict, step: dict, choices=(), seed: int = 0, fallback: str = "error", ai=None) -> dict:
     """Build ``position``, resolve one ``step`` with scripted ``choices``; return the result dict.
 
     The result is :meth:`Scenario.snapshot` plus ``combat`` (for an attack:
@@ -340,13 +340,21 @@ def resolve(position: dict, step: dict, choices=(), seed: int = 0, fallback: str
     winner), ``choices_used`` and ``log`` (narration lines of the step).
     ``fallback``: what to do when the step needs a choice the list does not
     give: 'error' (raise ScenarioError), 'random' or 'first'.
+    ``ai``: an AI profile (name, file or ``AIProfile``) that makes every choice
+    instead of a script (``choices`` must then be empty); the result then has
+    ``decisions``: one dict per AI decision with a choice (``player`` seat,
+    ``kind``, ``chosen`` and ``candidates`` [(option, score in points)], best first).
     Raises ScenarioError on a bad position, step or choice.
     """
     sc = Scenario(position, seed)
+    if ai is not None:
+        if choices:
+            raise ScenarioError("give either scripted choices or ai=PROFILE, not both")
+        return _run(sc, step, (), "error", ai)
     return sc.run(step, choices, fallback)
 
 
-def _run(sc: Scenario, step: dict, choices, fallback):
+def _run(sc: Scenario, step: dict, choices, fallback, ai=None):
     st, m = sc.st, sc.match
     tb = m.tables
     fb = {"error": 0, "random": 1, "first": 2}.get(fallback)
@@ -377,7 +385,16 @@ def _run(sc: Scenario, step: dict, choices, fallback):
             b = step["boost"]
             presets[L.D_BOOST_ATTACK] = -1 if b is None else sc._card_name(b)
     log = np.zeros((20000, L.EV_FIELDS), np.int64)
-    ctl = new_control((MODE_SCRIPT,) * 4, script, fb, presets, sc.card_name_ids)
+    if ai is not None:
+        from sim.ai_profiles import ProfileError, get_profile
+        try:
+            prof = get_profile(ai)
+        except ProfileError as e:
+            raise ScenarioError(str(e)) from None
+        ctl = new_control((prof.mode,) * 4, (), 0, presets, sc.card_name_ids, weights=(prof.weights,) * 4,
+                          explain=2000)
+    else:
+        ctl = new_control((MODE_SCRIPT,) * 4, script, fb, presets, sc.card_name_ids)
     st[L.G_LOGN] = 0
     if "attack" in step:
         _check_legal(sc, p, pack_action(L.A_ATTACK, a, t, card),
@@ -431,6 +448,22 @@ def _run(sc: Scenario, step: dict, choices, fallback):
     if int(ctl[CTL_POS]) < int(ctl[CTL_LEN]) and fb == 0:
         raise ScenarioError(f"only {int(ctl[CTL_POS])} of {int(ctl[CTL_LEN])} choices were used; the step asked fewer decisions")
     out["log"] = narrate_events(m, log[: st[L.G_LOGN]])
+    if ai is not None:
+        out["decisions"] = _decisions(m, ctl)
+    return out
+
+
+def _decisions(m, ctl) -> list[dict]:
+    """The AI decisions recorded in ``ctl``'s explain buffer, in words."""
+    from sim.engine.control import CTL_EXPLAIN, EXPLAIN_REC
+    from sim.narrate import describe_option
+    n = int(ctl[CTL_EXPLAIN])
+    out = []
+    for r in ctl[CTL_EXPLAIN + 1:CTL_EXPLAIN + 1 + n * EXPLAIN_REC].reshape(n, EXPLAIN_REC):
+        kind, p, shown = int(r[1]), int(r[2]), int(r[4])
+        cands = [(describe_option(m, kind, int(r[5 + 2 * i])), r[6 + 2 * i] / 1000) for i in range(shown)]
+        out.append({"player": p, "kind": DECISION_NAMES.get(kind, str(kind)), "chosen": cands[0][0],
+                    "candidates": cands})
     return out
 
 

@@ -2626,14 +2626,16 @@ def all_matches():
     return out
 
 
-def run_match(matchup, match, n, first=0):
-    """Run ``n`` checked games of one match; return (per-game rows, stats)."""
+def run_match(matchup, match, n, first=0, ctl=None):
+    """Run ``n`` checked games of one match (random policy unless ``ctl`` is given);
+    return (per-game rows, stats)."""
     m = match
     assert int(m.tables.rules[R_TURN_CAP]) == TURN_CAP and int(m.tables.rules[R_ACTIONS]) == ACTIONS
     ex = Expect(m)
     out = np.zeros((n, R_FIELDS), np.int64)
     stats = np.zeros(SX_FIELDS, np.int64)
-    run_checked(m.tables, m.rows, new_control(), RUN_SEED, matchup, first, n, *ex.args(), out, stats)
+    run_checked(m.tables, m.rows, new_control() if ctl is None else ctl, RUN_SEED, matchup, first, n,
+                *ex.args(), out, stats)
     return out, stats
 
 

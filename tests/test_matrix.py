@@ -115,7 +115,8 @@ def test_stored_rows_are_the_engine_games(reference):
     cell = games[(games["p1_hero"] == "sinbad") & (games["p2_hero"] == "medusa")]
     mid = zlib.crc32(b"sinbad@|medusa@|soho")
     assert (cell["matchup_id"] == mid).all() and cell["game_index"].tolist() == list(range(20))
-    res, played = Match(["sinbad", "medusa"], "soho").play_many(20, 5, mid, 0, card_counts=True)
+    res, played = Match(["sinbad", "medusa"], "soho").play_many(20, 5, mid, 0, modes=("standard", "standard"),
+                                                                card_counts=True)
     assert cell["seed"].tolist() == [int(game_seed(5, mid, i)) for i in range(20)]
     assert cell["winner"].tolist() == res[:, 0].tolist() and cell["turns"].tolist() == res[:, 1].tolist()
     assert cell["p1_health"].tolist() == res[:, 3].tolist() and cell["p2_cards_played"].tolist() == res[:, 8].tolist()
@@ -129,7 +130,7 @@ def test_stored_rows_are_the_engine_games(reference):
     sp = read_spaces(d)
     assert [c["games"] for c in m["cells"]] == [40, 20, 20, 40] and len(sp) == 6 + 3 + 3 + 6
     mm = Match(["sinbad", "medusa"], "soho")
-    mm.play_many(20, 5, mid, 0)
+    mm.play_many(20, 5, mid, 0, modes=("standard", "standard"))
     rows = sp[sp["matchup_id"] == mid]
     assert np.array_equal(np.sum(np.stack(rows["combats"].to_list()), axis=0), mm.last_space_stats[0])
     assert np.array_equal(np.sum(np.stack(rows["defeats"].to_list()), axis=0), mm.last_space_stats[1])
@@ -241,8 +242,8 @@ def test_plan_errors_name_the_option_and_list_valid_values(tmp_path):
     with pytest.raises(RunError, match=r"unknown battlefield 'atlantis'; valid: baskerville_manor, .*soho") as e:
         plan_run(tmp_path / "x", 10, battlefields=["soho,atlantis"])
     assert e.value.param == "--battlefields"
-    with pytest.raises(RunError, match=r"unknown AI profile 'greedy'; valid: random"):
-        plan_run(tmp_path / "x", 10, ai="greedy")
+    with pytest.raises(RunError, match=r"unknown AI profile 'clever'; valid: greedy, random, standard"):
+        plan_run(tmp_path / "x", 10, ai="clever")
     for bad in (0, -3):
         with pytest.raises(RunError, match="games must be a positive whole number"):
             plan_run(tmp_path / "x", bad)
@@ -257,7 +258,7 @@ def test_cli_bad_input_is_a_usage_error_and_writes_nothing(tmp_path):
         (["--heroes", "medusa,hercules"], "Invalid value for '--heroes': unknown hero 'hercules'; valid: "),
         (["-b", "atlantis"], "Invalid value for '--battlefields': unknown battlefield 'atlantis'; valid: baskerville_manor"),
         (["--games", "0"], "Invalid value for '--games' / '-n': 0 is not in the range x>=1"),
-        (["--ai", "greedy"], "unknown AI profile 'greedy'; valid: random"),
+        (["--ai", "clever"], "unknown AI profile 'clever'; valid: greedy, random, standard"),
     ]
     for extra, message in cases:
         r = cli("matrix", "--out", out, *extra)

@@ -14,6 +14,7 @@ from sim.engine import effects as E
 from sim.engine import layout as L
 from sim.engine.tables import Tables
 
+from .ai_features import card_features, hero_features
 from .battlefields import Battlefield
 from .heroes import CARD_TYPES, HeroFileError, HeroSpec
 
@@ -164,9 +165,12 @@ def compile_content(specs: dict[str, HeroSpec]) -> Content:
             h[L.H_DECK_LEN] = len(decks) - h[L.H_DECK_START]
             hero_rows.append(h)
             rows.append((key, lo))
-    return Content(specs, rows, card_names, card_hero, card_ids,
-                   np.ascontiguousarray(np.stack(card_rows)), np.ascontiguousarray(np.concatenate(code_rows)),
-                   np.ascontiguousarray(np.stack(hero_rows)), np.asarray(decks, np.int64))
+    cards = np.ascontiguousarray(np.stack(card_rows))
+    code = np.ascontiguousarray(np.concatenate(code_rows))
+    heroes = np.ascontiguousarray(np.stack(hero_rows))
+    cards[:, L.C_AI0:L.C_AI0 + L.N_AI_FEAT] = card_features(cards, code)
+    heroes[:, L.H_AI_ATK0:L.H_AI_ATK0 + 7] = hero_features(heroes, code)
+    return Content(specs, rows, card_names, card_hero, card_ids, cards, code, heroes, np.asarray(decks, np.int64))
 
 
 def _line_distances(adj) -> np.ndarray:

@@ -41,7 +41,7 @@ from .layout import (
     OFF_CB, P_COUNTER0, P_DISCN, P_HAND_SEEN, P_HANDN, P_HERO, R_END_AT_ACTION,
     TAG_UNCANCELABLE, C_TAGS, fslot, pslot,
 )
-from .policy import decide
+from .policy import CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, decide
 
 # ------------------------------------------------------------------ opcodes
 OP_NOP = 0
@@ -395,6 +395,7 @@ def targets(st, tb, ctl, ins, p, f, side, out):
     n, pick = collect_targets(st, tb, ins, p, f, side, out)
     if n == 0:
         return 0
+    ctl[CTL_CTX_F] = out[0]
     if ins[I_FLAGS] & IF_MAY and ins[I_OP] != OP_MOVE and uses_targets(ins[I_OP]):
         if not ask_may(st, tb, ctl, p):
             return 0
@@ -435,6 +436,7 @@ def move_group(st, tb, ctl, log, mover, fighters, budgets, n, through, track):
         if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
             continue
         k = reachable(st, tb, g, b, through, dests)
+        ctl[CTL_CTX_F] = g
         j = decide(st, tb, ctl, D_MOVE_DEST, mover, dests, k)
         src = st[fslot(g, F_SPACE)]
         move_fighter(st, log, g, dests[j], b, through)
@@ -482,6 +484,7 @@ def choose_hand_card(st, tb, ctl, kind, chooser, owner, allow_none):
         n += 1
     if n == 0:
         return -1
+    ctl[CTL_CTX_OWNER] = owner
     return opts[decide(st, tb, ctl, kind, chooser, opts, n)]
 
 
@@ -658,6 +661,7 @@ def summon(st, tb, ctl, log, p, f, side, kind, ref, spaces):
     k = empty_spaces(st, tb, PL_IN_ZONE, st[fslot(r, F_SPACE)], spaces)
     if k == 0:
         return
+    ctl[CTL_CTX_F] = g
     sp = spaces[decide(st, tb, ctl, D_PLACE, p, spaces, k)]
     if back:
         st[fslot(g, F_HP)] = st[fslot(g, F_MAXHP)]
@@ -692,6 +696,10 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
         i = skip_branches(tb, row) if op == OP_CHOOSE else row + 1
         if not cond_ok(st, tb, ins, p, f, side):
             continue
+        ctl[CTL_CTX_OP] = op          # what the policy is being asked about
+        ctl[CTL_CTX_N] = ins[I_N]
+        ctl[CTL_CTX_P] = p
+        ctl[CTL_CTX_F] = -1
         if (ins[I_FLAGS] & IF_MAY) != 0 and op != OP_DRAW and not uses_targets(op):
             if not ask_may(st, tb, ctl, p):
                 continue
@@ -757,6 +765,7 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                 center = st[fslot(r, F_SPACE)]
             k = empty_spaces(st, tb, ins[I_X], center, spaces)
             if k > 0 and st[fslot(tg[0], F_NOLEAVE)] == 0:   # a pinned fighter cannot leave its space
+                ctl[CTL_CTX_F] = tg[0]
                 j = decide(st, tb, ctl, D_PLACE, p, spaces, k)
                 place_fighter(st, log, tg[0], spaces[j])
         elif op == OP_RECOVER:
@@ -782,6 +791,7 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
             k = empty_spaces(st, tb, PL_IN_ZONE, st[fslot(r, F_SPACE)], spaces)
             if k == 0:
                 continue
+            ctl[CTL_CTX_F] = g
             j = decide(st, tb, ctl, D_PLACE, p, spaces, k)
             st[fslot(g, F_HP)] = st[fslot(g, F_MAXHP)]
             st[fslot(g, F_STATUS)] = FS_IN_PLAY

@@ -24,7 +24,7 @@ from .layout import (
     MAX_HERO_CARDS, MAX_SPACES, OFF_PLAYED, OFF_SPACE_COMBATS, OFF_SPACE_DEFEATS, P_FOG0, P_HERO, P_NFIGHTERS, P_ONGOING, P_TEAM, R_OPENING_HAND, STATE_SIZE,
     fslot, pslot,
 )
-from .policy import decide
+from .policy import CTL_CTX_F, decide
 from .rules import take_turn
 
 # per-game result row (int64)
@@ -110,6 +110,7 @@ def setup_game(st, tb, ctl, log, hero_rows, nplayers, seed):
                     if occ[s] < 0:
                         opts[m] = s
                         m += 1
+            ctl[CTL_CTX_F] = g
             j = decide(st, tb, ctl, D_SETUP_SPACE, p, opts, m)
             st[fslot(g, F_SPACE)] = opts[j]
             log_ev(st, log, EV_SETUP, g, opts[j], 0, 0, 0)

@@ -162,7 +162,21 @@ W_ONGOING_START = 4  # ongoing scheme: at the start of the owner's turn
 W_ONGOING_DISCARD = 5  # ongoing scheme: one condition row, checked at the end of the owner's turn
 W_ON_RETURN = 6      # a removed hero is placed again at the start of the next turn: then this
 C_PASSIVE = C_PROG + 2 * N_WINDOWS  # PV_* bits: ongoing effects while the scheme is in play
-C_FIELDS = C_PASSIVE + 1
+# what the scripted AI reads about a card's effects (hundredths; ``sim.content.ai_features``)
+C_AI0 = C_PASSIVE + 1
+AI_DMG = 0          # damage to opposing fighters
+AI_SELF_DMG = 1     # damage to your own fighters
+AI_DRAW = 2         # cards gained (draw, search, take back)
+AI_OPP_DISCARD = 3  # cards the opponent loses
+AI_RECOVER = 4      # health recovered
+AI_MOVE = 5         # spaces of movement / placements for your fighters
+AI_VALUE_ATK = 6    # + to this card's value when attacking
+AI_VALUE_DEF = 7    # + to this card's value when defending
+AI_CANCEL = 8       # cancel / ignore / prevent
+AI_ACTION = 9       # actions gained
+AI_OTHER = 10       # anything else worth a little
+N_AI_FEAT = 11
+C_FIELDS = C_AI0 + N_AI_FEAT
 
 PV_NO_OPPONENT_ACTIONS = 1   # opponents can't gain actions (Blizzard)
 PV_MAY_IGNORE_DISCARD = 2    # you may ignore effects that make you discard from hand (Tawny Owl)
@@ -203,7 +217,15 @@ HK_ATTACK_VALUE = 4     # run when this hero's attack value is computed
 HK_DEFENSE_VALUE = 5
 H_PROTECT_TAG = H_HOOKS + 2 * N_HOOKS   # tag bits: with >= H_PROTECT_N such cards in your
 H_PROTECT_N = H_PROTECT_TAG + 1          # discard, your card effects can't be cancelled (Ciri)
-H_FIELDS = H_PROTECT_N + 1
+# what the scripted AI reads about the hero's abilities (``sim.content.ai_features``)
+H_AI_ATK0 = H_PROTECT_N + 1   # hero's attack-value bonus while counter 0 is 0 (Alice big)
+H_AI_ATK1 = H_AI_ATK0 + 1     # ... while counter 0 is 1
+H_AI_DEF0 = H_AI_ATK0 + 2     # hero's defense-value bonus while counter 0 is 0
+H_AI_DEF1 = H_AI_ATK0 + 3     # ... while counter 0 is 1 (Alice small)
+H_AI_DEF_FOG = H_AI_ATK0 + 4  # extra defense on one of the player's fog spaces (Invisible Man)
+H_AI_MOVE_N = H_AI_ATK0 + 5   # maneuver bonus per card with tag bits H_AI_MOVE_TAG in the discard (Sinbad)
+H_AI_MOVE_TAG = H_AI_ATK0 + 6
+H_FIELDS = H_AI_ATK0 + 7
 
 HF_ATTACK_BOOST = 1     # King Arthur: may BOOST his attack with a face-down card
 

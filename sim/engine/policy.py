@@ -12,14 +12,18 @@ control array ``ctl`` (int64, shape ``(CTL_SIZE,)``):
   scenario API; when the script runs out, ``ctl[CTL_FALLBACK]`` says whether
   to fall back to random or to stop the game with ``ERR_SCRIPT_EMPTY``.
 
+* ``MODE_STANDARD`` / ``MODE_GREEDY``: the scripted AI (:mod:`sim.engine.ai`)
+  with the player's profile weights.
+
 A decision with exactly one legal option is forced and never consumes a
-script entry. The scripted AI (its own issue) adds modes here.
+script entry. The ``ctl`` layout is in :mod:`sim.engine.control`.
 """
 import numpy as np
 from numba import njit, types  # noqa: F401
 
 from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
 
+from .ai import ai_decide
 from .core import rand_below
 from .layout import (
     D_ACTION, D_BOOST_ATTACK, D_BOOST_CARD, D_BOOST_MANEUVER, D_DEFENSE,
@@ -30,27 +34,13 @@ from .layout import (
     G_WINNER, N_DECISIONS,
 )
 
-MODE_RANDOM = 0
-MODE_SCRIPT = 1
-MODE_FIRST = 2
-
-CTL_MODE0 = 0          # mode of players 0..3
-CTL_POS = 4            # next script entry
-CTL_LEN = 5            # script entries
-CTL_FALLBACK = 6       # 0 stop with an error, 1 random, 2 first option
-CTL_ERR_KIND = 7       # decision kind that failed
-CTL_ERR_PLAYER = 8
-CTL_ERR_VALUE = 9      # the scripted value that was refused
-CTL_ERR_N = 10         # number of legal options at the failure
-CTL_HAS_NAMES = 11     # 1: scripted card choices are card-name ids (see CTL_NAMES)
-CTL_ERR_PRESET = 12    # 1 when the refused value was a preset, not a script entry
-CTL_ERR_OPTS = 16      # up to 64 legal option values
-CTL_PRESET = CTL_ERR_OPTS + 64   # per decision kind: preset value + 2, 0 = none
-CTL_NAMES = CTL_PRESET + N_DECISIONS  # card id -> card-name id
-MAX_CARD_IDS = 1024
-CTL_SCRIPT = CTL_NAMES + MAX_CARD_IDS
-MAX_SCRIPT = 512
-CTL_SIZE = CTL_SCRIPT + 2 * MAX_SCRIPT
+from .control import (  # noqa: F401  (re-exported: callers import them from here)
+    CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_ERR_KIND, CTL_ERR_N, CTL_ERR_OPTS,
+    CTL_ERR_PLAYER, CTL_ERR_PRESET, CTL_ERR_VALUE, CTL_EXPLAIN, CTL_FALLBACK, CTL_HAS_NAMES, CTL_LEN,
+    CTL_MODE0, CTL_NAMES, CTL_PLAN_KEY, CTL_POS, CTL_PRESET, CTL_SCRIPT, CTL_SIZE, CTL_W, EXPLAIN_REC,
+    EXPLAIN_TOP, MAX_CARD_IDS, MAX_SCRIPT, MODE_FIRST, MODE_GREEDY, MODE_RANDOM, MODE_SCRIPT,
+    MODE_STANDARD, N_WEIGHTS,
+)
 
 # value domain of each decision kind, indexed by D_*
 _DOMAINS = np.zeros(N_DECISIONS, np.int64)
@@ -72,7 +62,8 @@ _DOMAINS[D_TAKE_CARD] = DOM_CARD
 DECISION_DOMAINS = _DOMAINS
 
 
-def new_control(modes=(MODE_RANDOM,) * 4, script=(), fallback=0, presets=None, card_name_ids=None):
+def new_control(modes=(MODE_RANDOM,) * 4, script=(), fallback=0, presets=None, card_name_ids=None,
+                weights=None, explain=0):
     """Build a control array (int64, shape ``(CTL_SIZE,)``).
 
     ``modes``: one ``MODE_*`` per player; ``script``: ``(domain, value)``
@@ -84,10 +75,23 @@ def new_control(modes=(MODE_RANDOM,) * 4, script=(), fallback=0, presets=None, c
     when given, scripted and preset card values are name ids, so "Feint"
     matches either player's Feint. Raises ValueError on a script longer than
     ``MAX_SCRIPT`` entries.
+    ``weights``: per player, a sequence of AI weights (floats, in the order of
+    ``sim.engine.ai.WEIGHT_NAMES``) for the scripted AI modes; ``explain``: room
+    for this many decision records (``duel --explain``) after ``CTL_SIZE``.
     """
     if len(script) > MAX_SCRIPT:
         raise ValueError(f"script has {len(script)} choices; at most {MAX_SCRIPT}")
-    ctl = np.zeros(CTL_SIZE, np.int64)
+    ctl = np.zeros(CTL_SIZE + (1 + explain * EXPLAIN_REC if explain else 0), np.int64)
+    ctl[CTL_CTX_OP] = -1
+    ctl[CTL_CTX_F] = -1
+    ctl[CTL_CTX_OWNER] = -1
+    ctl[CTL_PLAN_KEY] = -1
+    for p, w in enumerate(weights or ()):
+        if w is None:
+            continue
+        if len(w) > N_WEIGHTS:
+            raise ValueError(f"{len(w)} AI weights; at most {N_WEIGHTS}")
+        ctl[CTL_W + p * N_WEIGHTS:CTL_W + p * N_WEIGHTS + len(w)] = np.round(np.asarray(w, np.float64) * 1000)
     for i, m in enumerate(modes):
         ctl[CTL_MODE0 + i] = m
     ctl[CTL_LEN] = len(script)
@@ -169,4 +173,6 @@ def decide(st, tb, ctl, kind, player, opts, n):
         return rand_below(st, n)
     if mode == MODE_FIRST:
         return 0
+    if mode == MODE_STANDARD or mode == MODE_GREEDY:
+        return ai_decide(st, tb, ctl, kind, player, opts, n)
     return rand_below(st, n)

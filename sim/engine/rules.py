@@ -16,7 +16,7 @@ from .core import (
     draw_cards, hero_of, log_ev, pile_base, pile_push, pile_take, place_fighter,
     team_of,
 )
-from .policy import decide
+from .policy import CTL_CTX_F, CTL_CTX_OP, decide
 from .effects import cond_ok, has_passive, choose_hand_card, move_group, run_card_window, run_hook, empty_spaces, PL_ANY
 from .layout import (
     A_ATTACK, A_MANEUVER, A_SCHEME, C_BOOST, C_FMASK, C_FORM,
@@ -353,6 +353,7 @@ def start_of_turn(st, tb, ctl, log, p):
         sp = np.empty(S, np.int64)
         k = empty_spaces(st, tb, PL_ANY, -1, sp)
         if k > 0:
+            ctl[CTL_CTX_F] = h
             j = decide(st, tb, ctl, D_PLACE, p, sp, k)
             place_fighter(st, log, h, sp[j])
             st[fslot(h, F_START_SPACE)] = sp[j]
@@ -427,6 +428,7 @@ def take_turn(st, tb, ctl, log):
         st[G_ACTIONS] -= 1
         st[G_ACTION_NO] += 1
         n = legal_actions(st, tb, p, opts)
+        ctl[CTL_CTX_OP] = -1
         i = decide(st, tb, ctl, D_ACTION, p, opts, n)
         do_action(st, tb, ctl, log, p, opts[i])
     if st[G_OVER] == 0:

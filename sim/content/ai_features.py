@@ -1,0 +1,158 @@
+"""What the scripted AI knows about each card and hero, read from the effect programs.
+
+The AI (``sim.engine.ai``) never runs per-hero code: it scores a card by a few
+numbers taken from the card's compiled effect program once, at compile time.
+Each card gets ``layout.N_AI_FEAT`` features in hundredths (``cards[:, C_AI0 + k]``,
+``k`` one of ``layout.AI_*``): damage it deals to opposing fighters, damage to your
+own, cards gained, cards the opponent loses, health recovered, movement, value
+added when attacking / defending, cancel-type protection, actions gained, other.
+
+Rules of thumb: a step under a condition other than "attacking"/"defending" counts
+half (it may not happen); a step inside a "choose" counts half; an ongoing
+scheme's start-of-turn effect counts three times (it repeats); "+N for each ..."
+counts 1.5 N. These are estimates for scoring, not rules: the engine resolves
+the real effect.
+
+Each hero (loadout) row gets its ability's attack/defense value bonus by the
+value of hero counter 0 (Alice's size), its defense bonus on a fog space
+(Invisible Man) and its maneuver bonus per tagged card in the discard (Sinbad).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.engine import effects as E
+from sim.engine import layout as L
+
+_HALF_CONDS = {E.CN_ALWAYS, E.CN_ATTACKING, E.CN_DEFENDING}
+
+
+def _window_rows(code: np.ndarray, start: int, length: int):
+    """Rows of one program with the multiplier of each (branches count half)."""
+    i = start
+    end = start + length
+    branch_left = 0
+    while i < end:
+        r = code[i]
+        m = 0.5 if branch_left > 0 else 1.0
+        if branch_left > 0:
+            branch_left -= 1
+        if r[L.I_OP] == E.OP_BRANCH:
+            branch_left = int(r[L.I_CA])
+            i += 1
+            continue
+        yield r, m
+        i += 1
+
+
+def _row_features(r: np.ndarray, m: float, f: np.ndarray) -> None:
+    op = int(r[L.I_OP])
+    cond = int(r[L.I_COND])
+    if cond not in _HALF_CONDS and not (cond == E.CN_WON and op in (E.OP_DAMAGE, E.OP_DAMAGE_SPACES)):
+        m *= 0.5   # (damage "if you won" is counted in full: the AI adds it only to winning outcomes)
+    n = float(r[L.I_N])
+    if r[L.I_PER] != E.PER_ONE:
+        n *= 1.5
+    sel, side, ref = int(r[L.I_SEL]), int(r[L.I_SIDE]), int(r[L.I_REF])
+    own_only = sel in (E.SEL_EACH_KIND, E.SEL_EACH_OWN) or side == E.S_OWN or (
+        sel == E.SEL_REF and ref != E.REF_OPPOSING)
+    opp_only = side == E.S_OPPOSING or (sel == E.SEL_REF and ref == E.REF_OPPOSING)
+    if op in (E.OP_DAMAGE, E.OP_DAMAGE_SPACES):
+        if own_only:
+            f[L.AI_SELF_DMG] += n * m
+        elif opp_only:
+            f[L.AI_DMG] += n * m * (1.5 if sel in (E.SEL_ALL, E.SEL_EACH_ZONE, E.SEL_EACH_ADJ) else 1.0)
+        else:
+            f[L.AI_DMG] += n * m
+            if sel in (E.SEL_ALL, E.SEL_EACH_ZONE, E.SEL_EACH_ADJ):
+                f[L.AI_SELF_DMG] += 0.5 * n * m
+    elif op == E.OP_DRAW:
+        if side == E.S_OPPOSING:
+            f[L.AI_OPP_DISCARD] -= n * m
+        else:
+            f[L.AI_DRAW] += n * m
+    elif op == E.OP_DISCARD:
+        if side == E.S_OWN:
+            f[L.AI_DRAW] -= n * m
+        else:
+            f[L.AI_OPP_DISCARD] += n * m * (1.3 if r[L.I_FLAGS] & L.IF_YOU_CHOOSE else 1.0)
+    elif op == E.OP_MOVE:
+        if opp_only:
+            f[L.AI_OTHER] += 0.5 * m
+        else:
+            f[L.AI_MOVE] += n * m
+    elif op == E.OP_PLACE:
+        f[L.AI_MOVE] += 2 * m
+    elif op == E.OP_RECOVER:
+        f[L.AI_RECOVER] += n * m
+    elif op == E.OP_SET_HEALTH:
+        f[L.AI_RECOVER] += 2 * m
+    elif op in (E.OP_RETURN_DEFEATED, E.OP_SUMMON):
+        f[L.AI_OTHER] += 2 * m
+    elif op == E.OP_GAIN_ACTION:
+        f[L.AI_ACTION] += n * m
+    elif op == E.OP_ADD_VALUE:
+        if cond != E.CN_DEFENDING:
+            f[L.AI_VALUE_ATK] += n * m
+        if cond != E.CN_ATTACKING:
+            f[L.AI_VALUE_DEF] += n * m
+    elif op in (E.OP_BOOST_THIS, E.OP_DISCARD_FOR_VALUE):
+        f[L.AI_VALUE_ATK] += m
+        f[L.AI_VALUE_DEF] += m
+    elif op in (E.OP_TAKE_FROM_DISCARD, E.OP_SEARCH, E.OP_RECLAIM):
+        f[L.AI_DRAW] += m
+    elif op == E.OP_LOOK_TOP:
+        f[L.AI_DRAW] += max(1.0, float(r[L.I_CA])) * m * 0.7
+    elif op == E.OP_PREVENT_DAMAGE:
+        f[L.AI_CANCEL] += 3 * m
+    elif op == E.OP_IGNORE_VALUE:
+        f[L.AI_CANCEL] += 2 * m
+    elif op == E.OP_CANCEL:
+        f[L.AI_CANCEL] += m
+    elif op in (E.OP_PIN, E.OP_SWAP, E.OP_DISCARD_TOP, E.OP_LOOK_AT_HAND, E.OP_SET_VALUE,
+                E.OP_FLIP_COUNTER, E.OP_SET_COUNTER, E.OP_CHOOSE_COUNTER):
+        f[L.AI_OTHER] += 0.3 * m
+
+
+def card_features(cards: np.ndarray, code: np.ndarray) -> np.ndarray:
+    """AI features of every card: int64 (n_cards, N_AI_FEAT), hundredths."""
+    out = np.zeros((len(cards), L.N_AI_FEAT), np.int64)
+    for cid, row in enumerate(cards):
+        f = np.zeros(L.N_AI_FEAT)
+        for w in range(L.N_WINDOWS):
+            if w == L.W_ONGOING_DISCARD:
+                continue
+            start, length = int(row[L.C_PROG + 2 * w]), int(row[L.C_PROG + 2 * w + 1])
+            g = np.zeros(L.N_AI_FEAT)
+            for r, m in _window_rows(code, start, length):
+                _row_features(r, m, g)
+            f += g * (3.0 if w == L.W_ONGOING_START else 1.0)
+        out[cid] = np.round(f * 100).astype(np.int64)
+    return out
+
+
+def hero_features(heroes: np.ndarray, code: np.ndarray) -> np.ndarray:
+    """AI features of every hero row: int64 (n_rows, 7) for H_AI_ATK0 .. H_AI_MOVE_TAG."""
+    out = np.zeros((len(heroes), 7), np.int64)
+    for i, h in enumerate(heroes):
+        for hook, base in ((L.HK_ATTACK_VALUE, 0), (L.HK_DEFENSE_VALUE, 2)):
+            start, length = int(h[L.H_HOOKS + 2 * hook]), int(h[L.H_HOOKS + 2 * hook + 1])
+            for r, _ in _window_rows(code, start, length):
+                if r[L.I_OP] != E.OP_ADD_VALUE or r[L.I_PER] != E.PER_ONE:
+                    continue
+                n, cond = int(r[L.I_N]), int(r[L.I_COND])
+                neg = bool(r[L.I_FLAGS] & L.IF_NEGATE)
+                if cond == E.CN_ALWAYS:
+                    out[i, base] += n
+                    out[i, base + 1] += n
+                elif cond in (E.CN_COUNTER_EQ, E.CN_COUNTER_NE) and r[L.I_CA] == 0 and r[L.I_CB] in (0, 1):
+                    hit = int(r[L.I_CB]) if (cond == E.CN_COUNTER_EQ) != neg else 1 - int(r[L.I_CB])
+                    out[i, base + hit] += n
+                elif cond == E.CN_ON_FOG and base == 2 and not neg:
+                    out[i, 4] += n
+        start, length = int(h[L.H_HOOKS + 2 * L.HK_MANEUVER_BONUS]), int(h[L.H_HOOKS + 2 * L.HK_MANEUVER_BONUS + 1])
+        for r, _ in _window_rows(code, start, length):
+            if r[L.I_OP] == E.OP_ADD_MOVE and r[L.I_PER] == E.PER_DISCARD_TAG:
+                out[i, 5] = int(r[L.I_N])
+                out[i, 6] = int(r[L.I_PARG])
+    return out

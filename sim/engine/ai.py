@@ -1,0 +1,804 @@
+"""The scripted AI: scores every legal option of a decision and picks the best.
+
+Two modes use this module (``control.MODE_STANDARD`` and ``MODE_GREEDY``); the
+weights of the deciding player's AI profile are in ``ctl[CTL_W + p * N_WEIGHTS:]``
+(thousandths; names in :data:`WEIGHT_NAMES`, defaults in ``sim/ai_profiles``).
+
+**Public information only.** The AI reads the board, health, its own hand, every
+discard pile, the ongoing schemes, hand and deck *sizes*, and each hero's deck
+*list*. What an opponent may hold is estimated from their unknown cards (deck list
+minus discard pile minus ongoing scheme); it never reads an opponent's hand, nor
+any deck order, nor the face-down card of a combat it has not seen revealed.
+
+How it scores (units: "points", roughly one point = one damage to the opposing
+hero at full health):
+
+* **attack** (fighter, target, card): the expected value of the combat damage
+  over the defender's best defense, where "best defense" is the highest value in
+  a random hand of the defender's hand size drawn from their unknown cards
+  (hypergeometric, exact); damage to the hero is worth more as its health falls;
+  defeating the opposing hero is worth ``win``; defeating a sidekick adds
+  ``kill_sidekick``; plus the card's effect worth, minus what the card is worth
+  kept in hand.
+* **maneuver**: the drawn card (nothing once the deck is empty: exhaustion
+  damage instead) plus, for each fighter, the best position it can reach minus
+  its current position, with or without a BOOST card (the plan is remembered for
+  the BOOST decision that follows).
+* **position** of a fighter on a space: opposing fighters it can attack from
+  there (now, if actions remain), distance to them (melee and ranged alike), and
+  the threat of opposing fighters that can reach it next turn (more for a
+  damaged hero).
+* **scheme**: ``scheme`` + its effect worth (+ ``ongoing`` for an ongoing scheme).
+* **defense**: minus the expected loss of health over the attacker's likely
+  card (the best attack value in a random hand of their size from their unknown
+  cards), with each defense card or none; losing the hero costs ``win``.
+* effect choices (targets, destinations, "may", options, cards to discard or
+  take) use the same pieces; the engine writes the context (which effect step,
+  which fighter) into ``ctl`` before it asks.
+
+Card effects are read once at compile time from the effect programs
+(``sim.content.ai_features``); nothing here is specific to one hero.
+"""
+import numpy as np
+from numba import njit, types  # noqa: F401
+
+from .sigs import A1, A2, B, CTL, F, FA1, I, LOG, ST, TB, V, jit  # noqa: F401
+
+from .control import (
+    CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_EXPLAIN, CTL_MODE0, CTL_PLAN_BOOST, CTL_PLAN_KEY,
+    CTL_SIZE, CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MODE_GREEDY, N_WEIGHTS,
+)
+from .core import PILE_DISC, PILE_HAND, count_tag_in_pile, fog_space, pile_base, reachable, team_of
+from .layout import (
+    A_ATTACK, A_MANEUVER, A_SCHEME, AI_ACTION, AI_CANCEL, AI_DMG, AI_DRAW, AI_MOVE, AI_OPP_DISCARD,
+    AI_OTHER, AI_RECOVER, AI_SELF_DMG, AI_VALUE_ATK, AI_VALUE_DEF, C_AI0, C_BOOST, C_FMASK, C_FORM,
+    C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CARD0, CB_CARD1, CB_DEF_F,
+    CB_MOD0, CB_MOD1, CB_OVR0, CB_OVR1, CB_PRINTED0, CB_PRINTED1, CT_ATTACK, CT_DEFENSE, CT_SCHEME,
+    CT_VERSATILE, D_ACTION, D_BOOST_ATTACK, D_BOOST_CARD, D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_EFFECT,
+    D_DISCARD_LIMIT, D_MAY, D_MOVE_DEST, D_MOVE_STEP, D_OPTION, D_PLACE, D_SETUP_SPACE, D_TAKE_CARD,
+    D_TARGET, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER,
+    FS_IN_PLAY, G_ACTION_NO, G_ACTIONS, G_LOGN, G_TURN, H_AI_ATK0, H_AI_DEF0, H_AI_DEF_FOG, H_AI_MOVE_N,
+    H_AI_MOVE_TAG, H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0, P_DECKN,
+    P_DISCN, P_HANDN, P_HERO, P_ONGOING, R_EXHAUST_DAMAGE, R_HAND_LIMIT, TAG_ONGOING, fslot, pslot,
+)
+
+# ------------------------------------------------------------------ weights
+WEIGHT_NAMES = (
+    "dmg_hero", "hero_low", "dmg_sidekick", "kill_sidekick", "win",
+    "hp_own", "hp_own_low", "hp_sidekick", "lose_sidekick",
+    "card", "full_hand", "keep_value", "keep_boost", "keep_fx",
+    "fx_damage", "fx_self_damage", "fx_draw", "fx_opp_discard", "fx_recover", "fx_move",
+    "fx_cancel", "fx_action", "fx_other",
+    "scheme", "ongoing", "reach_now", "reach_next", "approach", "threat", "threat_sidekick",
+    "exhaustion", "boost_margin", "defend_margin",
+)
+"""Names of the AI weights, in their order in the weight vector (see sim/ai_profiles.py)."""
+(W_DMG_HERO, W_HERO_LOW, W_DMG_SK, W_KILL_SK, W_WIN,
+ W_HP_OWN, W_HP_LOW, W_HP_SK, W_LOSE_SK,
+ W_CARD, W_FULL_HAND, W_KEEP_VALUE, W_KEEP_BOOST, W_KEEP_FX,
+ W_FX_DMG, W_FX_SELF_DMG, W_FX_DRAW, W_FX_OPP_DISCARD, W_FX_RECOVER, W_FX_MOVE,
+ W_FX_CANCEL, W_FX_ACTION, W_FX_OTHER,
+ W_SCHEME, W_ONGOING, W_REACH_NOW, W_REACH_NEXT, W_APPROACH, W_THREAT, W_THREAT_SK,
+ W_EXHAUST, W_BOOST_MARGIN, W_DEFEND_MARGIN) = range(len(WEIGHT_NAMES))
+assert len(WEIGHT_NAMES) <= N_WEIGHTS
+
+NEG = -1.0e18
+# effect ops the AI reads from the decision context (the same numbers as effects.OP_*;
+# effects imports the policy, so they cannot be imported from there; a test checks them)
+_OP_DAMAGE = 2
+_OP_RECOVER = 7
+_OP_SET_HEALTH = 8
+_OP_CHOOSE_COUNTER = 20
+FA2 = types.Array(types.float64, 2, "C")
+
+
+@jit(F(CTL, I, I))
+def wv(ctl, p, k):
+    """Weight ``k`` of player ``p``'s profile (float)."""
+    return ctl[CTL_W + p * N_WEIGHTS + k] * 0.001
+
+
+@jit(F(TB, I, I))
+def feat(tb, c, k):
+    """AI feature ``k`` (``layout.AI_*``) of card ``c``, in card-effect units."""
+    return tb.cards[c, C_AI0 + k] * 0.01
+
+
+@jit(F(TB, CTL, I, I))
+def fx_worth(tb, ctl, p, c):
+    """What the effects of card ``c`` are worth to player ``p`` (value changes and damage to
+    opposing fighters excluded: callers add damage where it applies)."""
+    return (wv(ctl, p, W_FX_SELF_DMG) * feat(tb, c, AI_SELF_DMG)
+            + wv(ctl, p, W_FX_DRAW) * feat(tb, c, AI_DRAW)
+            + wv(ctl, p, W_FX_OPP_DISCARD) * feat(tb, c, AI_OPP_DISCARD)
+            + wv(ctl, p, W_FX_RECOVER) * feat(tb, c, AI_RECOVER) + wv(ctl, p, W_FX_MOVE) * feat(tb, c, AI_MOVE)
+            + wv(ctl, p, W_FX_CANCEL) * feat(tb, c, AI_CANCEL) + wv(ctl, p, W_FX_ACTION) * feat(tb, c, AI_ACTION)
+            + wv(ctl, p, W_FX_OTHER) * feat(tb, c, AI_OTHER))
+
+
+@jit(F(TB, CTL, I, I))
+def keep_worth(tb, ctl, p, c):
+    """What card ``c`` is worth to player ``p`` kept in hand (the cost of spending it)."""
+    v = tb.cards[c, C_VALUE]
+    if v < 0:
+        v = 0
+    return (wv(ctl, p, W_KEEP_VALUE) * v + wv(ctl, p, W_KEEP_BOOST) * tb.cards[c, C_BOOST]
+            + wv(ctl, p, W_KEEP_FX) * fx_worth(tb, ctl, p, c))
+
+
+@jit(B(ST, TB, I, I))
+def playable(st, tb, c, g):
+    """Fighter ``g`` may play card ``c`` (banner and form; the AI's estimate of rules.can_play)."""
+    if (tb.cards[c, C_FMASK] >> st[fslot(g, F_KIND)]) & 1 == 0:
+        return False
+    form = tb.cards[c, C_FORM]
+    if form != 0 and st[pslot(st[fslot(g, F_OWNER)], P_COUNTER0)] != form - 1:
+        return False
+    return True
+
+
+@jit(I(A1, I, I))
+def _remove_one(arr, n, v):
+    for i in range(n):
+        if arr[i] == v:
+            arr[i] = arr[n - 1]
+            return n - 1
+    return n
+
+
+@jit(I(ST, TB, I, A1))
+def unknown_pool(st, tb, q, out):
+    """Cards of player ``q`` hidden from the others: deck list minus discard pile and ongoing scheme.
+
+    Writes card ids to ``out`` (int64, length >= deck size); returns how many.
+    This is public information (the deck list is known), the same whatever the
+    order or split of ``q``'s hand and deck.
+    """
+    h = st[pslot(q, P_HERO)]
+    s0 = tb.heroes[h, H_DECK_START]
+    n = tb.heroes[h, H_DECK_LEN]
+    for i in range(n):
+        out[i] = tb.decks[s0 + i]
+    b = pile_base(PILE_DISC, q)
+    for i in range(st[pslot(q, P_DISCN)]):
+        n = _remove_one(out, n, st[b + i])
+    og = st[pslot(q, P_ONGOING)]
+    if og >= 0:
+        n = _remove_one(out, n, og)
+    return n
+
+
+@jit(F(I, I, I))
+def p_none_of(N, k, h):
+    """Probability that a random hand of ``h`` cards from ``N`` misses ``k`` given cards."""
+    if k <= 0:
+        return 1.0
+    if h > N - k:
+        return 0.0
+    r = 1.0
+    for j in range(h):
+        r *= (N - k - j) / (N - j)
+    return r
+
+
+@jit(F(FA1, FA1, I, I, I, FA1))
+def best_dist(vals, extra, m, N, h, probs):
+    """Distribution of the best of ``m`` cards held in a random hand of ``h`` from ``N`` cards.
+
+    Cards are ranked by ``vals + extra`` (float64, first ``m`` used), both sorted
+    in place together, best first; ``probs[i]`` = P(the best card held is card
+    ``i``). Returns P(none of the ``m`` is held).
+    """
+    for i in range(1, m):
+        x = vals[i]
+        y = extra[i]
+        j = i - 1
+        while j >= 0 and vals[j] + extra[j] < x + y:
+            vals[j + 1] = vals[j]
+            extra[j + 1] = extra[j]
+            j -= 1
+        vals[j + 1] = x
+        extra[j + 1] = y
+    prev = 1.0
+    for i in range(m):
+        cur = p_none_of(N, i + 1, h)
+        probs[i] = prev - cur
+        prev = cur
+    return prev
+
+
+@jit(F(ST, TB, I))
+def hero_atk_bonus(st, tb, g):
+    """The hero ability's bonus to fighter ``g``'s attack value (0 for sidekicks)."""
+    if st[fslot(g, F_KIND)] != 0:
+        return 0.0
+    p = st[fslot(g, F_OWNER)]
+    h = st[pslot(p, P_HERO)]
+    c0 = 1 if st[pslot(p, P_COUNTER0)] == 1 else 0
+    return float(tb.heroes[h, H_AI_ATK0 + c0])
+
+
+@jit(F(ST, TB, I))
+def hero_def_bonus(st, tb, g):
+    """The hero ability's bonus to fighter ``g``'s defense value (Alice small, fog)."""
+    if st[fslot(g, F_KIND)] != 0:
+        return 0.0
+    p = st[fslot(g, F_OWNER)]
+    h = st[pslot(p, P_HERO)]
+    c0 = 1 if st[pslot(p, P_COUNTER0)] == 1 else 0
+    v = float(tb.heroes[h, H_AI_DEF0 + c0])
+    if tb.heroes[h, H_AI_DEF_FOG] != 0 and fog_space(st, p, st[fslot(g, F_SPACE)]):
+        v += tb.heroes[h, H_AI_DEF_FOG]
+    return v
+
+
+@jit(F(ST, CTL, I, I, F))
+def dmg_value(st, ctl, p, t, k):
+    """Worth to player ``p`` of ``k`` damage to fighter ``t`` (negative if ``t`` is ``p``'s own)."""
+    if k <= 0.0:
+        return 0.0
+    hp = st[fslot(t, F_HP)]
+    mx = st[fslot(t, F_MAXHP)]
+    own = team_of(st, st[fslot(t, F_OWNER)]) == team_of(st, p)
+    hero = st[fslot(t, F_KIND)] == 0
+    low = 1.0 - hp / mx if mx > 0 else 0.0
+    if own:
+        if hero:
+            if k >= hp:
+                return -wv(ctl, p, W_WIN)
+            return -k * (wv(ctl, p, W_HP_OWN) + wv(ctl, p, W_HP_LOW) * low)
+        if k >= hp:
+            return -(hp * wv(ctl, p, W_HP_SK) + wv(ctl, p, W_LOSE_SK))
+        return -k * wv(ctl, p, W_HP_SK)
+    if hero:
+        if k >= hp:
+            return wv(ctl, p, W_WIN)
+        return k * (wv(ctl, p, W_DMG_HERO) + wv(ctl, p, W_HERO_LOW) * low)
+    if k >= hp:
+        return hp * wv(ctl, p, W_DMG_SK) + wv(ctl, p, W_KILL_SK)
+    return k * wv(ctl, p, W_DMG_SK)
+
+
+@jit(F(ST, TB, I, I, A1, I, FA1, FA1))
+def defense_dist(st, tb, t, hand, pool, npool, vals, probs):
+    """Likely best defense value of fighter ``t``'s owner: fills ``vals``/``probs``
+    (see :func:`best_dist`) from their unknown cards ``pool`` and hand size
+    ``hand``; returns (as float) P(no defense card), the count in ``vals[63]``."""
+    m = 0
+    bonus = hero_def_bonus(st, tb, t)
+    zero = np.zeros(MAX_CARDS + 1, np.float64)
+    for i in range(npool):
+        c = pool[i]
+        ty = tb.cards[c, C_TYPE]
+        if (ty == CT_DEFENSE or ty == CT_VERSATILE) and playable(st, tb, c, t):
+            vals[m] = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_DEF) + bonus
+            m += 1
+    pn = best_dist(vals, zero, m, npool, hand, probs)
+    vals[MAX_CARDS] = m
+    return pn
+
+
+@jit(F(ST, TB, I, I, A1, I, FA1, FA1, FA1, F))
+def attack_dist(st, tb, a, hand, pool, npool, vals, fxd, probs, extra):
+    """Likely attack card of fighter ``a`` (the best in a hand of ``hand`` cards from
+    ``pool``): its value plus ``extra`` in ``vals``, its effect damage in ``fxd``;
+    like :func:`defense_dist`."""
+    m = 0
+    bonus = hero_atk_bonus(st, tb, a) + extra
+    for i in range(npool):
+        c = pool[i]
+        ty = tb.cards[c, C_TYPE]
+        if (ty == CT_ATTACK or ty == CT_VERSATILE) and playable(st, tb, c, a):
+            vals[m] = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_ATK) + bonus
+            fxd[m] = feat(tb, c, AI_DMG)
+            m += 1
+    pn = best_dist(vals, fxd, m, npool, hand, probs)
+    vals[MAX_CARDS] = m
+    return pn
+
+
+@jit(F(ST, CTL, I, I, F, F, FA1, FA1, F))
+def exp_attack(st, ctl, p, t, av, fxd, dvals, dprobs, pn):
+    """Expected worth to ``p`` of an attack of value ``av`` on ``t`` over the defense
+    distribution; ``fxd``: the card's effect damage, added when the attack wins."""
+    e = pn * dmg_value(st, ctl, p, t, av + fxd if av > 0.0 else 0.0)
+    m = int(dvals[MAX_CARDS])
+    for i in range(m):
+        k = av - dvals[i]
+        if k > 0.0 and dprobs[i] > 0.0:
+            e += dprobs[i] * dmg_value(st, ctl, p, t, k + fxd)
+    return e
+
+
+@jit(F(ST, TB, CTL, I, I, I, B, A1))
+def pos_score(st, tb, ctl, p, g, s, now, has_attack):
+    """How good space ``s`` is for fighter ``g`` (owned by ``p``'s team), in points.
+
+    ``now``: an action remains this turn; ``has_attack[g]`` 1 if ``g`` has an
+    attack card in hand.
+    """
+    ranged = st[fslot(g, F_RANGED)] != 0
+    hero = st[fslot(g, F_KIND)] == 0
+    hp = st[fslot(g, F_HP)]
+    mx = st[fslot(g, F_MAXHP)]
+    if hero:   # being attacked matters more as the hero's health falls
+        low = 1.0 - hp / mx if mx > 0 else 0.0
+        vuln = wv(ctl, p, W_THREAT) * (0.25 + 2.0 * low)
+    else:
+        vuln = wv(ctl, p, W_THREAT_SK)
+    tm = team_of(st, st[fslot(g, F_OWNER)])
+    sc = 0.0
+    reach = wv(ctl, p, W_REACH_NOW) if (now and has_attack[g] != 0) else wv(ctl, p, W_REACH_NEXT)
+    for e in range(MAX_FIGHTERS):
+        if st[fslot(e, F_STATUS)] != FS_IN_PLAY or team_of(st, st[fslot(e, F_OWNER)]) == tm:
+            continue
+        se = st[fslot(e, F_SPACE)]
+        ehero = st[fslot(e, F_KIND)] == 0
+        ehp = st[fslot(e, F_HP)]
+        emx = st[fslot(e, F_MAXHP)]
+        tw = (1.0 + (1.0 - ehp / emx)) if ehero else 0.5
+        hit = tb.adj[s, se] != 0 or (ranged and (tb.zmask[s] & tb.zmask[se]) != 0)
+        if hit:
+            sc += reach * tw
+        else:
+            d = tb.dist[s, se]
+            if d > 10:
+                d = 10
+            sc -= wv(ctl, p, W_APPROACH) * tw * d
+        em = st[fslot(e, F_MOVE)] + 1
+        if st[fslot(e, F_RANGED)] != 0:
+            thr = (tb.zmask[s] & tb.zmask[se]) != 0 or tb.dist[se, s] <= em
+        else:
+            thr = tb.adj[s, se] != 0 or tb.dist[se, s] <= em + 1
+        if thr:
+            sc -= vuln * (1.0 if ehero else 0.6)
+    return sc
+
+
+@jit(V(ST, TB, I, A1))
+def attack_cards_by_fighter(st, tb, p, out):
+    """``out[g]`` = 1 for each fighter ``g`` of ``p`` holding a playable attack/versatile card."""
+    for g in range(MAX_FIGHTERS):
+        out[g] = 0
+    hb = pile_base(PILE_HAND, p)
+    for k in range(FIGHTERS_PER_PLAYER):
+        g = p * FIGHTERS_PER_PLAYER + k
+        if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
+            continue
+        for i in range(st[pslot(p, P_HANDN)]):
+            c = st[hb + i]
+            ty = tb.cards[c, C_TYPE]
+            if (ty == CT_ATTACK or ty == CT_VERSATILE) and playable(st, tb, c, g):
+                out[g] = 1
+                break
+
+
+@jit(I(ST, TB, I))
+def maneuver_bonus(st, tb, p):
+    """Estimated extra move from the hero's maneuver ability (Sinbad's Voyages)."""
+    h = st[pslot(p, P_HERO)]
+    n = tb.heroes[h, H_AI_MOVE_N]
+    if n == 0:
+        return 0
+    return n * count_tag_in_pile(st, tb, PILE_DISC, p, tb.heroes[h, H_AI_MOVE_TAG])
+
+
+@jit(F(ST, TB, CTL, I, I, B, A1))
+def move_gain(st, tb, ctl, p, extra, now, has_attack):
+    """Sum over ``p``'s fighters of (best reachable position - current position)."""
+    S = tb.adj.shape[0]
+    dests = np.empty(S + 1, np.int64)
+    bonus = maneuver_bonus(st, tb, p)
+    gain = 0.0
+    for k in range(FIGHTERS_PER_PLAYER):
+        g = p * FIGHTERS_PER_PLAYER + k
+        if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
+            continue
+        n = reachable(st, tb, g, st[fslot(g, F_MOVE)] + extra + bonus, False, dests)
+        base = pos_score(st, tb, ctl, p, g, dests[0], now, has_attack)
+        best = base
+        for i in range(1, n):
+            v = pos_score(st, tb, ctl, p, g, dests[i], now, has_attack)
+            if v > best:
+                best = v
+        gain += best - base
+    return gain
+
+
+@jit(F(ST, TB, CTL, I))
+def draw_worth(st, tb, ctl, p):
+    """Worth of drawing one card now (exhaustion damage when the deck is empty)."""
+    if st[pslot(p, P_DECKN)] == 0:
+        x = tb.rules[R_EXHAUST_DAMAGE]
+        v = 0.0
+        for k in range(FIGHTERS_PER_PLAYER):
+            g = p * FIGHTERS_PER_PLAYER + k
+            if st[fslot(g, F_STATUS)] == FS_IN_PLAY:
+                v += dmg_value(st, ctl, p, g, float(x))
+        return v - wv(ctl, p, W_EXHAUST)
+    hand = st[pslot(p, P_HANDN)]
+    room = tb.rules[R_HAND_LIMIT] - hand
+    if room <= 0:
+        return wv(ctl, p, W_FULL_HAND)
+    # a card is worth most when the hand is short; little when it is nearly full
+    f = room / 4.0 if room < 4 else 1.0
+    return wv(ctl, p, W_FULL_HAND) + (wv(ctl, p, W_CARD) - wv(ctl, p, W_FULL_HAND)) * f
+
+
+@jit(I(ST, TB, CTL, I, F))
+def best_boost_card(st, tb, ctl, p, need):
+    """Hand card of ``p`` with the most BOOST (ties: least worth keeping), -1 if none has BOOST."""
+    hb = pile_base(PILE_HAND, p)
+    best = -1
+    bv = 0
+    bk = 0.0
+    for i in range(st[pslot(p, P_HANDN)]):
+        c = st[hb + i]
+        b = tb.cards[c, C_BOOST]
+        if b <= 0:
+            continue
+        k = keep_worth(tb, ctl, p, c)
+        if b > bv or (b == bv and k < bk):
+            best = c
+            bv = b
+            bk = k
+    return best
+
+
+@jit(F(ST, TB, CTL, I, I))
+def plan_maneuver(st, tb, ctl, p, record):
+    """Score of a maneuver for ``p`` now; with ``record`` remember the BOOST plan in ``ctl``."""
+    now = st[G_ACTIONS] > 0
+    has_attack = np.empty(MAX_FIGHTERS, np.int64)
+    attack_cards_by_fighter(st, tb, p, has_attack)
+    base = move_gain(st, tb, ctl, p, 0, now, has_attack)
+    score = draw_worth(st, tb, ctl, p) + base
+    plan = -1
+    bc = best_boost_card(st, tb, ctl, p, 0.0)
+    if bc >= 0:
+        g2 = move_gain(st, tb, ctl, p, tb.cards[bc, C_BOOST], now, has_attack)
+        alt = draw_worth(st, tb, ctl, p) + g2 - keep_worth(tb, ctl, p, bc) - wv(ctl, p, W_BOOST_MARGIN)
+        if alt > score:
+            score = alt
+            plan = bc
+    if record != 0:
+        ctl[CTL_PLAN_KEY] = ((st[G_TURN] * 64 + st[G_ACTION_NO]) * 4) + p
+        ctl[CTL_PLAN_BOOST] = plan
+    return score
+
+
+@jit(F(ST, TB, CTL, I, I))
+def scheme_score(st, tb, ctl, p, c):
+    """Score of playing scheme ``c``."""
+    s = wv(ctl, p, W_SCHEME) + fx_worth(tb, ctl, p, c) + wv(ctl, p, W_FX_DMG) * feat(tb, c, AI_DMG)
+    if tb.cards[c, C_TAGS] & TAG_ONGOING:
+        s += wv(ctl, p, W_ONGOING) if st[pslot(p, P_ONGOING)] < 0 else 0.2 * wv(ctl, p, W_ONGOING)
+    return s
+
+
+@jit(V(ST, TB, CTL, I, A1, I, FA1))
+def score_actions(st, tb, ctl, p, opts, n, scores):
+    """Scores of the packed actions ``opts[:n]`` for player ``p`` (see rules.pack_action)."""
+    pool = np.empty(MAX_CARDS + 1, np.int64)
+    dvals = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
+    dprobs = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
+    pnone = np.full(MAX_FIGHTERS, -1.0)
+    for i in range(n):
+        a = opts[i]
+        kind = a & 3
+        g = (a >> 2) & 31
+        t = ((a >> 7) & 31) - 1
+        c = (a >> 12) - 1
+        if kind == A_MANEUVER:
+            scores[i] = plan_maneuver(st, tb, ctl, p, 1)
+        elif kind == A_SCHEME:
+            scores[i] = scheme_score(st, tb, ctl, p, c)
+        else:
+            if pnone[t] < 0.0:
+                q = st[fslot(t, F_OWNER)]
+                npool = unknown_pool(st, tb, q, pool)
+                pnone[t] = defense_dist(st, tb, t, st[pslot(q, P_HANDN)], pool, npool, dvals[t], dprobs[t])
+            av = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_ATK) + hero_atk_bonus(st, tb, g)
+            scores[i] = (exp_attack(st, ctl, p, t, av, feat(tb, c, AI_DMG), dvals[t], dprobs[t], pnone[t])
+                         + fx_worth(tb, ctl, p, c) - keep_worth(tb, ctl, p, c))
+
+
+@jit(V(ST, TB, CTL, I, A1, I, FA1))
+def score_defense(st, tb, ctl, q, opts, n, scores):
+    """Scores of defense options ``opts[:n]`` (card ids, -1 none) for the defending player ``q``.
+
+    Reads only public facts about the attack: the attacking fighter, the
+    attacker's hand size and unknown cards, whether a face-down BOOST was added.
+    """
+    o = OFF_CB
+    a = st[o + CB_ATT_F]
+    t = st[o + CB_DEF_F]
+    p = st[o + CB_ATT_P]
+    pool = np.empty(MAX_CARDS + 1, np.int64)
+    npool = unknown_pool(st, tb, p, pool)
+    hand = st[pslot(p, P_HANDN)] + 1
+    extra = 0.0
+    if st[o + CB_ABOOST] >= 0:
+        hand += 1
+        tot = 0.0
+        for i in range(npool):
+            tot += tb.cards[pool[i], C_BOOST]
+        extra = tot / npool if npool > 0 else 0.0
+    vals = np.empty(MAX_CARDS + 1, np.float64)
+    fxd = np.empty(MAX_CARDS + 1, np.float64)
+    probs = np.empty(MAX_CARDS + 1, np.float64)
+    pn = attack_dist(st, tb, a, hand, pool, npool, vals, fxd, probs, extra)
+    m = int(vals[MAX_CARDS])
+    norm = 1.0 - pn
+    bonus = hero_def_bonus(st, tb, t)
+    for j in range(n):
+        d = opts[j]
+        vd = 0.0
+        s = 0.0
+        if d >= 0:
+            vd = tb.cards[d, C_VALUE] + feat(tb, d, AI_VALUE_DEF) + bonus
+            s = (fx_worth(tb, ctl, q, d) + 0.5 * wv(ctl, q, W_FX_DMG) * feat(tb, d, AI_DMG)
+                 - keep_worth(tb, ctl, q, d) - wv(ctl, q, W_DEFEND_MARGIN))
+        loss = 0.0
+        if norm > 1e-9:
+            for i in range(m):
+                k = vals[i] - vd
+                if k > 0.0 and probs[i] > 0.0:
+                    loss += probs[i] * dmg_value(st, ctl, q, t, k + fxd[i])
+            loss /= norm
+        else:
+            loss = dmg_value(st, ctl, q, t, 3.0 - vd)
+        scores[j] = s + loss
+
+
+@jit(F(ST, TB, I))
+def combat_att_value(st, tb, side):
+    """Current value of the card of ``side`` in the combat (printed or set, + changes, + ability)."""
+    o = OFF_CB
+    base = st[o + CB_OVR0 + side]
+    if base < 0:
+        base = st[o + CB_PRINTED0 + side]
+    if st[o + CB_CARD0 + side] >= 0 and base == 0 and st[o + CB_PRINTED0 + side] == 0:
+        base = tb.cards[st[o + CB_CARD0 + side], C_VALUE]
+    g = st[o + CB_ATT_F + side]
+    v = base + st[o + CB_MOD0 + side]
+    if side == 0:
+        v += hero_atk_bonus(st, tb, g)
+        if st[o + CB_ABOOST] >= 0:
+            v += tb.cards[st[o + CB_ABOOST], C_BOOST]
+    else:
+        v += hero_def_bonus(st, tb, g)
+    return float(v)
+
+
+@jit(V(ST, TB, CTL, I, I, A1, I, FA1))
+def score_boost(st, tb, ctl, p, kind, opts, n, scores):
+    """Scores of BOOST options (card ids, -1 none) for an attack (Arthur) or a card in combat."""
+    o = OFF_CB
+    for j in range(n):
+        scores[j] = 0.0
+    if st[o + CB_ACTIVE] == 0:
+        for j in range(n):
+            if opts[j] >= 0:
+                scores[j] = -1.0
+        return
+    attacker = st[o + CB_ATT_P] == p
+    t = st[o + CB_DEF_F]
+    if kind == D_BOOST_ATTACK:
+        q = st[fslot(t, F_OWNER)]
+        pool = np.empty(MAX_CARDS + 1, np.int64)
+        npool = unknown_pool(st, tb, q, pool)
+        vals = np.empty(MAX_CARDS + 1, np.float64)
+        probs = np.empty(MAX_CARDS + 1, np.float64)
+        pn = defense_dist(st, tb, t, st[pslot(q, P_HANDN)], pool, npool, vals, probs)
+        c = st[o + CB_CARD0]
+        av = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_ATK) + hero_atk_bonus(st, tb, st[o + CB_ATT_F])
+        fx = feat(tb, c, AI_DMG)
+        base = exp_attack(st, ctl, p, t, av, fx, vals, probs, pn)
+        for j in range(n):
+            b = opts[j]
+            if b >= 0:
+                scores[j] = (exp_attack(st, ctl, p, t, av + tb.cards[b, C_BOOST], fx, vals, probs, pn) - base
+                             - keep_worth(tb, ctl, p, b) - wv(ctl, p, W_BOOST_MARGIN))
+        return
+    av = combat_att_value(st, tb, 0)
+    dv = combat_att_value(st, tb, 1) if st[o + CB_CARD1] >= 0 else 0.0
+    for j in range(n):
+        b = opts[j]
+        if b < 0:
+            continue
+        bv = tb.cards[b, C_BOOST]
+        if attacker:
+            gain = dmg_value(st, ctl, p, t, av + bv - dv) - dmg_value(st, ctl, p, t, av - dv)
+        else:
+            gain = dmg_value(st, ctl, p, t, av - dv - bv) - dmg_value(st, ctl, p, t, av - dv)
+        scores[j] = gain - keep_worth(tb, ctl, p, b) - wv(ctl, p, W_BOOST_MARGIN)
+
+
+@jit(V(ST, TB, CTL, I, I, A1, I, FA1))
+def score_spaces(st, tb, ctl, p, g, opts, n, scores):
+    """Scores of spaces ``opts[:n]`` for fighter ``g``: its owner's position score,
+    negated when ``g`` is an opposing fighter (``p`` moves or places it)."""
+    has_attack = np.empty(MAX_FIGHTERS, np.int64)
+    q = st[fslot(g, F_OWNER)]
+    attack_cards_by_fighter(st, tb, q, has_attack)
+    own = team_of(st, q) == team_of(st, p)
+    now = own and st[G_ACTIONS] > 0
+    for j in range(n):
+        v = pos_score(st, tb, ctl, q, g, opts[j], now, has_attack)
+        scores[j] = v if own else -v
+
+
+@jit(V(ST, TB, CTL, I, A1, I, FA1))
+def score_targets(st, tb, ctl, p, opts, n, scores):
+    """Scores of fighters ``opts[:n]`` as the target of the effect step in the context."""
+    op = ctl[CTL_CTX_OP]
+    amt = ctl[CTL_CTX_N]
+    for j in range(n):
+        t = opts[j]
+        own = team_of(st, st[fslot(t, F_OWNER)]) == team_of(st, p)
+        hero = st[fslot(t, F_KIND)] == 0
+        if op == _OP_RECOVER or op == _OP_SET_HEALTH:   # recover / set health: the most damaged of ours
+            miss = st[fslot(t, F_MAXHP)] - st[fslot(t, F_HP)]
+            scores[j] = miss * (2.0 if hero else 1.0) if own else -1.0 - miss
+        elif op == _OP_DAMAGE:   # damage
+            scores[j] = dmg_value(st, ctl, p, t, float(amt if amt > 0 else 1))
+        else:                    # anything else: opposing hero first, then opposing fighters
+            scores[j] = (-1.0 if own else (2.0 if hero else 1.0))
+
+
+@jit(V(ST, TB, CTL, I, I, A1, I, FA1))
+def score_hand_cards(st, tb, ctl, p, kind, opts, n, scores):
+    """Scores of hand cards to discard or take: discard what is worth least (ours) or most (theirs)."""
+    owner = ctl[CTL_CTX_OWNER]
+    for j in range(n):
+        c = opts[j]
+        if c < 0:
+            scores[j] = 0.0
+            continue
+        k = keep_worth(tb, ctl, p, c) + 0.1 * tb.cards[c, C_VALUE]
+        if kind == D_TAKE_CARD:
+            scores[j] = k
+        elif owner >= 0 and team_of(st, owner) != team_of(st, p):
+            scores[j] = k
+        else:
+            scores[j] = -k
+
+
+@jit(V(ST, TB, CTL, I, A1, I, FA1))
+def score_options(st, tb, ctl, p, opts, n, scores):
+    """Scores of numbered options: a hero counter choice (Alice's size) by the ability
+    bonuses it gives; other options keep their order."""
+    op = ctl[CTL_CTX_OP]
+    h = st[pslot(p, P_HERO)]
+    for j in range(n):
+        scores[j] = -0.001 * j
+        if op == _OP_CHOOSE_COUNTER and opts[j] <= 1:   # choose_counter
+            v = opts[j]
+            scores[j] += tb.heroes[h, H_AI_ATK0 + v] * 1.0 + tb.heroes[h, H_AI_DEF0 + v] * 1.2
+
+
+@jit(V(ST, TB, CTL, I, A1, I, FA1))
+def score_may(st, tb, ctl, p, opts, n, scores):
+    """"May" (option 1 yes, 0 no): yes, unless the step would damage our own fighter."""
+    yes = True
+    if ctl[CTL_CTX_P] == p and ctl[CTL_CTX_OP] == _OP_DAMAGE:
+        g = ctl[CTL_CTX_F]
+        if g >= 0 and team_of(st, st[fslot(g, F_OWNER)]) == team_of(st, p):
+            yes = False
+    for j in range(n):
+        scores[j] = 1.0 if (opts[j] == 1) == yes else 0.0
+
+
+@jit(V(ST, TB, CTL, I, I, A1, I, FA1))
+def greedy_scores(st, tb, ctl, p, kind, opts, n, scores):
+    """The greedy profile: best attack card, else close in; defend with the best card; no BOOSTs."""
+    if kind == D_ACTION:
+        for i in range(n):
+            a = opts[i]
+            k = a & 3
+            t = ((a >> 7) & 31) - 1
+            c = (a >> 12) - 1
+            if k == A_ATTACK:
+                scores[i] = 100.0 + 10.0 * tb.cards[c, C_VALUE] + (5.0 if st[fslot(t, F_KIND)] == 0 else 0.0)
+                scores[i] -= 0.01 * st[fslot(t, F_HP)]
+            elif k == A_MANEUVER:
+                scores[i] = 0.0
+            else:
+                scores[i] = -1.0
+    elif kind == D_DEFENSE or kind == D_DISCARD_LIMIT:
+        for i in range(n):
+            c = opts[i]
+            v = tb.cards[c, C_VALUE] if c >= 0 else -1
+            scores[i] = float(v) if kind == D_DEFENSE else -float(v)
+    elif kind == D_BOOST_MANEUVER or kind == D_BOOST_ATTACK or kind == D_BOOST_CARD:
+        for i in range(n):
+            scores[i] = 1.0 if opts[i] < 0 else 0.0
+    else:   # D_MOVE_DEST for its own fighter: toward the nearest opposing fighter
+        g = ctl[CTL_CTX_F]
+        tm = team_of(st, p)
+        for i in range(n):
+            s = opts[i]
+            best = 99
+            for e in range(MAX_FIGHTERS):
+                if st[fslot(e, F_STATUS)] == FS_IN_PLAY and team_of(st, st[fslot(e, F_OWNER)]) != tm:
+                    d = tb.dist[s, st[fslot(e, F_SPACE)]]
+                    if d < best:
+                        best = d
+            scores[i] = -float(best) - 0.001 * i
+
+
+@jit(V(CTL, I, I, I, I, A1, I, FA1))
+def explain(ctl, logn, kind, p, chosen, opts, n, scores):
+    """Record the top candidates of one decision in the explain buffer (if ``ctl`` has one)."""
+    if ctl.shape[0] <= CTL_SIZE + 1:
+        return
+    cnt = ctl[CTL_EXPLAIN]
+    base = CTL_EXPLAIN + 1 + cnt * EXPLAIN_REC
+    if base + EXPLAIN_REC > ctl.shape[0]:
+        return
+    ctl[CTL_EXPLAIN] = cnt + 1
+    ctl[base] = logn
+    ctl[base + 1] = kind
+    ctl[base + 2] = p
+    ctl[base + 3] = n
+    used = np.zeros(n, np.bool_)
+    shown = 0
+    order0 = chosen
+    for r in range(EXPLAIN_TOP):
+        if r >= n:
+            break
+        bi = order0 if r == 0 else -1
+        if r > 0:
+            for j in range(n):
+                if not used[j] and (bi < 0 or scores[j] > scores[bi]):
+                    bi = j
+        used[bi] = True
+        ctl[base + 5 + 2 * r] = opts[bi]
+        ctl[base + 6 + 2 * r] = int(scores[bi] * 1000.0)
+        shown += 1
+    ctl[base + 4] = shown
+
+
+@jit(I(ST, TB, CTL, I, I, A1, I))
+def ai_decide(st, tb, ctl, kind, p, opts, n):
+    """Index of the option the scripted AI (standard or greedy) picks; ``n`` >= 2."""
+    scores = np.zeros(n, np.float64)
+    greedy = ctl[CTL_MODE0 + p] == MODE_GREEDY
+    if greedy and (kind == D_ACTION or kind == D_DEFENSE or kind == D_DISCARD_LIMIT
+                   or kind == D_BOOST_MANEUVER or kind == D_BOOST_ATTACK or kind == D_BOOST_CARD
+                   or (kind == D_MOVE_DEST and ctl[CTL_CTX_F] >= 0
+                       and team_of(st, st[fslot(ctl[CTL_CTX_F], F_OWNER)]) == team_of(st, p))):
+        greedy_scores(st, tb, ctl, p, kind, opts, n, scores)
+    elif kind == D_ACTION:
+        score_actions(st, tb, ctl, p, opts, n, scores)
+    elif kind == D_DEFENSE:
+        score_defense(st, tb, ctl, p, opts, n, scores)
+    elif kind == D_BOOST_MANEUVER:
+        key = ((st[G_TURN] * 64 + st[G_ACTION_NO]) * 4) + p
+        if ctl[CTL_PLAN_KEY] != key:
+            plan_maneuver(st, tb, ctl, p, 1)
+        plan = ctl[CTL_PLAN_BOOST]
+        for j in range(n):
+            scores[j] = 1.0 if opts[j] == plan else 0.0
+    elif kind == D_BOOST_ATTACK or kind == D_BOOST_CARD:
+        score_boost(st, tb, ctl, p, kind, opts, n, scores)
+    elif kind == D_MOVE_DEST or kind == D_PLACE or kind == D_SETUP_SPACE or kind == D_MOVE_STEP:
+        g = ctl[CTL_CTX_F]
+        if g < 0:
+            g = p * FIGHTERS_PER_PLAYER
+        score_spaces(st, tb, ctl, p, g, opts, n, scores)
+    elif kind == D_TARGET:
+        score_targets(st, tb, ctl, p, opts, n, scores)
+    elif kind == D_DISCARD_LIMIT or kind == D_DISCARD_EFFECT or kind == D_TAKE_CARD:
+        score_hand_cards(st, tb, ctl, p, kind, opts, n, scores)
+    elif kind == D_MAY:
+        score_may(st, tb, ctl, p, opts, n, scores)
+    elif kind == D_OPTION:
+        score_options(st, tb, ctl, p, opts, n, scores)
+    best = 0
+    for j in range(1, n):
+        if scores[j] > scores[best]:
+            best = j
+    explain(ctl, st[G_LOGN], kind, p, best, opts, n, scores)
+    return best

@@ -1,0 +1,49 @@
+"""Layout of the control array ``ctl`` that steers the decisions of one game.
+
+``ctl`` is a flat ``int64`` array of shape ``(CTL_SIZE,)`` (or longer, see
+``CTL_EXPLAIN``), built by :func:`sim.engine.policy.new_control` and passed to
+every engine function that may ask a decision. It holds, per player, the policy
+mode and the AI profile's weights; the scenario API's script and presets; the
+context of the decision being asked (which effect step, which fighter), which
+the engine writes just before asking; and the scripted AI's plan for the action
+in progress.
+"""
+from .layout import MAX_PLAYERS, N_DECISIONS
+
+MODE_RANDOM = 0        # uniformly random legal option
+MODE_SCRIPT = 1        # scripted choices (scenario API)
+MODE_FIRST = 2         # always the first option
+MODE_STANDARD = 3      # the scripted AI, weights from the profile (sim.engine.ai)
+MODE_GREEDY = 4        # attack with the best card, else close in; defend with the best card
+
+CTL_MODE0 = 0          # mode of players 0..3
+CTL_POS = 4            # next script entry
+CTL_LEN = 5            # script entries
+CTL_FALLBACK = 6       # 0 stop with an error, 1 random, 2 first option
+CTL_ERR_KIND = 7       # decision kind that failed
+CTL_ERR_PLAYER = 8
+CTL_ERR_VALUE = 9      # the scripted value that was refused
+CTL_ERR_N = 10         # number of legal options at the failure
+CTL_HAS_NAMES = 11     # 1: scripted card choices are card-name ids (see CTL_NAMES)
+CTL_ERR_PRESET = 12    # 1 when the refused value was a preset, not a script entry
+CTL_ERR_OPTS = 16      # up to 64 legal option values
+CTL_PRESET = CTL_ERR_OPTS + 64   # per decision kind: preset value + 2, 0 = none
+CTL_NAMES = CTL_PRESET + N_DECISIONS  # card id -> card-name id
+MAX_CARD_IDS = 1024
+CTL_SCRIPT = CTL_NAMES + MAX_CARD_IDS
+MAX_SCRIPT = 512
+# context of the decision being asked, written by the engine just before it asks
+CTL_CTX_OP = CTL_SCRIPT + 2 * MAX_SCRIPT   # OP_* of the effect step asking, -1 none (a rules decision)
+CTL_CTX_N = CTL_CTX_OP + 1      # that step's amount
+CTL_CTX_P = CTL_CTX_OP + 2      # player whose effect is resolving
+CTL_CTX_F = CTL_CTX_OP + 3      # fighter the next move / place / setup decision is about, -1 none
+CTL_CTX_OWNER = CTL_CTX_OP + 4  # owner of the hand a card decision picks from
+CTL_PLAN_KEY = CTL_CTX_OP + 5   # (turn * 64 + action number) * 4 + player the plan was made for, -1 none
+CTL_PLAN_BOOST = CTL_CTX_OP + 6  # card to BOOST the planned maneuver with, -1 none
+N_WEIGHTS = 40
+CTL_W = CTL_CTX_OP + 8          # per player: N_WEIGHTS AI weights in thousandths
+CTL_SIZE = CTL_W + MAX_PLAYERS * N_WEIGHTS
+# optional "explain" buffer after CTL_SIZE (duel --explain): a count, then records
+EXPLAIN_TOP = 4
+EXPLAIN_REC = 5 + 2 * EXPLAIN_TOP   # log position, kind, player, options, shown, (value, score*1000) * TOP
+CTL_EXPLAIN = CTL_SIZE
