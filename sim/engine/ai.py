@@ -310,12 +310,12 @@ def exp_attack(st, ctl, p, t, av, fxd, dvals, dprobs, pn):
     return e
 
 
-@jit(F(ST, TB, CTL, I, I, I, B, A1))
-def pos_score(st, tb, ctl, p, g, s, now, has_attack):
+@jit(F(ST, TB, CTL, I, I, I, B, FA2))
+def pos_score(st, tb, ctl, p, g, s, now, fu):
     """How good space ``s`` is for fighter ``g`` (owned by ``p``'s team), in points.
 
-    ``now``: an action remains this turn; ``has_attack[g]`` 1 if ``g`` has an
-    attack card in hand.
+    ``now``: an action remains this turn, and ``fu[g, e]`` is the worth of ``g``'s best
+    attack on opposing fighter ``e`` (see :func:`follow_up`; < 0: no attack card).
     """
     ranged = st[fslot(g, F_RANGED)] != 0
     hero = st[fslot(g, F_KIND)] == 0
@@ -328,7 +328,7 @@ def pos_score(st, tb, ctl, p, g, s, now, has_attack):
         vuln = wv(ctl, p, W_THREAT_SK)
     tm = team_of(st, st[fslot(g, F_OWNER)])
     sc = 0.0
-    reach = wv(ctl, p, W_REACH_NOW) if (now and has_attack[g] != 0) else wv(ctl, p, W_REACH_NEXT)
+    best_now = 0.0
     for e in range(MAX_FIGHTERS):
         if st[fslot(e, F_STATUS)] != FS_IN_PLAY or team_of(st, st[fslot(e, F_OWNER)]) == tm:
             continue
@@ -339,7 +339,9 @@ def pos_score(st, tb, ctl, p, g, s, now, has_attack):
         tw = (1.0 + (1.0 - ehp / emx)) if ehero else 0.5
         hit = tb.adj[s, se] != 0 or (ranged and (tb.zmask[s] & tb.zmask[se]) != 0)
         if hit:
-            sc += reach * tw
+            sc += wv(ctl, p, W_REACH_NEXT) * tw
+            if now and fu[g, e] > best_now:
+                best_now = fu[g, e]
         else:
             d = tb.dist[s, se]
             if d > 10:
@@ -352,25 +354,41 @@ def pos_score(st, tb, ctl, p, g, s, now, has_attack):
             thr = tb.adj[s, se] != 0 or tb.dist[se, s] <= em + 1
         if thr:
             sc -= vuln * (1.0 if ehero else 0.6)
-    return sc
+    return sc + wv(ctl, p, W_REACH_NOW) * best_now
 
 
-@jit(V(ST, TB, I, A1))
-def attack_cards_by_fighter(st, tb, p, out):
-    """``out[g]`` = 1 for each fighter ``g`` of ``p`` holding a playable attack/versatile card."""
-    for g in range(MAX_FIGHTERS):
-        out[g] = 0
+@jit(V(ST, TB, CTL, I, FA2))
+def follow_up(st, tb, ctl, p, fu):
+    """``fu[g, e]``: worth of the best attack ``p``'s fighter ``g`` could make on opposing
+    fighter ``e`` with a card in hand (as scored for an attack action), -1 if none."""
+    for a in range(MAX_FIGHTERS):
+        for b in range(MAX_FIGHTERS):
+            fu[a, b] = -1.0
+    pool = np.empty(MAX_CARDS + 1, np.int64)
+    dvals = np.empty(MAX_CARDS + 1, np.float64)
+    dprobs = np.empty(MAX_CARDS + 1, np.float64)
     hb = pile_base(PILE_HAND, p)
-    for k in range(FIGHTERS_PER_PLAYER):
-        g = p * FIGHTERS_PER_PLAYER + k
-        if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
+    hn = st[pslot(p, P_HANDN)]
+    tm = team_of(st, p)
+    for e in range(MAX_FIGHTERS):
+        if st[fslot(e, F_STATUS)] != FS_IN_PLAY or team_of(st, st[fslot(e, F_OWNER)]) == tm:
             continue
-        for i in range(st[pslot(p, P_HANDN)]):
-            c = st[hb + i]
-            ty = tb.cards[c, C_TYPE]
-            if (ty == CT_ATTACK or ty == CT_VERSATILE) and playable(st, tb, c, g):
-                out[g] = 1
-                break
+        q = st[fslot(e, F_OWNER)]
+        npool = unknown_pool(st, tb, q, pool)
+        pn = defense_dist(st, tb, e, st[pslot(q, P_HANDN)], pool, npool, dvals, dprobs)
+        for k in range(FIGHTERS_PER_PLAYER):
+            g = p * FIGHTERS_PER_PLAYER + k
+            if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
+                continue
+            for i in range(hn):
+                c = st[hb + i]
+                ty = tb.cards[c, C_TYPE]
+                if (ty == CT_ATTACK or ty == CT_VERSATILE) and playable(st, tb, c, g):
+                    av = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_ATK) + hero_atk_bonus(st, tb, g)
+                    v = (exp_attack(st, ctl, p, e, av, feat(tb, c, AI_DMG), dvals, dprobs, pn)
+                         + fx_worth(tb, ctl, p, c) - keep_worth(tb, ctl, p, c))
+                    if v > fu[g, e]:
+                        fu[g, e] = v
 
 
 @jit(I(ST, TB, I))
@@ -383,8 +401,8 @@ def maneuver_bonus(st, tb, p):
     return n * count_tag_in_pile(st, tb, PILE_DISC, p, tb.heroes[h, H_AI_MOVE_TAG])
 
 
-@jit(F(ST, TB, CTL, I, I, B, A1))
-def move_gain(st, tb, ctl, p, extra, now, has_attack):
+@jit(F(ST, TB, CTL, I, I, B, FA2))
+def move_gain(st, tb, ctl, p, extra, now, fu):
     """Sum over ``p``'s fighters of (best reachable position - current position)."""
     S = tb.adj.shape[0]
     dests = np.empty(S + 1, np.int64)
@@ -395,10 +413,10 @@ def move_gain(st, tb, ctl, p, extra, now, has_attack):
         if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
             continue
         n = reachable(st, tb, g, st[fslot(g, F_MOVE)] + extra + bonus, False, dests)
-        base = pos_score(st, tb, ctl, p, g, dests[0], now, has_attack)
+        base = pos_score(st, tb, ctl, p, g, dests[0], now, fu)
         best = base
         for i in range(1, n):
-            v = pos_score(st, tb, ctl, p, g, dests[i], now, has_attack)
+            v = pos_score(st, tb, ctl, p, g, dests[i], now, fu)
             if v > best:
                 best = v
         gain += best - base
@@ -449,14 +467,15 @@ def best_boost_card(st, tb, ctl, p, need):
 def plan_maneuver(st, tb, ctl, p, record):
     """Score of a maneuver for ``p`` now; with ``record`` remember the BOOST plan in ``ctl``."""
     now = st[G_ACTIONS] > 0
-    has_attack = np.empty(MAX_FIGHTERS, np.int64)
-    attack_cards_by_fighter(st, tb, p, has_attack)
-    base = move_gain(st, tb, ctl, p, 0, now, has_attack)
+    fu = np.empty((MAX_FIGHTERS, MAX_FIGHTERS), np.float64)
+    if now:
+        follow_up(st, tb, ctl, p, fu)
+    base = move_gain(st, tb, ctl, p, 0, now, fu)
     score = draw_worth(st, tb, ctl, p) + base
     plan = -1
     bc = best_boost_card(st, tb, ctl, p, 0.0)
     if bc >= 0:
-        g2 = move_gain(st, tb, ctl, p, tb.cards[bc, C_BOOST], now, has_attack)
+        g2 = move_gain(st, tb, ctl, p, tb.cards[bc, C_BOOST], now, fu)
         alt = draw_worth(st, tb, ctl, p) + g2 - keep_worth(tb, ctl, p, bc) - wv(ctl, p, W_BOOST_MARGIN)
         if alt > score:
             score = alt
@@ -618,14 +637,16 @@ def score_boost(st, tb, ctl, p, kind, opts, n, scores):
 @jit(V(ST, TB, CTL, I, I, A1, I, FA1))
 def score_spaces(st, tb, ctl, p, g, opts, n, scores):
     """Scores of spaces ``opts[:n]`` for fighter ``g``: its owner's position score,
-    negated when ``g`` is an opposing fighter (``p`` moves or places it)."""
-    has_attack = np.empty(MAX_FIGHTERS, np.int64)
+    negated when ``g`` is an opposing fighter (``p`` moves or places it; then only
+    public facts are used: no follow-up attack from the opponent's hand)."""
     q = st[fslot(g, F_OWNER)]
-    attack_cards_by_fighter(st, tb, q, has_attack)
     own = team_of(st, q) == team_of(st, p)
-    now = own and st[G_ACTIONS] > 0
+    now = own and st[G_ACTIONS] > 0 and q == p
+    fu = np.empty((MAX_FIGHTERS, MAX_FIGHTERS), np.float64)
+    if now:
+        follow_up(st, tb, ctl, p, fu)
     for j in range(n):
-        v = pos_score(st, tb, ctl, q, g, opts[j], now, has_attack)
+        v = pos_score(st, tb, ctl, p, g, opts[j], now, fu)
         scores[j] = v if own else -v
 
 
