@@ -54,9 +54,11 @@ class ArenaCell:
 
 @dataclass
 class ArenaResult:
-    """``games``: one row per cell (hero_a, hero_b, battlefield, seat_a, games, wins, draws,
-    losses, first_wins); ``per_hero`` and ``overall``: profile A's score with Wilson 95%
-    intervals (score = wins + draws / 2); ``first_player``: the first seat's score."""
+    """``games``: one row per cell (hero_a, hero, opponent, battlefield, seat_a, games, wins,
+    draws, losses, first_wins); ``per_hero`` and ``overall``: profile A's score with Wilson
+    95% intervals (score = wins + draws / 2), per hero also the score in the mirror match
+    alone (same hero on both sides: the profiles' skill without the heroes' strength);
+    ``first_player``: the first seat's score."""
 
     ai: str
     vs: str
@@ -159,7 +161,9 @@ def run_arena(ai="standard", vs="greedy", games: int = 2000, heroes=None, battle
     dt = time.perf_counter() - t0
     df = pd.DataFrame(rows)
     per_hero = _score_rows(df, "hero")
-    per_hero = per_hero.rename(columns={"hero": "hero"})
+    mir = _score_rows(df[df["hero"] == df["opponent"]], "hero").set_index("hero")
+    per_hero["mirror_games"] = per_hero["hero"].map(mir["games"]).fillna(0).astype(int)
+    per_hero["mirror_score"] = per_hero["hero"].map(mir["score"])
     ov = _score_rows(df, None).iloc[0]
     overall = {k: (float(ov[k]) if k in ("score", "low", "high") else int(ov[k]))
                for k in ("games", "wins", "draws", "losses", "score", "low", "high")}
@@ -177,10 +181,10 @@ def format_arena(res: ArenaResult) -> str:
     """A readable table of an arena result."""
     lines = [f"{res.ai} vs {res.vs}: {res.overall['games']} games in {res.seconds:.1f} s "
              f"({res.games_per_second:,.0f} games/s)",
-             f"{'hero':<22}{'games':>7}{'wins':>7}{'draws':>7}{'score':>8}   95% interval"]
+             f"{'hero':<22}{'games':>7}{'wins':>7}{'draws':>7}{'score':>8}   95% interval   mirror score"]
     for _, r in res.per_hero.iterrows():
         lines.append(f"{r['hero']:<22}{int(r['games']):>7}{int(r['wins']):>7}{int(r['draws']):>7}"
-                     f"{r['score']:>8.3f}   {r['low']:.3f}-{r['high']:.3f}")
+                     f"{r['score']:>8.3f}   {r['low']:.3f}-{r['high']:.3f}    {r['mirror_score']:.3f}")
     o = res.overall
     lines.append(f"{'overall':<22}{o['games']:>7}{o['wins']:>7}{o['draws']:>7}{o['score']:>8.3f}   "
                  f"{o['low']:.3f}-{o['high']:.3f}")

@@ -46,7 +46,7 @@ from .sigs import A1, A2, B, CTL, F, FA1, I, LOG, ST, TB, V, jit  # noqa: F401
 
 from .control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_EXPLAIN, CTL_MODE0, CTL_PLAN_BOOST, CTL_PLAN_KEY,
-    CTL_SIZE, CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MODE_GREEDY, N_WEIGHTS,
+    CTL_FU, CTL_FU_KEY, CTL_SIZE, CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MODE_GREEDY, N_WEIGHTS,
 )
 from .core import PILE_DISC, PILE_HAND, count_tag_in_pile, fog_space, pile_base, reachable, team_of
 from .layout import (
@@ -297,16 +297,29 @@ def attack_dist(st, tb, a, hand, pool, npool, vals, fxd, probs, extra):
     return pn
 
 
+@jit(types.UniTuple(F, 3)(ST, CTL, I, I))
+def dmg_params(st, ctl, p, t):
+    """(health, worth per damage, worth of defeating) of fighter ``t`` for player ``p``:
+    :func:`dmg_value` (k) is ``k * per`` below the health and ``kill`` from it on."""
+    hp = float(st[fslot(t, F_HP)])
+    return hp, dmg_value(st, ctl, p, t, 0.5) * 2.0, dmg_value(st, ctl, p, t, hp)
+
+
 @jit(F(ST, CTL, I, I, F, F, FA1, FA1, F))
 def exp_attack(st, ctl, p, t, av, fxd, dvals, dprobs, pn):
     """Expected worth to ``p`` of an attack of value ``av`` on ``t`` over the defense
     distribution; ``fxd``: the card's effect damage, added when the attack wins."""
-    e = pn * dmg_value(st, ctl, p, t, av + fxd if av > 0.0 else 0.0)
+    hp, per, kill = dmg_params(st, ctl, p, t)
+    e = 0.0
+    if av > 0.0:
+        k = av + fxd
+        e = pn * (kill if k >= hp else k * per)
     m = int(dvals[MAX_CARDS])
     for i in range(m):
         k = av - dvals[i]
         if k > 0.0 and dprobs[i] > 0.0:
-            e += dprobs[i] * dmg_value(st, ctl, p, t, k + fxd)
+            k += fxd
+            e += dprobs[i] * (kill if k >= hp else k * per)
     return e
 
 
@@ -357,25 +370,59 @@ def pos_score(st, tb, ctl, p, g, s, now, fu):
     return sc + wv(ctl, p, W_REACH_NOW) * best_now
 
 
-@jit(V(ST, TB, CTL, I, FA2))
-def follow_up(st, tb, ctl, p, fu):
-    """``fu[g, e]``: worth of the best attack ``p``'s fighter ``g`` could make on opposing
-    fighter ``e`` with a card in hand (as scored for an attack action), -1 if none."""
-    for a in range(MAX_FIGHTERS):
-        for b in range(MAX_FIGHTERS):
-            fu[a, b] = -1.0
+@jit(V(ST, TB, I, FA2, FA2, FA1))
+def target_dists(st, tb, p, dvals, dprobs, pnone):
+    """For each opposing fighter ``e`` of ``p``: its owner's likely best defense
+    (``dvals[e]``, ``dprobs[e]``, ``pnone[e]``, see :func:`defense_dist`); ``pnone[e]``
+    is -1 for fighters that are not opposing or not in play."""
     pool = np.empty(MAX_CARDS + 1, np.int64)
-    dvals = np.empty(MAX_CARDS + 1, np.float64)
-    dprobs = np.empty(MAX_CARDS + 1, np.float64)
-    hb = pile_base(PILE_HAND, p)
-    hn = st[pslot(p, P_HANDN)]
     tm = team_of(st, p)
+    last_q = -1
+    npool = 0
     for e in range(MAX_FIGHTERS):
+        pnone[e] = -1.0
         if st[fslot(e, F_STATUS)] != FS_IN_PLAY or team_of(st, st[fslot(e, F_OWNER)]) == tm:
             continue
         q = st[fslot(e, F_OWNER)]
-        npool = unknown_pool(st, tb, q, pool)
-        pn = defense_dist(st, tb, e, st[pslot(q, P_HANDN)], pool, npool, dvals, dprobs)
+        if q != last_q:
+            npool = unknown_pool(st, tb, q, pool)
+            last_q = q
+        same = -1   # sidekicks of one kind share the distribution
+        if st[fslot(e, F_KIND)] != 0:
+            for e2 in range(q * FIGHTERS_PER_PLAYER, e):
+                if pnone[e2] >= 0.0 and st[fslot(e2, F_KIND)] == st[fslot(e, F_KIND)]:
+                    same = e2
+                    break
+        if same >= 0:
+            for i in range(MAX_CARDS + 1):
+                dvals[e, i] = dvals[same, i]
+                dprobs[e, i] = dprobs[same, i]
+            pnone[e] = pnone[same]
+        else:
+            pnone[e] = defense_dist(st, tb, e, st[pslot(q, P_HANDN)], pool, npool, dvals[e], dprobs[e])
+
+
+@jit(F(ST, TB, CTL, I, I, I, I, FA2, FA2, FA1))
+def attack_worth(st, tb, ctl, p, g, e, c, dvals, dprobs, pnone):
+    """Worth of ``p``'s fighter ``g`` attacking ``e`` with card ``c`` (the attack action's score)."""
+    av = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_ATK) + hero_atk_bonus(st, tb, g)
+    return (exp_attack(st, ctl, p, e, av, feat(tb, c, AI_DMG), dvals[e], dprobs[e], pnone[e])
+            + fx_worth(tb, ctl, p, c) - keep_worth(tb, ctl, p, c))
+
+
+@jit(V(ST, TB, CTL, I, FA2, FA2, FA1, FA2))
+def follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu):
+    """``fu[g, e]``: worth of the best attack ``p``'s fighter ``g`` could make on opposing
+    fighter ``e`` with a card in hand (as scored for an attack action), -1 if none;
+    cached in ``ctl`` for the rest of the action (the maneuver's moves reuse it)."""
+    for a in range(MAX_FIGHTERS):
+        for b in range(MAX_FIGHTERS):
+            fu[a, b] = -1.0
+    hb = pile_base(PILE_HAND, p)
+    hn = st[pslot(p, P_HANDN)]
+    for e in range(MAX_FIGHTERS):
+        if pnone[e] < 0.0:
+            continue
         for k in range(FIGHTERS_PER_PLAYER):
             g = p * FIGHTERS_PER_PLAYER + k
             if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
@@ -384,11 +431,29 @@ def follow_up(st, tb, ctl, p, fu):
                 c = st[hb + i]
                 ty = tb.cards[c, C_TYPE]
                 if (ty == CT_ATTACK or ty == CT_VERSATILE) and playable(st, tb, c, g):
-                    av = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_ATK) + hero_atk_bonus(st, tb, g)
-                    v = (exp_attack(st, ctl, p, e, av, feat(tb, c, AI_DMG), dvals, dprobs, pn)
-                         + fx_worth(tb, ctl, p, c) - keep_worth(tb, ctl, p, c))
+                    v = attack_worth(st, tb, ctl, p, g, e, c, dvals, dprobs, pnone)
                     if v > fu[g, e]:
                         fu[g, e] = v
+    ctl[CTL_FU_KEY] = ((st[G_TURN] * 64 + st[G_ACTION_NO]) * 4) + p
+    for a in range(MAX_FIGHTERS):
+        for b in range(MAX_FIGHTERS):
+            ctl[CTL_FU + a * MAX_FIGHTERS + b] = int(fu[a, b] * 1000.0)
+
+
+@jit(V(ST, TB, CTL, I, FA2))
+def cached_follow_up(st, tb, ctl, p, fu):
+    """The follow-up table of this action (computed once per action, see :func:`follow_up`)."""
+    key = ((st[G_TURN] * 64 + st[G_ACTION_NO]) * 4) + p
+    if ctl[CTL_FU_KEY] == key:
+        for a in range(MAX_FIGHTERS):
+            for b in range(MAX_FIGHTERS):
+                fu[a, b] = ctl[CTL_FU + a * MAX_FIGHTERS + b] * 0.001
+        return
+    dvals = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
+    dprobs = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
+    pnone = np.empty(MAX_FIGHTERS, np.float64)
+    target_dists(st, tb, p, dvals, dprobs, pnone)
+    follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu)
 
 
 @jit(I(ST, TB, I))
@@ -401,9 +466,12 @@ def maneuver_bonus(st, tb, p):
     return n * count_tag_in_pile(st, tb, PILE_DISC, p, tb.heroes[h, H_AI_MOVE_TAG])
 
 
-@jit(F(ST, TB, CTL, I, I, B, FA2))
-def move_gain(st, tb, ctl, p, extra, now, fu):
-    """Sum over ``p``'s fighters of (best reachable position - current position)."""
+@jit(F(ST, TB, CTL, I, I, B, FA2, FA2))
+def move_gain(st, tb, ctl, p, extra, now, fu, cache):
+    """Sum over ``p``'s fighters of (best reachable position - current position).
+
+    ``cache[k, s]``: position score of ``p``'s k-th fighter on space ``s`` (NEG = not yet
+    computed), shared between calls with different move budgets."""
     S = tb.adj.shape[0]
     dests = np.empty(S + 1, np.int64)
     bonus = maneuver_bonus(st, tb, p)
@@ -413,12 +481,17 @@ def move_gain(st, tb, ctl, p, extra, now, fu):
         if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
             continue
         n = reachable(st, tb, g, st[fslot(g, F_MOVE)] + extra + bonus, False, dests)
-        base = pos_score(st, tb, ctl, p, g, dests[0], now, fu)
+        c = cache[k]
+        if c[dests[0]] == NEG:
+            c[dests[0]] = pos_score(st, tb, ctl, p, g, dests[0], now, fu)
+        base = c[dests[0]]
         best = base
         for i in range(1, n):
-            v = pos_score(st, tb, ctl, p, g, dests[i], now, fu)
-            if v > best:
-                best = v
+            s = dests[i]
+            if c[s] == NEG:
+                c[s] = pos_score(st, tb, ctl, p, g, s, now, fu)
+            if c[s] > best:
+                best = c[s]
         gain += best - base
     return gain
 
@@ -469,13 +542,14 @@ def plan_maneuver(st, tb, ctl, p, record):
     now = st[G_ACTIONS] > 0
     fu = np.empty((MAX_FIGHTERS, MAX_FIGHTERS), np.float64)
     if now:
-        follow_up(st, tb, ctl, p, fu)
-    base = move_gain(st, tb, ctl, p, 0, now, fu)
+        cached_follow_up(st, tb, ctl, p, fu)
+    cache = np.full((FIGHTERS_PER_PLAYER, tb.adj.shape[0]), NEG)
+    base = move_gain(st, tb, ctl, p, 0, now, fu, cache)
     score = draw_worth(st, tb, ctl, p) + base
     plan = -1
     bc = best_boost_card(st, tb, ctl, p, 0.0)
     if bc >= 0:
-        g2 = move_gain(st, tb, ctl, p, tb.cards[bc, C_BOOST], now, fu)
+        g2 = move_gain(st, tb, ctl, p, tb.cards[bc, C_BOOST], now, fu, cache)
         alt = draw_worth(st, tb, ctl, p) + g2 - keep_worth(tb, ctl, p, bc) - wv(ctl, p, W_BOOST_MARGIN)
         if alt > score:
             score = alt
@@ -498,10 +572,13 @@ def scheme_score(st, tb, ctl, p, c):
 @jit(V(ST, TB, CTL, I, A1, I, FA1))
 def score_actions(st, tb, ctl, p, opts, n, scores):
     """Scores of the packed actions ``opts[:n]`` for player ``p`` (see rules.pack_action)."""
-    pool = np.empty(MAX_CARDS + 1, np.int64)
     dvals = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
     dprobs = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
-    pnone = np.full(MAX_FIGHTERS, -1.0)
+    pnone = np.empty(MAX_FIGHTERS, np.float64)
+    target_dists(st, tb, p, dvals, dprobs, pnone)
+    if st[G_ACTIONS] > 0:   # a maneuver now may be followed by an attack: table of those
+        fu = np.empty((MAX_FIGHTERS, MAX_FIGHTERS), np.float64)
+        follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu)
     for i in range(n):
         a = opts[i]
         kind = a & 3
@@ -513,13 +590,7 @@ def score_actions(st, tb, ctl, p, opts, n, scores):
         elif kind == A_SCHEME:
             scores[i] = scheme_score(st, tb, ctl, p, c)
         else:
-            if pnone[t] < 0.0:
-                q = st[fslot(t, F_OWNER)]
-                npool = unknown_pool(st, tb, q, pool)
-                pnone[t] = defense_dist(st, tb, t, st[pslot(q, P_HANDN)], pool, npool, dvals[t], dprobs[t])
-            av = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_ATK) + hero_atk_bonus(st, tb, g)
-            scores[i] = (exp_attack(st, ctl, p, t, av, feat(tb, c, AI_DMG), dvals[t], dprobs[t], pnone[t])
-                         + fx_worth(tb, ctl, p, c) - keep_worth(tb, ctl, p, c))
+            scores[i] = attack_worth(st, tb, ctl, p, g, t, c, dvals, dprobs, pnone)
 
 
 @jit(V(ST, TB, CTL, I, A1, I, FA1))
@@ -550,6 +621,7 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
     m = int(vals[MAX_CARDS])
     norm = 1.0 - pn
     bonus = hero_def_bonus(st, tb, t)
+    hp, per, kill = dmg_params(st, ctl, q, t)
     for j in range(n):
         d = opts[j]
         vd = 0.0
@@ -563,7 +635,8 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
             for i in range(m):
                 k = vals[i] - vd
                 if k > 0.0 and probs[i] > 0.0:
-                    loss += probs[i] * dmg_value(st, ctl, q, t, k + fxd[i])
+                    k += fxd[i]
+                    loss += probs[i] * (kill if k >= hp else k * per)
             loss /= norm
         else:
             loss = dmg_value(st, ctl, q, t, 3.0 - vd)
@@ -644,7 +717,7 @@ def score_spaces(st, tb, ctl, p, g, opts, n, scores):
     now = own and st[G_ACTIONS] > 0 and q == p
     fu = np.empty((MAX_FIGHTERS, MAX_FIGHTERS), np.float64)
     if now:
-        follow_up(st, tb, ctl, p, fu)
+        cached_follow_up(st, tb, ctl, p, fu)
     for j in range(n):
         v = pos_score(st, tb, ctl, p, g, opts[j], now, fu)
         scores[j] = v if own else -v

@@ -40,9 +40,11 @@ CTL_CTX_F = CTL_CTX_OP + 3      # fighter the next move / place / setup decision
 CTL_CTX_OWNER = CTL_CTX_OP + 4  # owner of the hand a card decision picks from
 CTL_PLAN_KEY = CTL_CTX_OP + 5   # (turn * 64 + action number) * 4 + player the plan was made for, -1 none
 CTL_PLAN_BOOST = CTL_CTX_OP + 6  # card to BOOST the planned maneuver with, -1 none
+CTL_FU_KEY = CTL_CTX_OP + 7     # plan key the cached follow-up attack table below belongs to
 N_WEIGHTS = 40
 CTL_W = CTL_CTX_OP + 8          # per player: N_WEIGHTS AI weights in thousandths
-CTL_SIZE = CTL_W + MAX_PLAYERS * N_WEIGHTS
+CTL_FU = CTL_W + MAX_PLAYERS * N_WEIGHTS   # (MAX_FIGHTERS, MAX_FIGHTERS) follow-up attack worths, thousandths
+CTL_SIZE = CTL_FU + 16 * 16
 # optional "explain" buffer after CTL_SIZE (duel --explain): a count, then records
 EXPLAIN_TOP = 4
 EXPLAIN_REC = 5 + 2 * EXPLAIN_TOP   # log position, kind, player, options, shown, (value, score*1000) * TOP
