@@ -251,7 +251,10 @@ def test_heroes_command_shows_the_character_cards():
                                                      "attack": "ranged"}]
     for k in REFERENCE_CARDS:
         assert rows[k]["deck_size"] == {"default": 30} and rows[k]["set"] == "Cobble & Fog" and rows[k]["ability"]
+    assert rows["jekyll_hyde"]["forms"] == ["Dr. Jekyll", "Mr. Hyde"] and rows["dracula"]["forms"] == []
+    assert rows["invisible_man"]["fog_tokens"] == 3 and rows["sherlock_holmes"]["fog_tokens"] == 0
     text = CliRunner().invoke(main, ["heroes"]).output
+    assert "forms: Dr. Jekyll, Mr. Hyde (starts as Dr. Jekyll)" in text and "fog tokens: 3" in text
     assert "sherlock_holmes: Sherlock Holmes (Cobble & Fog)" in text
     assert "1x Dr. Watson (8 health, move 2, ranged)" in text and "3x Sister (1 health, move 2, melee)" in text
 
@@ -1093,3 +1096,76 @@ def test_R30_feint_does_not_cancel_alices_size_bonus_against_dracula():
     out = resolve(pos, {"attack": "Snicker-Snack", "by": "Alice", "target": DRACULA, "defense": FEINT})
     assert out["combat"] == {"attack_value": 5, "defense_value": 2, "damage": 3, "winner": "attacker"}
     assert hp(out, DRACULA) == 10 and pl(out, 1)["hand"] == [MISTFORM] and pl(out, 1)["hand_seen"] is False
+
+
+# =========================================================================== hero-file errors of the new vocabulary
+
+_TESTER = '''
+name = "Tester"
+[hero]
+health = 10
+move = 2
+{hero_extra}
+[ability]
+text = "none"
+{ability_extra}
+[[cards]]
+name = "Poke"
+type = "{ctype}"
+{value}
+boost = 1
+copies = 30
+fighter = "any"
+{card_extra}
+'''
+
+
+def _load(tmp_path, card_extra="", ctype="attack", hero_extra="", ability_extra=""):
+    from sim.content.heroes import load_hero
+    value = "" if ctype == "scheme" else "value = 3"
+    p = tmp_path / "tester.toml"
+    p.write_text(_TESTER.format(card_extra=card_extra, ctype=ctype, value=value, hero_extra=hero_extra,
+                                ability_extra=ability_extra))
+    return load_hero(p)
+
+
+@pytest.mark.parametrize("extra, ctype, hero_extra, message", [
+    ('after = [{ op = "move_fog", up_to = 2, to = "anywhere" }]', "attack", "",
+     "card 'Poke'.after[0]: op 'move_fog' needs exactly one of 'up_to'"),
+    ('after = [{ op = "move_fog", to = "far" }]', "attack", "", "after[0].to: unknown 'far'; valid: anywhere, empty"),
+    ('after = [{ op = "move_fog", up_to = 1, token = "mine" }]', "attack", "",
+     "after[0].token: unknown 'mine'; valid: any, under_hero, each"),
+    ('after = [{ op = "move_fog", up_to = 1, who = "both" }]', "attack", "", "after[0].who: unknown 'both'; valid: you, opponent"),
+    ('during = [{ op = "set_printed", card = "theirs" }]', "attack", "", "during[0].card: unknown 'theirs'; valid: yours, opponent"),
+    ('after = [{ op = "set_printed" }]', "attack", "", "op 'set_printed' only works in: during, immediately"),
+    ('during = [{ op = "predict" }]', "attack", "", "op 'predict' only works in: on_play"),
+    ('during = [{ op = "replace_opponent_card" }]', "attack", "", "op 'replace_opponent_card' only works in: immediately"),
+    ('after = [{ op = "discard", matching = "name" }]', "attack", "", "after[0].matching: unknown 'name'; valid: 'named_value'"),
+    ('after = [{ op = "move", target = "self", onto = "smoke" }]', "attack", "",
+     "after[0].onto: unknown 'smoke'; valid: 'fog'"),
+    ('after = [{ op = "move", target = "self" }]', "attack", "", "op 'move' needs 'up_to' (spaces)"),
+    ('after = [{ op = "damage", target = { each = "on_fog", of = "self" } }]', "attack", "", None),
+    ('after = [{ op = "place", target = "self", to = "fog" }]', "attack", "", "after[0].to: must be 'any', 'last_fog'"),
+    ('during = [{ op = "set_value", amount = 6, if = { counter = "form", is = "Hyde", role = "attacking" } }]', "attack",
+     'forms = ["Jekyll", "Hyde"]', None),
+    ('during = [{ op = "set_value", amount = 6, if = { counter = "form", is = "Hyde", role = "charging" } }]',
+     "attack", 'forms = ["Jekyll", "Hyde"]', "if.role: unknown 'charging'; valid: any, attacking, defending"),
+    ('during = [{ op = "discard_for_value", form = "Hulk" }]', "attack", 'forms = ["Jekyll", "Hyde"]',
+     "during[0].form: unknown form 'Hulk'; valid: Jekyll, Hyde"),
+    ('form = "Hulk"', "attack", 'forms = ["Jekyll", "Hyde"]', "card 'Poke'.form: unknown 'Hulk'; valid: Jekyll, Hyde"),
+    ('on_play = [{ op = "predict" }]', "scheme", "", "card 'Poke'.on_play: a scheme's effect goes in 'effect'"),
+])
+def test_new_vocabulary_errors_name_the_file_card_field_and_choices(tmp_path, extra, ctype, hero_extra, message):
+    if message is None:
+        _load(tmp_path, extra, ctype, hero_extra)        # valid
+        return
+    with pytest.raises(Exception) as e:
+        _load(tmp_path, extra, ctype, hero_extra)
+    assert "tester.toml" in str(e.value) and message in str(e.value), str(e.value)
+
+
+def test_place_fog_needs_a_zone_and_an_amount_within_3(tmp_path):
+    with pytest.raises(Exception, match=r"tester.toml: ability.setup\[0\].amount: must be a whole number from 1 to 3"):
+        _load(tmp_path, ability_extra='setup = [{ op = "place_fog", amount = 4 }]\nfog_walk = true')
+    spec = _load(tmp_path, ability_extra='setup = [{ op = "place_fog", amount = 3 }]\nfog_walk = true')
+    assert spec.ability_flags & L.HF_FOG_WALK
