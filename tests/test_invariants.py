@@ -3259,7 +3259,10 @@ def test_invariants_10k_random_games(big_run):
           f"replaced, {stats[SX_ONGOING_EOT]} discarded at the end of a turn), {stats[SX_GAINS]} gained actions, "
           f"{stats[SX_END_TURNS]} ended turns, {stats[SX_REMOVES]} removals, {stats[SX_DORMANT_ENDS]} dormant turn "
           f"ends, {stats[SX_SUMMON_RETURNS] + stats[SX_SUMMON_PLACES]} summons, {stats[SX_PROTECTED]} protected "
-          f"cancels, {stats[SX_ONEWAY_DETOURS]} one-way detours; known engine bug (ongoing scheme after the end): "
+          f"cancels, {stats[SX_ONEWAY_DETOURS]} one-way detours; Cobble & Fog: {stats[SX_FOG_MOVES]} fog moves, "
+          f"{stats[SX_FOG_WALKS]} moves through the fog, {stats[SX_PASSAGE_MOVES]} through secret passages, "
+          f"{stats[SX_REPLACES]} replaced attack cards, {stats[SX_GUESSES]} guesses, {stats[SX_AFTER_MANEUVER]} "
+          f"Hyde maneuver damages, {stats[SX_FORM_CARDS]} form schemes; known engine bug (ongoing scheme after the end): "
           f"{stats[SX_KNOWN_AFTER_END_BUG]} games; {secs:.1f} s")
 
 
