@@ -1169,3 +1169,18 @@ def test_place_fog_needs_a_zone_and_an_amount_within_3(tmp_path):
         _load(tmp_path, ability_extra='setup = [{ op = "place_fog", amount = 4 }]\nfog_walk = true')
     spec = _load(tmp_path, ability_extra='setup = [{ op = "place_fog", amount = 3 }]\nfog_walk = true')
     assert spec.ability_flags & L.HF_FOG_WALK
+
+
+def test_duel_holmes_invisible_man_on_baskerville_seed_5_shows_fog_and_passages():
+    """The issue's showcase game (random policy): fog placed and moved, the Invisible Man
+    walking through his fog, fighters using secret passages; a full game to a winner."""
+    from click.testing import CliRunner
+
+    from sim.cli import main
+    r = CliRunner().invoke(main, ["duel", "sherlock_holmes", "invisible_man", "--battlefield", "baskerville_manor",
+                                  "--seed", "5"])
+    assert r.exit_code == 0, r.output
+    text = r.output
+    assert text.count("Invisible Man puts a fog token on") == 3
+    assert "fog token moves" in text and "(through the fog)" in text and "(secret passage)" in text
+    assert "Game over:" in text and "wins on turn" in text
