@@ -18,6 +18,7 @@ import click
 from sim.ai_profiles import DEFAULT_PROFILE, ProfileError, get_profile, profile_names
 from sim.content.battlefields import BattlefieldError, list_battlefields, load_battlefield
 from sim.content.heroes import HeroFileError, deck_warnings, load_all, load_hero
+from sim.engine.layout import HF_FOG_WALK
 
 
 def _extra():
@@ -65,6 +66,8 @@ def heroes(as_json):
             "sidekicks": [{"name": k.name, "count": k.count, "health": k.health, "move": k.move,
                            "attack": "ranged" if k.ranged else "melee"} for k in s.sidekicks],
             "ability": s.ability_text,
+            "forms": list(s.counters["form"][1]) if "form" in s.counters else [],
+            "fog_tokens": 3 if s.ability_flags & HF_FOG_WALK else 0,
             "deck_size": {lo or "default": s.deck_size(lo) for lo in s.loadouts()},
             "loadouts": [lo for lo in s.loadouts() if lo],
         })
@@ -79,6 +82,10 @@ def heroes(as_json):
         click.echo(f"  health {r['health']}, move {r['move']}, {r['attack']}; sidekicks: {sk}; deck {decks} cards")
         if r["loadouts"]:
             click.echo(f"  loadouts: {', '.join(r['loadouts'])}")
+        if r["forms"]:
+            click.echo(f"  forms: {', '.join(r['forms'])} (starts as {r['forms'][0]})")
+        if r["fog_tokens"]:
+            click.echo(f"  fog tokens: {r['fog_tokens']}")
         click.echo(f"  ability: {r['ability']}")
 
 

@@ -20,6 +20,43 @@ def narrate(game) -> list[str]:
     return lines
 
 
+def _how(m, f, src, dst, budget, fog) -> str:
+    """' (secret passage)' / ' (through the fog)' when a move of ``budget`` spaces from
+    ``src`` to ``dst`` is impossible along lines alone (ignoring other fighters), so it
+    must have used a Baskerville passage or the Invisible Man's fog; '' otherwise."""
+    import numpy as np
+    bf = m.battlefield
+    adj = np.asarray(bf.adj) != 0
+    S = adj.shape[0]
+
+    def steps(extra):
+        seen = {src}
+        frontier = {src}
+        for k in range(1, budget + 1):
+            nxt = set()
+            for u in frontier:
+                nxt.update(v for v in range(S) if (adj[u, v] or (u, v) in extra) and v not in seen)
+            if dst in nxt:
+                return k
+            seen |= nxt
+            frontier = nxt
+        return None
+
+    if steps(set()) is not None:
+        return ""
+    passages = np.flatnonzero(np.asarray(bf.passage))
+    pe = {(int(u), int(v)) for u in passages for v in passages if u != v}
+    seat = f // L.FIGHTERS_PER_PLAYER
+    walk = f % L.FIGHTERS_PER_PLAYER == 0 and bool(m.specs[seat].ability_flags & L.HF_FOG_WALK)
+    fs = [s for s in fog[seat] if s >= 0] if walk else []
+    fe = {(u, v) for u in fs for v in fs if u != v}
+    if pe and steps(pe) is not None and (not fe or steps(fe) is None):
+        return " (secret passage)"
+    if fe and steps(fe) is not None:
+        return " (through the fog)"
+    return " (secret passage and fog)" if pe or fe else ""
+
+
 def narrate_events(m, log, turns=None) -> list[str]:
     """Lines for the events of ``log`` ((n, 6) int64) played in match ``m``."""
     bf = m.battlefield
@@ -30,6 +67,7 @@ def narrate_events(m, log, turns=None) -> list[str]:
     sp = lambda s: bf.space_ids[s] if s >= 0 else "off the board"  # noqa: E731
     card = lambda c: cards[c] if c >= 0 else "no card"  # noqa: E731
     act_names = {L.A_MANEUVER: "MANEUVER", L.A_SCHEME: "SCHEME", L.A_ATTACK: "ATTACK"}
+    fog = [[-1] * L.N_FOG for _ in range(2)]     # fog token spaces per seat, followed from EV_FOG
     for ev, a, b, c, d, e in log.tolist():
         if ev == L.EV_SETUP:
             lines.append(f"  setup: {names[a]} on {sp(b)}")
@@ -45,7 +83,7 @@ def narrate_events(m, log, turns=None) -> list[str]:
             why = ("for movement", "face down with the attack", "onto the card")[c]
             lines.append(f"    {heroes[a]} boosts {why} with {card(b)} (+{d})")
         elif ev == L.EV_MOVE:
-            lines.append(f"    {names[a]} moves {sp(b)} -> {sp(c)}")
+            lines.append(f"    {names[a]} moves {sp(b)} -> {sp(c)}{_how(m, a, b, c, d, fog)}")
         elif ev == L.EV_PLACE:
             lines.append(f"    {names[a]} is placed on {sp(c)}")
         elif ev == L.EV_SCHEME:
@@ -84,6 +122,13 @@ def narrate_events(m, log, turns=None) -> list[str]:
         elif ev == L.EV_RETURN:
             lines.append(f"    {names[a]} returns on {sp(b)}")
         elif ev == L.EV_TAKE:
+            if d == 3:
+                lines.append(f"    {heroes[a]} reveals the top card of the deck, {card(b)} (BOOST "
+                             f"{m.tables.cards[b, L.C_BOOST]}), and takes it into hand")
+                continue
+            if c == 1 and d == 1:
+                lines.append(f"    {heroes[a]} puts a card from hand on top of the deck")
+                continue
             src = {0: " from the deck", 2: " from the discard pile"}.get(c, "")
             lines.append(f"    {heroes[a]} takes {card(b)} into hand{src}")
         elif ev == L.EV_LOOK_HAND:
@@ -104,6 +149,29 @@ def narrate_events(m, log, turns=None) -> list[str]:
             lines.append(f"    {heroes[a]} searches and finds {found}" + (" (deck shuffled)" if c else ""))
         elif ev == L.EV_CHOOSE:
             lines.append(f"    {heroes[a]} chooses effect {b}")
+        elif ev == L.EV_REMOVE:
+            lines.append(f"    {names[a]} leaves the board")
+        elif ev == L.EV_SWAP:
+            lines.append(f"    {names[a]} and {names[b]} swap spaces")
+        elif ev == L.EV_PIN:
+            lines.append(f"    {names[a]} cannot leave its space this turn")
+        elif ev == L.EV_IGNORE:
+            lines.append(f"    {heroes[a]} ignores the discard")
+        elif ev == L.EV_FOG:
+            who = "" if e == a else f" ({heroes[e]} moves it)"
+            if b < 0 or c < 0:
+                lines.append(f"    {heroes[a]} puts a fog token on {sp(d)}")
+            else:
+                lines.append(f"    fog token moves {sp(c)} -> {sp(d)}{who}")
+            fog[a][b] = d
+            continue
+        elif ev == L.EV_REPLACE:
+            lines.append(f"    {card(b)} goes back to {heroes[a]}'s hand; {heroes[d]} makes them play {card(c)}")
+        elif ev == L.EV_GUESS:
+            lines.append(f"    {heroes[a]} names the value {b}")
+        elif ev == L.EV_SET_PRINTED:
+            whose = "attack" if b == 0 else "defense"
+            lines.append(f"    {heroes[a]} sets the printed value of the {whose} card to {c}")
         elif ev == L.EV_ABILITY:
             spec = m.specs[a]
             lines.append(f"  start of turn: {spec.name}'s ability ({spec.ability_name})")

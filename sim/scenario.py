@@ -27,7 +27,9 @@ Position dict keys:
   ``fighters`` ({name: {"space": id, "health": n} | "defeated" | "removed"};
   fighters not listed are defeated/off the board, the hero must be listed),
   ``hand``/``deck``/``discard`` (card names; the deck's first name is the
-  top card), ``counters`` ({counter: value name}), ``fog`` (space ids),
+  top card), ``counters`` ({counter: value name}; Jekyll & Hyde's form is
+  the counter ``form``), ``fog`` (up to 3 space ids of the Invisible Man's
+  fog tokens; his hero "started on fog" when his ``started_on`` space is one),
   ``ongoing`` (card name), ``started_on`` ({fighter: space id} where a
   fighter began this turn, default its current space).
 
@@ -69,7 +71,8 @@ DECISION_NAMES = {
     "hand-limit discard", L.D_DISCARD_EFFECT: "card to discard", L.D_MOVE_WHICH: "fighter to move next",
     L.D_MOVE_DEST: "destination space", L.D_PLACE: "space to place on", L.D_TARGET: "target fighter",
     L.D_MAY: "yes/no ('may')", L.D_SETUP_SPACE: "setup space", L.D_OPTION: "option number",
-    L.D_TAKE_CARD: "card to take",
+    L.D_TAKE_CARD: "card to take", L.D_GUESS: "value to name", L.D_FOG_TOKEN: "fog token (its space)",
+    L.D_FOG_DEST: "space for the fog token", L.D_FORCE_CARD: "card the opponent must play",
 }
 DOMAIN_NAMES = {L.DOM_INT: "option", L.DOM_CARD: "card", L.DOM_FIGHTER: "fighter",
                 L.DOM_SPACE: "space", L.DOM_BOOL: "yes/no"}
@@ -231,7 +234,12 @@ class Scenario:
                 if vname not in values:
                     raise ScenarioError(f"{spec.key}: counter {cname!r} value {vname!r}; valid: {', '.join(values)}")
                 st[L.pslot(seat, L.P_COUNTER0 + slot)] = values.index(vname)
-            for i, sid in enumerate(pd.get("fog", [])):
+            fog = pd.get("fog", [])
+            if not isinstance(fog, list) or len(fog) > L.N_FOG:
+                raise ScenarioError(f"player {seat}: 'fog' must be a list of at most {L.N_FOG} space ids")
+            if fog and not spec.ability_flags & L.HF_FOG_WALK:
+                raise ScenarioError(f"player {seat}: {spec.name} has no fog tokens")
+            for i, sid in enumerate(fog):
                 st[L.pslot(seat, L.P_FOG0 + i)] = self.space(sid)
             if pd.get("ongoing"):
                 st[L.pslot(seat, L.P_ONGOING)] = self.card(seat, pd["ongoing"])
@@ -249,6 +257,11 @@ class Scenario:
                 st[L.fslot(f, L.F_START_SPACE)] = self.space(sid)
                 if st[L.fslot(f, L.F_SPACE)] != self.space(sid):
                     st[L.fslot(f, L.F_LEFT)] = 1    # it has left its starting space this turn
+            # the hero began the turn on a fog space: where it started, with the fog as given
+            h = seat * L.FIGHTERS_PER_PLAYER
+            fog = [st[L.pslot(seat, L.P_FOG0 + i)] for i in range(L.N_FOG)]
+            start = st[L.fslot(h, L.F_START_SPACE)]
+            st[L.pslot(seat, L.P_START_FOG)] = int(st[L.fslot(h, L.F_STATUS)] == L.FS_IN_PLAY and start in fog)
 
     # ------------------------------------------------------------ choices
     def encode_choice(self, c):

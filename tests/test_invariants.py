@@ -1,6 +1,6 @@
 """Invariants over many random-policy games, with an independent replay of every event log.
 
-Coverage (106 matchups, at least 10,000 games in the slow run):
+Coverage (250 matchups, at least 10,000 games in the slow run):
 
 * Battle of Legends: every ordered pairing of Alice, King Arthur, Medusa and Sinbad (16,
   mirrors included) on Marmoreal and Sarpedon, and Medusa vs Sinbad in both seat orders on
@@ -9,7 +9,10 @@ Coverage (106 matchups, at least 10,000 games in the slow run):
   Ancient Leshen among all seven heroes (33 per battlefield, Witcher mirrors included) on
   Kaer Morhen (one-way paths) and Fayrlund Forest, ``GAMES_WITCHER`` games each; Geralt's
   seats cycle through his 8 loadouts (sword x armor x potion), so every loadout plays on
-  both battlefields.
+  both battlefields;
+* Cobble & Fog: every ordered pairing with at least one of Dracula, Dr. Jekyll & Mr. Hyde, the
+  Invisible Man and Sherlock Holmes among all eleven heroes (72 per battlefield, mirrors
+  included) on Soho and Baskerville Manor (secret passages), ``GAMES_COBBLE`` games each.
 
 The games are played by our own numba loop (``setup_game`` then ``take_turn`` until the
 game is over) so that the state can be checked after *every* turn, and the event log is
@@ -51,6 +54,19 @@ attack at the moment it happens. The expectations come from outside the engine:
   its condition holds; cases.md: the turn cap, dormancy (R48, R64), "end the turn" (R57),
   Ciri's protection at 7+ Source cards (R60), summoning (R63), the Leshen's Wolves start
   on the board.
+
+Cobble & Fog additions: the form (Jekyll & Hyde, counter slot 0) decides which cards may be
+played; Mr. Hyde's damage after a maneuver needs his form; the Invisible Man's fog is replayed
+from EV_FOG: placed at setup on 3 separate empty spaces of his zone, moved only by a live
+``move_fog`` (by the player it names, along lines within its distance, the token it names,
+a different one when it says so), equal to the state, never on more than 3 spaces, and only
+he moves between fog spaces as if adjacent (``move_dist`` adds those links for him alone);
+secret passages are movement links only (attacks and "adjacent" effects use the lines); a
+replaced attack card (Do My Bidding) goes back to the hand and the new one comes from it and
+fits the fighter; a value named or predicted (Confirm Suspicion, Elementary) is one the
+opponent's cards not in its discard pile carry (public information only), a named-value
+discard carries it and the damage is its BOOST; a changed printed value is the card's BOOST;
+revealed deck tops and cards put back on the deck are explained by their effects.
 
 Checked after every turn (and after setup): card conservation (deck + hand + discard +
 ongoing scheme is exactly the hero's 30-card deck, as a multiset of card ids, so no card
@@ -110,13 +126,14 @@ import pytest
 from numba import njit
 
 from sim.content.battlefields import list_battlefields
-from sim.engine.core import PILE_DECK, PILE_DISC, game_seed
+from sim.engine.core import PILE_DECK, PILE_DISC, PILE_HAND, game_seed
 from sim.engine.game import RES_HP0, RES_HP1, RES_REASON, RES_TURNS, RES_WINNER, setup_game
 from sim.engine.layout import (
     A_ATTACK, A_MANEUVER, A_SCHEME, END_HERO_DEFEATED, END_TURN_CAP, EV_ACTION, EV_ATTACK,
     EV_BOOST, EV_CANCEL, EV_CHOOSE, EV_COUNTER, EV_DAMAGE, EV_DEFEATED, EV_DEFENSE,
     EV_DISCARD, EV_DRAW, EV_END_TURN, EV_EXHAUST, EV_FIELDS, EV_GAIN_ACTION, EV_GAME_OVER,
     EV_IGNORE, EV_LOOK_TOP, EV_MOVE, EV_ONGOING, EV_PIN, EV_PLACE, EV_RECOVER, EV_REMOVE,
+    EV_FOG, EV_REPLACE, EV_GUESS, EV_SET_PRINTED, N_FOG, P_FOG0,
     EV_RETURN, EV_SCHEME, EV_SEARCH, EV_SET_HP, EV_SETUP, EV_SWAP, EV_TAKE, EV_TURN,
     EV_VALUES, F_HP, F_MAXHP, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FS_DEFEATED,
     FS_IN_PLAY, FS_REMOVED, FS_UNUSED, G_LOGN, G_OVER, G_REASON, G_TURN, G_WINNER,
@@ -133,6 +150,9 @@ PAIR_BATTLEFIELDS = ("marmoreal", "sarpedon")                   # ... on these t
 WITCHER = ("geralt_of_rivia", "ciri", "ancient_leshen")         # against each other and all
 ALL_SEVEN = ALL_HEROES + WITCHER
 WITCHER_BATTLEFIELDS = ("kaer_morhen", "fayrlund_forest")
+COBBLE = ("dracula", "jekyll_hyde", "invisible_man", "sherlock_holmes")   # against each other and all
+ALL_ELEVEN = ALL_SEVEN + COBBLE
+COBBLE_BATTLEFIELDS = ("soho", "baskerville_manor")
 GERALT = "geralt_of_rivia"
 DECK_SIZE = 30
 TURN_CAP = 200            # cases.md project decision "Turn cap"
@@ -142,6 +162,7 @@ EXHAUST_DAMAGE = 2        # rules "Exhaustion and team play": two damage per mis
 RUN_SEED = 20240611
 GAMES_CLASSIC = 250       # per Battle of Legends matchup (40 matchups): 10,000 games
 GAMES_WITCHER = 150       # per Witcher matchup (66 matchups): 9,900 games
+GAMES_COBBLE = 40         # per Cobble & Fog matchup (144 matchups): 5,760 games
 N_GAMES_MIN = 10_000      # the slow run plays at least this many games in all
 N_GAMES_NOJIT = 1         # plain-Python variant (~10 games/s): one game per matchup
 LOG_ROWS = 20_000         # a 200-turn game logs a few thousand events at most
@@ -210,6 +231,9 @@ E_END_TURN = 52
 E_DORMANT = 53
 E_REMOVE = 54
 E_ACTIONS = 55
+E_FOG = 56
+E_REPLACE = 57
+E_GUESS = 58
 
 MESSAGES = {
     E_PILE_SIZE: "a pile size is outside 0..MAX_CARDS",
@@ -273,6 +297,12 @@ MESSAGES = {
               "turn (then the on_return draws), or placed at another time",
     E_ACTIONS: "actions not numbered 1..2+gained, an action after the turn ended, or too few actions although "
                "the turn was not ended, the player not dormant and the game not over",
+    E_FOG: "fog: a token placed or moved without a live effect (who, distance, destination, which token), "
+           "fog on more than 3 spaces, fog of a hero without fog, or the replayed fog differs from the state",
+    E_REPLACE: "EV_REPLACE without a live replace effect, of another card than the one in play, or a new card "
+               "not in the hand / not playable by the fighter for that side",
+    E_GUESS: "EV_GUESS / EV_SET_PRINTED without a live effect, or a named value no card the opponent may still "
+             "have carries (public information: deck list minus discard pile), or a wrong printed value",
 }
 
 # ------------------------------------------------------------- replay context
@@ -319,7 +349,15 @@ CX_MUST_SHUFFLE = CX_TOOKDECK + 1  # the scheme must still be shuffled into the 
 CX_LAST_CARD = CX_MUST_SHUFFLE + 1  # card of the last EV_TAKE
 CX_DORM0 = CX_LAST_CARD + 1  # per player: dormant (no fighter on the board at the end of the last action)
 CX_OVER = CX_DORM0 + 2       # 1 once EV_GAME_OVER was logged
-CX_SIZE = CX_OVER + 1
+CX_FOG0 = CX_OVER + 1        # per player: N_FOG fog token spaces (-1 none)
+CX_LASTTOK = CX_FOG0 + 2 * N_FOG   # fog token the last fog move of this action moved, -1
+CX_LASTFOG = CX_LASTTOK + 1  # ... and where it went, -1
+CX_LBOOST = CX_LASTFOG + 1   # BOOST of the card last discarded by an effect or revealed (this action)
+CX_NDISC0 = CX_LBOOST + 1    # per slot: cards its source's effects discarded in this action ("discarded")
+CX_SRCDMG0 = CX_NDISC0 + 2   # per slot: effect damage its source dealt in this action (Prey Upon)
+CX_MOVED = CX_SRCDMG0 + 2    # fighter the last card move of this action moved, -1
+CX_GUESS = CX_MOVED + 1      # value named by the last EV_GUESS, -1
+CX_SIZE = CX_GUESS + 1
 
 # phases: which effect windows are live (values >= 2 equal the window code)
 PH_NONE = -1
@@ -329,6 +367,7 @@ PH_AFTER = 2
 PH_SCHEME = 3
 PH_START = 4
 PH_SETUP = 5
+PH_MANEUVER = 6    # a maneuver: the after_maneuver ability rows are live (== WN_AFTMAN)
 
 # card piles tracked from the log (per player, per card id)
 K_HAND = 0
@@ -348,6 +387,8 @@ XF_PTAG = 6        # hero slot: uncancelable_with tag bits (Ciri: source)
 XF_PN = 7          # hero slot: ... with at least this many such cards in the discard pile, 0 none
 XF_FIELDS = 8
 FL_BOOST_ATTACK = 1
+FL_FOG_WALK = 2    # Invisible Man: has 3 fog tokens and moves between their spaces as if adjacent
+FL_FORMS = 4       # Jekyll & Hyde: counter slot 0 is the form, cards may need a form
 
 # card info (from the hero files), per card id
 CI_BOOST = 0
@@ -360,7 +401,8 @@ CI_UNCANCEL = 6    # 1: tags include "uncancelable"
 CI_PASSIVE = 7     # PV_* of an ongoing scheme
 CI_DROW = 8        # row of ``eff`` holding the ongoing scheme's discard_if condition, -1 none
 CI_RETDRAW = 9     # cards drawn by its on_return (after remove_from_board)
-CI_FIELDS = 10
+CI_FORM = 10       # the form the card needs + 1 (Jekyll & Hyde), 0 any
+CI_FIELDS = 11
 CTY_ATTACK = 0
 CTY_DEFENSE = 1
 CTY_VERSATILE = 2
@@ -397,7 +439,24 @@ EF_EXCLOPP = 20    # target: leave out the opposing fighter of the combat
 EF_TRACK = 21      # move: remember the opposing fighters it could go through
 EF_RANGE = 22      # target 'within': spaces along lines
 EF_BYTAG = 23      # search: EF_ARG holds tag bits
-EF_FIELDS = 24
+EF_PER = 24        # damage / recover: PX_* multiplier of EF_N
+EF_PARG = 25       # its argument (fighter kind)
+EF_FOG = 26        # FG_* bits (move_fog, move onto fog)
+EF_WHO = 27        # move_fog: SD_OWN (you) / SD_OPP (your opponent) moves the token
+EF_MATCH = 28      # discard: only a card of the value named before (Confirm Suspicion)
+EF_FIELDS = 30
+
+PX_NONE = 0
+PX_LBOOST = 1      # BOOST of the card last discarded / revealed
+PX_SRCDMG = 2      # damage the source dealt so far in this action (Prey Upon: "per damage dealt")
+PX_ADJMOVED = 3    # the player's fighters of kind EF_PARG next to the damaged (moved) fighter
+PX_UNCHECKED = 9   # any amount
+
+FG_EMPTY = 1       # move_fog: to a space without a fighter
+FG_DIFF = 2        # move_fog: not the token the last fog move moved
+FG_UNDER = 4       # move_fog: the token on the hero's space
+FG_EACH = 8        # move_fog: every token (once each)
+FG_ONTO = 16       # move: must end on a space with one of the player's fog tokens
 
 OX_MOVE = 1
 OX_PLACE = 2
@@ -428,6 +487,13 @@ OX_SELFDECK = 26   # shuffle_into_deck
 OX_GAIN = 27
 OX_ENDTURN = 28
 OX_COND = 29       # a bare condition (an ongoing scheme's discard_if), never an effect
+OX_PLACEFOG = 30
+OX_MOVEFOG = 31
+OX_REPLACE = 32
+OX_SETPRINTED = 33
+OX_GUESS = 34      # predict (EF_X 0) / name_value (EF_X 1)
+OX_REVEAL = 35
+OX_HANDDECK = 36
 
 WN_IMM = 0
 WN_DUR = 1
@@ -435,9 +501,10 @@ WN_AFT = 2
 WN_EFF = 3
 WN_START = 4       # ability start_of_turn, and an ongoing scheme's ongoing_start_of_turn
 WN_SETUP = 5
+WN_AFTMAN = 6      # ability after_maneuver (Mr. Hyde's 1 damage)
 WN_NEVER = 9
 CARD_WINDOWS = {"immediately": WN_IMM, "during": WN_DUR, "after": WN_AFT, "effect": WN_EFF,
-                "ongoing_start_of_turn": WN_START}
+                "ongoing_start_of_turn": WN_START, "on_play": WN_IMM}
 
 TS_SELF = 1
 TS_OPP = 2
@@ -450,6 +517,9 @@ TS_ADJ = 8         # adjacent to a REF fighter
 TS_SPACES = 9      # on a space in REF's zone or on a space next to one (damage_spaces)
 TS_WITHIN = 10     # within EF_RANGE spaces (along lines) of a REF fighter
 TS_PASSED = 11     # a fighter the tracked move of this action could go through
+TS_OPPHERO = 12    # the opponent's hero
+TS_MOVED = 13      # the fighter the last card move of this action moved (any, if none was seen moving)
+TS_FOG = 14        # on a space with one of the player's fog tokens
 
 SD_ANY = 0
 SD_OPP = 1
@@ -470,10 +540,15 @@ CD_UNCHECKED = 9   # a condition this test does not evaluate (the effect may or 
 CD_HAND_AT_LEAST = 10
 CD_KIND_IN_ZONE = 11   # one of your fighters of kind CARG2 (not CREF itself) is in the zone of CREF
 CD_TOOK_FROM_DECK = 12
+CD_COUNTER = 13    # counter EF_CONDARG is (EF_CTAG 1: is not) EF_CARG2, in role EF_CREF (1 attacking, 2 defending)
+CD_ON_FOG = 14     # the player's hero is on a space with one of its fog tokens
+CD_DISCARDED = 15  # a discard step of the same source discarded a card in this action
+CD_FIRST_ACTION = 16
 
 TO_ANY = 0
 TO_ZONE = 1
 TO_ADJ = 2
+TO_LASTFOG = 3     # the space the last fog move of this action went to (Slip Away)
 
 SF_DISC_THEN_DECK = 0
 SF_DECK = 1
@@ -504,6 +579,12 @@ WANT_SELFDECK = 20
 WANT_GAIN = 21
 WANT_ENDTURN = 22
 WANT_IGNORE = 23
+WANT_FOG = 24
+WANT_REPLACE = 25
+WANT_SETPRINTED = 26
+WANT_GUESS = 27
+WANT_REVEAL = 28
+WANT_HANDDECK = 29
 
 # statistics accumulated by the runs
 SX_GAMES = 0
@@ -563,7 +644,19 @@ SX_DISCARD_FOR_VALUE = 53
 SX_ONEWAY_DETOURS = 54   # moves whose legal path is longer than it would be with two-way arrows
 SX_ONGOING_START = 55    # effects of an ongoing scheme at the start of its owner's turn
 SX_KNOWN_AFTER_END_BUG = 57  # games whose only events after EV_GAME_OVER are the known bug (KNOWN_BUGS)
-SX_FIELDS = 64
+SX_FOG_PLACES = 58       # fog tokens placed at setup
+SX_FOG_MOVES = 59        # fog tokens moved by cards
+SX_FOG_WALKS = 60        # moves of the Invisible Man possible only through the fog
+SX_PASSAGE_MOVES = 61    # moves possible only through a secret passage (Baskerville Manor)
+SX_REPLACES = 62         # attack cards replaced (Do My Bidding)
+SX_GUESSES = 63          # values named or predicted (Elementary, Confirm Suspicion)
+SX_SET_PRINTED = 64      # printed values changed (Deduce Strategy)
+SX_REVEALS = 65          # deck-top cards revealed into the hand (Strange Case)
+SX_HAND_TO_DECK = 66     # cards put from the hand on top of the deck (Coded Notes)
+SX_AFTER_MANEUVER = 67   # damage after a maneuver (Mr. Hyde)
+SX_FORM_CARDS = 68       # cards with a form played (Jekyll & Hyde)
+SX_FOG_EFFECT_DAMAGE = 69  # damage to fighters on fog (Dreaming of Revenge)
+SX_FIELDS = 72
 
 # per-game output
 R_CODE = 0
@@ -592,9 +685,11 @@ def team(f):
 
 
 @njit(cache=True)
-def move_dist(succ, pos, f, src, dst, avoid, ignore_friends, limit):
+def move_dist(succ, pos, f, src, dst, avoid, ignore_friends, limit, fogm):
     """Fewest steps src -> dst over the movement graph, or -1 if more than ``limit``.
 
+    ``fogm`` (S,) bool: spaces the moved fighter may step between as if adjacent (the
+    Invisible Man's fog tokens; all False for everyone else; rules "Fog Tokens", R46).
     ``succ``: (S, D) successor lists of ``bf.move`` (-1 padded). Spaces held by fighters
     opposing ``f`` (the moved fighter) are never entered when ``avoid``; with
     ``ignore_friends`` spaces held by ``f``'s friends are not entered either (for
@@ -631,6 +726,12 @@ def move_dist(succ, pos, f, src, dst, avoid, ignore_friends, limit):
                 seen[v] = True
                 nxt[v] = True
                 grew = True
+            if fogm[u]:
+                for v in range(S):
+                    if fogm[v] and not seen[v] and not blocked[v]:
+                        seen[v] = True
+                        nxt[v] = True
+                        grew = True
         if nxt[dst]:
             return step
         if not grew:
@@ -693,6 +794,31 @@ def has_fighter(pos, p):
 
 
 @njit(cache=True)
+def fog_at(ctx, p, s):
+    """Player ``p`` has a fog token on space ``s`` (replayed)."""
+    if s < 0:
+        return False
+    for t in range(N_FOG):
+        if ctx[CX_FOG0 + p * N_FOG + t] == s:
+            return True
+    return False
+
+
+@njit(cache=True)
+def fog_mask(ctx, xf, f, S):
+    """(S,) bool: the fog spaces fighter ``f`` may move between as if adjacent (its player's
+    fog, if ``f`` is a hero with fog_walk), else all False."""
+    m = np.zeros(S, np.bool_)
+    if f % FIGHTERS_PER_PLAYER == 0 and (xf[f, XF_FLAGS] & FL_FOG_WALK) != 0:
+        p = f // FIGHTERS_PER_PLAYER
+        for t in range(N_FOG):
+            s = ctx[CX_FOG0 + p * N_FOG + t]
+            if s >= 0:
+                m[s] = True
+    return m
+
+
+@njit(cache=True)
 def count_tagged(cards, card_info, p, k, tag):
     """Cards with any of the ``tag`` bits in pile ``k`` of player ``p`` (replayed)."""
     n = 0
@@ -732,6 +858,12 @@ def new_context(nc):
     ctx[CX_LAST_CARD] = -1
     ctx[CX_MUSTPLACE] = -1
     ctx[CX_PHASE] = PH_SETUP
+    ctx[CX_LASTTOK] = -1
+    ctx[CX_LASTFOG] = -1
+    ctx[CX_MOVED] = -1
+    ctx[CX_GUESS] = -1
+    for t in range(2 * N_FOG):
+        ctx[CX_FOG0 + t] = -1
     for p in range(2):
         ctx[CX_SRC0 + p] = nc + 2 * p + 1
         ctx[CX_SP0 + p] = p
@@ -756,8 +888,15 @@ def reset_action(ctx, used):
     ctx[CX_PASSED] = 0
     ctx[CX_TOOKDECK] = 0
     ctx[CX_MUST_SHUFFLE] = 0
+    ctx[CX_LASTTOK] = -1
+    ctx[CX_LASTFOG] = -1
+    ctx[CX_LBOOST] = 0
+    ctx[CX_MOVED] = -1
+    ctx[CX_GUESS] = -1
     for s in range(2):
         ctx[CX_SRC0 + s] = -1
+        ctx[CX_SRCDMG0 + s] = 0
+        ctx[CX_NDISC0 + s] = 0
         ctx[CX_CHOSEN0 + s] = 0
         ctx[CX_NCHOSEN0 + s] = 0
     used[:, :] = 0
@@ -845,6 +984,20 @@ def cond_eval(row, pl, me, side, ctx, pos, hp, xf, card_info, cards, zmask):
                     r = 1
     elif c == CD_TOOK_FROM_DECK:
         r = 1 if ctx[CX_TOOKDECK] != 0 else 0
+    elif c == CD_COUNTER:
+        role = row[EF_CREF]
+        if (role == 1 and side != 0) or (role == 2 and side != 1):
+            r = 0
+        else:
+            eq = ctx[CX_CNT0 + pl * N_COUNTERS + arg] == row[EF_CARG2]
+            r = 1 if eq != (row[EF_CTAG] != 0) else 0
+    elif c == CD_ON_FOG:
+        r = 1 if fog_at(ctx, pl, pos[pl * FIGHTERS_PER_PLAYER]) else 0
+    elif c == CD_DISCARDED:
+        # the source's own discard step (not, say, the other card's "your opponent discards")
+        r = 1 if ctx[CX_NDISC0 + (side if side >= 0 else 0)] > 0 else 0
+    elif c == CD_FIRST_ACTION:
+        r = 1 if ctx[CX_ACTNO] == 1 else 0
     if r >= 0 and row[EF_NEG] != 0:
         r = 1 - r
     return r
@@ -855,6 +1008,10 @@ def target_ok(row, g, pl, me, side, ctx, pos, xf, adj, zmask, ldist):
     """Fighter ``g`` (on the board) is one the effect row may affect."""
     if g < 0 or pos[g] < 0:
         return False
+    if row[EF_SEL] == TS_OPPHERO:
+        return g == (1 - pl) * FIGHTERS_PER_PLAYER
+    if row[EF_SEL] == TS_MOVED:
+        return ctx[CX_MOVED] < 0 or g == ctx[CX_MOVED]
     if row[EF_EXCLOPP] != 0 and side >= 0 and g == (ctx[CX_DEFF] if side == 0 else ctx[CX_ATT]):
         return False
     sel = row[EF_SEL]
@@ -877,6 +1034,8 @@ def target_ok(row, g, pl, me, side, ctx, pos, xf, adj, zmask, ldist):
         return True
     if sel == TS_PASSED:
         return (ctx[CX_PASSED] >> g) & 1 != 0
+    if sel == TS_FOG:
+        return fog_at(ctx, pl, pos[g])
     S = adj.shape[0]
     for r in range(MAX_FIGHTERS):
         if pos[r] < 0 or not ref_is(r, row[EF_REF], pl, me, side, ctx, xf):
@@ -913,6 +1072,28 @@ def row_live(row, slot, ctx, pos, hp, xf, card_info, cards, zmask):
     side = slot if ctx[CX_KIND] == A_ATTACK else -1
     return cond_eval(row, ctx[CX_SP0 + slot], ctx[CX_SF0 + slot], side, ctx, pos, hp, xf, card_info, cards,
                      zmask) != 0
+
+
+@njit(cache=True)
+def row_amount(row, slot, pl, g, ctx, pos, xf, adj):
+    """The amount of a damage / recover row against fighter ``g``: EF_N times its "per"
+    count, or -1 when this test does not work the count out (any amount then fits)."""
+    px = row[EF_PER]
+    if px == PX_NONE:
+        return row[EF_N]
+    if px == PX_LBOOST:
+        return row[EF_N] * ctx[CX_LBOOST]
+    if px == PX_SRCDMG:
+        return row[EF_N] * ctx[CX_SRCDMG0 + slot]
+    if px == PX_ADJMOVED:
+        c = 0
+        for k in range(FIGHTERS_PER_PLAYER):
+            q = pl * FIGHTERS_PER_PLAYER + k
+            if q != g and pos[q] >= 0 and xf[q, XF_USED] != 0 and xf[q, XF_KIND] == row[EF_PARG] \
+                    and near(adj, pos[q], pos[g]):
+                c += 1
+        return row[EF_N] * c
+    return -1
 
 
 @njit(cache=True)
@@ -961,7 +1142,10 @@ def match_effect(want, g, v1, v2, ctx, eff, eidx, used, pos, hp, xf, card_info, 
                     if not all_on:
                         continue
                 to = row[EF_TO]
-                if to != TO_ANY:
+                if to == TO_LASTFOG:
+                    if v1 != ctx[CX_LASTFOG]:
+                        continue
+                elif to != TO_ANY:
                     ok = False
                     for r in range(MAX_FIGHTERS):
                         if pos[r] >= 0 and ref_is(r, row[EF_TOREF], pl, me, side, ctx, xf):
@@ -974,10 +1158,14 @@ def match_effect(want, g, v1, v2, ctx, eff, eidx, used, pos, hp, xf, card_info, 
             elif want == WANT_DAMAGE:
                 if op != OX_DAMAGE and op != OX_DSPACES:
                     continue
-                if v1 != min(row[EF_N], hp[g]):
+                n = row_amount(row, slot, pl, g, ctx, pos, xf, adj)
+                if n >= 0 and v1 != min(n, hp[g]):
                     continue
             elif want == WANT_RECOVER:
-                if op != OX_RECOVER or v1 != min(row[EF_N], xf[g, XF_MAXHP] - hp[g]):
+                if op != OX_RECOVER:
+                    continue
+                n = row_amount(row, slot, pl, g, ctx, pos, xf, adj)
+                if n >= 0 and v1 != min(n, xf[g, XF_MAXHP] - hp[g]):
                     continue
             elif want == WANT_SETHP:
                 if op != OX_SETHP or v1 != min(row[EF_N], xf[g, XF_MAXHP]):
@@ -1029,14 +1217,23 @@ def match_effect(want, g, v1, v2, ctx, eff, eidx, used, pos, hp, xf, card_info, 
                     once = True
                 elif want == WANT_DISCTOP or want == WANT_DISCARD or want == WANT_IGNORE:
                     if want == WANT_DISCARD and op == OX_DISCFV:
-                        # discard any number of tagged cards from your own hand (Channel the Source)
-                        if pl != g or (card_info[v1, CI_TAGS] & row[EF_ARG]) == 0:
+                        # discard any number of cards (tagged, of a form, or any) from your own hand
+                        # (Channel the Source, Forever Hyde, Beastform)
+                        if pl != g:
+                            continue
+                        if row[EF_ARG] != 0 and (card_info[v1, CI_TAGS] & row[EF_ARG]) == 0:
+                            continue
+                        if row[EF_X] != 0 and card_info[v1, CI_FORM] != row[EF_X]:
                             continue
                     else:
                         if op != (OX_DISCTOP if want == WANT_DISCTOP else OX_DISCARD):
                             continue
                         if (pl == g) != (row[EF_SIDE] == SD_OWN):
                             continue
+                        if want == WANT_DISCARD and row[EF_MATCH] != 0:
+                            # Confirm Suspicion: a card whose printed value is the value named
+                            if card_info[v1, CI_TYPE] == CTY_SCHEME or card_info[v1, CI_VALUE] != ctx[CX_GUESS]:
+                                continue
                     once = want == WANT_DISCTOP
                 elif want == WANT_TAKE:
                     if pl != g:
@@ -1110,6 +1307,77 @@ def match_effect(want, g, v1, v2, ctx, eff, eidx, used, pos, hp, xf, card_info, 
                     if op != OX_REMOVE or g != pl * FIGHTERS_PER_PLAYER:
                         continue
                     once = True
+                elif want == WANT_REPLACE:
+                    # g: the player who chooses; v1: the side whose card is replaced
+                    if op != OX_REPLACE or pl != g or slot != 1 - v1:
+                        continue
+                    once = True
+                elif want == WANT_SETPRINTED:
+                    # g: the player; v1: the side whose card; v2: the new printed value
+                    if op != OX_SETPRINTED or pl != g:
+                        continue
+                    o = 1 - slot if row[EF_X] == 1 else slot
+                    if v1 != o or ctx[CX_SRC0 + o] < 0:
+                        continue
+                    if v2 != (card_info[ctx[CX_SRC0 + o], CI_BOOST] if row[EF_ARG] < 0 else row[EF_ARG]):
+                        continue
+                    once = True
+                elif want == WANT_GUESS:
+                    if op != OX_GUESS or pl != g:
+                        continue
+                    once = True
+                elif want == WANT_REVEAL:
+                    if op != OX_REVEAL or pl != g:
+                        continue
+                    once = True
+                elif want == WANT_HANDDECK:
+                    if op != OX_HANDDECK or pl != g or used[slot, k] >= row[EF_N]:
+                        continue
+                elif want == WANT_FOG:
+                    # g: token owner; v1: token * 16384 + from * 128 + to (from 127: placed); v2: mover
+                    tok = v1 // 16384
+                    frm = (v1 // 128) % 128
+                    to = v1 % 128
+                    if pl != g:
+                        continue
+                    if frm == 127:
+                        if op != OX_PLACEFOG or used[slot, k] >= row[EF_N]:
+                            continue
+                        ok = False
+                        for r in range(MAX_FIGHTERS):
+                            if pos[r] >= 0 and ref_is(r, row[EF_TOREF], pl, me, side, ctx, xf) \
+                                    and (zmask[pos[r]] & zmask[to]) != 0:
+                                ok = True
+                        if not ok or not space_free(pos, to, -1) or fog_at(ctx, pl, to):
+                            continue
+                    else:
+                        if op != OX_MOVEFOG:
+                            continue
+                        if (v2 == pl) != (row[EF_WHO] == SD_OWN):
+                            continue
+                        stage = max(stage, 1)
+                        if row[EF_N] > 0 and ldist[frm, to] > row[EF_N]:
+                            continue
+                        fl = row[EF_FOG]
+                        if (fl & FG_EMPTY) != 0 and not space_free(pos, to, -1):
+                            continue
+                        if (fl & FG_UNDER) != 0 and frm != pos[pl * FIGHTERS_PER_PLAYER]:
+                            continue
+                        if (fl & FG_DIFF) != 0 and tok == ctx[CX_LASTTOK]:
+                            continue
+                        if (fl & FG_EACH) != 0:
+                            if (used[slot, k] >> tok) & 1 != 0:
+                                continue
+                        elif used[slot, k] != 0:
+                            continue
+                    stage = max(stage, 2)
+                    if not row_live(row, slot, ctx, pos, hp, xf, card_info, cards, zmask):
+                        continue
+                    if frm == 127:
+                        used[slot, k] += 1
+                    else:
+                        used[slot, k] |= 1 << tok
+                    return slot * 64 + k
                 else:
                     continue
             stage = max(stage, 2)
@@ -1125,17 +1393,27 @@ def match_effect(want, g, v1, v2, ctx, eff, eidx, used, pos, hp, xf, card_info, 
                 if used[slot, k] != 0:
                     continue
                 used[slot, k] = 1
+            elif want == WANT_HANDDECK:
+                used[slot, k] += 1
             return slot * 64 + k
     return -1 - stage
 
 
 @njit(cache=True)
-def card_ok(card_info, c, f, xf, attack):
-    """Fighter ``f`` may play card ``c`` as an attack (or a defense): type and banner."""
+def form_ok(card_info, c, f, ctx):
+    """A card with a form is played only in that form (Jekyll & Hyde; cases.md project
+    decision R44): the replayed form counter (slot 0) of ``f``'s player."""
+    fm = card_info[c, CI_FORM]
+    return fm == 0 or ctx[CX_CNT0 + (f // FIGHTERS_PER_PLAYER) * N_COUNTERS] == fm - 1
+
+
+@njit(cache=True)
+def card_ok(card_info, c, f, xf, attack, ctx):
+    """Fighter ``f`` may play card ``c`` as an attack (or a defense): type, banner and form."""
     t = card_info[c, CI_TYPE]
     if t == CTY_SCHEME or t == (CTY_DEFENSE if attack else CTY_ATTACK):
         return False
-    return (card_info[c, CI_FMASK] >> xf[f, XF_KIND]) & 1 != 0
+    return (card_info[c, CI_FMASK] >> xf[f, XF_KIND]) & 1 != 0 and form_ok(card_info, c, f, ctx)
 
 
 @njit(cache=True)
@@ -1196,10 +1474,11 @@ def tracked_passes(succ, pos, f, src, dst, budget):
         so = pos[o]
         if o == f or so < 0 or so == src or team(o) == team(f):
             continue
-        d1 = move_dist(succ, pos, f, src, so, False, False, budget)
+        nofog = np.zeros(succ.shape[0], np.bool_)
+        d1 = move_dist(succ, pos, f, src, so, False, False, budget, nofog)
         if d1 < 0:
             continue
-        d2 = move_dist(succ, pos, f, so, dst, False, False, budget - d1)
+        d2 = move_dist(succ, pos, f, so, dst, False, False, budget - d1, nofog)
         if d2 >= 0:
             mask |= 1 << o
     return mask
@@ -1240,7 +1519,7 @@ def begin_turn(ctx, used, nc, cards, a, b):
 
 
 @njit(cache=True)
-def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts, bonus_pc, ldist, succ2,
+def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts, bonus_pc, ldist, succ2, succ3,
            pos, hp, ctx, used, cards, stats, info):
     """Replay events ``log[i0:i1]``, checking each; return a violation code (0 = fine).
 
@@ -1331,6 +1610,12 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
             ctx[CX_ACTNO] = c
             reset_action(ctx, used)
             ctx[CX_KIND] = b
+            if b == A_MANEUVER:
+                # after the moves, the hero's after_maneuver ability (Mr. Hyde: 1 damage)
+                ctx[CX_SRC0] = nc + 4 + a
+                ctx[CX_SP0] = a
+                ctx[CX_SF0] = a * FIGHTERS_PER_PLAYER
+                ctx[CX_PHASE] = PH_MANEUVER
             own = (1 << FIGHTERS_PER_PLAYER) - 1
             if b == A_MANEUVER and (ctx[CX_PINNED] >> (a * FIGHTERS_PER_PLAYER)) & own != 0:
                 stats[SX_PINNED_MANEUVERS] += 1
@@ -1399,6 +1684,8 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                                      adj, zmask, ldist)
                     if r < 0:
                         return E_CARD_FLOW
+                    ctx[CX_LBOOST] = card_info[b, CI_BOOST]
+                    ctx[CX_NDISC0 + r // 64] += 1
                     if eff[eidx[ctx[CX_SRC0 + r // 64]] + r % 64, EF_OP] == OX_DISCFV:
                         stats[SX_DISCARD_FOR_VALUE] += 1
                     elif a != ctx[CX_SP0 + r // 64] and ctx[CX_DORM0 + a] != 0:
@@ -1419,6 +1706,7 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                 if a != ctx[CX_SP0 + r // 64] and ctx[CX_DORM0 + a] != 0:
                     return E_DORMANT
                 stats[SX_DISCARD_TOPS] += 1
+                ctx[CX_LBOOST] = card_info[b, CI_BOOST]
                 pile_add(cards, ctx, bonus_pc, a, K_DISC, b, 1)
                 ctx[CX_OUT0 + a] += 1
             else:
@@ -1439,7 +1727,31 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
         elif ev == EV_TAKE:
             # a player, b card, c pile it leaves; d 0: to the hand, 1: to the deck top
             # (reclaim), 2: the scheme just played is shuffled into the deck
-            if a < 0 or a > 1 or b < 0 or b >= nc or (c != PILE_DISC and c != PILE_DECK) or d < 0 or d > 2:
+            if a < 0 or a > 1 or b < 0 or b >= nc or d < 0 or d > 3:
+                return E_EVENT
+            if c == PILE_HAND and d == 1:
+                # Coded Notes: a card from the hand goes on top of the deck
+                if match_effect(WANT_HANDDECK, a, b, 0, ctx, eff, eidx, used, pos, hp, xf, card_info, cards,
+                                adj, zmask, ldist) < 0:
+                    return E_CARD_FLOW
+                if not pile_add(cards, ctx, bonus_pc, a, K_HAND, b, -1):
+                    return E_CARD_FLOW
+                ctx[CX_OUT0 + a] -= 1
+                stats[SX_HAND_TO_DECK] += 1
+                continue
+            if d == 3:
+                # Strange Case: the top card of the deck is revealed and put into the hand
+                if c != PILE_DECK or deck_left(cards, deck_counts, ctx, a, b) <= 0:
+                    return E_CARD_FLOW
+                if match_effect(WANT_REVEAL, a, b, 0, ctx, eff, eidx, used, pos, hp, xf, card_info, cards,
+                                adj, zmask, ldist) < 0:
+                    return E_CARD_FLOW
+                ctx[CX_OUT0 + a] += 1
+                pile_add(cards, ctx, bonus_pc, a, K_HAND, b, 1)
+                ctx[CX_LBOOST] = card_info[b, CI_BOOST]
+                stats[SX_REVEALS] += 1
+                continue
+            if c != PILE_DISC and c != PILE_DECK:
                 return E_EVENT
             if d == 2:
                 if c != PILE_DISC or ctx[CX_KIND] != A_SCHEME or ctx[CX_SRC0] != b or ctx[CX_SP0] != a:
@@ -1547,8 +1859,10 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
             if ctx[CX_KIND] != A_SCHEME or a != ctx[CX_PLAYER] or ctx[CX_SRC0] >= 0:
                 return E_CARD_PLAY
             if b // FIGHTERS_PER_PLAYER != a or pos[b] < 0 or card_info[c, CI_TYPE] != CTY_SCHEME \
-                    or (card_info[c, CI_FMASK] >> xf[b, XF_KIND]) & 1 == 0:
+                    or (card_info[c, CI_FMASK] >> xf[b, XF_KIND]) & 1 == 0 or not form_ok(card_info, c, b, ctx):
                 return E_CARD_PLAY
+            if card_info[c, CI_FORM] != 0:
+                stats[SX_FORM_CARDS] += 1
             if not pile_add(cards, ctx, bonus_pc, a, K_HAND, c, -1):
                 return E_CARD_FLOW
             pile_add(cards, ctx, bonus_pc, a, K_PEND, c, 1)
@@ -1608,7 +1922,7 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
             in_range = adj[pa, pt] != 0 or (xf[a, XF_RANGED] != 0 and (zmask[pa] & zmask[pt]) != 0)
             if not in_range:
                 return E_ATTACK
-            if not card_ok(card_info, c, a, xf, True):
+            if not card_ok(card_info, c, a, xf, True, ctx):
                 return E_CARD_PLAY
             if not pile_add(cards, ctx, bonus_pc, p, K_HAND, c, -1):
                 return E_CARD_FLOW
@@ -1627,7 +1941,7 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                 return E_CARD_PLAY
             q = a // FIGHTERS_PER_PLAYER
             if b >= 0:
-                if not card_ok(card_info, b, a, xf, False):
+                if not card_ok(card_info, b, a, xf, False, ctx):
                     return E_CARD_PLAY
                 if not pile_add(cards, ctx, bonus_pc, q, K_HAND, b, -1):
                     return E_CARD_FLOW
@@ -1691,7 +2005,8 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
             if c < 0 or c >= S or not space_free(pos, c, a):
                 return E_MOVE_DEST
             through = e != 0
-            if d < 1 or move_dist(succ, pos, a, b, c, not through, False, d) < 0:
+            fm = fog_mask(ctx, xf, a, S)
+            if d < 1 or move_dist(succ, pos, a, b, c, not through, False, d, fm) < 0:
                 return E_MOVE_PATH
             # which budget the rules give this move
             if ctx[CX_KIND] == A_MANEUVER:
@@ -1714,21 +2029,30 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                     return E_MOVE_BUDGET if r == -1 else (E_MOVE_THROUGH if r == -2 else E_MOVE_WHO)
                 if a // FIGHTERS_PER_PLAYER != ctx[CX_SP0 + r // 64]:
                     stats[SX_MOVES_OPPONENT] += 1
-                if eff[eidx[ctx[CX_SRC0 + r // 64]] + r % 64, EF_TRACK] != 0:
+                mrow = eff[eidx[ctx[CX_SRC0 + r // 64]] + r % 64]
+                if mrow[EF_TRACK] != 0:
                     ctx[CX_PASSED] = tracked_passes(succ, pos, a, b, c, d)
+                if (mrow[EF_FOG] & FG_ONTO) != 0 and not fog_at(ctx, ctx[CX_SP0 + r // 64], c):
+                    return E_MOVE_DEST          # Lurking: the move ends on a fog space
+                ctx[CX_MOVED] = a
             if through:
                 stats[SX_MOVES_THROUGH] += 1
-                if move_dist(succ, pos, a, b, c, True, False, d) < 0:
+                if move_dist(succ, pos, a, b, c, True, False, d, fm) < 0:
                     stats[SX_THROUGH_NEEDED] += 1
             else:
-                free = move_dist(succ, pos, a, b, c, False, False, d)
-                legal = move_dist(succ, pos, a, b, c, True, False, d)
+                free = move_dist(succ, pos, a, b, c, False, False, d, fm)
+                legal = move_dist(succ, pos, a, b, c, True, False, d, fm)
                 if free >= 0 and legal > free:
                     stats[SX_DETOURS] += 1
-                if move_dist(succ, pos, a, b, c, True, True, d) < 0:
+                if move_dist(succ, pos, a, b, c, True, True, d, fm) < 0:
                     stats[SX_PASS_FRIEND] += 1
-                if succ2.shape[0] > 0 and 0 <= move_dist(succ2, pos, a, b, c, True, False, d) < legal:
+                if succ2.shape[0] > 0 and 0 <= move_dist(succ2, pos, a, b, c, True, False, d, fm) < legal:
                     stats[SX_ONEWAY_DETOURS] += 1
+            nofog = np.zeros(S, np.bool_)
+            if fm.any() and move_dist(succ, pos, a, b, c, not through, False, d, nofog) < 0:
+                stats[SX_FOG_WALKS] += 1        # only through the fog (R46)
+            if succ3.shape[0] > 0 and move_dist(succ3, pos, a, b, c, not through, False, d, fm) < 0:
+                stats[SX_PASSAGE_MOVES] += 1    # only through a secret passage (R21)
             pos[a] = c
         elif ev == EV_PIN:
             if a < 0 or a >= MAX_FIGHTERS or xf[a, XF_USED] == 0:
@@ -1833,7 +2157,12 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                 if r < 0:
                     return E_DAMAGE_SOURCE
                 stats[SX_EFFECT_DAMAGE] += 1
+                ctx[CX_SRCDMG0 + r // 64] += b
                 row = eff[eidx[ctx[CX_SRC0 + r // 64]] + r % 64]
+                if ctx[CX_PHASE] == PH_MANEUVER:
+                    stats[SX_AFTER_MANEUVER] += 1
+                if row[EF_SEL] == TS_FOG:
+                    stats[SX_FOG_EFFECT_DAMAGE] += 1
                 if row[EF_OP] == OX_DSPACES:
                     stats[SX_SPACES_DAMAGE] += 1
                 if row[EF_SEL] == TS_PASSED:
@@ -1909,6 +2238,86 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                 return E_END_TURN
             ctx[CX_ENDED] = 1
             stats[SX_END_TURNS] += 1
+        elif ev == EV_FOG:
+            # a = owner, b = token, c = from (-1: placed at setup), d = to, e = the player who moves it
+            if a < 0 or a > 1 or b < 0 or b >= N_FOG or c < -1 or c >= S or d < 0 or d >= S or e < 0 or e > 1:
+                return E_EVENT
+            if (xf[a * FIGHTERS_PER_PLAYER, XF_FLAGS] & FL_FOG_WALK) == 0:
+                return E_FOG                # only the Invisible Man has fog
+            cur = ctx[CX_FOG0 + a * N_FOG + b]
+            if c == -1:
+                if cur != -1 or ctx[CX_PHASE] != PH_SETUP or e != a:
+                    return E_FOG
+            elif cur != c or c == d:
+                return E_FOG
+            if match_effect(WANT_FOG, a, b * 16384 + (127 if c < 0 else c) * 128 + d, e, ctx, eff, eidx, used, pos, hp,
+                            xf, card_info, cards, adj, zmask, ldist) < 0:
+                return E_FOG
+            if e != a and ctx[CX_DORM0 + e] != 0:
+                return E_DORMANT
+            ctx[CX_FOG0 + a * N_FOG + b] = d
+            if c == -1:
+                stats[SX_FOG_PLACES] += 1
+            else:
+                ctx[CX_LASTTOK] = b
+                ctx[CX_LASTFOG] = d
+                stats[SX_FOG_MOVES] += 1
+        elif ev == EV_REPLACE:
+            # a = player whose card is replaced, b = old card, c = new card, d = player who chose
+            if a < 0 or a > 1 or d < 0 or d > 1 or b < 0 or b >= nc or c < 0 or c >= nc:
+                return E_EVENT
+            if ctx[CX_KIND] != A_ATTACK or ctx[CX_PHASE] != PH_EARLY:
+                return E_REPLACE
+            o = 0 if ctx[CX_SP0] == a else 1
+            if ctx[CX_SP0 + o] != a or ctx[CX_SRC0 + o] != b:
+                return E_REPLACE
+            if match_effect(WANT_REPLACE, d, o, 0, ctx, eff, eidx, used, pos, hp, xf, card_info, cards,
+                            adj, zmask, ldist) < 0:
+                return E_REPLACE
+            if not pile_add(cards, ctx, bonus_pc, a, K_PEND, b, -1):
+                return E_CARD_FLOW
+            pile_add(cards, ctx, bonus_pc, a, K_HAND, b, 1)
+            if not card_ok(card_info, c, ctx[CX_SF0 + o], xf, o == 0, ctx):
+                return E_REPLACE
+            if not pile_add(cards, ctx, bonus_pc, a, K_HAND, c, -1):
+                return E_REPLACE
+            pile_add(cards, ctx, bonus_pc, a, K_PEND, c, 1)
+            ctx[CX_SRC0 + o] = c
+            ctx[CX_CANCEL0 + o] = 0
+            used[o, :] = 0
+            stats[SX_REPLACES] += 1
+        elif ev == EV_GUESS:
+            # a = player, b = the value named or predicted; it must be a printed value the opponent's
+            # cards that are not in its discard pile (nor in play as its ongoing scheme) may have
+            if a < 0 or a > 1 or b < 0 or b > 20:
+                return E_EVENT
+            r = match_effect(WANT_GUESS, a, b, 0, ctx, eff, eidx, used, pos, hp, xf, card_info, cards,
+                             adj, zmask, ldist)
+            if r < 0:
+                return E_GUESS
+            q = 1 - a
+            predict = eff[eidx[ctx[CX_SRC0 + r // 64]] + r % 64, EF_X] == 0
+            att = ctx[CX_ATT]
+            ok = False
+            for cc in range(nc):
+                left = deck_counts[q, cc] - cards[q, K_DISC, cc] - cards[q, K_ONG, cc]
+                if left <= 0 or card_info[cc, CI_VALUE] != b or card_info[cc, CI_TYPE] == CTY_SCHEME:
+                    continue
+                if predict and (att < 0 or not card_ok(card_info, cc, att, xf, True, ctx)):
+                    continue
+                ok = True
+            if not ok:
+                return E_GUESS
+            ctx[CX_GUESS] = b
+            stats[SX_GUESSES] += 1
+        elif ev == EV_SET_PRINTED:
+            # a = player, b = side whose card, c = its new printed value
+            if a < 0 or a > 1 or b < 0 or b > 1:
+                return E_EVENT
+            if ctx[CX_KIND] != A_ATTACK or match_effect(WANT_SETPRINTED, a, b, c, ctx, eff, eidx, used, pos, hp, xf,
+                                                        card_info, cards, adj, zmask, ldist) < 0:
+                return E_GUESS
+            stats[SX_SET_PRINTED] += 1
         elif ev == EV_GAME_OVER:
             ctx[CX_OVER] = 1
             if b == END_TURN_CAP:
@@ -2023,6 +2432,25 @@ def check_state(st, S, xf, deck_counts, pos, hp, ctx, cards, info):
         if hp[f] != h:
             info[3] = hp[f]
             return E_HP_MISMATCH
+    for p in range(2):
+        # the fog replayed from the log is the state's; only a hero with fog has any; at most 3 spaces
+        seen = np.zeros(S, np.bool_)
+        spaces = 0
+        for t in range(N_FOG):
+            sv = st[pslot(p, P_FOG0 + t)]
+            info[1] = p
+            info[2] = t
+            info[3] = sv
+            if sv != ctx[CX_FOG0 + p * N_FOG + t] or sv < -1 or sv >= S:
+                return E_FOG
+            if sv >= 0:
+                if (xf[p * FIGHTERS_PER_PLAYER, XF_FLAGS] & FL_FOG_WALK) == 0:
+                    return E_FOG
+                if not seen[sv]:
+                    seen[sv] = True
+                    spaces += 1
+        if spaces > 3:
+            return E_FOG
     if st[G_OVER] == 0:
         for p in range(2):
             f = p * FIGHTERS_PER_PLAYER
@@ -2107,7 +2535,7 @@ def hash_rows(a):
 
 @njit(cache=True)
 def run_checked(tb, rows, ctl0, run_seed, matchup, first, n, succ, adj, zmask, xf, card_info, eff, eidx,
-                deck_counts, bonus_pc, ldist, succ2, out, stats):
+                deck_counts, bonus_pc, ldist, succ2, succ3, out, stats):
     """Play ``n`` games turn by turn, checking after every turn and at every event."""
     S = succ.shape[0]
     nc = card_info.shape[0]
@@ -2128,7 +2556,7 @@ def run_checked(tb, rows, ctl0, run_seed, matchup, first, n, succ, adj, zmask, x
         info[:] = 0
         turns = 0
         code = replay(log, 0, st[G_LOGN], succ, adj, zmask, xf, card_info, eff, eidx, deck_counts, bonus_pc,
-                      ldist, succ2, pos, hp, ctx, used, cards, stats, info)
+                      ldist, succ2, succ3, pos, hp, ctx, used, cards, stats, info)
         if code == OK:
             code = close_step(ctx, cards, card_info)
         if code == OK:
@@ -2145,7 +2573,7 @@ def run_checked(tb, rows, ctl0, run_seed, matchup, first, n, succ, adj, zmask, x
                 code = E_LOG_FULL
                 break
             code = replay(log, i0, st[G_LOGN], succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
-                          bonus_pc, ldist, succ2, pos, hp, ctx, used, cards, stats, info)
+                          bonus_pc, ldist, succ2, succ3, pos, hp, ctx, used, cards, stats, info)
             if code == OK:
                 code = close_step(ctx, cards, card_info)
             if code == OK:
@@ -2197,11 +2625,14 @@ def _hero_toml(key):
 
 
 # ops with no event this test checks against the card (values, draws, ...)
-_UNCHECKED_OPS = {"draw", "add_value", "set_value", "look_at_hand", "ignore_value"}
+_UNCHECKED_OPS = {"draw", "add_value", "set_value", "look_at_hand", "ignore_value", "zero_value"}
 
 # string conditions this test evaluates (the others are CD_UNCHECKED: may or may not hold)
 _STRING_CONDS = {"won": CD_WON, "not_won": CD_NOT_WON, "attacked_this_turn": CD_ATTACKED,
-                 "took_from_deck": CD_TOOK_FROM_DECK}
+                 "took_from_deck": CD_TOOK_FROM_DECK, "on_fog": CD_ON_FOG, "discarded": CD_DISCARDED,
+                 "first_action": CD_FIRST_ACTION}
+# "per" counts this test works out for damage and recover (the others fit any amount)
+_PER = {"last_boost": PX_LBOOST, "last_damage": PX_SRCDMG, "fighter_adjacent_to_moved": PX_ADJMOVED}
 
 
 def chosen_gear(raw, loadout):
@@ -2225,10 +2656,13 @@ class _Hero:
         self.kinds = {raw["name"]: 0}
         for k, sk in enumerate(raw.get("sidekicks", []), 1):
             self.kinds[sk["name"]] = k
-        if raw["hero"].get("forms"):
-            raise NotImplementedError(f"{key}: hero forms are not modelled by this test")
-        # counter slots: in the order the hero file declares them (values by position)
-        self.counters = {name: (i, list(vals)) for i, (name, vals) in enumerate((raw["hero"].get("counters") or {}).items())}
+        # counter slots: the form first (Jekyll & Hyde: slot 0, the first form is the starting one),
+        # then the counters in the order the hero file declares them (values by position)
+        self.forms = list(raw["hero"].get("forms") or [])
+        declared = list((raw["hero"].get("counters") or {}).items())
+        if self.forms:
+            declared = [("form", self.forms)] + declared
+        self.counters = {name: (i, list(vals)) for i, (name, vals) in enumerate(declared)}
         self.card_ids = {c["name"]: content.card_ids[(key, c["name"])] for c in raw["cards"]}
         for c in raw["cards"]:
             for t in c.get("tags", []):
@@ -2270,6 +2704,13 @@ class _Hero:
             row[EF_CTAG] = self.tag_bits[cond["tag_count"]]
             row[EF_CONDARG] = cond.get("at_least", 1)
             row[EF_CARG2] = cond.get("below", 0)
+        elif isinstance(cond, dict) and "counter" in cond:
+            slot, values = self.counters[cond["counter"]]
+            row[EF_COND] = CD_COUNTER
+            row[EF_CONDARG] = slot
+            row[EF_CARG2] = values.index(cond.get("is", cond.get("is_not")))
+            row[EF_CTAG] = int("is_not" in cond)
+            row[EF_CREF] = {"any": 0, "attacking": 1, "defending": 2}[cond.get("role", "any")]
         elif isinstance(cond, dict) and set(cond) == {"fighter_in_zone"}:
             kind, of = cond["fighter_in_zone"]
             row[EF_COND] = CD_KIND_IN_ZONE
@@ -2288,6 +2729,10 @@ class _Hero:
             return TS_COMBATANT, 0, SD_ANY, 0, 1, 0, 0
         if t == "each own":
             return TS_OWN, 0, SD_ANY, 0, 0, 0, 0
+        if t == "opponent_hero":
+            return TS_OPPHERO, 0, SD_ANY, 0, 1, 0, 0
+        if t == "moved":
+            return TS_MOVED, 0, SD_ANY, 0, 1, 0, 0
         if isinstance(t, str) and t in self.kinds:
             return TS_KIND, self.kinds[t], SD_ANY, 0, 0, 0, 0
         if isinstance(t, dict) and ("one" in t) != ("each" in t):
@@ -2297,10 +2742,11 @@ class _Hero:
             side = {"any": SD_ANY, "opposing": SD_OPP, "own": SD_OWN}[t.get("side", "any")]
             other = int(bool(t.get("other", False)))
             excl = {None: 0, "opposing": 1}[t.get("exclude")]
-            if how in ("any", "all", "passed"):
+            if how in ("any", "all", "passed", "on_fog"):
                 if other:
                     raise NotImplementedError(f"{self.key}: {where}: 'other' with {how!r}")
-                return (TS_PASSED if how == "passed" else TS_ALL), 0, side, 0, one, excl, 0
+                sel = {"passed": TS_PASSED, "on_fog": TS_FOG}.get(how, TS_ALL)
+                return sel, 0, side, 0, one, excl, 0
             if how in ("in_zone", "adjacent", "within"):
                 sel = {"in_zone": TS_ZONE, "adjacent": TS_ADJ, "within": TS_WITHIN}[how]
                 return sel, self.ref(t["of"], where), side, other, one, excl, t.get("range", 0)
@@ -2320,13 +2766,19 @@ class _Hero:
                 continue
             if op in ("move", "place", "damage", "recover", "set_health", "pin", "swap"):
                 if "per" in step:
-                    raise NotImplementedError(f"{self.key}: {w}: 'per' on {op} not modelled by this test")
+                    if op not in ("damage", "recover"):
+                        raise NotImplementedError(f"{self.key}: {w}: 'per' on {op} not modelled by this test")
+                    row[EF_PER] = _PER.get(step["per"], PX_UNCHECKED)
+                    if step["per"] == "fighter_adjacent_to_moved":
+                        row[EF_PARG] = self.kinds[step["fighter"]]
                 row[EF_OP] = {"move": OX_MOVE, "place": OX_PLACE, "damage": OX_DAMAGE, "recover": OX_RECOVER,
                               "set_health": OX_SETHP, "pin": OX_PIN, "swap": OX_SWAP}[op]
                 (row[EF_SEL], row[EF_REF], row[EF_SIDE], row[EF_OTHER], row[EF_ONE], row[EF_EXCLOPP],
                  row[EF_RANGE]) = self.target(step.get("target", "self"), w)
                 if op == "move":
-                    row[EF_N] = step["up_to"]
+                    row[EF_N] = step.get("up_to", 99)        # onto = "fog" without up_to: no limit
+                    if step.get("onto") == "fog":
+                        row[EF_FOG] = FG_ONTO
                     row[EF_THR] = int(bool(step.get("through_enemies", False)))
                     row[EF_TRACK] = int(bool(step.get("track", False)))
                 elif op == "place":
@@ -2334,6 +2786,8 @@ class _Hero:
                     to = step.get("to", "any")
                     if to == "any":
                         row[EF_TO] = TO_ANY
+                    elif to == "last_fog":
+                        row[EF_TO] = TO_LASTFOG
                     elif isinstance(to, dict) and len(to) == 1 and next(iter(to)) in ("in_zone_of", "adjacent_to"):
                         k = next(iter(to))
                         row[EF_TO] = TO_ZONE if k == "in_zone_of" else TO_ADJ
@@ -2382,9 +2836,38 @@ class _Hero:
                 row[EF_OP] = OX_DISCTOP if op == "discard_top" else OX_DISCARD
                 who = step.get("who", "you" if op == "discard_top" else "opponent")
                 row[EF_SIDE] = SD_OWN if who == "you" else SD_OPP
+                row[EF_MATCH] = int(step.get("matching") == "named_value")
             elif op == "discard_for_value":
                 row[EF_OP] = OX_DISCFV
-                row[EF_ARG] = self.tag_bits[step["tag"]]
+                row[EF_ARG] = self.tag_bits[step["tag"]] if "tag" in step else 0
+                row[EF_X] = self.forms.index(step["form"]) + 1 if "form" in step else 0
+            elif op == "place_fog":
+                row[EF_OP] = OX_PLACEFOG
+                row[EF_N] = step.get("amount", 1)
+                row[EF_TOREF] = self.ref(step.get("to", {}).get("in_zone_of", self.raw["name"]), w)
+            elif op == "move_fog":
+                row[EF_OP] = OX_MOVEFOG
+                row[EF_N] = step.get("up_to", 0)
+                row[EF_WHO] = SD_OWN if step.get("who", "you") == "you" else SD_OPP
+                tok = step.get("token", "any")
+                row[EF_FOG] = ((FG_EMPTY if step.get("to") == "empty" else 0)
+                               | (FG_DIFF if step.get("different") else 0)
+                               | (FG_UNDER if tok == "under_hero" else 0) | (FG_EACH if tok == "each" else 0))
+            elif op == "replace_opponent_card":
+                row[EF_OP] = OX_REPLACE
+            elif op == "set_printed":
+                row[EF_OP] = OX_SETPRINTED
+                row[EF_X] = int(step.get("card", "opponent") == "opponent")
+                to = step.get("to", "boost")
+                row[EF_ARG] = -1 if to == "boost" else to
+            elif op in ("predict", "name_value"):
+                row[EF_OP] = OX_GUESS
+                row[EF_X] = int(op == "name_value")
+            elif op == "reveal_top":
+                row[EF_OP] = OX_REVEAL
+            elif op == "hand_to_deck":
+                row[EF_OP] = OX_HANDDECK
+                row[EF_N] = step.get("amount", 1)
             elif op == "search":
                 row[EF_OP] = OX_SEARCH
                 if "card" in step:
@@ -2486,12 +2969,16 @@ class Expect:
                     slot += 1
             ability = raw.get("ability", {})
             known = {"name", "text", "maneuver_bonus", "start_of_turn", "setup", "attack_value", "defense_value",
-                     "boost_attack", "uncancelable_with"}
-            if set(ability) - known or ability.get("after_maneuver"):
+                     "boost_attack", "uncancelable_with", "after_maneuver", "fog_walk"}
+            if set(ability) - known:
                 raise NotImplementedError(f"{key}: ability hooks {sorted(set(ability) - known)} not modelled")
             h = seat * FIGHTERS_PER_PLAYER
             if ability.get("boost_attack"):
                 self.xf[h, XF_FLAGS] |= FL_BOOST_ATTACK
+            if ability.get("fog_walk"):
+                self.xf[h, XF_FLAGS] |= FL_FOG_WALK
+            if hero.forms:
+                self.xf[h, XF_FLAGS] |= FL_FORMS
             if "uncancelable_with" in ability:
                 u = ability["uncancelable_with"]
                 self.xf[h, XF_PTAG] = tag_bits[u["tag"]]
@@ -2506,9 +2993,10 @@ class Expect:
                 bonus_tags[ins["tag"]] = bonus_tags.get(ins["tag"], 0) + ins["amount"]
             sources[nc + 2 * seat] = hero.rows(ability.get("start_of_turn", []), WN_START, f"{key}.start_of_turn")
             sources[nc + 2 * seat + 1] = hero.rows(ability.get("setup", []), WN_SETUP, f"{key}.setup")
+            sources[nc + 4 + seat] = hero.rows(ability.get("after_maneuver", []), WN_AFTMAN, f"{key}.after_maneuver")
             gear = chosen_gear(raw, match.loadouts[seat])
             card_keys = {"name", "type", "value", "boost", "copies", "fighter", "tags", "text", "group", "option",
-                         "ongoing", "discard_if", "on_return"} | set(CARD_WINDOWS)
+                         "ongoing", "discard_if", "on_return", "form"} | set(CARD_WINDOWS)
             for card in raw["cards"]:
                 if set(card) - card_keys:
                     raise NotImplementedError(f"{key}: {card['name']}: {sorted(set(card) - card_keys)} not modelled")
@@ -2537,6 +3025,7 @@ class Expect:
                                                  card.get("value", -1), int("ongoing" in ctags),
                                                  int("uncancelable" in ctags), passive)
                 self.card_info[cid, CI_RETDRAW] = retdraw
+                self.card_info[cid, CI_FORM] = hero.forms.index(card["form"]) + 1 if "form" in card else 0
                 self.bonus_pc[seat, cid] = sum(bonus_tags.get(t, 0) for t in ctags)
                 if "discard_if" in card:
                     # a bare condition; { unless = ... } negates it
@@ -2552,7 +3041,7 @@ class Expect:
                     rows += hero.rows(card.get(wname, []), wcode, f"{key}.{card['name']}.{wname}")
                 sources[cid] = rows
             assert self.deck_counts[seat].sum() == DECK_SIZE, (key, self.deck_counts[seat].sum())
-        n_src = nc + 4
+        n_src = nc + 6
         self.eidx = np.zeros(n_src + 1, np.int64)
         flat = []
         for s in range(n_src):
@@ -2569,13 +3058,17 @@ class Expect:
         self.succ = _successors(move)
         # one-way paths (Kaer Morhen): the same graph with two-way arrows, for statistics
         self.succ2 = _successors(move | move.T) if (move != move.T).any() else np.zeros((0, 1), np.int64)
+        # secret passages (Baskerville Manor): the same graph without them, for statistics
+        pas = np.asarray(bf.passage) != 0
+        self.succ3 = (_successors(move & ~(pas[:, None] & pas[None, :] & (np.asarray(bf.adj) == 0)))
+                      if pas.any() else np.zeros((0, 1), np.int64))
         self.adj = np.array(bf.adj, np.int64)
         self.zmask = np.array(bf.zone_mask, np.int64)
         self.ldist = _line_distances(self.adj)
 
     def args(self):
         return (self.succ, self.adj, self.zmask, self.xf, self.card_info, self.eff, self.eidx,
-                self.deck_counts, self.bonus_pc, self.ldist, self.succ2)
+                self.deck_counts, self.bonus_pc, self.ldist, self.succ2, self.succ3)
 
     def source_rows(self, src):
         return self.eff[self.eidx[src]:self.eidx[src + 1]]
@@ -2598,9 +3091,11 @@ def all_matches():
     Marmoreal and Sarpedon, Medusa vs Sinbad in both seat orders on every battlefield; on
     Kaer Morhen and Fayrlund Forest every ordered pair with a Witcher hero among all seven,
     Geralt's seats cycling through his loadouts (each battlefield starts elsewhere in the
-    cycle, every loadout is played on both)."""
+    cycle, every loadout is played on both); on Soho and Baskerville Manor every ordered pair
+    with a Cobble & Fog hero among all eleven (``GAMES_COBBLE`` games each)."""
     out = []
     loadouts = geralt_loadouts()
+    kc = 0
     for i, bf in enumerate(list_battlefields()):
         if bf in PAIR_BATTLEFIELDS:
             pairs = [(h0, h1) for h0 in ALL_HEROES for h1 in ALL_HEROES]
@@ -2623,6 +3118,19 @@ def all_matches():
                         names.append(h)
                     mu = 100 * i + 10 * ALL_SEVEN.index(h0) + ALL_SEVEN.index(h1)
                     out.append((mu, Match(names, battlefield=bf), GAMES_WITCHER))
+        if bf in COBBLE_BATTLEFIELDS:
+            for h0 in ALL_ELEVEN:
+                for h1 in ALL_ELEVEN:
+                    if h0 not in COBBLE and h1 not in COBBLE:
+                        continue
+                    names = []
+                    for h in (h0, h1):
+                        if h == GERALT:
+                            h = f"{h}@{loadouts[kc % len(loadouts)]}"
+                            kc += 1
+                        names.append(h)
+                    mu = 5000 + 200 * i + 12 * ALL_ELEVEN.index(h0) + ALL_ELEVEN.index(h1)
+                    out.append((mu, Match(names, battlefield=bf), GAMES_COBBLE))
     return out
 
 
@@ -2684,6 +3192,10 @@ def assert_clean(results, stats, n_min):
                 assert (bf, (w, h)) in played and (bf, (h, w)) in played, (bf, w, h)
         lo = {m.loadouts[s] for _, m, _ in results if m.battlefield.key == bf for s in (0, 1) if m.keys[s] == GERALT}
         assert lo == set(geralt_loadouts()) and len(lo) == 8, (bf, lo)
+    for bf in COBBLE_BATTLEFIELDS:
+        for c in COBBLE:
+            for h in ALL_ELEVEN:
+                assert (bf, (c, h)) in played and (bf, (h, c)) in played, (bf, c, h)
     assert len({mu for mu, _, _ in results}) == len(results)          # distinct seeds per matchup
     for mu, m, out in results:
         assert len(out) > 0
@@ -2729,6 +3241,13 @@ def test_invariants_10k_random_games(big_run):
                SX_SELF_TO_DECK, SX_PASSED_DAMAGE, SX_WITHIN_DAMAGE, SX_PROTECTED, SX_DISCARD_FOR_VALUE,
                SX_ONEWAY_DETOURS):
         assert stats[sx] > 0, sx
+    # ... and the Cobble & Fog mechanics: fog placed, moved (by both players) and walked through,
+    # secret passages, replaced attack cards, guesses, printed values changed, revealed deck tops,
+    # cards put back on the deck, Mr. Hyde's maneuver damage, form cards, damage to fighters on fog
+    for sx in (SX_FOG_PLACES, SX_FOG_MOVES, SX_FOG_WALKS, SX_PASSAGE_MOVES, SX_REPLACES, SX_GUESSES,
+               SX_SET_PRINTED, SX_REVEALS, SX_HAND_TO_DECK, SX_AFTER_MANEUVER, SX_FORM_CARDS,
+               SX_FOG_EFFECT_DAMAGE):
+        assert stats[sx] > 0, sx
     for mu, m, out in results:      # each matchup: decisive games
         assert (out[:, R_REASON] == END_HERO_DEFEATED).any(), (mu, m.keys, m.battlefield.key)
     print(f"\n{stats[SX_GAMES]} games in {len(results)} matchups, {stats[SX_TURNS]} turns, {stats[SX_EVENTS]} events, "
@@ -2742,7 +3261,10 @@ def test_invariants_10k_random_games(big_run):
           f"replaced, {stats[SX_ONGOING_EOT]} discarded at the end of a turn), {stats[SX_GAINS]} gained actions, "
           f"{stats[SX_END_TURNS]} ended turns, {stats[SX_REMOVES]} removals, {stats[SX_DORMANT_ENDS]} dormant turn "
           f"ends, {stats[SX_SUMMON_RETURNS] + stats[SX_SUMMON_PLACES]} summons, {stats[SX_PROTECTED]} protected "
-          f"cancels, {stats[SX_ONEWAY_DETOURS]} one-way detours; known engine bug (ongoing scheme after the end): "
+          f"cancels, {stats[SX_ONEWAY_DETOURS]} one-way detours; Cobble & Fog: {stats[SX_FOG_MOVES]} fog moves, "
+          f"{stats[SX_FOG_WALKS]} moves through the fog, {stats[SX_PASSAGE_MOVES]} through secret passages, "
+          f"{stats[SX_REPLACES]} replaced attack cards, {stats[SX_GUESSES]} guesses, {stats[SX_AFTER_MANEUVER]} "
+          f"Hyde maneuver damages, {stats[SX_FORM_CARDS]} form schemes; known engine bug (ongoing scheme after the end): "
           f"{stats[SX_KNOWN_AFTER_END_BUG]} games; {secs:.1f} s")
 
 
@@ -2896,7 +3418,7 @@ def _find_choke(sy):
                     continue
                 pos[:] = -1
                 pos[FIGHTERS_PER_PLAYER] = b
-                if move_dist(ex.succ, pos, 0, a, c, True, False, 3) < 0:
+                if move_dist(ex.succ, pos, 0, a, c, True, False, 3, np.zeros(sy.S, np.bool_)) < 0:
                     return a, int(b), int(c)
     return None
 
@@ -3862,3 +4384,174 @@ def test_checker_rejects_bad_witcher_card_flow():
     assert sy.code(ch + [E(EV_DISCARD, 0, sy.c(0, "Blink"), 0)]) == E_CARD_FLOW   # not a Source card
     assert sy.code(ch + [E(EV_VALUES, 2, 0, 2, 1), E(EV_DAMAGE, 4, 2, 13),
                          E(EV_DISCARD, 0, sy.c(0, "Zireael"), 0)]) == E_CARD_FLOW  # during combat only
+
+
+# ------------------------------------------------ Cobble & Fog: fog, passages, forms, guesses
+
+def _ids(bf, *names):
+    return [bf.index(n) for n in names]
+
+
+@pytest.mark.nojit
+def test_checker_rejects_bad_fog():
+    """The Invisible Man's fog: placed at setup on separate empty spaces of his zone, moved
+    only by a live effect (by the player it names, within its distance), walked through by
+    him only; the replayed fog must be the state's."""
+    sy = Synth(("invisible_man", "sherlock_holmes"), "soho")
+    bf = sy.m.battlefield
+    s01, s02, s03, s04, s10, s14, s08, s20, s11 = _ids(bf, "SH01", "SH02", "SH03", "SH04", "SH10", "SH14", "SH08",
+                                                       "SH20", "SH11")
+    im, holmes, watson = 0, FIGHTERS_PER_PLAYER, FIGHTERS_PER_PLAYER + 1
+    base = [E(EV_SETUP, im, s03)]
+    fog = [E(EV_FOG, 0, 0, -1, s02, 0), E(EV_FOG, 0, 1, -1, s04, 0), E(EV_FOG, 0, 2, -1, s10, 0)]
+    rest = [E(EV_SETUP, holmes, s14), E(EV_SETUP, watson, s08)]
+    assert sy.code(base + fog + rest) == OK
+    assert sy.code(base + fog[:2] + [E(EV_FOG, 0, 2, -1, s04, 0)] + rest) == E_FOG     # a space with fog
+    assert sy.code(base + fog[:2] + [E(EV_FOG, 0, 2, -1, s03, 0)] + rest) == E_FOG     # his own space
+    assert sy.code(base + fog[:2] + [E(EV_FOG, 0, 2, -1, s20, 0)] + rest) == E_FOG     # outside his zone
+    assert sy.code(base + fog + [E(EV_FOG, 0, 0, -1, s01, 0)] + rest) == E_FOG          # a 4th placement
+    assert sy.code(base + rest + [E(EV_FOG, 1, 0, -1, s20, 1)]) == E_FOG                # Holmes has no fog
+    man = sy.draw(0, "Rolling Fog") + turn(0, 1) + action(0, A_MANEUVER) + sy.draw(0, "Vanish")
+    # SH03 -> SH02 (fog) -> SH10 (fog): 2 spaces only through the fog (3 along lines)
+    assert sy.code(base + fog + rest + man + [E(EV_MOVE, im, s03, s10, 2, 0)]) == OK
+    nofog = base + fog[:2] + [E(EV_FOG, 0, 2, -1, s11, 0)] + rest
+    assert sy.code(nofog + man + [E(EV_MOVE, im, s03, s10, 2, 0)]) == E_MOVE_PATH
+    # Holmes cannot use his fog: Watson SH08 -> ... no; Holmes from SH04 side: put Holmes on SH01
+    h_rest = [E(EV_SETUP, holmes, s01), E(EV_SETUP, watson, s08)]
+    hman = turn(0, 1) + action(0, A_MANEUVER) + sy.draw(0, "Vanish") + [E(EV_ACTION, 0, A_MANEUVER, 2)] \
+        + sy.draw(0, "Lurking") + turn(1, 2) + action(1, A_MANEUVER) + sy.draw(1, "Feint")
+    assert sy.code(base + fog + h_rest + hman + [E(EV_MOVE, holmes, s01, s10, 2, 0)]) == OK    # SH01-SH09-SH10
+    assert sy.code(base + fog + h_rest + hman + [E(EV_MOVE, holmes, s01, s04, 2, 0)]) == E_MOVE_PATH  # not via fog
+    # Rolling Fog: he moves a token anywhere; not his opponent, and not with no card at all
+    roll = base + fog + rest + sy.draw(0, "Rolling Fog") + turn(0, 1) + action(0, A_SCHEME) \
+        + [E(EV_SCHEME, 0, 0, sy.c(0, "Rolling Fog"))]
+    assert sy.code(roll + [E(EV_FOG, 0, 1, s04, s20, 0)]) == OK
+    assert sy.code(roll + [E(EV_FOG, 0, 1, s04, s20, 1)]) == E_FOG           # moved by Holmes
+    assert sy.code(roll + [E(EV_FOG, 0, 1, s03, s20, 0)]) == E_FOG           # no token on SH03
+    assert sy.code(roll + [E(EV_FOG, 0, 1, s04, s20, 0), E(EV_FOG, 0, 2, s10, s20, 0)]) == E_FOG   # once
+    assert sy.code(base + fog + rest + man + [E(EV_FOG, 0, 1, s04, s20, 0)]) == E_FOG   # no effect
+
+
+@pytest.mark.nojit
+def test_checker_rejects_bad_opponent_fog_moves():
+    """Into Thin Air: the opponent moves a fog token up to 3 spaces along lines."""
+    sy = Synth(("sherlock_holmes", "invisible_man"), "soho")
+    bf = sy.m.battlefield
+    s04, s05, s16, s20, s08, s03, s10 = _ids(bf, "SH04", "SH05", "SH16", "SH20", "SH08", "SH03", "SH10")
+    holmes, watson, im = 0, 1, FIGHTERS_PER_PLAYER
+    setup = [E(EV_SETUP, holmes, s04), E(EV_SETUP, watson, s10), E(EV_SETUP, im, s05),
+             E(EV_FOG, 1, 0, -1, s16, 1), E(EV_FOG, 1, 1, -1, bf.index("SH15"), 1),
+             E(EV_FOG, 1, 2, -1, bf.index("SH13"), 1)]
+    afoot, thin = sy.c(0, "The Game is Afoot"), sy.c(1, "Into Thin Air")
+    hit = (setup + sy.draw(0, "The Game is Afoot") + sy.draw(1, "Into Thin Air") + turn(0, 1) + action(0, A_ATTACK)
+           + [E(EV_ATTACK, holmes, im, afoot), E(EV_DEFENSE, im, thin), E(EV_VALUES, 5, 4, 1, 1), E(EV_DAMAGE, im, 1, 14)])
+    assert sy.code(hit + [E(EV_FOG, 1, 0, s16, s08, 0)]) == OK            # Holmes moves it 2 spaces
+    assert sy.code(hit + [E(EV_FOG, 1, 0, s16, s03, 0)]) == E_FOG         # 5 spaces: too far
+    assert sy.code(hit + [E(EV_FOG, 1, 0, s16, s08, 1)]) == E_FOG         # the opponent moves it, not IM
+
+
+@pytest.mark.nojit
+def test_checker_rejects_off_form_cards_and_unexplained_hyde_damage():
+    sy = Synth(("jekyll_hyde", "dracula"), "soho")
+    bf = sy.m.battlefield
+    s04, s05, s20 = _ids(bf, "SH04", "SH05", "SH20")
+    setup = [E(EV_SETUP, 0, s05), E(EV_SETUP, 4, s04), E(EV_SETUP, 5, s20)]
+    recoil = sy.c(0, "Recoiling Blow")
+    start = setup + sy.draw(0, "Recoiling Blow") + turn(0, 1)
+    hyde = [E(EV_COUNTER, 0, 0, 1)]
+    atk = action(0, A_ATTACK) + [E(EV_ATTACK, 0, 4, recoil)]
+    assert sy.code(start + hyde + atk) == OK
+    assert sy.code(start + atk) == E_CARD_PLAY                        # Dr. Jekyll cannot play Mr. Hyde's card
+    man = action(0, A_MANEUVER) + sy.draw(0, "Feint")
+    assert sy.code(start + hyde + man + [E(EV_DAMAGE, 0, 1, 15)]) == OK          # Mr. Hyde after a maneuver
+    assert sy.code(start + man + [E(EV_DAMAGE, 0, 1, 15)]) == E_DAMAGE_SOURCE    # Dr. Jekyll takes none
+    assert sy.code(start + hyde + man + [E(EV_DAMAGE, 0, 2, 14)]) == E_DAMAGE_SOURCE
+    assert sy.code(start + [E(EV_COUNTER, 0, 0, 0)]) == E_COUNTER                # a flip must change the form
+
+
+@pytest.mark.nojit
+def test_checker_rejects_guesses_outside_public_information():
+    """Confirm Suspicion names a value some card of the opponent not in its discard pile has;
+    the discarded card must carry it; Elementary predicts among the attacker's cards."""
+    sy = Synth(("sherlock_holmes", "dracula"), "soho")
+    bf = sy.m.battlefield
+    s04, s05, s20 = _ids(bf, "SH04", "SH05", "SH20")
+    setup = [E(EV_SETUP, 0, s04), E(EV_SETUP, 1, s20), E(EV_SETUP, 4, s05)]
+    confirm = sy.c(0, "Confirm Suspicion")
+    play = (setup + sy.draw(0, "Confirm Suspicion") + sy.draw(1, "Beastform", "Dash") + turn(0, 1) + action(0, A_SCHEME)
+            + [E(EV_SCHEME, 0, 0, confirm)])
+    assert sy.code(play + [E(EV_GUESS, 0, 6, -1), E(EV_DISCARD, 1, sy.c(1, "Beastform"), 0),
+                           E(EV_DAMAGE, 4, 4, 9)]) == OK
+    assert sy.code(play + [E(EV_GUESS, 0, 5, -1)]) == E_GUESS                     # no Dracula card is a 5
+    assert sy.code(play + [E(EV_GUESS, 0, 6, -1), E(EV_DISCARD, 1, sy.c(1, "Dash"), 0)]) == E_CARD_FLOW
+    assert sy.code(play + [E(EV_GUESS, 0, 6, -1), E(EV_DISCARD, 1, sy.c(1, "Beastform"), 0),
+                           E(EV_DAMAGE, 4, 3, 10)]) == E_DAMAGE_SOURCE          # its BOOST is 4
+    # both Beastforms in his discard pile (Eliminate the Impossible twice): 6 is no longer a value he may hold
+    elim, beast = sy.c(0, "Eliminate the Impossible"), sy.c(1, "Beastform")
+    gone = (setup + sy.draw(0, "Eliminate the Impossible", "Eliminate the Impossible", "Confirm Suspicion")
+            + sy.draw(1, "Beastform", "Beastform", "Dash") + turn(0, 1)
+            + action(0, A_SCHEME, 1) + [E(EV_SCHEME, 0, 0, elim), E(EV_DISCARD, 1, beast, 0)]
+            + action(0, A_SCHEME, 2) + [E(EV_SCHEME, 0, 0, elim), E(EV_DISCARD, 1, beast, 0)]
+            + turn(1, 2) + action(1, A_MANEUVER, 1) + sy.draw(1, "Feint") + action(1, A_MANEUVER, 2)
+            + sy.draw(1, "Exploit") + turn(0, 3) + action(0, A_SCHEME, 1) + [E(EV_SCHEME, 0, 0, confirm)])
+    assert sy.code(gone + [E(EV_GUESS, 0, 4, -1)]) == OK
+    assert sy.code(gone + [E(EV_GUESS, 0, 6, -1)]) == E_GUESS
+
+
+@pytest.mark.nojit
+def test_checker_rejects_attacks_through_secret_passages():
+    """Passages are for movement only: the checker's range is the battlefield's lines."""
+    sy = Synth(("sherlock_holmes", "invisible_man"), "baskerville_manor")
+    bf = sy.m.battlefield
+    s04, s26, s32, s01 = _ids(bf, "BM04", "BM26", "BM32", "BM01")
+    setup = [E(EV_SETUP, 0, s04), E(EV_SETUP, 1, s32), E(EV_SETUP, 4, s26)]
+    atk = sy.draw(0, "The Game is Afoot") + turn(0, 1) + action(0, A_ATTACK)
+    assert sy.code(setup + atk + [E(EV_ATTACK, 0, 4, sy.c(0, "The Game is Afoot"))]) == E_ATTACK
+    man = turn(0, 1) + action(0, A_MANEUVER) + sy.draw(0, "Feint")
+    assert sy.code(setup + man + [E(EV_MOVE, 0, s04, bf.index("BM18"), 2, 0)]) == OK   # via the BM15 passage
+    assert sy.code(setup + man + [E(EV_MOVE, 0, s04, bf.index("BM27"), 2, 0)]) == E_MOVE_PATH  # IM holds BM26
+
+
+@pytest.mark.nojit
+def test_checker_catches_broken_engine_tables_cobble_fog():
+    """End to end: doctored tables break the invariants: passages made adjacent (attacks
+    through them), Recoiling Blow without its form, Mr. Hyde's maneuver damage doubled,
+    Into Thin Air's fog move longer, Holmes's cards cancellable."""
+    from sim.engine.layout import C_FORM, C_PROG, C_TAGS, H_HOOKS, HK_AFTER_MANEUVER, I_N, TAG_UNCANCELABLE, W_AFTER
+
+    def codes(m, tables, mu, n=12):
+        ex = Expect(m)
+        out = np.zeros((n, R_FIELDS), np.int64)
+        run_checked(tables, m.rows, new_control(), RUN_SEED, mu, 0, n, *ex.args(), out, np.zeros(SX_FIELDS, np.int64))
+        return set(out[:, R_CODE].tolist())
+
+    m = Match(["sherlock_holmes", "invisible_man"], battlefield="baskerville_manor")
+    tb = m.tables
+    assert codes(m, tb, 1) == {OK}
+    adj = tb.adj.copy()
+    pas = np.flatnonzero(m.battlefield.passage)
+    adj[np.ix_(pas, pas)] = 1
+    adj[pas, pas] = 0
+    assert E_ATTACK in codes(m, tb._replace(adj=adj), 1, 40)
+    thin = m.content.card_ids[("invisible_man", "Into Thin Air")]
+    code = tb.code.copy()
+    s0, n0 = tb.cards[thin, C_PROG + 2 * W_AFTER], tb.cards[thin, C_PROG + 2 * W_AFTER + 1]
+    code[s0 + n0 - 1, I_N] = 9
+    assert E_FOG in codes(m, tb._replace(code=code), 1, 40)
+    cards = tb.cards.copy()
+    for c, key in enumerate(m.content.card_hero):
+        if key == "sherlock_holmes":
+            cards[c, C_TAGS] &= ~TAG_UNCANCELABLE
+    assert E_CANCEL in codes(m, tb._replace(cards=cards), 1, 40)
+
+    m = Match(["jekyll_hyde", "dracula"], battlefield="soho")
+    tb = m.tables
+    assert codes(m, tb, 2) == {OK}
+    cards = tb.cards.copy()
+    for name in ("Recoiling Blow", "Pure Evil", "With Haste!", "Calming Research"):
+        cards[m.content.card_ids[("jekyll_hyde", name)], C_FORM] = 0
+    assert E_CARD_PLAY in codes(m, tb._replace(cards=cards), 2, 40)
+    code = tb.code.copy()
+    row = int(m.rows[0])
+    code[tb.heroes[row, H_HOOKS + 2 * HK_AFTER_MANEUVER], I_N] = 2
+    assert E_DAMAGE_SOURCE in codes(m, tb._replace(code=code), 2, 40)

@@ -31,6 +31,9 @@ RULE_OPTIONS = {
     "summon_start_off_board": (L.R_SUMMON_OFF_BOARD, 0,
                                "1: sidekicks marked summon = true (the Leshen's Wolves) start off the board; "
                                "0 (project decision): they start on it like other sidekicks"),
+    "off_form_cards": (L.R_OFF_FORM, 0,
+                       "1: a DR. JEKYLL / MR. HYDE card may be played in either form, its effects happening "
+                       "only in its form (case R44); 0 (project decision): it may be played only in its form"),
 }
 
 

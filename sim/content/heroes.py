@@ -23,13 +23,14 @@ from .vocab import HeroFileError, StepContext, compile_condition, compile_steps
 CARD_TYPES = {"attack": L.CT_ATTACK, "defense": L.CT_DEFENSE,
               "versatile": L.CT_VERSATILE, "scheme": L.CT_SCHEME}
 WINDOWS = {"immediately": L.W_IMMEDIATELY, "during": L.W_DURING, "after": L.W_AFTER,
-           "effect": L.W_SCHEME, "ongoing_start_of_turn": L.W_ONGOING_START, "on_return": L.W_ON_RETURN}
+           "effect": L.W_SCHEME, "ongoing_start_of_turn": L.W_ONGOING_START, "on_return": L.W_ON_RETURN,
+           "on_play": L.W_ON_PLAY}
 PASSIVES = {"no_opponent_actions": L.PV_NO_OPPONENT_ACTIONS, "may_ignore_discards": L.PV_MAY_IGNORE_DISCARD,
             "draw_after_combat": L.PV_DRAW_AFTER_COMBAT}
 HOOKS = {"setup": L.HK_SETUP, "start_of_turn": L.HK_START_TURN,
          "maneuver_bonus": L.HK_MANEUVER_BONUS, "after_maneuver": L.HK_AFTER_MANEUVER,
          "attack_value": L.HK_ATTACK_VALUE, "defense_value": L.HK_DEFENSE_VALUE}
-ABILITY_FLAGS = {"boost_attack": L.HF_ATTACK_BOOST, "fog_walk": 2}
+ABILITY_FLAGS = {"boost_attack": L.HF_ATTACK_BOOST, "fog_walk": L.HF_FOG_WALK}
 SPECIAL_TAGS = {"ongoing": L.TAG_ONGOING, "uncancelable": L.TAG_UNCANCELABLE}
 ATTACK_KINDS = ("melee", "ranged")
 KEY_RE = re.compile(r"[a-z0-9_]+")
@@ -317,7 +318,7 @@ def load_hero(path: str | Path) -> HeroSpec:
                 if ctype != "scheme" and wid in (L.W_SCHEME, L.W_ONGOING_START, L.W_ONGOING_DISCARD):
                     raise HeroFileError(f"{name}: {w}.{wname}: only schemes have '{wname}'; "
                                         "combat cards use immediately / during / after")
-                if ctype == "scheme" and wid in (L.W_IMMEDIATELY, L.W_DURING, L.W_AFTER):
+                if ctype == "scheme" and wid in (L.W_IMMEDIATELY, L.W_DURING, L.W_AFTER, L.W_ON_PLAY):
                     raise HeroFileError(f"{name}: {w}.{wname}: a scheme's effect goes in 'effect'")
                 ctx.window = wname
                 programs[wid] = compile_steps(ctx, f"{w}.{wname}", c[wname])

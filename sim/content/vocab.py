@@ -27,10 +27,10 @@ OPS = {
     "cancel": (E.OP_CANCEL, set()),
     "damage": (E.OP_DAMAGE, {"amount", "target", "per", "tag", "fighter"}),
     "draw": (E.OP_DRAW, {"amount", "who", "per", "tag", "fighter"}),
-    "discard": (E.OP_DISCARD, {"amount", "who", "random", "chooser"}),
-    "move": (E.OP_MOVE, {"up_to", "target", "through_enemies", "track"}),
+    "discard": (E.OP_DISCARD, {"amount", "who", "random", "chooser", "optional", "matching"}),
+    "move": (E.OP_MOVE, {"up_to", "target", "through_enemies", "track", "onto"}),
     "place": (E.OP_PLACE, {"target", "to"}),
-    "recover": (E.OP_RECOVER, {"amount", "target"}),
+    "recover": (E.OP_RECOVER, {"amount", "target", "per", "tag", "fighter"}),
     "set_health": (E.OP_SET_HEALTH, {"amount", "target"}),
     "return_defeated": (E.OP_RETURN_DEFEATED, {"fighter", "to"}),
     "gain_action": (E.OP_GAIN_ACTION, {"amount"}),
@@ -55,10 +55,20 @@ OPS = {
     "swap": (E.OP_SWAP, {"target"}),
     "summon": (E.OP_SUMMON, {"fighter", "to"}),
     "remove_from_board": (E.OP_REMOVE, set()),
-    "discard_for_value": (E.OP_DISCARD_FOR_VALUE, {"tag", "amount"}),
+    "discard_for_value": (E.OP_DISCARD_FOR_VALUE, {"tag", "form", "amount"}),
     "reclaim": (E.OP_RECLAIM, {"to"}),
     "shuffle_into_deck": (E.OP_SELF_TO_DECK, set()),
+    "place_fog": (E.OP_PLACE_FOG, {"amount", "to"}),
+    "move_fog": (E.OP_MOVE_FOG, {"up_to", "to", "token", "who", "different"}),
+    "replace_opponent_card": (E.OP_REPLACE_CARD, set()),
+    "set_printed": (E.OP_SET_PRINTED, {"card", "to"}),
+    "zero_value": (E.OP_ZERO_VALUE, set()),
+    "predict": (E.OP_PREDICT, set()),
+    "name_value": (E.OP_NAME_VALUE, set()),
+    "reveal_top": (E.OP_REVEAL_TOP, set()),
+    "hand_to_deck": (E.OP_HAND_TO_DECK, {"amount"}),
 }
+FOG_TOKENS = {"any": E.FT_ANY, "under_hero": E.FT_UNDER_HERO, "each": E.FT_EACH}
 SEARCH_FROM = {"discard_then_deck": E.SR_DISCARD_THEN_DECK, "deck": E.SR_DECK, "discard": E.SR_DISCARD,
                "deck_or_discard": E.SR_DECK_OR_DISCARD}
 
@@ -75,6 +85,11 @@ ONLY_IN = {
     "discard_for_value": {"immediately", "during"},
     "shuffle_into_deck": {"effect"},
     "remove_from_board": {"effect"},
+    "replace_opponent_card": {"immediately"},
+    "set_printed": {"immediately", "during"},
+    "zero_value": {"immediately", "during"},
+    "predict": {"on_play"},
+    "place_fog": {"setup", "effect", "after"},
 }
 HOOK_ONLY = {"maneuver_bonus": {"add_move"}, "attack_value": {"add_value", "set_value"},
              "defense_value": {"add_value", "set_value"}}
@@ -96,16 +111,20 @@ CONDITIONS = {
     "hero_attacked_this_turn": E.CN_HERO_ATTACKED,
     "left_space": E.CN_LEFT_SPACE,
     "took_from_deck": E.CN_TOOK_FROM_DECK,
+    "started_on_fog": E.CN_STARTED_ON_FOG,
+    "predicted": E.CN_PREDICTED,
+    "discarded": E.CN_DISCARDED,
+    "first_action": E.CN_FIRST_ACTION,
 }
 # table conditions: key -> description
 TABLE_CONDITIONS = (
-    "counter + is | is_not", "hero_health_at_most", "opposing_printed_at_least",
+    "counter + is | is_not [+ role = 'attacking' | 'defending']", "hero_health_at_most", "opposing_printed_at_least",
     "opposing_printed", "opposing_health_at_least", "tag_count + at_least [+ below]",
     "adjacent = [fighter, fighter]", "hand_at_least", "fighter_in_zone = [fighter, of fighter]",
 )
 
-TARGETS = ("self", "opposing", "each own", "combatant", "<fighter name>",
-           "{ one|each = 'in_zone'|'adjacent'|'any'|'all', of = ref, side = 'any'|'opposing'|'own', other = bool }")
+TARGETS = ("self", "opposing", "each own", "combatant", "opponent_hero", "moved", "<fighter name>",
+           "{ one|each = 'in_zone'|'adjacent'|'any'|'all'|'on_fog', of = ref, side = 'any'|'opposing'|'own', other = bool }")
 
 PER = {
     "discard_tag": E.PER_DISCARD_TAG,
@@ -114,6 +133,9 @@ PER = {
     "adjacent_to_self": E.PER_ADJ_TO_SELF,
     "last_boost": E.PER_LAST_BOOST,
     "last_damage": E.PER_LAST_DAMAGE,
+    "opponent_boost": E.PER_OPP_BOOST,
+    "damage_taken": E.PER_DAMAGE_TAKEN,
+    "fighter_adjacent_to_moved": E.PER_KIND_ADJ_MOVED,
 }
 SIDES = {"any": E.S_ANY, "opposing": E.S_OPPOSING, "own": E.S_OWN}
 WHO = {"you": E.S_OWN, "opponent": E.S_OPPOSING}
@@ -194,11 +216,16 @@ def _target(ctx, where, t, row):
             row[L.I_SEL] = E.SEL_EACH_OWN
         elif t == "combatant":
             row[L.I_SEL] = E.SEL_ONE_COMBATANT
+        elif t == "opponent_hero":
+            row[L.I_SEL] = E.SEL_OPP_HERO
+        elif t == "moved":
+            row[L.I_SEL] = E.SEL_MOVED
         elif t in ctx.fighters:
             k = ctx.fighters[t]
             row[L.I_SEL], row[L.I_REF] = (E.SEL_REF, 0) if k == 0 else (E.SEL_EACH_KIND, k)
         else:
             ctx.fail(where, f"unknown target {t!r}; valid: 'self', 'opposing', 'each own', 'combatant', "
+                     "'opponent_hero', 'moved', "
                      + ", ".join(repr(n) for n in ctx.fighters) + ", or a table like "
                      "{ one = 'in_zone', of = 'self', side = 'opposing' }")
         return
@@ -214,10 +241,12 @@ def _target(ctx, where, t, row):
     table = {("in_zone", True): E.SEL_ONE_ZONE, ("in_zone", False): E.SEL_EACH_ZONE,
              ("adjacent", True): E.SEL_ONE_ADJ, ("adjacent", False): E.SEL_EACH_ADJ,
              ("any", True): E.SEL_ONE_ANY, ("all", False): E.SEL_ALL,
-             ("within", True): E.SEL_ONE_WITHIN, ("passed", True): E.SEL_ONE_PASSED}
+             ("within", True): E.SEL_ONE_WITHIN, ("passed", True): E.SEL_ONE_PASSED,
+             ("on_fog", False): E.SEL_EACH_FOG}
     if (how, one) not in table:
         ctx.fail(where, f"{'one' if one else 'each'} = {how!r} is not valid; valid: "
-                 "one = 'in_zone' | 'adjacent' | 'any' | 'within' | 'passed'; each = 'in_zone' | 'adjacent' | 'all'")
+                 "one = 'in_zone' | 'adjacent' | 'any' | 'within' | 'passed'; "
+                 "each = 'in_zone' | 'adjacent' | 'all' | 'on_fog'")
     row[L.I_SEL] = table[(how, one)]
     if how == "within":
         row[L.I_RANGE] = _int(ctx, where + ".range", t.get("range"), 0, 99)
@@ -251,8 +280,16 @@ def _condition(ctx, where, c, row):
         key = "is" if "is" in c else "is_not" if "is_not" in c else None
         if key is None or c[key] not in values:
             ctx.fail(where, f"counter {c['counter']!r} needs is = or is_not = one of {list(values)}")
+        bad = set(c) - {"counter", "is", "is_not", "role"}
+        if bad:
+            ctx.fail(where, f"unknown key(s) {sorted(bad)} in a counter condition; valid: counter, is, is_not, role")
         row[L.I_COND] = E.CN_COUNTER_EQ if key == "is" else E.CN_COUNTER_NE
         row[L.I_CA], row[L.I_CB] = slot, values.index(c[key])
+        roles = {"any": 0, "attacking": 1, "defending": 2}
+        role = c.get("role", "any")
+        if role not in roles:
+            ctx.fail(where + ".role", f"unknown {role!r}; valid: " + ", ".join(roles))
+        row[L.I_CREF] = roles[role]
     elif "hero_health_at_most" in c:
         row[L.I_COND], row[L.I_CA] = E.CN_HERO_HP_AT_MOST, _int(ctx, where, c["hero_health_at_most"])
     elif "opposing_printed_at_least" in c:
@@ -290,12 +327,15 @@ def _place_to(ctx, where, to, row):
     if to == "any":
         row[L.I_X] = E.PL_ANY
         return
+    if to == "last_fog":
+        row[L.I_X] = E.PL_LAST_FOG
+        return
     if isinstance(to, dict) and len(to) == 1 and ("in_zone_of" in to or "adjacent_to" in to):
         k, v = next(iter(to.items()))
         row[L.I_X] = E.PL_IN_ZONE if k == "in_zone_of" else E.PL_ADJ
         row[L.I_Y] = ctx.ref(f"{where}.{k}", v)
         return
-    ctx.fail(where, f"must be 'any', {{ in_zone_of = fighter }} or {{ adjacent_to = fighter }}, got {to!r}")
+    ctx.fail(where, f"must be 'any', 'last_fog', {{ in_zone_of = fighter }} or {{ adjacent_to = fighter }}, got {to!r}")
 
 
 def compile_step(ctx, where, step):
@@ -336,9 +376,14 @@ def compile_step(ctx, where, step):
     if op in ("set_value", "set_health") and "amount" not in step:
         ctx.fail(where, f"op {op!r} needs 'amount'")
     if op == "move":
-        if "up_to" not in step:
-            ctx.fail(where, "op 'move' needs 'up_to' (spaces)")
-        row[L.I_N] = _int(ctx, where + ".up_to", step["up_to"])
+        onto = step.get("onto")
+        if onto is not None and onto != "fog":
+            ctx.fail(where + ".onto", f"unknown {onto!r}; valid: 'fog' (end on a space with one of your fog tokens)")
+        if onto == "fog":
+            row[L.I_FLAGS] |= L.IF_ONTO_FOG
+        if "up_to" not in step and onto is None:
+            ctx.fail(where, "op 'move' needs 'up_to' (spaces); only a move with onto = 'fog' may leave it out (no limit)")
+        row[L.I_N] = _int(ctx, where + ".up_to", step.get("up_to", 99))
         if _bool(ctx, where + ".through_enemies", step.get("through_enemies", False)):
             row[L.I_FLAGS] |= L.IF_THROUGH
         if _bool(ctx, where + ".track", step.get("track", False)):
@@ -360,14 +405,56 @@ def compile_step(ctx, where, step):
             ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
         row[L.I_Y] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
     if op == "discard_for_value":
-        row[L.I_PARG] = ctx.tag(where + ".tag", step.get("tag"))
+        if "tag" in step:
+            row[L.I_PARG] = ctx.tag(where + ".tag", step.get("tag"))
+        if "form" in step:
+            slot, values = ctx.counter(where + ".form", "form")
+            if step["form"] not in values:
+                ctx.fail(where + ".form", f"unknown form {step['form']!r}; valid: " + ", ".join(values))
+            row[L.I_X] = values.index(step["form"]) + 1
+    if op == "place_fog":
+        to = step.get("to", {"in_zone_of": ctx.hero_name})
+        if not (isinstance(to, dict) and set(to) == {"in_zone_of"}):
+            ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
+        row[L.I_Y] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
+        row[L.I_N] = _int(ctx, where + ".amount", step.get("amount", 1), 1, L.N_FOG)
+    if op == "move_fog":
+        if ("up_to" in step) == ("to" in step):
+            ctx.fail(where, "op 'move_fog' needs exactly one of 'up_to' (spaces along lines) or "
+                     "'to' ('anywhere': any other space; 'empty': a space without a fighter)")
+        if "up_to" in step:
+            row[L.I_N] = _int(ctx, where + ".up_to", step["up_to"], 1, 99)
+        else:
+            if step["to"] not in ("anywhere", "empty"):
+                ctx.fail(where + ".to", f"unknown {step['to']!r}; valid: anywhere, empty")
+            if step["to"] == "empty":
+                row[L.I_FLAGS] |= L.IF_EMPTY
+        token = step.get("token", "any")
+        if token not in FOG_TOKENS:
+            ctx.fail(where + ".token", f"unknown {token!r}; valid: " + ", ".join(FOG_TOKENS))
+        row[L.I_X] = FOG_TOKENS[token]
+        if _bool(ctx, where + ".different", step.get("different", False)):
+            row[L.I_FLAGS] |= L.IF_DIFFERENT
+    if op == "set_printed":
+        card = step.get("card", "opponent")
+        if card not in ("yours", "opponent"):
+            ctx.fail(where + ".card", f"unknown {card!r}; valid: yours, opponent")
+        row[L.I_X] = 1 if card == "opponent" else 0
+        to = step.get("to", "boost")
+        if to == "boost":
+            row[L.I_Y] = 0
+        else:
+            row[L.I_Y] = 1
+            row[L.I_N] = _int(ctx, where + ".to", to, 0, 20)
+    if op == "hand_to_deck":
+        row[L.I_N] = _int(ctx, where + ".amount", step.get("amount", 1), 1, 20)
     if op == "reclaim":
         to = step.get("to", "hand")
         if to not in ("deck_top", "hand"):
             ctx.fail(where + ".to", f"unknown {to!r}; valid: deck_top, hand")
         row[L.I_X] = 1 if to == "hand" else 0
-    if op in ("draw", "discard", "discard_top"):
-        who = step.get("who", "you" if op in ("draw", "discard_top") else "opponent")
+    if op in ("draw", "discard", "discard_top", "move_fog"):
+        who = step.get("who", "you" if op in ("draw", "discard_top", "move_fog") else "opponent")
         if who not in WHO:
             ctx.fail(where + ".who", f"unknown {who!r}; valid: " + ", ".join(WHO))
         row[L.I_SIDE] = WHO[who]
@@ -420,6 +507,16 @@ def compile_step(ctx, where, step):
             ctx.fail(where + ".chooser", f"unknown {chooser!r}; valid: 'owner' (the discarding player), 'you'")
         if chooser == "you":
             row[L.I_FLAGS] |= L.IF_YOU_CHOOSE
+        if _bool(ctx, where + ".optional", step.get("optional", False)):
+            row[L.I_FLAGS] |= L.IF_OPTIONAL
+        matching = step.get("matching")
+        if matching is not None:
+            if matching != "named_value":
+                ctx.fail(where + ".matching", f"unknown {matching!r}; valid: 'named_value' (a card whose printed "
+                         "value is the value the last name_value step named)")
+            if row[L.I_FLAGS] & (L.IF_RANDOM | L.IF_YOU_CHOOSE):
+                ctx.fail(where + ".matching", "the discarding player chooses the matching card; drop random/chooser")
+            row[L.I_X] = 1
     if "per" in step:
         per = step["per"]
         if per not in PER:
@@ -427,7 +524,7 @@ def compile_step(ctx, where, step):
         row[L.I_PER] = PER[per]
         if per == "discard_tag":
             row[L.I_PARG] = ctx.tag(where + ".tag", step.get("tag"))
-        if per == "fighter_in_zone_of_opposing":
+        if per in ("fighter_in_zone_of_opposing", "fighter_adjacent_to_moved"):
             row[L.I_PARG] = ctx.fighter_kind(where + ".fighter", step.get("fighter"))
     if op == "take_from_discard":
         row[L.I_PARG] = ctx.tag(where + ".tag", step.get("tag"))

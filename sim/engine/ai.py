@@ -56,8 +56,8 @@ from .layout import (
     CB_MOD0, CB_MOD1, CB_OVR0, CB_OVR1, CB_PRINTED0, CB_PRINTED1, CT_ATTACK, CT_DEFENSE, CT_SCHEME,
     CT_VERSATILE, D_ACTION, D_BOOST_ATTACK, D_BOOST_CARD, D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_EFFECT,
     D_DISCARD_LIMIT, D_MAY, D_MOVE_DEST, D_MOVE_STEP, D_OPTION, D_PLACE, D_SETUP_SPACE, D_TAKE_CARD,
-    D_TARGET, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER,
-    FS_IN_PLAY, G_ACTION_NO, G_ACTIONS, G_LOGN, G_TURN, H_AI_ATK0, H_AI_DEF0, H_AI_DEF_FOG, H_AI_MOVE_N,
+    D_TARGET, D_GUESS, D_FOG_DEST, D_FORCE_CARD, HF_FOG_WALK, H_FLAGS, CB_DEF_P, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER,
+    FS_IN_PLAY, G_ACTION_NO, G_ACTIONS, G_NPLAYERS, G_LOGN, G_TURN, H_AI_ATK0, H_AI_DEF0, H_AI_DEF_FOG, H_AI_MOVE_N,
     H_AI_MOVE_TAG, H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0, P_DECKN,
     P_DISCN, P_HANDN, P_HERO, P_ONGOING, R_EXHAUST_DAMAGE, R_HAND_LIMIT, TAG_ONGOING, fslot, pslot,
 )
@@ -784,6 +784,32 @@ def score_may(st, tb, ctl, p, opts, n, scores):
         scores[j] = 1.0 if (opts[j] == 1) == yes else 0.0
 
 
+@jit(V(ST, TB, CTL, I, A1, I, FA1))
+def score_guess(st, tb, ctl, p, opts, n, scores):
+    """A named or predicted printed value (Holmes): the value most frequent among the
+    opponent's unknown cards (card counting from public piles, never their hand)."""
+    o = OFF_CB
+    q = -1
+    if st[o + CB_ACTIVE] != 0:
+        q = st[o + CB_DEF_P] if st[o + CB_ATT_P] == p else st[o + CB_ATT_P]
+    else:
+        for r in range(4):
+            if r != p and st[pslot(r, P_HERO)] >= 0 and team_of(st, r) != team_of(st, p):
+                q = r
+                break
+    for j in range(n):
+        scores[j] = -0.001 * j
+    if q < 0:
+        return
+    pool = np.empty(MAX_CARDS + 1, np.int64)
+    npool = unknown_pool(st, tb, q, pool)
+    for i in range(npool):
+        v = tb.cards[pool[i], C_VALUE]
+        for j in range(n):
+            if opts[j] == v:
+                scores[j] += 1.0
+
+
 @jit(V(ST, TB, CTL, I, I, A1, I, FA1))
 def greedy_scores(st, tb, ctl, p, kind, opts, n, scores):
     """The greedy profile: best attack card, else close in; defend with the best card; no BOOSTs."""
@@ -890,6 +916,23 @@ def ai_decide(st, tb, ctl, kind, p, opts, n):
         score_may(st, tb, ctl, p, opts, n, scores)
     elif kind == D_OPTION:
         score_options(st, tb, ctl, p, opts, n, scores)
+    elif kind == D_GUESS:
+        score_guess(st, tb, ctl, p, opts, n, scores)
+    elif kind == D_FORCE_CARD:   # the opponent must play this card instead: their weakest
+        for j in range(n):
+            scores[j] = -float(tb.cards[opts[j], C_VALUE]) if opts[j] >= 0 else 0.0
+    elif kind == D_FOG_DEST:     # our fog near our hero (he walks and defends on it); theirs far
+        mine = (tb.heroes[st[pslot(p, P_HERO)], H_FLAGS] & HF_FOG_WALK) != 0
+        h = p * FIGHTERS_PER_PLAYER
+        if not mine:    # the fog is the opposing Invisible Man's: keep it away from him
+            for r in range(st[G_NPLAYERS]):
+                if team_of(st, r) != team_of(st, p):
+                    h = r * FIGHTERS_PER_PLAYER
+                    break
+        hs = st[fslot(h, F_SPACE)]
+        for j in range(n):
+            d = float(tb.dist[hs, opts[j]]) if hs >= 0 else 0.0
+            scores[j] = -d if mine else d
     best = 0
     for j in range(1, n):
         if scores[j] > scores[best]:

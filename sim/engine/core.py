@@ -21,10 +21,9 @@ from .layout import (
     FIGHTERS_PER_PLAYER, FS_DEFEATED, FS_IN_PLAY, G_ACTIVE, G_LOGN, G_NPLAYERS,
     G_OVER, G_REASON, G_RNG, G_WINNER, H_FLAGS, MAX_CARDS, MAX_FIGHTERS,
     N_FOG, OFF_DECK, OFF_DISC, OFF_HAND, OFF_SPACE_DEFEATS, P_COUNTER0, P_DECKN, P_DISCN, P_FOG0,
-    P_HANDN, P_HERO, P_TEAM, R_EXHAUST_DAMAGE, C_TAGS, fslot, pslot,
+    P_HANDN, P_HERO, P_TEAM, R_EXHAUST_DAMAGE, C_TAGS, C_FMASK, C_FORM, FORM_COUNTER, HF_FOG_WALK,
+    R_OFF_FORM, OFF_PLAYED, MAX_HERO_CARDS, C_LOCAL, P_CARDS_PLAYED, fslot, pslot,
 )
-
-HF_FOG_WALK = 2     # hero moves between fog-token spaces as if adjacent
 
 PILE_DECK = 0
 PILE_HAND = 1
@@ -503,6 +502,33 @@ def place_fighter(st, log, f, dest):
     if src != dest and src >= 0:
         st[fslot(f, F_LEFT)] = 1
     log_ev(st, log, EV_PLACE, f, src, dest, 0, 0)
+
+
+@jit(V(ST, TB, I, I))
+def count_play(st, tb, p, card):
+    """Count one play of ``card`` by player ``p`` (total and per card of the hero file)."""
+    st[pslot(p, P_CARDS_PLAYED)] += 1
+    st[OFF_PLAYED + p * MAX_HERO_CARDS + tb.cards[card, C_LOCAL]] += 1
+
+
+@jit(B(ST, TB, I, I))
+def can_play(st, tb, card, g):
+    """True if fighter ``g`` may play ``card``: its banner (fighter mask) and form.
+
+    A card with a form (Dr. Jekyll / Mr. Hyde banner) is playable only in that
+    form (cases.md project decision R44); with the rules option ``off_form_cards``
+    (``R_OFF_FORM``) it is playable in either form and only its effects need the
+    form (see ``effects.run_card_window``).
+    """
+    k = st[fslot(g, F_KIND)]
+    if (tb.cards[card, C_FMASK] >> k) & 1 == 0:
+        return False
+    form = tb.cards[card, C_FORM]
+    if form != 0 and tb.rules[R_OFF_FORM] == 0:
+        p = st[fslot(g, F_OWNER)]
+        if st[pslot(p, P_COUNTER0 + FORM_COUNTER)] != form - 1:
+            return False
+    return True
 
 
 @jit(I(ST, I, I))

@@ -19,7 +19,8 @@ from numba import njit, types  # noqa: F401
 from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
 
 from .core import (
-    PILE_DECK, PILE_DISC, PILE_HAND, add_unique, adjacent, check_end, count_tag_in_pile, pile_take,
+    PILE_DECK, PILE_DISC, PILE_HAND, add_unique, adjacent, can_play, check_end, count_play, count_tag_in_pile,
+    pile_take,
     deal_damage, discard_from_hand, draw_cards, fog_space, hero_of, log_ev,
     move_fighter, occupancy, opposed, pile_base, pile_push, pile_remove_at,
     place_fighter, rand_below, reachable, recover, same_zone, set_health,
@@ -39,7 +40,11 @@ from .layout import (
     I_COND, I_FLAGS, I_N, I_OP, I_PARG, I_PER, I_REF, I_SEL, I_SIDE, IF_MAY,
     IF_BOTTOM, IF_EXCLUDE_OPP, IF_NEGATE, IF_TO_OPPONENT, IF_TRACK, IF_RANDOM, IF_THROUGH, IF_YOU_CHOOSE, IF_EXCLUDE_REF, MAX_CARDS, MAX_FIGHTERS,
     OFF_CB, P_COUNTER0, P_DISCN, P_HAND_SEEN, P_HANDN, P_HERO, R_END_AT_ACTION,
-    TAG_UNCANCELABLE, C_TAGS, fslot, pslot,
+    TAG_UNCANCELABLE, C_TAGS, C_TYPE, C_VALUE, C_FORM, C_HERO, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE,
+    CB_DMG, CB_LOCK0, CB_GUESS0, CB_ABOOST, CB_DEF_P, D_GUESS, D_FOG_TOKEN, D_FOG_DEST, D_FORCE_CARD,
+    EV_FOG, EV_REPLACE, EV_GUESS, EV_SET_PRINTED, G_GUESS, G_LAST_DISC, G_MOVED, G_FOG_TOKEN, G_FOG_SPACE,
+    G_ACTION_NO, IF_EMPTY, IF_DIFFERENT, IF_OPTIONAL, IF_ONTO_FOG, N_FOG, P_FOG0, P_START_FOG, FORM_COUNTER,
+    R_OFF_FORM, H_DECK_START, H_DECK_LEN, W_ON_PLAY, fslot, pslot,
 )
 from .policy import CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, decide
 
@@ -80,7 +85,20 @@ OP_REMOVE = 32         # remove your hero from the board; it comes back at the s
 OP_DISCARD_FOR_VALUE = 33  # discard any number of cards with tag PARG: +N value each
 OP_RECLAIM = 34        # a card of your choice from your discard pile to the top of the deck (CA 0) or hand (1)
 OP_SELF_TO_DECK = 35   # this scheme is shuffled into your deck instead of going to the discard
-N_OPS = 36
+OP_PLACE_FOG = 36      # place N of your fog tokens on separate empty spaces in the zone of fighter Y
+OP_MOVE_FOG = 37       # move a fog token (X: FT_*) up to N spaces along lines (N 0: to any other space)
+OP_REPLACE_CARD = 38   # the opponent's combat card goes back to their hand; you choose the card they play
+OP_SET_PRINTED = 39    # the printed value of a combat card (X 1: the opponent's) becomes its BOOST (Y 0) or N
+OP_ZERO_VALUE = 40     # the opponent's value is 0 and card effects cannot change it
+OP_PREDICT = 41        # predict the printed value of the opponent's combat card (public information only)
+OP_NAME_VALUE = 42     # name a printed value (G_GUESS) the opponent's cards may have (public information only)
+OP_REVEAL_TOP = 43     # reveal the top card of your deck and put it in your hand; remember its BOOST
+OP_HAND_TO_DECK = 44   # put N cards from your hand on top of your deck, in the order you choose
+N_OPS = 45
+
+FT_ANY = 0             # move_fog: one token of the mover's choice
+FT_UNDER_HERO = 1      # the token on your hero's space
+FT_EACH = 2            # every token, one after the other
 
 SR_DISCARD_THEN_DECK = 0
 SR_DECK = 1
@@ -112,6 +130,10 @@ CN_LEFT_SPACE = 20     # your fighter left its space this turn
 CN_HAND_AT_LEAST = 21  # you hold at least CA cards
 CN_KIND_IN_ZONE_OF = 22  # one of your fighters of kind REF is in the zone of fighter CA
 CN_TOOK_FROM_DECK = 23  # the last search took its card from the deck
+CN_STARTED_ON_FOG = 24  # your hero began this turn on a space with one of your fog tokens
+CN_PREDICTED = 25      # your prediction (OP_PREDICT) equals the opponent card's printed value
+CN_DISCARDED = 26      # the last discard step discarded at least one card
+CN_FIRST_ACTION = 27   # this is the first action of the turn
 
 # ------------------------------------------------------------- selectors
 SEL_REF = 0            # the fighter REF
@@ -126,6 +148,9 @@ SEL_ONE_COMBATANT = 8  # one of the two fighters in the combat
 SEL_ONE_ANY = 9        # any one fighter (side filter)
 SEL_ONE_WITHIN = 10    # one fighter within CB spaces of REF (counted along lines)
 SEL_ONE_PASSED = 11    # one fighter the last tracked move passed through
+SEL_EACH_FOG = 12      # each fighter on a space with one of your fog tokens (side filter)
+SEL_OPP_HERO = 13      # the opponent's hero
+SEL_MOVED = 14         # the fighter the last move step moved (or chose)
 
 REF_SELF = -1          # your fighter (who played the card)
 REF_OPPOSING = -2      # the opposing fighter in this combat
@@ -142,10 +167,14 @@ PER_KIND_IN_ZONE_OF_OPPOSING = 3  # your fighters of kind PARG in its zone
 PER_ADJ_TO_SELF = 4    # fighters adjacent to your fighter
 PER_LAST_BOOST = 5     # BOOST of the card the last discard_top step discarded
 PER_LAST_DAMAGE = 6    # damage dealt by the last damage step
+PER_OPP_BOOST = 7      # printed BOOST of the opponent's combat card
+PER_DAMAGE_TAKEN = 8   # combat damage your fighter took in this combat
+PER_KIND_ADJ_MOVED = 9  # your fighters of kind PARG adjacent to the fighter the last move step moved
 
 PL_ANY = 0
 PL_IN_ZONE = 1         # a space in the zone of fighter CA
 PL_ADJ = 2             # a space adjacent to fighter CA
+PL_LAST_FOG = 3        # the space the last move_fog step moved a token to
 
 
 @jit(I(ST, I, I, I, I))
@@ -191,6 +220,22 @@ def per_count(st, tb, p, f, side, per, parg):
         return st[G_LAST_BOOST]
     if per == PER_LAST_DAMAGE:
         return st[G_LAST_DMG]
+    if per == PER_OPP_BOOST:
+        oc = -1 if side < 0 else st[OFF_CB + CB_CARD0 + 1 - side]
+        return tb.cards[oc, C_BOOST] if oc >= 0 else 0
+    if per == PER_DAMAGE_TAKEN:
+        return st[OFF_CB + CB_DMG] if side == 1 else 0
+    if per == PER_KIND_ADJ_MOVED:
+        m = st[G_MOVED]
+        if m < 0 or st[fslot(m, F_STATUS)] != FS_IN_PLAY:
+            return 0
+        c = 0
+        for k in range(FIGHTERS_PER_PLAYER):
+            g = p * FIGHTERS_PER_PLAYER + k
+            if (g != m and st[fslot(g, F_STATUS)] == FS_IN_PLAY and st[fslot(g, F_KIND)] == parg
+                    and adjacent(tb, st[fslot(g, F_SPACE)], st[fslot(m, F_SPACE)])):
+                c += 1
+        return c
     opp = resolve_ref(st, p, f, side, REF_OPPOSING)
     c = 0
     if per == PER_OWN_ADJ_OPPOSING:
@@ -234,10 +279,12 @@ def cond_base(st, tb, ins, p, f, side):
         w = st[OFF_CB + CB_WON]
         won = (w == 1 and side == 0) or (w == 0 and side == 1)
         return won if c == CN_WON else not won
-    if c == CN_COUNTER_EQ:
-        return st[pslot(p, P_COUNTER0 + ins[I_CA])] == ins[I_CB]
-    if c == CN_COUNTER_NE:
-        return st[pslot(p, P_COUNTER0 + ins[I_CA])] != ins[I_CB]
+    if c == CN_COUNTER_EQ or c == CN_COUNTER_NE:
+        role = ins[I_CREF]          # 0 any, 1 only when attacking, 2 only when defending
+        if (role == 1 and side != 0) or (role == 2 and side != 1):
+            return False
+        eq = st[pslot(p, P_COUNTER0 + ins[I_CA])] == ins[I_CB]
+        return eq if c == CN_COUNTER_EQ else not eq
     if c == CN_OPPOSING_IS_HERO:
         o = resolve_ref(st, p, f, side, REF_OPPOSING)
         return o >= 0 and st[fslot(o, F_KIND)] == 0
@@ -293,6 +340,17 @@ def cond_base(st, tb, ins, p, f, side):
     if c == CN_ON_FOG:
         h = hero_of(p)
         return st[fslot(h, F_STATUS)] == FS_IN_PLAY and fog_space(st, p, st[fslot(h, F_SPACE)])
+    if c == CN_STARTED_ON_FOG:
+        return st[pslot(p, P_START_FOG)] != 0
+    if c == CN_PREDICTED:
+        if side < 0 or opp_card(st, side) < 0:
+            return False
+        g = st[OFF_CB + CB_GUESS0 + side]
+        return g > 0 and g - 1 == st[OFF_CB + CB_PRINTED0 + 1 - side]
+    if c == CN_DISCARDED:
+        return st[G_LAST_DISC] > 0
+    if c == CN_FIRST_ACTION:
+        return st[G_ACTION_NO] == 1
     return False
 
 
@@ -331,6 +389,16 @@ def collect_targets(st, tb, ins, p, f, side, out):
                 out[n] = g
                 n += 1
         return n, False
+    if sel == SEL_OPP_HERO or sel == SEL_MOVED:
+        if sel == SEL_MOVED:
+            g = st[G_MOVED]
+        else:
+            q = opponent_player(st, p, side)
+            g = hero_of(q) if q >= 0 else -1
+        if g >= 0 and st[fslot(g, F_STATUS)] == FS_IN_PLAY:
+            out[0] = g
+            n = 1
+        return n, False
     if sel == SEL_ONE_COMBATANT:
         if side >= 0:
             for j in range(2):
@@ -357,6 +425,9 @@ def collect_targets(st, tb, ins, p, f, side, out):
         s = st[fslot(g, F_SPACE)]
         if sel == SEL_ONE_PASSED:
             if (st[G_PASSED] >> g) & 1 == 0:
+                continue
+        if sel == SEL_EACH_FOG:
+            if not fog_space(st, p, s):
                 continue
         if sel == SEL_ONE_WITHIN:
             if tb.adist[center, s] > ins[I_RANGE]:
@@ -408,16 +479,18 @@ def targets(st, tb, ctl, ins, p, f, side, out):
     return n
 
 
-@jit(V(ST, TB, CTL, LOG, I, A1, A1, I, B, B))
-def move_group(st, tb, ctl, log, mover, fighters, budgets, n, through, track):
+@jit(V(ST, TB, CTL, LOG, I, A1, A1, I, B, B, B))
+def move_group(st, tb, ctl, log, mover, fighters, budgets, n, through, track, onto_fog):
     """Move fighters one at a time, each up to its own budget (spaces).
 
     ``mover`` chooses the order (``D_MOVE_WHICH``) and each destination
     (``D_MOVE_DEST``). ``fighters``/``budgets``: int64 arrays, first ``n``
     used. With ``track``, ``G_PASSED`` collects the opposing fighters each
     move could have passed through (Bane of the Aen Elle: the player routes
-    the move through the fighter they then damage). Source: Battle of Legends
-    Vol. 1 rules, "Maneuver and movement".
+    the move through the fighter they then damage). With ``onto_fog`` a move
+    must end on a space with one of the mover's fog tokens (staying is allowed
+    only on one; Lurking); a fighter with no such destination does not move.
+    Source: Battle of Legends Vol. 1 rules, "Maneuver and movement".
     """
     S = tb.adj.shape[0]
     dests = np.empty(S + 1, np.int64)
@@ -437,6 +510,15 @@ def move_group(st, tb, ctl, log, mover, fighters, budgets, n, through, track):
             continue
         k = reachable(st, tb, g, b, through, dests)
         ctl[CTL_CTX_F] = g
+        if onto_fog:
+            kk = 0
+            for x in range(k):
+                if fog_space(st, mover, dests[x]):
+                    dests[kk] = dests[x]
+                    kk += 1
+            k = kk
+            if k == 0:
+                continue
         j = decide(st, tb, ctl, D_MOVE_DEST, mover, dests, k)
         src = st[fslot(g, F_SPACE)]
         move_fighter(st, log, g, dests[j], b, through)
@@ -452,12 +534,15 @@ def move_group(st, tb, ctl, log, mover, fighters, budgets, n, through, track):
 
 @jit(I(ST, TB, I, I, A1))
 def empty_spaces(st, tb, where, center, out):
-    """Empty spaces (any / in the zone of ``center`` / adjacent to it)."""
+    """Empty spaces (any / in the zone of ``center`` / adjacent to it / ``center`` itself
+    for PL_LAST_FOG) written to ``out``; return how many."""
     S = tb.adj.shape[0]
     occ = occupancy(st, S)
     n = 0
     for s in range(S):
         if occ[s] >= 0:
+            continue
+        if where == PL_LAST_FOG and s != center:
             continue
         if where == PL_IN_ZONE and not same_zone(tb, s, center):
             continue
@@ -673,6 +758,185 @@ def summon(st, tb, ctl, log, p, f, side, kind, ref, spaces):
         place_fighter(st, log, g, sp)
 
 
+@jit(I(ST, TB, I, I, I, A1))
+def possible_values(st, tb, q, g, kinds, out):
+    """Distinct printed values (ascending) the cards of player ``q`` may have, from
+    public information only: ``q``'s deck list minus its discard pile and ongoing
+    scheme (card counting). Never reads ``q``'s hand or deck order.
+
+    ``kinds``: 0 attack cards (attack and versatile), 1 defense cards (defense and
+    versatile), 2 every card with a value. With ``g >= 0`` only cards fighter ``g``
+    may play (banner and form, both public). Writes the values to ``out`` (int64,
+    length >= 21) and returns how many. Used by Elementary and Confirm Suspicion.
+    """
+    h = st[pslot(q, P_HERO)]
+    s0 = tb.heroes[h, H_DECK_START]
+    nd = tb.heroes[h, H_DECK_LEN]
+    left = np.zeros(tb.cards.shape[0], np.int64)
+    for i in range(nd):
+        left[tb.decks[s0 + i]] += 1
+    db = pile_base(PILE_DISC, q)
+    for i in range(st[pslot(q, P_DISCN)]):
+        left[st[db + i]] -= 1
+    og = st[pslot(q, P_ONGOING)]
+    if og >= 0:
+        left[og] -= 1
+    seen = np.zeros(21, np.int64)
+    for c in range(tb.cards.shape[0]):
+        if left[c] <= 0:
+            continue
+        t = tb.cards[c, C_TYPE]
+        if t == CT_SCHEME:
+            continue
+        if kinds == 0 and t == CT_DEFENSE:
+            continue
+        if kinds == 1 and t == CT_ATTACK:
+            continue
+        if g >= 0 and not can_play(st, tb, c, g):
+            continue
+        v = tb.cards[c, C_VALUE]
+        if 0 <= v <= 20:
+            seen[v] = 1
+    n = 0
+    for v in range(21):
+        if seen[v]:
+            out[n] = v
+            n += 1
+    return n
+
+
+@jit(V(ST, TB, CTL, LOG, I, I, I))
+def place_fog(st, tb, ctl, log, p, n, center):
+    """Player ``p`` places ``n`` of its fog tokens, one at a time, on separate spaces
+    in the zone of space ``center`` that hold no fighter and no fog token (Invisible
+    Man's setup; case R22). Tokens already on the board stay."""
+    S = tb.adj.shape[0]
+    occ = occupancy(st, S)
+    spaces = np.empty(S, np.int64)
+    for _ in range(n):
+        i = -1
+        for t in range(N_FOG):
+            if st[pslot(p, P_FOG0 + t)] < 0:
+                i = t
+                break
+        if i < 0:
+            return
+        k = 0
+        for s in range(S):
+            if occ[s] < 0 and not fog_space(st, p, s) and same_zone(tb, s, center):
+                spaces[k] = s
+                k += 1
+        if k == 0:
+            return
+        s = spaces[decide(st, tb, ctl, D_FOG_DEST, p, spaces, k)]
+        st[pslot(p, P_FOG0 + i)] = s
+        log_ev(st, log, EV_FOG, p, i, -1, s, p)
+
+
+@jit(V(ST, TB, CTL, LOG, I, I, I, I, I, B, B, B))
+def move_fog(st, tb, ctl, log, p, mover, n, mode, hero_space, empty, different, may_stay):
+    """``mover`` moves fog tokens of player ``p`` (Invisible Man's cards).
+
+    ``mode``: FT_ANY (one token of the mover's choice; with ``different`` not the
+    one the last move_fog step moved), FT_UNDER_HERO (the token on ``hero_space``),
+    FT_EACH (every token in turn). ``n`` > 0: up to ``n`` spaces along lines (0
+    allowed); ``n`` = 0: to any other space (``may_stay``: or not at all). With
+    ``empty`` only to a space without a fighter. Nothing blocks a token and tokens
+    may share a space (rules "Fog Tokens"; case R22). Passages and one-way arrows
+    are for fighters only: tokens move along lines in either direction.
+    Sets G_FOG_TOKEN / G_FOG_SPACE to the last token moved and its space.
+    """
+    S = tb.adj.shape[0]
+    occ = occupancy(st, S)
+    toks = np.empty(N_FOG, np.int64)
+    tsp = np.empty(N_FOG, np.int64)
+    dests = np.empty(S, np.int64)
+    last = st[G_FOG_TOKEN]
+    st[G_FOG_SPACE] = -1
+    m = 0
+    for t in range(N_FOG):
+        sp = st[pslot(p, P_FOG0 + t)]
+        if sp < 0:
+            continue
+        if mode == FT_UNDER_HERO and sp != hero_space:
+            continue
+        if mode == FT_ANY and different and t == last:
+            continue
+        toks[m] = t
+        tsp[m] = sp
+        m += 1
+    if m == 0:
+        return
+    rounds = m if mode == FT_EACH else 1
+    for r in range(rounds):
+        if mode == FT_EACH:
+            t = toks[r]
+        else:
+            t = toks[decide(st, tb, ctl, D_FOG_TOKEN, mover, tsp, m)] if m > 1 else toks[0]
+        src = st[pslot(p, P_FOG0 + t)]
+        k = 0
+        for s in range(S):
+            if empty and (occ[s] >= 0 or s == src):
+                continue
+            if n > 0:
+                if tb.adist[src, s] > n:
+                    continue
+            elif s == src and not may_stay:
+                continue
+            dests[k] = s
+            k += 1
+        st[G_FOG_TOKEN] = t
+        if k == 0:
+            continue
+        d = dests[decide(st, tb, ctl, D_FOG_DEST, mover, dests, k)]
+        st[G_FOG_SPACE] = d
+        if d != src:
+            st[pslot(p, P_FOG0 + t)] = d
+            log_ev(st, log, EV_FOG, p, t, src, d, mover)
+
+
+@jit(V(ST, TB, CTL, LOG, I, I))
+def replace_card(st, tb, ctl, log, p, o):
+    """Player ``p`` sends the combat card of side ``o`` back to its owner's hand, looks
+    at that hand and chooses the card they play instead (it may be the same card):
+    one their fighter may play for that side (attack or versatile for the attacker).
+    The new card starts fresh: printed value, no changes, effects not cancelled.
+    Source: Do My Bidding (Dracula); Cobble & Fog rules, "Resolve Combat".
+    """
+    old = st[OFF_CB + CB_CARD0 + o]
+    if old < 0:
+        return
+    q = st[OFF_CB + CB_ATT_P + o]
+    g = st[OFF_CB + CB_ATT_F + o]
+    pile_push(st, PILE_HAND, q, old)
+    st[pslot(q, P_HAND_SEEN)] = 1
+    log_ev(st, log, EV_LOOK_HAND, p, q, 0, 0, 0)
+    hn = st[pslot(q, P_HANDN)]
+    hb = pile_base(PILE_HAND, q)
+    opts = np.empty(hn, np.int64)
+    m = 0
+    for i in range(hn):
+        c = st[hb + i]
+        t = tb.cards[c, C_TYPE]
+        if t == CT_VERSATILE or t == (CT_ATTACK if o == 0 else CT_DEFENSE):
+            if can_play(st, tb, c, g):
+                m = add_unique(opts, m, c)
+    new = opts[decide(st, tb, ctl, D_FORCE_CARD, p, opts, m)] if m > 0 else old
+    pile_take(st, PILE_HAND, q, new)
+    b = OFF_CB
+    st[b + CB_CARD0 + o] = new
+    st[b + CB_PRINTED0 + o] = tb.cards[new, C_VALUE]
+    st[b + CB_OVR0 + o] = -1
+    st[b + CB_MOD0 + o] = 0
+    st[b + CB_IGN0 + o] = 0
+    st[b + CB_LOCK0 + o] = 0
+    st[b + CB_CANCEL0 + o] = 0
+    st[b + CB_GUESS0 + o] = 0
+    if new != old:
+        count_play(st, tb, q, new)
+    log_ev(st, log, EV_REPLACE, q, old, new, p, 0)
+
+
 @jit(I(ST, TB, CTL, LOG, I, I, I, I, I, I))
 def run_program(st, tb, ctl, log, start, length, p, f, side, card):
     """Run ``length`` instruction rows from ``start``; return the ``add_move`` total.
@@ -700,7 +964,7 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
         ctl[CTL_CTX_N] = ins[I_N]
         ctl[CTL_CTX_P] = p
         ctl[CTL_CTX_F] = -1
-        if (ins[I_FLAGS] & IF_MAY) != 0 and op != OP_DRAW and not uses_targets(op):
+        if (ins[I_FLAGS] & IF_MAY) != 0 and op != OP_DRAW and op != OP_MOVE_FOG and not uses_targets(op):
             if not ask_may(st, tb, ctl, p):
                 continue
         amt = ins[I_N]
@@ -727,23 +991,43 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                 draw_cards(st, tb, log, q, amt * per_count(st, tb, p, f, side, ins[I_PER], ins[I_PARG]))
         elif op == OP_DISCARD:
             q = p if ins[I_SIDE] == S_OWN else opponent_player(st, p, side)
+            st[G_LAST_DISC] = 0
+            st[G_LAST_BOOST] = 0
             if q < 0:
                 continue
             if has_passive(st, tb, q, PV_MAY_IGNORE_DISCARD) and st[pslot(q, P_HANDN)] > 0:
                 if ask_may(st, tb, ctl, q):
                     log_ev(st, log, EV_IGNORE, q, 0, 0, 0, 0)
                     continue
+            if ins[I_FLAGS] & IF_OPTIONAL:
+                # the discarding player chooses whether to discard (Confound)
+                if st[pslot(q, P_HANDN)] == 0 or not ask_may(st, tb, ctl, q):
+                    continue
             for _ in range(amt):
                 hn = st[pslot(q, P_HANDN)]
                 if hn == 0:
                     break
-                if ins[I_FLAGS] & IF_RANDOM:
+                if ins[I_X] == 1:
+                    # a card whose printed value is the named value (Confirm Suspicion)
+                    hb = pile_base(PILE_HAND, q)
+                    opts = np.empty(hn, np.int64)
+                    m = 0
+                    for k in range(hn):
+                        c = st[hb + k]
+                        if tb.cards[c, C_TYPE] != CT_SCHEME and tb.cards[c, C_VALUE] == st[G_GUESS]:
+                            m = add_unique(opts, m, c)
+                    if m == 0:
+                        break
+                    c = opts[decide(st, tb, ctl, D_DISCARD_EFFECT, q, opts, m)]
+                elif ins[I_FLAGS] & IF_RANDOM:
                     c = st[pile_base(PILE_HAND, q) + rand_below(st, hn)]
                 elif ins[I_FLAGS] & IF_YOU_CHOOSE:
                     c = choose_hand_card(st, tb, ctl, D_DISCARD_EFFECT, p, q, False)
                 else:
                     c = choose_hand_card(st, tb, ctl, D_DISCARD_EFFECT, q, q, False)
                 discard_from_hand(st, log, q, c, 0)
+                st[G_LAST_DISC] += 1
+                st[G_LAST_BOOST] = tb.cards[c, C_BOOST]
             if ins[I_FLAGS] & IF_YOU_CHOOSE:
                 st[pslot(q, P_HAND_SEEN)] = 1
         elif op == OP_MOVE:
@@ -751,14 +1035,19 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
             for j in range(n):
                 bud[j] = amt
             st[G_PASSED] = 0
+            st[G_MOVED] = tg[0] if n > 0 else -1
             move_group(st, tb, ctl, log, p, tg, bud, n, (ins[I_FLAGS] & IF_THROUGH) != 0,
-                       (ins[I_FLAGS] & IF_TRACK) != 0)
+                       (ins[I_FLAGS] & IF_TRACK) != 0, (ins[I_FLAGS] & IF_ONTO_FOG) != 0)
         elif op == OP_PLACE:
             n = targets(st, tb, ctl, ins, p, f, side, tg)
             if n == 0:
                 continue
             center = -1
-            if ins[I_X] != PL_ANY:
+            if ins[I_X] == PL_LAST_FOG:
+                center = st[G_FOG_SPACE]
+                if center < 0:
+                    continue
+            elif ins[I_X] != PL_ANY:
                 r = resolve_ref(st, p, f, side, ins[I_Y])
                 if r < 0:
                     continue
@@ -770,6 +1059,7 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                 place_fighter(st, log, tg[0], spaces[j])
         elif op == OP_RECOVER:
             n = targets(st, tb, ctl, ins, p, f, side, tg)
+            amt = amt * per_count(st, tb, p, f, side, ins[I_PER], ins[I_PARG])
             for j in range(n):
                 recover(st, log, tg[j], amt)
         elif op == OP_SET_HEALTH:
@@ -922,7 +1212,8 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                     hb = pile_base(PILE_HAND, p)
                     for k in range(hn):
                         c = st[hb + k]
-                        if tb.cards[c, C_TAGS] & ins[I_PARG]:
+                        if ((ins[I_PARG] == 0 or (tb.cards[c, C_TAGS] & ins[I_PARG]) != 0)
+                                and (ins[I_X] == 0 or tb.cards[c, C_FORM] == ins[I_X])):
                             m = add_unique(opts, m, c)
                     if m == 0:
                         break
@@ -949,6 +1240,69 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                     log_ev(st, log, EV_TAKE, p, c, PILE_DISC, 1, 0)
         elif op == OP_SELF_TO_DECK:
             st[G_FLAGS] |= GF_SELF_TO_DECK
+        elif op == OP_PLACE_FOG:
+            r = resolve_ref(st, p, f, side, ins[I_Y])
+            if r >= 0 and st[fslot(r, F_STATUS)] == FS_IN_PLAY:
+                place_fog(st, tb, ctl, log, p, amt, st[fslot(r, F_SPACE)])
+        elif op == OP_MOVE_FOG:
+            q = p if ins[I_SIDE] != S_OPPOSING else opponent_player(st, p, side)
+            if q < 0:
+                continue
+            h = hero_of(p)
+            hs = st[fslot(h, F_SPACE)] if st[fslot(h, F_STATUS)] == FS_IN_PLAY else -1
+            if ins[I_X] == FT_UNDER_HERO and hs < 0:
+                continue
+            move_fog(st, tb, ctl, log, p, q, amt, ins[I_X], hs, (ins[I_FLAGS] & IF_EMPTY) != 0,
+                     (ins[I_FLAGS] & IF_DIFFERENT) != 0, (ins[I_FLAGS] & IF_MAY) != 0)
+        elif op == OP_REPLACE_CARD:
+            if side >= 0:
+                replace_card(st, tb, ctl, log, p, 1 - side)
+        elif op == OP_SET_PRINTED:
+            if side >= 0:
+                o = side if ins[I_X] == 0 else 1 - side
+                c = st[OFF_CB + CB_CARD0 + o]
+                if c >= 0:
+                    v = tb.cards[c, C_BOOST] if ins[I_Y] == 0 else amt
+                    st[OFF_CB + CB_PRINTED0 + o] = v
+                    log_ev(st, log, EV_SET_PRINTED, p, o, v, 0, 0)
+        elif op == OP_ZERO_VALUE:
+            if side >= 0:
+                st[OFF_CB + CB_LOCK0 + 1 - side] = 1
+        elif op == OP_PREDICT:
+            if side >= 0 and opp_card(st, side) >= 0:
+                o = 1 - side
+                vals = np.empty(21, np.int64)
+                m = possible_values(st, tb, st[OFF_CB + CB_ATT_P + o], st[OFF_CB + CB_ATT_F + o], o, vals)
+                if m > 0:
+                    v = vals[decide(st, tb, ctl, D_GUESS, p, vals, m)]
+                    st[OFF_CB + CB_GUESS0 + side] = v + 1
+                    log_ev(st, log, EV_GUESS, p, v, -1, 0, 0)
+        elif op == OP_NAME_VALUE:
+            st[G_GUESS] = -1
+            q = opponent_player(st, p, side)
+            if q >= 0:
+                vals = np.empty(21, np.int64)
+                m = possible_values(st, tb, q, -1, 2, vals)
+                if m > 0:
+                    v = vals[decide(st, tb, ctl, D_GUESS, p, vals, m)]
+                    st[G_GUESS] = v
+                    log_ev(st, log, EV_GUESS, p, v, -1, 0, 0)
+        elif op == OP_REVEAL_TOP:
+            st[G_LAST_BOOST] = 0
+            dn = st[pslot(p, P_DECKN)]
+            if dn > 0:
+                c = pile_remove_at(st, PILE_DECK, p, dn - 1)
+                pile_push(st, PILE_HAND, p, c)
+                st[G_LAST_BOOST] = tb.cards[c, C_BOOST]
+                log_ev(st, log, EV_TAKE, p, c, PILE_DECK, 3, 0)
+        elif op == OP_HAND_TO_DECK:
+            for _ in range(amt):
+                c = choose_hand_card(st, tb, ctl, D_TAKE_CARD, p, p, False)
+                if c < 0:
+                    break
+                pile_take(st, PILE_HAND, p, c)
+                pile_push(st, PILE_DECK, p, c)
+                log_ev(st, log, EV_TAKE, p, c, PILE_HAND, 1, 0)
         elif op == OP_CHOOSE:
             nb = ins[I_X]
             bstart = np.empty(nb, np.int64)
@@ -980,6 +1334,9 @@ def run_card_window(st, tb, ctl, log, card, window, p, f, side):
     s = tb.cards[card, C_PROG + 2 * window]
     n = tb.cards[card, C_PROG + 2 * window + 1]
     if n > 0:
+        form = tb.cards[card, C_FORM]
+        if form != 0 and tb.rules[R_OFF_FORM] != 0 and st[pslot(p, P_COUNTER0 + FORM_COUNTER)] != form - 1:
+            return      # rules option off_form_cards: a form card's effects need its form (R44)
         run_program(st, tb, ctl, log, s, n, p, f, side, card)
 
 

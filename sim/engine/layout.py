@@ -63,7 +63,12 @@ G_LAST_KO = 16      # fighters defeated by the last damage step
 G_LAST_BOOST = 17   # BOOST value of the last card discarded from a deck top
 G_PASSED = 18       # bit mask of fighters the last tracked move passed through
 G_FLAGS = 19        # GF_* bits about the card being resolved
-G_SIZE = 20
+G_GUESS = 20        # the value named by the last name_value step (Confirm Suspicion), -1 none
+G_LAST_DISC = 21    # cards the last discard step discarded (for "if they do not")
+G_MOVED = 22        # fighter chosen by the last move step, -1 none (Ravening Seduction)
+G_FOG_TOKEN = 23    # fog token moved by the last move_fog step, -1 none
+G_FOG_SPACE = 24    # where that token went, -1 none (Slip Away: place on that space)
+G_SIZE = 26
 GF_TOOK_FROM_DECK = 1   # the last search took its card from the deck
 GF_SELF_TO_DECK = 2     # the scheme being resolved goes into the deck (shuffled), not the discard
 
@@ -101,7 +106,8 @@ P_TEAM = 10
 P_CARDS_PLAYED = 11  # cards played for their effects or value (not boosts)
 P_COUNTER0 = 12     # N_COUNTERS hero counters (size, form, ...)
 P_FOG0 = P_COUNTER0 + N_COUNTERS   # N_FOG fog token spaces (-1 none)
-P_FIELDS = P_FOG0 + N_FOG + 1
+P_START_FOG = P_FOG0 + N_FOG   # 1: the hero began this player's current/last turn on a fog space
+P_FIELDS = P_START_FOG + 1
 
 # ------------------------------------------------------------ combat slots
 CB_ACTIVE = 0       # 1 while a combat is being resolved
@@ -127,7 +133,11 @@ CB_VAL0 = 19        # final values, for narration
 CB_VAL1 = 20
 CB_ATT_P = 21       # attacking player
 CB_DEF_P = 22       # defending player
-CB_FIELDS = 24
+CB_LOCK0 = 23       # value is 0 and card effects cannot change it (Impossible to See)
+CB_LOCK1 = 24
+CB_GUESS0 = 25      # value predicted by the card of side 0 + 1 (Elementary), 0 none
+CB_GUESS1 = 26
+CB_FIELDS = 28
 
 # ------------------------------------------------------------- block offsets
 OFF_F = G_SIZE
@@ -153,7 +163,7 @@ C_HERO = 5          # hero-table row that owns the card
 C_FORM = 6          # required form counter value + 1, 0 = any form
 C_LOCAL = 7         # index of the card within its hero file (0..MAX_HERO_CARDS-1)
 C_PROG = 8          # start of (start, length) pairs, one per window
-N_WINDOWS = 7
+N_WINDOWS = 8
 W_IMMEDIATELY = 0
 W_DURING = 1
 W_AFTER = 2
@@ -161,6 +171,7 @@ W_SCHEME = 3
 W_ONGOING_START = 4  # ongoing scheme: at the start of the owner's turn
 W_ONGOING_DISCARD = 5  # ongoing scheme: one condition row, checked at the end of the owner's turn
 W_ON_RETURN = 6      # a removed hero is placed again at the start of the next turn: then this
+W_ON_PLAY = 7        # a combat card, right after it is chosen, before the cards are revealed (Elementary)
 C_PASSIVE = C_PROG + 2 * N_WINDOWS  # PV_* bits: ongoing effects while the scheme is in play
 # what the scripted AI reads about a card's effects (hundredths; ``sim.content.ai_features``)
 C_AI0 = C_PASSIVE + 1
@@ -228,6 +239,9 @@ H_AI_MOVE_TAG = H_AI_ATK0 + 6
 H_FIELDS = H_AI_ATK0 + 7
 
 HF_ATTACK_BOOST = 1     # King Arthur: may BOOST his attack with a face-down card
+HF_FOG_WALK = 2         # Invisible Man: moves between spaces with his fog tokens as if adjacent
+
+FORM_COUNTER = 0        # hero counter 0 holds the form when a hero file declares forms
 
 # -------------------------------------------------------------- instructions
 # one instruction = 16 int64. The condition has its own fields (I_CA, I_CB,
@@ -262,6 +276,10 @@ IF_NEGATE = 64      # the condition is negated ("unless")
 IF_EXCLUDE_OPP = 128  # targets exclude the opposing fighter of this combat
 IF_TRACK = 256      # move step by step, remembering opposing fighters moved through
 IF_TO_OPPONENT = 512  # add_value: change the opponent's card instead of yours
+IF_EMPTY = 1024     # move_fog: only to a space without a fighter
+IF_DIFFERENT = 2048  # move_fog: a different token than the last one moved
+IF_OPTIONAL = 4096  # discard: the discarding player may decline (Confound)
+IF_ONTO_FOG = 8192  # move: the move must end on a space with one of your fog tokens (Lurking)
 
 # ------------------------------------------------------------- rules options
 R_TURN_CAP = 0          # total turns before the game is a draw
@@ -271,6 +289,7 @@ R_EXHAUST_DAMAGE = 3    # damage per missing draw
 R_END_AT_ACTION = 4     # 1: check the game end at the end of the action (R07)
 R_ACTIONS = 5           # actions per turn
 R_SUMMON_OFF_BOARD = 6  # 1: "summon" sidekicks (Leshen's Wolves) start off the board
+R_OFF_FORM = 7          # 1: form cards playable in either form, their effects only in that form (R44)
 N_RULES = 8
 
 # -------------------------------------------------------------- end reasons
@@ -301,7 +320,11 @@ D_SETUP_SPACE = 12      # value: space index
 D_OPTION = 13           # value: option number
 D_TAKE_CARD = 14        # value: card id
 D_MOVE_STEP = 15        # value: next space of a step-by-step move (the current space = stop)
-N_DECISIONS = 16
+D_GUESS = 16            # value: a printed value named or predicted (Elementary, Confirm Suspicion)
+D_FOG_TOKEN = 17        # value: space of the fog token to move
+D_FOG_DEST = 18         # value: space a fog token goes to
+D_FORCE_CARD = 19       # value: card id the opponent must play instead (Do My Bidding)
+N_DECISIONS = 20
 
 DOM_INT = 0
 DOM_CARD = 1
@@ -345,6 +368,10 @@ EV_PIN = 32             # fighter (cannot leave its space this turn)
 EV_REMOVE = 33          # fighter removed from the board (not defeated)
 EV_SWAP = 34            # fighter, other fighter (they swapped spaces)
 EV_IGNORE = 35          # player who ignored a discard effect (Tawny Owl)
+EV_FOG = 36             # owner, token, from space (-1 at setup), to space, player who moved it
+EV_REPLACE = 37         # player whose card is replaced, old card, new card, player who chose
+EV_GUESS = 38           # player, value named/predicted, 1 predicted correctly / 0 not / -1 not checked
+EV_SET_PRINTED = 39     # player who changed it, side whose card, new printed value
 EV_FIELDS = 6
 
 A_MANEUVER = 0

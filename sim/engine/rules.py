@@ -12,7 +12,7 @@ from numba import njit, types  # noqa: F401
 from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
 
 from .core import (
-    PILE_DECK, PILE_DISC, PILE_HAND, add_unique, shuffle_deck, can_target, check_end, deal_damage, discard_from_hand,
+    PILE_DECK, PILE_DISC, PILE_HAND, add_unique, shuffle_deck, can_play, can_target, count_play, fog_space, check_end, deal_damage, discard_from_hand,
     draw_cards, hero_of, log_ev, pile_base, pile_push, pile_take, place_fighter,
     team_of,
 )
@@ -36,10 +36,10 @@ from .layout import (
     P_HANDN, P_HERO, P_HERO_ATTACKED, P_ONGOING, P_RETURN,
     R_ACTIONS, R_END_AT_ACTION, R_HAND_LIMIT, R_TURN_CAP, TAG_ONGOING,
     W_AFTER, W_DURING, W_IMMEDIATELY, W_SCHEME, W_ON_RETURN, W_ONGOING_DISCARD, W_ONGOING_START,
-    G_FLAGS, GF_SELF_TO_DECK, PV_DRAW_AFTER_COMBAT, C_PROG, EV_TAKE, fslot, pslot,
+    G_FLAGS, GF_SELF_TO_DECK, PV_DRAW_AFTER_COMBAT, C_PROG, EV_TAKE, CB_LOCK0, CB_LOCK1, CB_GUESS0,
+    W_ON_PLAY, P_START_FOG, FORM_COUNTER, fslot, pslot,  # noqa: F401 (FORM_COUNTER: kept importable from rules)
 )
 
-FORM_COUNTER = 0    # hero counter 0 holds the form when a hero file declares forms
 
 
 @jit(I(I, I, I, I))
@@ -52,27 +52,6 @@ def pack_action(kind, fighter, target, card):
 def unpack_action(a):
     """Inverse of :func:`pack_action`: (kind, fighter, target, card)."""
     return a & 3, (a >> 2) & 31, ((a >> 7) & 31) - 1, (a >> 12) - 1
-
-
-@jit(V(ST, TB, I, I))
-def count_play(st, tb, p, card):
-    """Count one play of ``card`` by player ``p`` (total and per card of the hero file)."""
-    st[pslot(p, P_CARDS_PLAYED)] += 1
-    st[OFF_PLAYED + p * MAX_HERO_CARDS + tb.cards[card, C_LOCAL]] += 1
-
-
-@jit(B(ST, TB, I, I))
-def can_play(st, tb, card, g):
-    """True if fighter ``g`` may play ``card``: banner (fighter mask) and form."""
-    k = st[fslot(g, F_KIND)]
-    if (tb.cards[card, C_FMASK] >> k) & 1 == 0:
-        return False
-    form = tb.cards[card, C_FORM]
-    if form != 0:
-        p = st[fslot(g, F_OWNER)]
-        if st[pslot(p, P_COUNTER0 + FORM_COUNTER)] != form - 1:
-            return False
-    return True
 
 
 @jit(I(ST, TB, I, A1))
@@ -142,7 +121,7 @@ def do_maneuver(st, tb, ctl, log, p):
             fs[n] = g
             bud[n] = st[fslot(g, F_MOVE)] + boost + bonus
             n += 1
-    move_group(st, tb, ctl, log, p, fs, bud, n, False, False)
+    move_group(st, tb, ctl, log, p, fs, bud, n, False, False, False)
     if st[G_OVER] == 0:
         run_hook(st, tb, ctl, log, HK_AFTER_MANEUVER, p, h, -1)
 
@@ -193,7 +172,9 @@ def side_value(st, tb, ctl, log, side):
     Layers: printed value (or "value is N instead"), + changes and boosts,
     + the hero's ability bonus; an ignored value is 0. Cancelling effects
     never changes the value (R08); King Arthur's face-down BOOST is lost if
-    the attack card's effects were cancelled (R23, R24).
+    the attack card's effects were cancelled (R23, R24). A value locked at 0
+    (Impossible to See: "cannot be changed by card effects") is 0 plus the
+    hero's ability bonus only (abilities are not card effects).
     """
     o = OFF_CB
     card = st[o + CB_CARD0 + side]
@@ -201,10 +182,14 @@ def side_value(st, tb, ctl, log, side):
         return 0
     g = st[o + CB_ATT_F + side]
     p = st[fslot(g, F_OWNER)]
+    before = st[o + CB_MOD0 + side]
     if st[fslot(g, F_KIND)] == 0:   # abilities change the hero's own card values only (R28)
         run_hook(st, tb, ctl, log, HK_ATTACK_VALUE if side == 0 else HK_DEFENSE_VALUE, p, g, side)
     if st[o + CB_IGN0 + side]:
         return 0
+    if st[o + CB_LOCK0 + side]:
+        a = st[o + CB_MOD0 + side] - before
+        return a if a > 0 else 0
     base = st[o + CB_OVR0 + side]
     if base < 0:
         base = st[o + CB_PRINTED0 + side]
@@ -268,20 +253,23 @@ def do_attack(st, tb, ctl, log, p, a, t, card):
     opts = np.empty(MAX_CARDS + 1, np.int64)
     n = defense_options(st, tb, q, t, opts)
     d = opts[decide(st, tb, ctl, D_DEFENSE, q, opts, n)]
+    st[o + CB_PRINTED0] = tb.cards[card, C_VALUE]
     if d >= 0:
         pile_take(st, PILE_HAND, q, d)
         st[o + CB_CARD1] = d
         count_play(st, tb, q, d)
+        st[o + CB_PRINTED1] = tb.cards[d, C_VALUE]
     log_ev(st, log, EV_DEFENSE, t, d, 0, 0, 0)
-    st[o + CB_PRINTED0] = tb.cards[card, C_VALUE]
-    st[o + CB_PRINTED1] = tb.cards[d, C_VALUE] if d >= 0 else 0
+    if d >= 0:
+        # a card played face up that decides something before the reveal (Elementary's prediction)
+        run_card_window(st, tb, ctl, log, d, W_ON_PLAY, q, t, 1)
 
     for w in range(2):
         window = W_IMMEDIATELY if w == 0 else W_DURING
         if d >= 0 and st[o + CB_CANCEL1] == 0 and st[G_OVER] == 0:
             run_card_window(st, tb, ctl, log, d, window, q, t, 1)
-        if st[o + CB_CANCEL0] == 0 and st[G_OVER] == 0:
-            run_card_window(st, tb, ctl, log, card, window, p, a, 0)
+        if st[o + CB_CANCEL0] == 0 and st[G_OVER] == 0:   # the attack card may have been replaced
+            run_card_window(st, tb, ctl, log, st[o + CB_CARD0], window, p, a, 0)
 
     if st[G_OVER] == 0:
         av = side_value(st, tb, ctl, log, 0)
@@ -304,7 +292,7 @@ def do_attack(st, tb, ctl, log, p, a, t, card):
         if d >= 0 and st[o + CB_CANCEL1] == 0:
             run_card_window(st, tb, ctl, log, d, W_AFTER, q, t, 1)
         if st[o + CB_CANCEL0] == 0 and st[G_OVER] == 0:
-            run_card_window(st, tb, ctl, log, card, W_AFTER, p, a, 0)
+            run_card_window(st, tb, ctl, log, st[o + CB_CARD0], W_AFTER, p, a, 0)
 
     for side in range(2):
         pl = p if side == 0 else q
@@ -312,7 +300,7 @@ def do_attack(st, tb, ctl, log, p, a, t, card):
             draw_cards(st, tb, log, pl, 1)
             if tb.rules[R_END_AT_ACTION] == 0:
                 check_end(st, tb, log)
-    pile_push(st, PILE_DISC, p, card)
+    pile_push(st, PILE_DISC, p, st[o + CB_CARD0])
     if st[o + CB_ABOOST] >= 0:
         pile_push(st, PILE_DISC, p, st[o + CB_ABOOST])
     if d >= 0:
@@ -360,6 +348,8 @@ def start_of_turn(st, tb, ctl, log, p):
         st[pslot(p, P_RETURN)] = 0
         if ret >= 2:   # the card that removed the hero: its "when you come back" effect
             run_card_window(st, tb, ctl, log, ret - 2, W_ON_RETURN, p, h, -1)
+    hs = st[fslot(h, F_SPACE)]
+    st[pslot(p, P_START_FOG)] = 1 if st[fslot(h, F_STATUS)] == FS_IN_PLAY and fog_space(st, p, hs) else 0
     og = st[pslot(p, P_ONGOING)]
     if og >= 0 and st[G_OVER] == 0:
         run_card_window(st, tb, ctl, log, og, W_ONGOING_START, p, h, -1)
