@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from sim.ai_profiles import PROFILES
+from sim.cli_backend import backend_options
 from sim.content.battlefields import BattlefieldError, list_battlefields, load_battlefield
 from sim.content.heroes import HeroFileError, deck_warnings, load_all, load_hero
 
@@ -229,8 +230,6 @@ def _run_error(e):
               help="Battlefields (comma-separated or repeated). Default: every installed battlefield.")
 @click.option("--ai", default="random", show_default=True,
               help="AI profile for both seats (valid: " + ", ".join(sorted(PROFILES)) + ").")
-@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1),
-              help="Worker processes. Default: all cores. Results do not depend on it.")
 @click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1),
               help="Run seed, 0..4294967295 (same seed, same games).")
 @click.option("--out", "-o", default=Path("runs/matrix"), show_default=True,
@@ -240,10 +239,12 @@ def _run_error(e):
               help="Games per chunk (the unit of work and of resuming).")
 @click.option("--no-report", is_flag=True, help="Only play and store the games; skip the tables, plots and HTML.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def matrix(games, hero_names, battlefield_names, ai, jobs, seed, out, chunk_size, no_report, quiet):
+@backend_options
+def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_size, no_report, quiet):
     """Play every pair of heroes (mirrors included) on the chosen battlefields.
 
-    Games run in chunks on worker processes and are stored in the run folder (--out) as they
+    Games run in chunks on worker processes (or on a dask cluster: --backend dask, with
+    --scheduler ADDRESS for a running one) and are stored in the run folder (--out) as they
     finish: per-game rows as Parquet plus a manifest. Rerunning the same command resumes,
     skipping finished chunks; Ctrl-C loses no finished chunk. At the end the report (CSV,
     Parquet, PNG plots, report.html) is written to OUT/report and a summary printed.
@@ -257,7 +258,7 @@ def matrix(games, hero_names, battlefield_names, ai, jobs, seed, out, chunk_size
     if done:
         click.echo(f"Resuming {out}: {done} of {total} games already stored.", err=True)
     try:
-        res = execute_run(plan, jobs=jobs, progress=False if quiet else None)
+        res = execute_run(plan, backend=backend, progress=False if quiet else None)
     except RunError as e:
         raise _run_error(e) from None
     except RunInterrupted as e:
@@ -266,6 +267,7 @@ def matrix(games, hero_names, battlefield_names, ai, jobs, seed, out, chunk_size
     if res.games_played:
         click.echo(f"Played {res.games_played} games in {res.seconds:.1f} s ({res.games_per_second:,.0f} games/s) "
                    f"in {len(plan.cells)} cells; {total} games stored in {out}.")
+        click.echo(f"Workers: {res.backend}; busy {100 * (1 - res.overhead):.0f}% of the time.", err=True)
     else:
         click.echo(f"All {total} games were already stored in {out}.")
     if no_report:
