@@ -32,6 +32,8 @@ BACKENDS = ("loky", "dask")
 CONNECT_TIMEOUT = 5.0
 #: seconds to wait for a reachable scheduler to have at least one worker
 WORKER_TIMEOUT = 30.0
+#: joblib batch size on dask: "auto" sizes batches of chunks to 0.2-2 s of work
+DASK_BATCH_SIZE = "auto"
 
 log = logging.getLogger("sim.backend")
 
@@ -125,7 +127,9 @@ class Pool:
 
     def _dask_results(self, Parallel, parallel_config, calls):
         with parallel_config(backend="dask", client=self.client, wait_for_workers_timeout=WORKER_TIMEOUT):
-            gen = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)(calls)
+            # joblib's auto batching groups short tasks into dask tasks of 0.2-2 s: a dask task
+            # costs ~5-20 ms of scheduling, too much for the small chunks of small cells
+            gen = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=DASK_BATCH_SIZE)(calls)
             try:
                 for out in gen:
                     yield out

@@ -11,9 +11,11 @@ A run is planned as **cells** and **chunks** and stored in a **run folder**:
   (``sim.engine.core``), so a game's outcome does not depend on how the games are
   chunked or on how many workers play them.
 - A :class:`Chunk` is ``(cell, first game index, number of games)``. Chunks are
-  played on joblib workers (loky processes) and written to the run folder as they
-  finish, one Parquet file per chunk (written to a temporary name, then renamed,
-  so a file is either complete or absent).
+  played on joblib workers (loky processes on this machine, or the workers of a
+  dask.distributed cluster: ``sim.backend``) and written by this process to the
+  run folder as they finish, one Parquet file per chunk (written to a temporary
+  name, then renamed, so a file is either complete or absent; a chunk whose
+  result arrives twice is stored once).
 
 Run folder layout::
 
@@ -31,8 +33,14 @@ Example::
 
     from sim.runner import plan_run, execute_run
     plan = plan_run("runs/demo", games=200, heroes=["medusa", "sinbad"], battlefields=["soho"])
-    result = execute_run(plan, jobs=2)
+    result = execute_run(plan, jobs=2)       # 2 loky processes on this machine
+    # or on a dask cluster: execute_run(plan, backend="dask", scheduler="tcp://10.0.0.5:8786")
+    # (backend="dask" alone starts a local cluster)
     games = read_games("runs/demo")          # pandas DataFrame, one row per game
+
+A script that starts a local dask cluster (``backend="dask"`` without a scheduler)
+must do so under ``if __name__ == "__main__":``: its worker processes are spawned
+and import the script.
 """
 from __future__ import annotations
 

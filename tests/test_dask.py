@@ -137,28 +137,28 @@ def test_a_worker_killed_mid_run_loses_no_game(cluster, tmp_path):
     other worker; every game is stored exactly once and the rows equal a loky run's."""
     client = distributed.Client(cluster, set_as_default=False)
     kw = {"games": 300, "heroes": ["medusa", "sinbad"], "battlefields": ["soho"], "seed": 9, "chunk_size": 10}
+    pids = client.run(os.getpid)
     killed = {}
 
     def kill_a_busy_worker(name, games_done):
         if killed or games_done < 40:
             return
-        busy = {a: keys for a, keys in client.processing().items() if keys}
+        busy = {a: keys for a, keys in client.processing().items() if keys and a in pids}
         if not busy:
             return
         addr, keys = sorted(busy.items())[0]
-        pid = client.run(os.getpid, workers=[addr])[addr]
+        os.kill(pids[addr], signal.SIGKILL)
         killed.update(addr=addr, keys=list(keys))
-        os.kill(pid, signal.SIGKILL)
 
     try:
         r = run_matrix(tmp_path / "dask", backend="dask", scheduler=cluster.scheduler_address,
                        after_chunk=kill_a_busy_worker, **kw)
         assert killed, "no worker was busy when the run passed 40 games"
-        # the chunk the worker was playing was sent to a worker again, then finished
+        # the chunks the worker was playing were sent to a worker again, then finished
         story = client.run_on_scheduler(lambda dask_scheduler, keys: dask_scheduler.story(*keys), keys=killed["keys"])
-        for key in killed["keys"]:
-            finishes = [t[2] for t in story if t[0] == key]
-            assert finishes.count("processing") >= 2 and "memory" in finishes, finishes
+        finishes = {key: [t[2] for t in story if t[0] == key] for key in killed["keys"]}
+        assert all("memory" in f for f in finishes.values()), finishes
+        assert any(f.count("processing") >= 2 for f in finishes.values()), finishes
         assert killed["addr"] not in client.nthreads()
     finally:
         client.close()
