@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import logging
 import os
-import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -163,8 +162,9 @@ def _dask_failure(e: Exception, backend: Backend) -> BackendError | None:
                             "keep dying; the finished chunks are stored, fix the workers and rerun the same command",
                             "--scheduler")
     if isinstance(e, (OSError, TimeoutError)) or type(e).__name__ in ("CancelledError", "FutureCancelledError"):
-        return BackendError(f"lost the dask scheduler {where} during the run ({type(e).__name__}: {e}); "
-                            "the finished chunks are stored, rerun the same command to resume", "--scheduler")
+        return BackendError(f"lost the connection to the dask scheduler {where} during the run "
+                            f"({type(e).__name__}); the finished chunks are stored, rerun the same command to resume",
+                            "--scheduler")
     return None
 
 
@@ -208,7 +208,7 @@ def _connect(backend: Backend):
 def _local_cluster(n: int):
     from distributed import Client, LocalCluster
     cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
-                           silence_logs=logging.ERROR)
+                           silence_logs=logging.CRITICAL)
     try:
         return cluster, Client(cluster, set_as_default=False)
     except BaseException:
@@ -217,12 +217,29 @@ def _local_cluster(n: int):
 
 
 @contextmanager
+def _quiet_logs(names=("distributed", "tornado", "asyncio")):
+    """Keep dask's own log lines (worker restarts, lost connections, with tracebacks) off
+    stderr while a pool is open: its failures reach the caller as one BackendError."""
+    existing = [n for n in logging.root.manager.loggerDict if any(n == p or n.startswith(p + ".") for p in names)]
+    loggers = [logging.getLogger(n) for n in sorted(set(names) | set(existing))]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels):
+            lg.setLevel(level)
+
+
+@contextmanager
 def open_pool(backend: Backend, n_tasks: int | None = None):
     """Open ``backend`` as a :class:`Pool` (a context manager; closes the client and any
     local cluster on exit). ``n_tasks``: how many tasks will be played (loky starts
     no more processes than that). Raises BackendError if a dask scheduler cannot be
     reached within ``backend.connect_timeout`` s or has no worker within
-    :data:`WORKER_TIMEOUT` s."""
+    :data:`WORKER_TIMEOUT` s. While a dask pool is open, the ``distributed``,
+    ``tornado`` and ``asyncio`` loggers of this process are silenced (below CRITICAL)."""
     if backend.name == "loky":
         jobs = backend.jobs or os.cpu_count() or 1
         if n_tasks is not None:
@@ -234,35 +251,40 @@ def open_pool(backend: Backend, n_tasks: int | None = None):
     except ImportError:
         raise BackendError("the dask backend needs dask.distributed, which is not installed here: "
                            "pip install 'unmatched-sim[dask]'", "--backend") from None
-    cluster = None
-    if backend.scheduler:
-        client = _connect(backend)
-    else:
-        cluster, client = _local_cluster(backend.jobs or os.cpu_count() or 1)
-    try:
-        if not client.nthreads():
-            try:
-                client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
-            except (TimeoutError, OSError):
-                raise BackendError(f"the dask scheduler at {backend.scheduler} has no workers (waited "
-                                   f"{WORKER_TIMEOUT:g} s); start some with `dask worker {backend.scheduler}`",
-                                   "--scheduler") from None
-        nthreads = client.nthreads()
-        slots = sum(nthreads.values())
-        hosts = {a.rsplit(":", 1)[0] for a in nthreads}
-        threaded = [a for a, n in nthreads.items() if n > 1]
-        if threaded:
-            log.warning("note: %d dask worker(s) have several threads, e.g. %s with %d; the engine holds "
-                        "Python's lock, so start workers as `dask worker ADDRESS --nworkers N --nthreads 1`",
-                        len(threaded), threaded[0], nthreads[threaded[0]])
-        where = backend.scheduler or "local cluster"
-        desc = f"dask {where}, {len(nthreads)} workers ({slots} threads) on {len(hosts)} host(s)"
-        yield Pool(backend, slots, desc, client)
-    finally:
-        t0 = time.perf_counter()
+    with _quiet_logs():
+        cluster = None
+        if backend.scheduler:
+            client = _connect(backend)
+        else:
+            cluster, client = _local_cluster(backend.jobs or os.cpu_count() or 1)
         try:
-            client.close(timeout=10)
+            yield _dask_pool(backend, client)
         finally:
-            if cluster is not None:
-                cluster.close(timeout=10)
-        log.debug("closed the dask client in %.1f s", time.perf_counter() - t0)
+            try:
+                client.close(timeout=10)
+            except Exception:          # the scheduler is gone already
+                pass
+            finally:
+                if cluster is not None:
+                    cluster.close(timeout=10)
+
+
+def _dask_pool(backend: Backend, client) -> Pool:
+    if not client.nthreads():
+        try:
+            client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+        except (TimeoutError, OSError):
+            raise BackendError(f"the dask scheduler at {backend.scheduler} has no workers (waited "
+                               f"{WORKER_TIMEOUT:g} s); start some with `dask worker {backend.scheduler}`",
+                               "--scheduler") from None
+    nthreads = client.nthreads()
+    slots = sum(nthreads.values())
+    hosts = {a.rsplit(":", 1)[0] for a in nthreads}
+    threaded = [a for a, n in nthreads.items() if n > 1]
+    if threaded:
+        log.warning("note: %d dask worker(s) have several threads, e.g. %s with %d; the engine holds "
+                    "Python's lock, so start workers as `dask worker ADDRESS --nworkers N --nthreads 1`",
+                    len(threaded), threaded[0], nthreads[threaded[0]])
+    where = backend.scheduler or "local cluster"
+    return Pool(backend, slots, f"dask {where}, {len(nthreads)} workers ({slots} threads) on {len(hosts)} host(s)",
+                client)
