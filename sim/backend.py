@@ -25,6 +25,7 @@ import logging
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 
 BACKENDS = ("loky", "dask")
 #: seconds to reach a dask scheduler before giving up
@@ -125,7 +126,8 @@ class Pool:
         return self._dask_results(Parallel, parallel_config, calls)
 
     def _dask_results(self, Parallel, parallel_config, calls):
-        with parallel_config(backend="dask", client=self.client, wait_for_workers_timeout=WORKER_TIMEOUT):
+        backend = _joblib_dask_backend()(client=self.client, wait_for_workers_timeout=WORKER_TIMEOUT)
+        with parallel_config(backend=backend):
             # joblib's auto batching groups short tasks into dask tasks of 0.2-2 s: a dask task
             # costs ~5-20 ms of scheduling, too much for the small chunks of small cells
             gen = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=DASK_BATCH_SIZE)(calls)
@@ -149,6 +151,55 @@ class Pool:
         return self.client.run(fn, *args, on_error="return")
 
 
+class _TaskFailed:
+    """A dask task that failed outside the joblib call (lost with its workers, or not
+    deserializable): carries the exception to joblib's result callback."""
+
+    def __init__(self, exc: BaseException):
+        self.exc = exc
+
+
+class _DaskTaskError(Exception):
+    """Raised by joblib for a :class:`_TaskFailed`; ``exc`` is dask's exception."""
+
+    def __init__(self, exc: BaseException):
+        super().__init__(str(exc))
+        self.exc = exc
+
+
+@lru_cache(maxsize=1)
+def _joblib_dask_backend():
+    """joblib's dask backend, made to report dask-level task failures.
+
+    joblib 1.4-1.6 (``joblib._dask.DaskDistributedBackend``) sets the exception of a
+    task that fails inside dask (e.g. ``KilledWorker`` once a task has lost more workers
+    than ``distributed.scheduler.allowed-failures``) on its future but never calls
+    joblib's completion callback, so ``Parallel`` waits forever. This subclass passes
+    such failures to the callback, and ``retrieve_result_callback`` raises them, so
+    ``Parallel`` raises the exception instead. Failures inside the called function
+    are unaffected (joblib returns them as results).
+    """
+    from joblib._dask import DaskDistributedBackend
+
+    class ReportingDaskBackend(DaskDistributedBackend):
+        def submit(self, func, callback=None):
+            future = super().submit(func, callback)
+
+            def failed(f):
+                if callback is not None and not f.cancelled() and f.exception() is not None:
+                    callback(_TaskFailed(f.exception()))
+
+            future.add_done_callback(failed)
+            return future
+
+        def retrieve_result_callback(self, out):
+            if isinstance(out, _TaskFailed):
+                raise _DaskTaskError(out.exc)
+            return super().retrieve_result_callback(out)
+
+    return ReportingDaskBackend
+
+
 def _dask_failure(e: Exception, backend: Backend) -> BackendError | None:
     """A one-line BackendError for a cluster failure during a run, else None."""
     try:
@@ -156,15 +207,23 @@ def _dask_failure(e: Exception, backend: Backend) -> BackendError | None:
     except ImportError:          # pragma: no cover
         return None
     where = backend.scheduler or "the local cluster"
+    if isinstance(e, _DaskTaskError) and isinstance(e.exc, KilledWorker):
+        e = e.exc
     if isinstance(e, KilledWorker):
-        return BackendError(f"a chunk was lost with a dask worker {e.allowed_failures + 1} times "
-                            f"(last worker {getattr(e.last_worker, 'address', '?')}): the workers of {where} "
-                            "keep dying; the finished chunks are stored, fix the workers and rerun the same command",
-                            "--scheduler")
+        n = e.allowed_failures + 1
+        return BackendError(f"a task of chunks was lost with its dask worker {n} time{'s' if n > 1 else ''} (last "
+                            f"{getattr(e.last_worker, 'address', '?')}; distributed.scheduler.allowed-failures is "
+                            f"{e.allowed_failures}): the workers of {where} keep dying; the finished chunks are "
+                            "stored, fix the workers and rerun the same command", "--scheduler")
     if isinstance(e, (OSError, TimeoutError)) or type(e).__name__ in ("CancelledError", "FutureCancelledError"):
         return BackendError(f"lost the connection to the dask scheduler {where} during the run "
                             f"({type(e).__name__}); the finished chunks are stored, rerun the same command to resume",
                             "--scheduler")
+    if isinstance(e, _DaskTaskError):
+        first = (str(e.exc).strip().splitlines() or [""])[0]
+        return BackendError(f"a task failed inside dask on {where} ({type(e.exc).__name__}: {first}); check that "
+                            "this machine, the scheduler and the workers have the same versions of dask, "
+                            "distributed and unmatched-sim", "--scheduler")
     return None
 
 

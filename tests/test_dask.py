@@ -168,3 +168,60 @@ def test_a_worker_killed_mid_run_loses_no_game(cluster, tmp_path):
     assert len(list((tmp_path / "dask" / "games").glob("part-*.parquet"))) == 90
     run_matrix(tmp_path / "loky", jobs=2, **kw)
     pd.testing.assert_frame_equal(games, read_games(tmp_path / "loky"))
+
+
+class _FailsOnTheWorker:
+    """Pickles fine here; unpickling it raises ZeroDivisionError: the scheduler cannot read the task
+    graph (a task failure inside dask, not inside the called function)."""
+
+    def __reduce__(self):
+        import operator
+        return (operator.truediv, (1, 0))
+
+
+def test_a_task_that_fails_inside_dask_stops_the_run(cluster):
+    """joblib's dask backend alone waits forever for a task that fails inside dask (not in
+    the called function); the pool raises a one-line BackendError instead."""
+    import threading
+
+    from sim.backend import open_pool
+    out = {}
+
+    def run():
+        try:
+            with open_pool(Backend("dask", scheduler=cluster.scheduler_address)) as pool:
+                out["results"] = list(pool.imap_unordered(len, [("ab",), (_FailsOnTheWorker(),), ("c",)]))
+        except Exception as e:          # noqa: BLE001 - the test inspects it
+            out["error"] = e
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(60)
+    assert not t.is_alive(), "the run hangs"
+    e = out.get("error")
+    assert isinstance(e, BackendError) and e.param == "--scheduler", out
+    assert str(e).startswith(f"a task failed inside dask on {cluster.scheduler_address} (RuntimeError: Error during "
+                             "deserialization of the task graph. This frequently); check that this machine, the "
+                             "scheduler and the workers have the same versions of dask, distributed and unmatched-sim")
+
+
+def test_lost_workers_and_scheduler_are_one_line_errors():
+    from types import SimpleNamespace
+
+    from distributed.scheduler import KilledWorker
+
+    from sim.backend import _dask_failure
+    b = Backend("dask", scheduler="tcp://10.0.0.5:8786")
+    from sim.backend import _DaskTaskError
+    killed = KilledWorker("k", SimpleNamespace(address="tcp://10.0.0.7:4000"), 3)
+    assert str(_dask_failure(_DaskTaskError(killed), b)) == str(_dask_failure(killed, b))
+    e = _dask_failure(_DaskTaskError(OSError("no such file")), b)
+    assert str(e).startswith("a task failed inside dask on tcp://10.0.0.5:8786 (OSError: no such file)")
+    e = _dask_failure(killed, b)
+    assert str(e) == ("a task of chunks was lost with its dask worker 4 times (last tcp://10.0.0.7:4000; "
+                      "distributed.scheduler.allowed-failures is 3): the workers of tcp://10.0.0.5:8786 keep dying; "
+                      "the finished chunks are stored, fix the workers and rerun the same command")
+    e = _dask_failure(OSError("Timed out during handshake\nwhile connecting"), b)
+    assert e.param == "--scheduler" and "\n" not in str(e)
+    assert str(e).startswith("lost the connection to the dask scheduler tcp://10.0.0.5:8786 during the run (OSError)")
+    assert _dask_failure(ValueError("an engine bug"), b) is None
