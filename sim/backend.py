@@ -95,14 +95,6 @@ class Backend:
             backend = "dask" if scheduler else "loky"
         return cls(str(backend), jobs, scheduler)
 
-    def describe(self) -> str:
-        """A short human description, e.g. ``dask scheduler tcp://10.0.0.5:8786``."""
-        if self.name == "loky":
-            return f"loky, {self.jobs or os.cpu_count() or 1} processes"
-        if self.scheduler:
-            return f"dask scheduler {self.scheduler}"
-        return f"dask local cluster, {self.jobs or os.cpu_count() or 1} workers"
-
 
 class Pool:
     """An open backend. ``imap_unordered(fn, args_list)`` plays ``fn(*args)`` for every
