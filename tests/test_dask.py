@@ -18,7 +18,7 @@ distributed = pytest.importorskip("distributed")
 
 # 3 pairs + 3 mirrors x 2 battlefields: 180 games in 42 chunks of at most 5
 SMALL = {"games": 30, "heroes": ["alice", "medusa", "sinbad"], "battlefields": ["soho", "marmoreal"], "seed": 11,
-         "chunk_size": 5}
+         "chunk_size": 5, "ai": "random"}      # the random policy keeps these runs short
 KEYS = ["matchup_id", "game_index"]
 
 
@@ -67,7 +67,7 @@ def test_dask_gives_the_same_tables_as_loky(cluster, loky_run, tmp_path):
 def test_cli_backend_dask_starts_a_local_cluster(loky_run, tmp_path):
     d = tmp_path / "cli"
     r = cli("matrix", "--games", 30, "--heroes", "alice,medusa,sinbad", "-b", "soho,marmoreal", "--seed", 11,
-            "--chunk-size", 5, "--backend", "dask", "--jobs", 2, "--no-report", "-q", "--out", d)
+            "--chunk-size", 5, "--ai", "random", "--backend", "dask", "--jobs", 2, "--no-report", "-q", "--out", d)
     assert r.exit_code == 0, r.output
     assert "Played 180 games" in r.output and "Workers: dask local cluster, 2 workers (2 threads)" in r.output
     pd.testing.assert_frame_equal(read_games(d), read_games(loky_run))
@@ -136,7 +136,8 @@ def test_a_worker_killed_mid_run_loses_no_game(cluster, tmp_path):
     """SIGKILL the process of a worker that is playing a chunk: dask re-runs that chunk on the
     other worker; every game is stored exactly once and the rows equal a loky run's."""
     client = distributed.Client(cluster, set_as_default=False)
-    kw = {"games": 300, "heroes": ["medusa", "sinbad"], "battlefields": ["soho"], "seed": 9, "chunk_size": 10}
+    kw = {"games": 300, "heroes": ["medusa", "sinbad"], "battlefields": ["soho"], "seed": 9, "chunk_size": 10,
+          "ai": "random"}
     pids = client.run(os.getpid)
     killed = {}
 
