@@ -124,14 +124,16 @@ def _score_rows(df: pd.DataFrame, by: str | None) -> pd.DataFrame:
 
 
 def run_arena(ai="standard", vs="greedy", games: int = 2000, heroes=None, battlefields=None, seed: int = 1,
-              jobs: int | None = None, extra_heroes: tuple = (), progress: bool = False) -> ArenaResult:
+              jobs: int | None = None, extra_heroes: tuple = (), backend=None) -> ArenaResult:
     """Play profile ``ai`` against profile ``vs``; ``games`` per hero for ``ai``.
 
     ``heroes``: hero keys (None: all installed); ``battlefields``: keys (None: all).
     Raises ArenaError for an unknown hero, battlefield or profile, or games < 1.
-    Runs cells on ``jobs`` joblib (loky) workers (None: all cores).
+    Cells run on ``backend`` (a ``sim.backend.Backend``: loky processes or a dask
+    cluster), by default loky with ``jobs`` processes (None: all cores); results do
+    not depend on either.
     """
-    from joblib import Parallel, delayed
+    from sim.backend import Backend, open_pool
 
     from sim.ai_profiles import ProfileError, get_profile
     from sim.runner import RunError, resolve_battlefields, resolve_heroes
@@ -150,15 +152,16 @@ def run_arena(ai="standard", vs="greedy", games: int = 2000, heroes=None, battle
         raise ArenaError(str(e), getattr(e, "param", None)) from None
     hero_lo = {k: [lo or None for lo in los] for k, los in hero_sel.items()}
     cells = plan_cells(hero_lo, bf_keys, games)
-    t0 = time.perf_counter()
     extra = tuple(str(e) for e in extra_heroes)
-    if jobs == 1:
-        _play_cell(cells[0], pa, pb, seed, extra)   # compile before timing the rest
-        rows = [_play_cell(c, pa, pb, seed, extra) for c in cells]
-    else:
-        rows = Parallel(n_jobs=jobs or -1, backend="loky", batch_size=4)(
-            delayed(_play_cell)(c, pa, pb, seed, extra) for c in cells)
+    backend = backend or Backend.of(None, jobs, None)
+    _play_cell(ArenaCell(cells[0].hero_a, cells[0].lo_a, cells[0].hero_b, cells[0].lo_b, cells[0].battlefield, 0, 1),
+               pa, pb, seed, extra)   # compile (or load the cache) before timing
+    t0 = time.perf_counter()
+    with open_pool(backend, len(cells)) as pool:
+        rows = list(pool.imap_unordered(_play_cell, [(c, pa, pb, seed, extra) for c in cells]))
     dt = time.perf_counter() - t0
+    order = {(c.hero_a, c.hero_b, c.battlefield, c.seat_a): i for i, c in enumerate(cells)}
+    rows.sort(key=lambda r: order[(r["hero"], r["opponent"], r["battlefield"], r["seat_a"])])
     df = pd.DataFrame(rows)
     per_hero = _score_rows(df, "hero")
     mir = _score_rows(df[df["hero"] == df["opponent"]], "hero").set_index("hero")

@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from sim.ai_profiles import DEFAULT_PROFILE, ProfileError, get_profile, profile_names
+from sim.cli_backend import backend_options
 from sim.content.battlefields import BattlefieldError, list_battlefields, load_battlefield
 from sim.content.heroes import HeroFileError, deck_warnings, load_all, load_hero
 from sim.engine.layout import HF_FOG_WALK
@@ -269,10 +270,10 @@ def profiles(profile, as_json):
               help="Heroes (comma-separated or repeated). Default: every installed hero.")
 @click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS",
               help="Battlefields (comma-separated or repeated). Default: every installed battlefield.")
-@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Worker processes. Default: all cores.")
+@backend_options
 @click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1), help="Run seed.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def arena(ai, vs, games, hero_names, battlefield_names, jobs, seed, as_json):
+def arena(ai, vs, games, hero_names, battlefield_names, seed, as_json, backend):
     """Play AI profile --ai against profile --vs and print --ai's score per hero and overall.
 
     Every hero played by --ai meets every hero played by --vs (mirrors included) on every
@@ -283,7 +284,8 @@ def arena(ai, vs, games, hero_names, battlefield_names, jobs, seed, as_json):
     _profile(ai, "--ai")
     _profile(vs, "--vs")
     try:
-        res = run_arena(ai, vs, games, hero_names or None, battlefield_names or None, seed, jobs, _extra())
+        res = run_arena(ai, vs, games, hero_names or None, battlefield_names or None, seed, None, _extra(),
+                        backend=backend)
     except ArenaError as e:
         if e.param:
             raise click.BadParameter(str(e), param_hint=f"'{e.param}'") from None
@@ -311,8 +313,6 @@ def _run_error(e):
               help="Battlefields (comma-separated or repeated). Default: every installed battlefield.")
 @click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
               help="AI profile for both seats: " + ", ".join(profile_names()) + ", or a profile .toml file.")
-@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1),
-              help="Worker processes. Default: all cores. Results do not depend on it.")
 @click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1),
               help="Run seed, 0..4294967295 (same seed, same games).")
 @click.option("--out", "-o", default=Path("runs/matrix"), show_default=True,
@@ -322,10 +322,12 @@ def _run_error(e):
               help="Games per chunk (the unit of work and of resuming).")
 @click.option("--no-report", is_flag=True, help="Only play and store the games; skip the tables, plots and HTML.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def matrix(games, hero_names, battlefield_names, ai, jobs, seed, out, chunk_size, no_report, quiet):
+@backend_options
+def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_size, no_report, quiet):
     """Play every pair of heroes (mirrors included) on the chosen battlefields.
 
-    Games run in chunks on worker processes and are stored in the run folder (--out) as they
+    Games run in chunks on worker processes (or on a dask cluster: --backend dask, with
+    --scheduler ADDRESS for a running one) and are stored in the run folder (--out) as they
     finish: per-game rows as Parquet plus a manifest. Rerunning the same command resumes,
     skipping finished chunks; Ctrl-C loses no finished chunk. At the end the report (CSV,
     Parquet, PNG plots, report.html) is written to OUT/report and a summary printed.
@@ -339,7 +341,7 @@ def matrix(games, hero_names, battlefield_names, ai, jobs, seed, out, chunk_size
     if done:
         click.echo(f"Resuming {out}: {done} of {total} games already stored.", err=True)
     try:
-        res = execute_run(plan, jobs=jobs, progress=False if quiet else None)
+        res = execute_run(plan, backend=backend, progress=False if quiet else None)
     except RunError as e:
         raise _run_error(e) from None
     except RunInterrupted as e:
@@ -348,6 +350,7 @@ def matrix(games, hero_names, battlefield_names, ai, jobs, seed, out, chunk_size
     if res.games_played:
         click.echo(f"Played {res.games_played} games in {res.seconds:.1f} s ({res.games_per_second:,.0f} games/s) "
                    f"in {len(plan.cells)} cells; {total} games stored in {out}.")
+        click.echo(f"Workers: {res.backend}; busy {100 * (1 - res.overhead):.0f}% of the time.", err=True)
     else:
         click.echo(f"All {total} games were already stored in {out}.")
     if no_report:

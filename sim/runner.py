@@ -11,9 +11,11 @@ A run is planned as **cells** and **chunks** and stored in a **run folder**:
   (``sim.engine.core``), so a game's outcome does not depend on how the games are
   chunked or on how many workers play them.
 - A :class:`Chunk` is ``(cell, first game index, number of games)``. Chunks are
-  played on joblib workers (loky processes) and written to the run folder as they
-  finish, one Parquet file per chunk (written to a temporary name, then renamed,
-  so a file is either complete or absent).
+  played on joblib workers (loky processes on this machine, or the workers of a
+  dask.distributed cluster: ``sim.backend``) and written by this process to the
+  run folder as they finish, one Parquet file per chunk (written to a temporary
+  name, then renamed, so a file is either complete or absent; a chunk whose
+  result arrives twice is stored once).
 
 Run folder layout::
 
@@ -31,8 +33,14 @@ Example::
 
     from sim.runner import plan_run, execute_run
     plan = plan_run("runs/demo", games=200, heroes=["medusa", "sinbad"], battlefields=["soho"])
-    result = execute_run(plan, jobs=2)
+    result = execute_run(plan, jobs=2)       # 2 loky processes on this machine
+    # or on a dask cluster: execute_run(plan, backend="dask", scheduler="tcp://10.0.0.5:8786")
+    # (backend="dask" alone starts a local cluster)
     games = read_games("runs/demo")          # pandas DataFrame, one row per game
+
+A script that starts a local dask cluster (``backend="dask"`` without a scheduler)
+must do so under ``if __name__ == "__main__":``: its worker processes are spawned
+and import the script.
 """
 from __future__ import annotations
 
@@ -42,6 +50,7 @@ import os
 import shutil
 import time
 import zlib
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -236,7 +245,11 @@ class RunPlan:
 @dataclass
 class RunResult:
     """What :func:`execute_run` did: ``games_played`` this call (games), ``seconds``
-    of wall time this call, ``games_per_second``, and totals for the run folder."""
+    of wall time this call (after the setup), ``games_per_second``, and totals for the
+    run folder; ``backend`` describes where the games ran, ``workers`` the worker
+    slots, ``busy_seconds`` the time spent inside chunks summed over the workers and
+    ``setup_seconds`` the time to start or reach the workers, check them and load the
+    engine in this process."""
 
     run_dir: Path
     games_total: int
@@ -245,6 +258,19 @@ class RunResult:
     chunks_total: int
     seconds: float
     games_per_second: float
+    backend: str = ""
+    workers: int = 0
+    busy_seconds: float = 0.0
+    setup_seconds: float = 0.0
+
+    @property
+    def overhead(self) -> float:
+        """Share of the worker slots' wall time (``seconds`` x ``workers``) not spent
+        inside chunks: scheduling, transfers, idle workers at the end, the driver's
+        writes when it is the bottleneck (0..1; nan if nothing was played)."""
+        if self.workers <= 0 or self.seconds <= 0:
+            return float("nan")
+        return max(0.0, 1.0 - self.busy_seconds / (self.seconds * self.workers))
 
 
 def _split(values) -> list[str]:
@@ -488,11 +514,81 @@ def play_chunk(p1: str, lo1: str, p2: str, lo2: str, battlefield: str, matchup_i
     return res, played.astype(np.int16), m.last_space_stats.copy()
 
 
-def _task(chunk: Chunk, run_seed, modes, extra):
+class WorkerMismatch(RuntimeError):
+    """A worker's unmatched-sim (package version, engine or compiler sources, hero or
+    battlefield files) differs from the driver's, so it would play other games."""
+
+
+def worker_expectation(plan: RunPlan) -> dict:
+    """What every worker of ``plan`` must have: the driver's package version, the
+    plan's fingerprints (engine and compiler sources, hero and battlefield files) and
+    the homebrew hero paths. JSON-able; compared by :func:`worker_differences`."""
+    return dict(plan.settings["fingerprint"], package_version=package_version(),
+                extra_heroes=list(plan.extra_heroes))
+
+
+def worker_differences(expect: dict) -> list[str]:
+    """How this machine's unmatched-sim differs from ``expect`` (see
+    :func:`worker_expectation`): a list of short phrases, empty when it matches.
+    Runs on a worker; reads the installed files only (does not load the engine)."""
+    from sim.content.battlefields import BATTLEFIELD_DIR
+    from sim.content.heroes import HeroFileError, load_all
+    diffs = []
+    v = package_version()
+    if v != expect.get("package_version"):
+        diffs.append(f"unmatched-sim {v} here, {expect.get('package_version')} on the driver")
+    for key, what in (("engine", "the engine sources (sim/engine)"), ("compiler", "the hero compiler sources (sim/content)")):
+        if key in expect and engine_fingerprint(key if key != "compiler" else "content") != expect[key]:
+            diffs.append(f"{what} differ")
+    heroes = [k.split(":", 1)[1] for k in expect if k.startswith("hero:")]
+    if heroes:
+        try:
+            specs = load_all(None, tuple(expect.get("extra_heroes") or ()))
+        except HeroFileError as e:
+            diffs.append(f"the hero files cannot be read ({e})")
+            specs = None
+        for k in heroes if specs is not None else ():
+            if k not in specs:
+                diffs.append(f"hero {k!r} is not installed")
+            elif _sha(specs[k].path) != expect[f"hero:{k}"]:
+                diffs.append(f"hero file {Path(specs[k].path).name} differs")
+    for k in (k.split(":", 1)[1] for k in expect if k.startswith("battlefield:")):
+        path = BATTLEFIELD_DIR / f"{k}.toml"
+        if not path.exists():
+            diffs.append(f"battlefield {k!r} is not installed")
+        elif _sha(path) != expect[f"battlefield:{k}"]:
+            diffs.append(f"battlefield file {path.name} differs")
+    return diffs
+
+
+def _worker_name() -> str:
+    try:
+        from distributed import get_worker
+        return f"dask worker {get_worker().address}"
+    except (ImportError, ValueError):
+        import socket
+        return f"worker {socket.gethostname()} pid {os.getpid()}"
+
+
+@lru_cache(maxsize=4)
+def _check_worker(expect_json: str) -> None:
+    diffs = worker_differences(json.loads(expect_json))
+    if diffs:
+        raise WorkerMismatch(f"{_worker_name()} differs from this machine: {'; '.join(diffs)}; "
+                             "install the same unmatched-sim on every worker")
+
+
+def _task(chunk: Chunk, run_seed, modes, extra, expect_json: str | None = None):
+    """Play ``chunk`` on a worker: ``(name, res, played, spaces, seconds)``. With
+    ``expect_json`` the worker first checks (once) that it has the driver's
+    unmatched-sim and raises WorkerMismatch if not."""
+    t = time.perf_counter()
+    if expect_json is not None:
+        _check_worker(expect_json)
     c = chunk.cell
     out = play_chunk(c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.battlefield, c.matchup_id,
                      chunk.first, chunk.n, run_seed, modes, extra)
-    return (chunk.name,) + out
+    return (chunk.name,) + out + (time.perf_counter() - t,)
 
 
 # ---------------------------------------------------------------- store
@@ -640,23 +736,41 @@ def _prepare_folder(plan: RunPlan) -> dict:
     return manifest
 
 
-def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = True, after_chunk=None) -> RunResult:
+def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = True, after_chunk=None,
+                backend=None, scheduler: str | None = None) -> RunResult:
     """Play every chunk of ``plan`` not yet stored and store it as it finishes.
 
-    ``jobs``: worker processes (loky; None = all cores; 1 = play in this process).
+    Where the chunks are played: ``backend`` is a :class:`sim.backend.Backend`, or a
+    name, ``"loky"`` (default: worker processes on this machine) or ``"dask"`` (a
+    dask.distributed cluster through joblib's dask backend), combined with
+    ``jobs`` (local worker processes, loky or a local dask cluster; None = all
+    cores; 1 with loky = play in this process) and ``scheduler`` (a dask scheduler
+    address; None with dask = start a local cluster for the run). Every command that
+    plays chunks passes the CLI's ``backend`` here (``sim.cli_backend``).
     ``progress``: show a tqdm bar (games done, games/s, time left) on stderr; None
     shows it only when stderr is a terminal.
     ``after_chunk(name, games_done)``: optional callback after each stored chunk.
-    The engine is compiled (or loaded from its cache) in this process before any
-    worker starts. Raises RunError if the folder cannot be written and
-    RunInterrupted on KeyboardInterrupt (finished chunks stay stored). Games are
-    identical whatever ``jobs`` is.
+
+    The driver (this process) writes each chunk's files as its result arrives,
+    whatever the backend, and stores a chunk at most once: a chunk dask re-runs
+    after losing a worker is stored when its first result arrives. Dask workers
+    must have the same unmatched-sim (version, engine, hero and battlefield files);
+    they are checked before the first chunk and each worker checks itself before
+    its first chunk. The engine is compiled (or loaded from its cache) in this
+    process before any chunk is played; each worker process loads it once.
+
+    Raises sim.backend.BackendError (one line, ``.param`` names the option) for bad
+    backend options, an unreachable scheduler, differing workers or a cluster lost
+    mid-run (nothing is written if the scheduler cannot be reached), RunError if
+    the folder cannot be written and RunInterrupted on KeyboardInterrupt (finished
+    chunks stay stored). Games are identical whatever the backend and ``jobs``.
     """
     from tqdm.auto import tqdm
 
     from sim.ai_profiles import get_profile
+    from sim.backend import Backend, BackendError, open_pool
 
-    manifest = _prepare_folder(plan)
+    be = Backend.of(backend, jobs, scheduler)
     prof = get_profile(plan.settings["ai"])
     modes = (prof, prof)
     seed = plan.settings["seed"]
@@ -666,70 +780,113 @@ def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = 
     games_done = plan.games_done
     skipped = games_done
     chunks_done = len(plan.done)
-    jobs = (os.cpu_count() or 1) if jobs is None else max(1, int(jobs))
+    expect = worker_expectation(plan)
+    expect_json = json.dumps(expect, sort_keys=True)
 
-    # compile (or load) the engine once here, before any worker starts
-    if todo:
-        c = todo[0].cell
+    def interrupted():
+        return RunInterrupted(plan.run_dir, games_done, plan.games_total, chunks_done, len(plan.chunks))
+
+    t_setup = time.perf_counter()
+    with ExitStack() as stack:
         try:
-            _match(c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.battlefield, plan.extra_heroes).play_many(1, seed, 0, 0)
+            pool = stack.enter_context(open_pool(be, len(todo))) if todo else None
+            if pool is not None:
+                _check_workers(pool, expect)
         except KeyboardInterrupt:
-            manifest["status"] = "interrupted"
-            _write_json(plan.run_dir / MANIFEST, manifest)
-            raise RunInterrupted(plan.run_dir, games_done, plan.games_total, chunks_done, len(plan.chunks)) from None
+            raise interrupted() from None
+        manifest = _prepare_folder(plan)
 
-    t0 = time.perf_counter()
-    played_now = 0
-    bar = tqdm(total=plan.games_total, initial=games_done, unit=" games", desc="matrix", smoothing=0.1,
-               disable=None if progress is None else not progress,
-               ncols=min(120, shutil.get_terminal_size((100, 24)).columns))
-    status = "failed"
-    try:
-        if jobs == 1 or len(todo) <= 1:
-            results = (_task(ch, seed, modes, plan.extra_heroes) for ch in todo)
-        else:
-            from joblib import Parallel, delayed
-            results = Parallel(n_jobs=min(jobs, len(todo)), backend="loky", return_as="generator_unordered",
-                               batch_size=1)(delayed(_task)(ch, seed, modes, plan.extra_heroes) for ch in todo)
+        # compile (or load) the engine once here, before any chunk is played
+        if todo:
+            c = todo[0].cell
+            try:
+                _match(c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.battlefield, plan.extra_heroes).play_many(1, seed, 0, 0)
+            except KeyboardInterrupt:
+                manifest["status"] = "interrupted"
+                _write_json(plan.run_dir / MANIFEST, manifest)
+                raise interrupted() from None
+
+        t0 = time.perf_counter()
+        setup = t0 - t_setup
+        played_now = 0
+        busy = 0.0
+        bar = tqdm(total=plan.games_total, initial=games_done, unit=" games", desc="matrix", smoothing=0.1,
+                   disable=None if progress is None else not progress,
+                   ncols=min(120, shutil.get_terminal_size((100, 24)).columns))
+        status = "failed"
         try:
-            for name, res, played, spaces in results:
-                ch = by_name[name]
-                write_chunk(plan.run_dir, ch, res, played, spaces, (n_cards[ch.cell.p1], n_cards[ch.cell.p2]))
-                plan.done.add(name)
-                chunks_done += 1
-                games_done += ch.n
-                played_now += ch.n
-                bar.update(ch.n)
-                if after_chunk is not None:
-                    after_chunk(name, games_done)
-        except OSError as e:
-            raise RunError(f"cannot write the run folder {plan.run_dir}: {e.strerror or e}", "--out") from None
+            if pool is not None:
+                results = pool.imap_unordered(_task, [(ch, seed, modes, plan.extra_heroes, expect_json) for ch in todo])
+            else:
+                results = iter(())
+            try:
+                for name, res, played, spaces, secs in results:
+                    busy += secs
+                    if name in plan.done:       # a result that arrived twice is stored once
+                        continue
+                    ch = by_name[name]
+                    try:
+                        write_chunk(plan.run_dir, ch, res, played, spaces, (n_cards[ch.cell.p1], n_cards[ch.cell.p2]))
+                    except OSError as e:
+                        raise RunError(f"cannot write the run folder {plan.run_dir}: {e.strerror or e}", "--out") from None
+                    plan.done.add(name)
+                    chunks_done += 1
+                    games_done += ch.n
+                    played_now += ch.n
+                    bar.update(ch.n)
+                    if after_chunk is not None:
+                        after_chunk(name, games_done)
+            except WorkerMismatch as e:
+                raise BackendError(str(e), "--scheduler") from None
+            finally:
+                close = getattr(results, "close", None)
+                if close is not None:
+                    close()
+            status = "complete"
+        except KeyboardInterrupt:
+            status = "interrupted"
+            raise interrupted() from None
         finally:
-            close = getattr(results, "close", None)
-            if close is not None:
-                close()
-        status = "complete"
-    except KeyboardInterrupt:
-        status = "interrupted"
-        raise RunInterrupted(plan.run_dir, games_done, plan.games_total, chunks_done, len(plan.chunks)) from None
-    finally:
-        bar.close()
-        seconds = time.perf_counter() - t0
-        manifest["status"] = "complete" if chunks_done == len(plan.chunks) else status
-        manifest.setdefault("sessions", []).append({
-            "finished": _now(), "games": played_now, "seconds": round(seconds, 3), "jobs": jobs,
-            "package_version": package_version()})
-        try:
-            _write_json(plan.run_dir / MANIFEST, manifest)
-        except OSError:
-            pass
+            bar.close()
+            seconds = time.perf_counter() - t0
+            workers = pool.workers if pool is not None else 0
+            manifest["status"] = "complete" if chunks_done == len(plan.chunks) else status
+            manifest.setdefault("sessions", []).append({
+                "finished": _now(), "games": played_now, "seconds": round(seconds, 3),
+                "backend": be.name, "where": pool.description if pool is not None else "",
+                "jobs": workers, "busy_seconds": round(busy, 3), "setup_seconds": round(setup, 3),
+                "package_version": package_version()})
+            try:
+                _write_json(plan.run_dir / MANIFEST, manifest)
+            except OSError:
+                pass
     return RunResult(plan.run_dir, plan.games_total, played_now, skipped, len(plan.chunks), seconds,
-                     played_now / seconds if seconds > 0 else float("nan"))
+                     played_now / seconds if seconds > 0 else float("nan"),
+                     backend=pool.description if pool is not None else "", workers=workers,
+                     busy_seconds=busy, setup_seconds=setup)
+
+
+def _check_workers(pool, expect: dict) -> None:
+    """Raise BackendError (one line) if a dask worker's unmatched-sim differs from ``expect``."""
+    from sim.backend import BackendError
+    bad = {}
+    for addr, out in pool.run_on_workers(worker_differences, expect).items():
+        if isinstance(out, BaseException):
+            out = [f"cannot run unmatched-sim ({type(out).__name__}: {out})"]
+        if out:
+            bad[addr] = out
+    if bad:
+        addr, diffs = next(iter(sorted(bad.items())))
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        raise BackendError(f"{len(bad)} of {len(pool.client.nthreads())} dask workers differ from this machine, "
+                           f"e.g. {addr}{more}: {'; '.join(diffs)}; install unmatched-sim {expect['package_version']} "
+                           "from the same source on every worker", "--scheduler")
 
 
 def run_matrix(out, games: int, heroes=None, battlefields=None, ai: str = "standard", seed: int = DEFAULT_SEED,
                jobs: int | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE, extra_heroes=(),
-               progress: bool = False, after_chunk=None) -> RunResult:
+               progress: bool = False, after_chunk=None, backend=None, scheduler: str | None = None) -> RunResult:
     """:func:`plan_run` then :func:`execute_run` (see both for arguments and errors)."""
     plan = plan_run(out, games, heroes, battlefields, ai, seed, chunk_size, extra_heroes)
-    return execute_run(plan, jobs=jobs, progress=progress, after_chunk=after_chunk)
+    return execute_run(plan, jobs=jobs, progress=progress, after_chunk=after_chunk, backend=backend,
+                       scheduler=scheduler)

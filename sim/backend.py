@@ -1,0 +1,341 @@
+"""Where a run's chunks are played: loky processes on this machine, or a dask.distributed cluster.
+
+A :class:`Backend` names the place (``"loky"`` or ``"dask"``), the number of local
+worker processes and, for dask, the scheduler address. :func:`open_pool` turns it
+into a :class:`Pool`: a joblib ``Parallel`` (loky, or joblib's dask backend over a
+``distributed.Client``) that yields results as they finish, in any order. The
+runner (``sim.runner.execute_run``) is the only caller; every command that plays
+chunks takes ``backend=`` and so runs on a cluster without code changes.
+
+- ``Backend("loky", jobs=4)``: four loky processes (None = all cores; 1 = play in
+  this process).
+- ``Backend("dask")``: a ``distributed.LocalCluster`` on this machine with ``jobs``
+  single-threaded worker processes (None = all cores), closed at the end.
+- ``Backend("dask", scheduler="tcp://10.0.0.5:8786")``: the workers of a running
+  ``dask scheduler``. The connection is given ``connect_timeout`` seconds; an
+  unreachable or invalid address raises :class:`BackendError` (one line).
+
+Dask re-runs the tasks of a worker lost mid-run on another worker (up to the
+scheduler's ``distributed.scheduler.allowed-failures``); the runner stores each
+chunk once, by name. Nothing here knows about the engine.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+
+BACKENDS = ("loky", "dask")
+#: seconds to reach a dask scheduler before giving up
+CONNECT_TIMEOUT = 5.0
+#: seconds to wait for a reachable scheduler to have at least one worker
+WORKER_TIMEOUT = 30.0
+#: joblib batch size on dask: "auto" sizes batches of chunks to 0.2-2 s of work
+DASK_BATCH_SIZE = "auto"
+
+log = logging.getLogger("sim.backend")
+
+
+class BackendError(Exception):
+    """A backend that cannot be used: bad options, an unreachable scheduler, a cluster
+    without workers, workers that differ from this machine, or a cluster lost mid-run.
+
+    The message is one line; ``param`` names the command-line option at fault
+    (``"--backend"``, ``"--scheduler"``, ``"--jobs"``) or is None.
+    """
+
+    def __init__(self, message: str, param: str | None = None):
+        super().__init__(message)
+        self.param = param
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where to play: ``name`` ``"loky"`` (default) or ``"dask"``; ``jobs``: local worker
+    processes (loky, or a local dask cluster; None = all cores); ``scheduler``: a dask
+    scheduler address (``tcp://host:8786`` or ``host:8786``; None with dask = start a
+    local cluster); ``connect_timeout``: seconds to reach it.
+
+    Raises BackendError naming the option on an unknown name, ``scheduler`` without
+    dask, or ``jobs`` together with ``scheduler`` (the cluster's workers play then).
+    """
+
+    name: str = "loky"
+    jobs: int | None = None
+    scheduler: str | None = None
+    connect_timeout: float = CONNECT_TIMEOUT
+
+    def __post_init__(self):
+        if self.name not in BACKENDS:
+            raise BackendError(f"unknown backend {self.name!r}; valid: {', '.join(BACKENDS)}", "--backend")
+        if self.scheduler is not None and not str(self.scheduler).strip():
+            raise BackendError("the scheduler address is empty; give HOST:PORT, e.g. tcp://10.0.0.5:8786",
+                               "--scheduler")
+        if self.scheduler and self.name != "dask":
+            raise BackendError(f"a scheduler address needs the dask backend (--backend dask), not {self.name!r}",
+                               "--scheduler")
+        if self.jobs is not None and (isinstance(self.jobs, bool) or int(self.jobs) < 1):
+            raise BackendError(f"jobs must be a positive whole number, got {self.jobs!r}", "--jobs")
+        if self.jobs is not None and self.scheduler:
+            raise BackendError("--jobs sets the number of local worker processes; with --scheduler the cluster's "
+                               "workers play (start them with `dask worker --nworkers N`)", "--jobs")
+
+    @classmethod
+    def of(cls, backend=None, jobs: int | None = None, scheduler: str | None = None) -> "Backend":
+        """A Backend from ``backend`` (a Backend, returned as is, or a name; None means
+        ``"dask"`` if ``scheduler`` is given, else ``"loky"``), ``jobs`` and ``scheduler``.
+        Raises BackendError (see the class)."""
+        if isinstance(backend, Backend):
+            if jobs is not None or scheduler is not None:
+                raise BackendError("give jobs and scheduler inside the Backend, not beside it", "--backend")
+            return backend
+        if backend is None:
+            backend = "dask" if scheduler else "loky"
+        return cls(str(backend), jobs, scheduler)
+
+
+class Pool:
+    """An open backend. ``imap_unordered(fn, args_list)`` plays ``fn(*args)`` for every
+    args tuple on the workers and yields the results as they finish (in any order);
+    ``workers``: how many tasks run at once (worker slots); ``description``: for
+    humans; ``client``: the ``distributed.Client`` (dask) or None."""
+
+    def __init__(self, backend: Backend, workers: int, description: str, client=None):
+        self.backend, self.workers, self.description, self.client = backend, workers, description, client
+
+    def imap_unordered(self, fn, args_list):
+        """Yield ``fn(*args)`` for each tuple of ``args_list`` as it finishes (any order)."""
+        args_list = list(args_list)
+        if self.workers <= 1 and self.client is None:
+            return (fn(*a) for a in args_list)
+        from joblib import Parallel, delayed, parallel_config
+        calls = (delayed(fn)(*a) for a in args_list)
+        if self.client is None:
+            return Parallel(n_jobs=min(self.workers, len(args_list)), backend="loky",
+                            return_as="generator_unordered", batch_size=1)(calls)
+        return self._dask_results(Parallel, parallel_config, calls)
+
+    def _dask_results(self, Parallel, parallel_config, calls):
+        backend = _joblib_dask_backend()(client=self.client, wait_for_workers_timeout=WORKER_TIMEOUT)
+        with parallel_config(backend=backend):
+            # joblib's auto batching groups short tasks into dask tasks of 0.2-2 s: a dask task
+            # costs ~5-20 ms of scheduling, too much for the small chunks of small cells
+            gen = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=DASK_BATCH_SIZE)(calls)
+            try:
+                for out in gen:
+                    yield out
+            except Exception as e:
+                err = _dask_failure(e, self.backend)
+                if err is None:
+                    raise
+                raise err from None
+            finally:
+                gen.close()
+
+    def run_on_workers(self, fn, *args) -> dict:
+        """``fn(*args)`` once on every dask worker now connected: {worker address: result,
+        or the exception it raised}. An empty dict for loky (the workers are this
+        machine's processes)."""
+        if self.client is None:
+            return {}
+        return self.client.run(fn, *args, on_error="return")
+
+
+class _TaskFailed:
+    """A dask task that failed outside the joblib call (lost with its workers, or not
+    deserializable): carries the exception to joblib's result callback."""
+
+    def __init__(self, exc: BaseException):
+        self.exc = exc
+
+
+class _DaskTaskError(Exception):
+    """Raised by joblib for a :class:`_TaskFailed`; ``exc`` is dask's exception."""
+
+    def __init__(self, exc: BaseException):
+        super().__init__(str(exc))
+        self.exc = exc
+
+
+@lru_cache(maxsize=1)
+def _joblib_dask_backend():
+    """joblib's dask backend, made to report dask-level task failures.
+
+    joblib 1.4-1.6 (``joblib._dask.DaskDistributedBackend``) sets the exception of a
+    task that fails inside dask (e.g. ``KilledWorker`` once a task has lost more workers
+    than ``distributed.scheduler.allowed-failures``) on its future but never calls
+    joblib's completion callback, so ``Parallel`` waits forever. This subclass passes
+    such failures to the callback, and ``retrieve_result_callback`` raises them, so
+    ``Parallel`` raises the exception instead. Failures inside the called function
+    are unaffected (joblib returns them as results).
+    """
+    from joblib._dask import DaskDistributedBackend
+
+    class ReportingDaskBackend(DaskDistributedBackend):
+        def submit(self, func, callback=None):
+            future = super().submit(func, callback)
+
+            def failed(f):
+                if callback is not None and not f.cancelled() and f.exception() is not None:
+                    callback(_TaskFailed(f.exception()))
+
+            future.add_done_callback(failed)
+            return future
+
+        def retrieve_result_callback(self, out):
+            if isinstance(out, _TaskFailed):
+                raise _DaskTaskError(out.exc)
+            return super().retrieve_result_callback(out)
+
+    return ReportingDaskBackend
+
+
+def _dask_failure(e: Exception, backend: Backend) -> BackendError | None:
+    """A one-line BackendError for a cluster failure during a run, else None."""
+    try:
+        from distributed.scheduler import KilledWorker
+    except ImportError:          # pragma: no cover
+        return None
+    where = backend.scheduler or "the local cluster"
+    if isinstance(e, _DaskTaskError) and isinstance(e.exc, KilledWorker):
+        e = e.exc
+    if isinstance(e, KilledWorker):
+        n = e.allowed_failures + 1
+        return BackendError(f"a task of chunks was lost with its dask worker {n} time{'s' if n > 1 else ''} (last "
+                            f"{getattr(e.last_worker, 'address', '?')}; distributed.scheduler.allowed-failures is "
+                            f"{e.allowed_failures}): the workers of {where} keep dying; the finished chunks are "
+                            "stored, fix the workers and rerun the same command", "--scheduler")
+    if isinstance(e, (OSError, TimeoutError)) or type(e).__name__ in ("CancelledError", "FutureCancelledError"):
+        return BackendError(f"lost the connection to the dask scheduler {where} during the run "
+                            f"({type(e).__name__}); the finished chunks are stored, rerun the same command to resume",
+                            "--scheduler")
+    if isinstance(e, _DaskTaskError):
+        first = (str(e.exc).strip().splitlines() or [""])[0]
+        return BackendError(f"a task failed inside dask on {where} ({type(e.exc).__name__}: {first}); check that "
+                            "this machine, the scheduler and the workers have the same versions of dask, "
+                            "distributed and unmatched-sim", "--scheduler")
+    return None
+
+
+async def _probe(addr: str, timeout: float) -> None:
+    from distributed.comm import connect
+    comm = await connect(addr, timeout=timeout)
+    await comm.close()
+
+
+def _connect(backend: Backend):
+    """A distributed.Client for ``backend.scheduler``; BackendError (one line) if it cannot
+    be reached within ``backend.connect_timeout`` s. The address is probed with one
+    plain connection first, so a failure leaves no half-built client behind."""
+    import asyncio
+
+    from distributed import Client
+    addr = str(backend.scheduler).strip()
+    t = backend.connect_timeout
+    hint = "is `dask scheduler` running there, and is the port open?"
+    try:
+        asyncio.run(_probe(addr, t))
+    except ValueError as e:
+        raise BackendError(f"{addr!r} is not a dask scheduler address ({e}); give HOST:PORT, "
+                           "e.g. tcp://10.0.0.5:8786", "--scheduler") from None
+    except (OSError, TimeoutError) as e:
+        if "Timed out" in str(e) or isinstance(e, TimeoutError):
+            raise BackendError(f"cannot reach the dask scheduler at {addr} within {t:g} s; {hint}",
+                               "--scheduler") from None
+        raise BackendError(f"cannot reach the dask scheduler at {addr} ({type(e).__name__}: "
+                           f"{' '.join(str(e).split())[:160]}); {hint}", "--scheduler") from None
+    except Exception as e:          # a port that answers, but not with the dask protocol
+        raise BackendError(f"{addr} does not answer like a dask scheduler ({type(e).__name__}); "
+                           "give the scheduler's port (8786 by default), not the dashboard's", "--scheduler") from None
+    try:
+        return Client(addr, timeout=t, set_as_default=False)
+    except (OSError, TimeoutError) as e:
+        raise BackendError(f"cannot connect a dask client to {addr} within {t:g} s ({type(e).__name__}: "
+                           f"{' '.join(str(e).split())[:160]}); {hint}", "--scheduler") from None
+
+
+def _local_cluster(n: int):
+    from distributed import Client, LocalCluster
+    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
+                           silence_logs=logging.CRITICAL)
+    try:
+        return cluster, Client(cluster, set_as_default=False)
+    except BaseException:
+        cluster.close()
+        raise
+
+
+@contextmanager
+def _quiet_logs(names=("distributed", "tornado", "asyncio")):
+    """Keep dask's own log lines (worker restarts, lost connections, with tracebacks) off
+    stderr while a pool is open: its failures reach the caller as one BackendError."""
+    existing = [n for n in logging.root.manager.loggerDict if any(n == p or n.startswith(p + ".") for p in names)]
+    loggers = [logging.getLogger(n) for n in sorted(set(names) | set(existing))]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels):
+            lg.setLevel(level)
+
+
+@contextmanager
+def open_pool(backend: Backend, n_tasks: int | None = None):
+    """Open ``backend`` as a :class:`Pool` (a context manager; closes the client and any
+    local cluster on exit). ``n_tasks``: how many tasks will be played (loky starts
+    no more processes than that). Raises BackendError if a dask scheduler cannot be
+    reached within ``backend.connect_timeout`` s or has no worker within
+    :data:`WORKER_TIMEOUT` s. While a dask pool is open, the ``distributed``,
+    ``tornado`` and ``asyncio`` loggers of this process are silenced (below CRITICAL)."""
+    if backend.name == "loky":
+        jobs = backend.jobs or os.cpu_count() or 1
+        if n_tasks is not None:
+            jobs = max(1, min(jobs, n_tasks))
+        yield Pool(backend, jobs, "this process" if jobs == 1 else f"loky, {jobs} processes")
+        return
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise BackendError("the dask backend needs dask.distributed, which is not installed here: "
+                           "pip install 'unmatched-sim[dask]'", "--backend") from None
+    with _quiet_logs():
+        cluster = None
+        if backend.scheduler:
+            client = _connect(backend)
+        else:
+            cluster, client = _local_cluster(backend.jobs or os.cpu_count() or 1)
+        try:
+            yield _dask_pool(backend, client)
+        finally:
+            try:
+                client.close(timeout=10)
+            except Exception:          # the scheduler is gone already
+                pass
+            finally:
+                if cluster is not None:
+                    cluster.close(timeout=10)
+
+
+def _dask_pool(backend: Backend, client) -> Pool:
+    if not client.nthreads():
+        try:
+            client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+        except (TimeoutError, OSError):
+            raise BackendError(f"the dask scheduler at {backend.scheduler} has no workers (waited "
+                               f"{WORKER_TIMEOUT:g} s); start some with `dask worker {backend.scheduler}`",
+                               "--scheduler") from None
+    nthreads = client.nthreads()
+    slots = sum(nthreads.values())
+    hosts = {a.rsplit(":", 1)[0] for a in nthreads}
+    threaded = [a for a, n in nthreads.items() if n > 1]
+    if threaded:
+        log.warning("note: %d dask worker(s) have several threads, e.g. %s with %d; the engine holds "
+                    "Python's lock, so start workers as `dask worker ADDRESS --nworkers N --nthreads 1`",
+                    len(threaded), threaded[0], nthreads[threaded[0]])
+    where = backend.scheduler or "local cluster"
+    return Pool(backend, slots, f"dask {where}, {len(nthreads)} workers ({slots} threads) on {len(hosts)} host(s)",
+                client)

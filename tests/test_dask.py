@@ -1,0 +1,228 @@
+"""The matrix on a dask.distributed cluster: same tables as loky, a lost worker loses no game,
+differing workers and unreachable schedulers are refused in one line."""
+import os
+import signal
+import socket
+import time
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from sim.backend import Backend, BackendError
+from sim.cli import main
+from sim.runner import WorkerMismatch, _check_worker, plan_run, read_games, read_manifest, read_spaces, run_matrix
+
+pytestmark = pytest.mark.dask
+distributed = pytest.importorskip("distributed")
+
+# 3 pairs + 3 mirrors x 2 battlefields: 180 games in 42 chunks of at most 5
+SMALL = {"games": 30, "heroes": ["alice", "medusa", "sinbad"], "battlefields": ["soho", "marmoreal"], "seed": 11,
+         "chunk_size": 5, "ai": "random"}      # the random policy keeps these runs short
+KEYS = ["matchup_id", "game_index"]
+
+
+def cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A LocalCluster of 2 single-threaded worker processes, shared by this module's tests."""
+    c = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0")
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+@pytest.fixture(scope="module")
+def loky_run(tmp_path_factory):
+    """The SMALL run on 2 loky processes."""
+    d = tmp_path_factory.mktemp("loky") / "run"
+    r = run_matrix(d, jobs=2, **SMALL)
+    assert r.games_played == 180 and r.backend == "loky, 2 processes"
+    return d
+
+
+def test_dask_gives_the_same_tables_as_loky(cluster, loky_run, tmp_path):
+    from reports import compute_tables
+    d = tmp_path / "dask"
+    r = run_matrix(d, backend="dask", scheduler=cluster.scheduler_address, **SMALL)
+    assert r.games_played == 180 and r.workers == 2 and r.backend.startswith("dask tcp://")
+    assert 0 < r.busy_seconds and 0 <= r.overhead < 1
+    games = read_games(d)
+    assert len(games) == 180 and not games.duplicated(KEYS).any()
+    pd.testing.assert_frame_equal(games, read_games(loky_run))
+    pd.testing.assert_frame_equal(read_spaces(d), read_spaces(loky_run))
+    t1, t2 = compute_tables(loky_run), compute_tables(d)
+    for name in ("matchups", "matchups_by_battlefield", "strength", "first_player", "cards", "spaces"):
+        pd.testing.assert_frame_equal(t1[name], t2[name])
+    s = read_manifest(d)["sessions"][-1]
+    assert s["backend"] == "dask" and s["jobs"] == 2 and s["games"] == 180
+    # the finished run resumes to nothing (without contacting the cluster)
+    assert run_matrix(d, backend="dask", scheduler="tcp://127.0.0.1:1", **SMALL).games_played == 0
+
+
+def test_cli_backend_dask_starts_a_local_cluster(loky_run, tmp_path):
+    d = tmp_path / "cli"
+    r = cli("matrix", "--games", 30, "--heroes", "alice,medusa,sinbad", "-b", "soho,marmoreal", "--seed", 11,
+            "--chunk-size", 5, "--ai", "random", "--backend", "dask", "--jobs", 2, "--no-report", "-q", "--out", d)
+    assert r.exit_code == 0, r.output
+    assert "Played 180 games" in r.output and "Workers: dask local cluster, 2 workers (2 threads)" in r.output
+    pd.testing.assert_frame_equal(read_games(d), read_games(loky_run))
+
+
+def test_workers_with_another_unmatched_sim_are_refused(cluster, tmp_path, monkeypatch):
+    import sim.runner as runner
+    # the driver claims another version: refused before anything is written
+    monkeypatch.setattr(runner, "package_version", lambda: "9.9.9")
+    with pytest.raises(BackendError, match=r"2 of 2 dask workers differ from this machine, e\.g\. tcp://.*: "
+                                           r"unmatched-sim .* here, 9\.9\.9 on the driver; install unmatched-sim "
+                                           r"9\.9\.9 from the same source on every worker") as e:
+        run_matrix(tmp_path / "v", backend="dask", scheduler=cluster.scheduler_address, **SMALL)
+    assert e.value.param == "--scheduler" and "\n" not in str(e.value)
+    assert not (tmp_path / "v").exists()
+    monkeypatch.undo()
+    # other engine sources; a worker that joined after the start check refuses its first chunk itself
+    plan = plan_run(tmp_path / "e", **SMALL)
+    plan.settings["fingerprint"]["engine"] = "000000000000"
+    monkeypatch.setattr(runner, "_check_workers", lambda pool, expect: None)
+    with pytest.raises(BackendError, match=r"dask worker tcp://.* differs from this machine: the engine sources "
+                                           r"\(sim/engine\) differ; install the same unmatched-sim on every worker"):
+        runner.execute_run(plan, backend=Backend("dask", scheduler=cluster.scheduler_address), progress=False)
+    assert read_games(tmp_path / "e").empty
+
+
+def test_worker_check_names_each_difference():
+    expect = {"package_version": "0.0.1", "engine": "x", "compiler": "y", "hero:medusa": "z", "hero:hercules": "w",
+              "battlefield:soho": "v", "extra_heroes": []}
+    with pytest.raises(WorkerMismatch) as e:
+        _check_worker(__import__("json").dumps(expect))
+    msg = str(e.value)
+    for part in ("here, 0.0.1 on the driver", "the engine sources (sim/engine) differ",
+                 "the hero compiler sources (sim/content) differ", "hero file medusa.toml differs",
+                 "hero 'hercules' is not installed", "battlefield file soho.toml differs"):
+        assert part in msg, msg
+
+
+def test_bad_backend_options_and_an_unreachable_scheduler(tmp_path):
+    out = tmp_path / "none"
+    base = ["matrix", "--games", 10, "--heroes", "medusa,sinbad", "-b", "soho", "-q", "--out", out]
+    for extra, message in [
+        (["--backend", "spark"], "Invalid value for '--backend': 'spark' is not one of 'loky', 'dask'."),
+        (["--backend", "loky", "--scheduler", "10.0.0.5:8786"],
+         "Invalid value for '--scheduler': a scheduler address needs the dask backend (--backend dask)"),
+        (["--scheduler", "10.0.0.5:8786", "--jobs", 2], "Invalid value for '--jobs': --jobs sets the number of local"),
+    ]:
+        r = cli(*base, *extra)
+        assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output, r.output
+    with socket.socket() as s:            # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    for addr, message in [
+        (f"tcp://127.0.0.1:{port}", f"Error: cannot reach the dask scheduler at tcp://127.0.0.1:{port} "),
+        ("nonsense:foo:bar", "Error: 'nonsense:foo:bar' is not a dask scheduler address"),
+        ("http://10.0.0.5:8787", "Error: 'http://10.0.0.5:8787' is not a dask scheduler address"),
+    ]:
+        t = time.perf_counter()
+        r = cli(*base, "--backend", "dask", "--scheduler", addr)
+        assert r.exit_code == 1 and r.output.startswith(message) and r.output.count("\n") == 1, r.output
+        assert time.perf_counter() - t < 15
+    assert not out.exists()
+
+
+def test_a_worker_killed_mid_run_loses_no_game(cluster, tmp_path):
+    """SIGKILL the process of a worker that is playing a chunk: dask re-runs that chunk on the
+    other worker; every game is stored exactly once and the rows equal a loky run's."""
+    client = distributed.Client(cluster, set_as_default=False)
+    kw = {"games": 300, "heroes": ["medusa", "sinbad"], "battlefields": ["soho"], "seed": 9, "chunk_size": 10,
+          "ai": "random"}
+    pids = client.run(os.getpid)
+    killed = {}
+
+    def kill_a_busy_worker(name, games_done):
+        if killed or games_done < 40:
+            return
+        busy = {a: keys for a, keys in client.processing().items() if keys and a in pids}
+        if not busy:
+            return
+        addr, keys = sorted(busy.items())[0]
+        os.kill(pids[addr], signal.SIGKILL)
+        killed.update(addr=addr, keys=list(keys))
+
+    try:
+        r = run_matrix(tmp_path / "dask", backend="dask", scheduler=cluster.scheduler_address,
+                       after_chunk=kill_a_busy_worker, **kw)
+        assert killed, "no worker was busy when the run passed 40 games"
+        # the chunks the worker was playing were sent to a worker again, then finished
+        story = client.run_on_scheduler(lambda dask_scheduler, keys: dask_scheduler.story(*keys), keys=killed["keys"])
+        finishes = {key: [t[2] for t in story if t[0] == key] for key in killed["keys"]}
+        assert all("memory" in f for f in finishes.values()), finishes
+        assert any(f.count("processing") >= 2 for f in finishes.values()), finishes
+        assert killed["addr"] not in client.nthreads()
+    finally:
+        client.close()
+    assert r.games_played == 900
+    games = read_games(tmp_path / "dask")
+    assert len(games) == 900 and not games.duplicated(KEYS).any()
+    assert len(list((tmp_path / "dask" / "games").glob("part-*.parquet"))) == 90
+    run_matrix(tmp_path / "loky", jobs=2, **kw)
+    pd.testing.assert_frame_equal(games, read_games(tmp_path / "loky"))
+
+
+class _FailsOnTheWorker:
+    """Pickles fine here; unpickling it raises ZeroDivisionError: the scheduler cannot read the task
+    graph (a task failure inside dask, not inside the called function)."""
+
+    def __reduce__(self):
+        import operator
+        return (operator.truediv, (1, 0))
+
+
+def test_a_task_that_fails_inside_dask_stops_the_run(cluster):
+    """joblib's dask backend alone waits forever for a task that fails inside dask (not in
+    the called function); the pool raises a one-line BackendError instead."""
+    import threading
+
+    from sim.backend import open_pool
+    out = {}
+
+    def run():
+        try:
+            with open_pool(Backend("dask", scheduler=cluster.scheduler_address)) as pool:
+                out["results"] = list(pool.imap_unordered(len, [("ab",), (_FailsOnTheWorker(),), ("c",)]))
+        except Exception as e:          # noqa: BLE001 - the test inspects it
+            out["error"] = e
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(60)
+    assert not t.is_alive(), "the run hangs"
+    e = out.get("error")
+    assert isinstance(e, BackendError) and e.param == "--scheduler", out
+    assert str(e).startswith(f"a task failed inside dask on {cluster.scheduler_address} (RuntimeError: Error during "
+                             "deserialization of the task graph. This frequently); check that this machine, the "
+                             "scheduler and the workers have the same versions of dask, distributed and unmatched-sim")
+
+
+def test_lost_workers_and_scheduler_are_one_line_errors():
+    from types import SimpleNamespace
+
+    from distributed.scheduler import KilledWorker
+
+    from sim.backend import _dask_failure
+    b = Backend("dask", scheduler="tcp://10.0.0.5:8786")
+    from sim.backend import _DaskTaskError
+    killed = KilledWorker("k", SimpleNamespace(address="tcp://10.0.0.7:4000"), 3)
+    assert str(_dask_failure(_DaskTaskError(killed), b)) == str(_dask_failure(killed, b))
+    e = _dask_failure(_DaskTaskError(OSError("no such file")), b)
+    assert str(e).startswith("a task failed inside dask on tcp://10.0.0.5:8786 (OSError: no such file)")
+    e = _dask_failure(killed, b)
+    assert str(e) == ("a task of chunks was lost with its dask worker 4 times (last tcp://10.0.0.7:4000; "
+                      "distributed.scheduler.allowed-failures is 3): the workers of tcp://10.0.0.5:8786 keep dying; "
+                      "the finished chunks are stored, fix the workers and rerun the same command")
+    e = _dask_failure(OSError("Timed out during handshake\nwhile connecting"), b)
+    assert e.param == "--scheduler" and "\n" not in str(e)
+    assert str(e).startswith("lost the connection to the dask scheduler tcp://10.0.0.5:8786 during the run (OSError)")
+    assert _dask_failure(ValueError("an engine bug"), b) is None
