@@ -240,9 +240,26 @@ def test_card_features_are_read_from_the_effect_programs():
     assert s is not None and s[L.H_AI_MOVE_N] == 1 and s[L.H_AI_MOVE_TAG] != 0
 
 
+def test_jekyll_transforms_only_when_the_other_form_plays_his_hand():
+    """Start of turn, "may transform": Jekyll holding only Hyde cards transforms; holding
+    only Jekyll (and any-form) cards he stays (Hyde would also lose health on maneuvers)."""
+    m = Match(["jekyll_hyde", "medusa"], "marmoreal")
+    forms = {n: int(m.content.cards[i, L.C_FORM]) for i, n in enumerate(m.content.card_names)
+             if m.content.card_hero[i] == "jekyll_hyde"}
+    hyde = sorted(n for n, f in forms.items() if f == 2)[:3]
+    jekyll = sorted(n for n, f in forms.items() if f == 1)[:3]
+    assert len(hyde) == 3 and len(jekyll) >= 2
+    for hand, expect in ((hyde, "Mr. Hyde"), (jekyll, "Dr. Jekyll")):
+        pos = duel({"hero": "jekyll_hyde", "fighters": {"Dr. Jekyll & Mr. Hyde": {"space": "M13"}}, "hand": hand,
+                    "deck": ["Feint"]},
+                   {"hero": "medusa", "fighters": {"Medusa": {"space": "M31"}}, "hand": [], "deck": ["Dash"]})
+        out = resolve(pos, {"start_of_turn": True}, ai="standard")
+        assert out["players"][0]["counters"]["form"] == expect, (hand, out["players"][0]["counters"])
+
+
 def test_ai_context_op_numbers_match_the_interpreter():
-    assert (AI._OP_DAMAGE, AI._OP_RECOVER, AI._OP_SET_HEALTH, AI._OP_CHOOSE_COUNTER) == (
-        E.OP_DAMAGE, E.OP_RECOVER, E.OP_SET_HEALTH, E.OP_CHOOSE_COUNTER)
+    assert (AI._OP_DAMAGE, AI._OP_RECOVER, AI._OP_SET_HEALTH, AI._OP_FLIP_COUNTER, AI._OP_CHOOSE_COUNTER) == (
+        E.OP_DAMAGE, E.OP_RECOVER, E.OP_SET_HEALTH, E.OP_FLIP_COUNTER, E.OP_CHOOSE_COUNTER)
 
 
 def test_best_defense_distribution_is_hypergeometric():

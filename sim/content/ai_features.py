@@ -109,6 +109,16 @@ def _row_features(r: np.ndarray, m: float, f: np.ndarray) -> None:
         f[L.AI_CANCEL] += 2 * m
     elif op == E.OP_CANCEL:
         f[L.AI_CANCEL] += m
+    elif op == E.OP_ZERO_VALUE:          # the opponent's card is worth 0: about an average card
+        f[L.AI_VALUE_ATK] += 3 * m
+        f[L.AI_VALUE_DEF] += 3 * m
+    elif op in (E.OP_REPLACE_CARD, E.OP_SET_PRINTED):
+        f[L.AI_VALUE_ATK] += 1.5 * m
+        f[L.AI_VALUE_DEF] += 1.5 * m
+    elif op == E.OP_REVEAL_TOP:
+        f[L.AI_DRAW] += m
+    elif op in (E.OP_PREDICT, E.OP_NAME_VALUE, E.OP_PLACE_FOG, E.OP_MOVE_FOG):
+        f[L.AI_OTHER] += 0.5 * m
     elif op in (E.OP_PIN, E.OP_SWAP, E.OP_DISCARD_TOP, E.OP_LOOK_AT_HAND, E.OP_SET_VALUE,
                 E.OP_FLIP_COUNTER, E.OP_SET_COUNTER, E.OP_CHOOSE_COUNTER):
         f[L.AI_OTHER] += 0.3 * m
@@ -132,8 +142,8 @@ def card_features(cards: np.ndarray, code: np.ndarray) -> np.ndarray:
 
 
 def hero_features(heroes: np.ndarray, code: np.ndarray) -> np.ndarray:
-    """AI features of every hero row: int64 (n_rows, 7) for H_AI_ATK0 .. H_AI_MOVE_TAG."""
-    out = np.zeros((len(heroes), 7), np.int64)
+    """AI features of every hero row: int64 (n_rows, 8) for H_AI_ATK0 .. H_AI_HURT_FORM."""
+    out = np.zeros((len(heroes), 8), np.int64)
     for i, h in enumerate(heroes):
         for hook, base in ((L.HK_ATTACK_VALUE, 0), (L.HK_DEFENSE_VALUE, 2)):
             start, length = int(h[L.H_HOOKS + 2 * hook]), int(h[L.H_HOOKS + 2 * hook + 1])
@@ -155,4 +165,9 @@ def hero_features(heroes: np.ndarray, code: np.ndarray) -> np.ndarray:
             if r[L.I_OP] == E.OP_ADD_MOVE and r[L.I_PER] == E.PER_DISCARD_TAG:
                 out[i, 5] = int(r[L.I_N])
                 out[i, 6] = int(r[L.I_PARG])
+        start, length = int(h[L.H_HOOKS + 2 * L.HK_AFTER_MANEUVER]), int(h[L.H_HOOKS + 2 * L.HK_AFTER_MANEUVER + 1])
+        for r, _ in _window_rows(code, start, length):
+            if (r[L.I_OP] == E.OP_DAMAGE and r[L.I_COND] == E.CN_COUNTER_EQ and r[L.I_CA] == 0
+                    and not r[L.I_FLAGS] & L.IF_NEGATE):
+                out[i, 7] = int(r[L.I_CB]) + 1
     return out

@@ -172,7 +172,7 @@ def compile_content(specs: dict[str, HeroSpec]) -> Content:
     code = np.ascontiguousarray(np.concatenate(code_rows))
     heroes = np.ascontiguousarray(np.stack(hero_rows))
     cards[:, L.C_AI0:L.C_AI0 + L.N_AI_FEAT] = card_features(cards, code)
-    heroes[:, L.H_AI_ATK0:L.H_AI_ATK0 + 7] = hero_features(heroes, code)
+    heroes[:, L.H_AI_ATK0:L.H_AI_ATK0 + 8] = hero_features(heroes, code)
     return Content(specs, rows, card_names, card_hero, card_ids, cards, code, heroes, np.asarray(decks, np.int64))
 
 

@@ -58,7 +58,7 @@ from .layout import (
     D_DISCARD_LIMIT, D_MAY, D_MOVE_DEST, D_MOVE_STEP, D_OPTION, D_PLACE, D_SETUP_SPACE, D_TAKE_CARD,
     D_TARGET, D_GUESS, D_FOG_DEST, D_FORCE_CARD, HF_FOG_WALK, H_FLAGS, CB_DEF_P, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER,
     FS_IN_PLAY, G_ACTION_NO, G_ACTIONS, G_NPLAYERS, G_LOGN, G_TURN, H_AI_ATK0, H_AI_DEF0, H_AI_DEF_FOG, H_AI_MOVE_N,
-    H_AI_MOVE_TAG, H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0, P_DECKN,
+    H_AI_MOVE_TAG, H_AI_HURT_FORM, H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0, P_DECKN,
     P_DISCN, P_HANDN, P_HERO, P_ONGOING, R_EXHAUST_DAMAGE, R_HAND_LIMIT, TAG_ONGOING, fslot, pslot,
 )
 
@@ -88,6 +88,7 @@ NEG = -1.0e18
 _OP_DAMAGE = 2
 _OP_RECOVER = 7
 _OP_SET_HEALTH = 8
+_OP_FLIP_COUNTER = 18
 _OP_CHOOSE_COUNTER = 20
 FA2 = types.Array(types.float64, 2, "C")
 
@@ -772,14 +773,36 @@ def score_options(st, tb, ctl, p, opts, n, scores):
             scores[j] += tb.heroes[h, H_AI_ATK0 + v] * 1.0 + tb.heroes[h, H_AI_DEF0 + v] * 1.2
 
 
+@jit(F(ST, TB, CTL, I, I))
+def form_worth(st, tb, ctl, p, form):
+    """Worth of player ``p``'s hero being in ``form`` (hero counter 0): the hand cards it
+    could play then, the ability's value bonuses, minus health lost to maneuvers (Hyde)."""
+    h = st[pslot(p, P_HERO)]
+    hb = pile_base(PILE_HAND, p)
+    v = 0.0
+    for i in range(st[pslot(p, P_HANDN)]):
+        c = st[hb + i]
+        f = tb.cards[c, C_FORM]
+        if f == 0 or f - 1 == form:
+            v += 0.5 + 0.2 * max(tb.cards[c, C_VALUE], 0)
+    v += tb.heroes[h, H_AI_ATK0 + min(form, 1)] + tb.heroes[h, H_AI_DEF0 + min(form, 1)]
+    if tb.heroes[h, H_AI_HURT_FORM] == form + 1:
+        v += 0.7 * dmg_value(st, ctl, p, p * FIGHTERS_PER_PLAYER, 1.0)
+    return v
+
+
 @jit(V(ST, TB, CTL, I, A1, I, FA1))
 def score_may(st, tb, ctl, p, opts, n, scores):
-    """"May" (option 1 yes, 0 no): yes, unless the step would damage our own fighter."""
+    """"May" (option 1 yes, 0 no): yes, unless the step would damage our own fighter, or
+    it flips our hero's form (Jekyll/Hyde) to the less useful one."""
     yes = True
     if ctl[CTL_CTX_P] == p and ctl[CTL_CTX_OP] == _OP_DAMAGE:
         g = ctl[CTL_CTX_F]
         if g >= 0 and team_of(st, st[fslot(g, F_OWNER)]) == team_of(st, p):
             yes = False
+    if ctl[CTL_CTX_P] == p and ctl[CTL_CTX_OP] == _OP_FLIP_COUNTER:
+        cur = 1 if st[pslot(p, P_COUNTER0)] == 1 else 0
+        yes = form_worth(st, tb, ctl, p, 1 - cur) > form_worth(st, tb, ctl, p, cur) + 0.1
     for j in range(n):
         scores[j] = 1.0 if (opts[j] == 1) == yes else 0.0
 

@@ -236,7 +236,8 @@ H_AI_DEF1 = H_AI_ATK0 + 3     # ... while counter 0 is 1 (Alice small)
 H_AI_DEF_FOG = H_AI_ATK0 + 4  # extra defense on one of the player's fog spaces (Invisible Man)
 H_AI_MOVE_N = H_AI_ATK0 + 5   # maneuver bonus per card with tag bits H_AI_MOVE_TAG in the discard (Sinbad)
 H_AI_MOVE_TAG = H_AI_ATK0 + 6
-H_FIELDS = H_AI_ATK0 + 7
+H_AI_HURT_FORM = H_AI_ATK0 + 7   # form + 1 whose maneuvers cost the hero health (Hyde), 0 none
+H_FIELDS = H_AI_ATK0 + 8
 
 HF_ATTACK_BOOST = 1     # King Arthur: may BOOST his attack with a face-down card
 HF_FOG_WALK = 2         # Invisible Man: moves between spaces with his fog tokens as if adjacent
