@@ -404,3 +404,28 @@ def test_invariants_hold_in_ai_played_games():
                 games += len(out)
                 bad += [(h0, h1, bf, int(r[0])) for r in out if r[R_CODE] != OK]
     assert games == 2 * 49 * 6 and not bad, bad[:5]
+
+
+# ------------------------------------------------------------ the issues' showcase games (default AI)
+
+
+def test_showcase_king_arthur_medusa_seed_1_shows_the_abilities():
+    """`duel king_arthur medusa --seed 1` with the default profile: Arthur's face-down BOOST
+    and Medusa's start-of-turn gaze both happen in a full game. (Depends on the standard
+    weights: if they change, pick the showcase seed again.)"""
+    r = CliRunner().invoke(main, ["duel", "king_arthur", "medusa", "--seed", "1"])
+    assert r.exit_code == 0, r.output
+    assert "King Arthur boosts face down with the attack" in r.output
+    assert "start of turn: Medusa's ability (Gaze)" in r.output and "Game over:" in r.output
+
+
+def test_showcase_holmes_invisible_man_baskerville_seed_5_shows_fog_and_passages():
+    """`duel sherlock_holmes invisible_man --battlefield baskerville_manor --seed 5` with the
+    default profile: fog placed and moved by both players, the Invisible Man moving through
+    his fog, a secret passage used. (Depends on the standard weights, like the one above.)"""
+    r = CliRunner().invoke(main, ["duel", "sherlock_holmes", "invisible_man", "--battlefield", "baskerville_manor",
+                                  "--seed", "5"])
+    assert r.exit_code == 0, r.output
+    t = r.output
+    assert t.count("Invisible Man puts a fog token on") == 3 and "(Sherlock Holmes moves it)" in t
+    assert "(through the fog)" in t and "(secret passage)" in t and "Game over:" in t
