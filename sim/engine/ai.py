@@ -467,17 +467,18 @@ def maneuver_bonus(st, tb, p):
     return n * count_tag_in_pile(st, tb, PILE_DISC, p, tb.heroes[h, H_AI_MOVE_TAG])
 
 
-@jit(F(ST, TB, CTL, I, I, B, FA2, FA2))
-def move_gain(st, tb, ctl, p, extra, now, fu, cache):
+@jit(F(ST, TB, CTL, I, I, B, FA2, FA2, I))
+def move_gain(st, tb, ctl, p, extra, now, fu, cache, kmax):
     """Sum over ``p``'s fighters of (best reachable position - current position).
 
     ``cache[k, s]``: position score of ``p``'s k-th fighter on space ``s`` (NEG = not yet
-    computed), shared between calls with different move budgets."""
+    computed), shared between calls with different move budgets. Only the first
+    ``kmax`` fighter slots count (1: the hero alone)."""
     S = tb.adj.shape[0]
     dests = np.empty(S + 1, np.int64)
     bonus = maneuver_bonus(st, tb, p)
     gain = 0.0
-    for k in range(FIGHTERS_PER_PLAYER):
+    for k in range(kmax):
         g = p * FIGHTERS_PER_PLAYER + k
         if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
             continue
@@ -545,12 +546,15 @@ def plan_maneuver(st, tb, ctl, p, record):
     if now:
         cached_follow_up(st, tb, ctl, p, fu)
     cache = np.full((FIGHTERS_PER_PLAYER, tb.adj.shape[0]), NEG)
-    base = move_gain(st, tb, ctl, p, 0, now, fu, cache)
+    base = move_gain(st, tb, ctl, p, 0, now, fu, cache, FIGHTERS_PER_PLAYER)
     score = draw_worth(st, tb, ctl, p) + base
     plan = -1
     bc = best_boost_card(st, tb, ctl, p, 0.0)
     if bc >= 0:
-        g2 = move_gain(st, tb, ctl, p, tb.cards[bc, C_BOOST], now, fu, cache)
+        # a BOOST moves every fighter further, but it is the hero's move that decides it:
+        # the sidekicks' gains are taken as unchanged (this keeps the search small)
+        g2 = (base - move_gain(st, tb, ctl, p, 0, now, fu, cache, 1)
+              + move_gain(st, tb, ctl, p, tb.cards[bc, C_BOOST], now, fu, cache, 1))
         alt = draw_worth(st, tb, ctl, p) + g2 - keep_worth(tb, ctl, p, bc) - wv(ctl, p, W_BOOST_MARGIN)
         if alt > score:
             score = alt
