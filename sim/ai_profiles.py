@@ -26,6 +26,7 @@ Example ``mine.toml``::
 """
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -79,10 +80,14 @@ def _weight_names() -> tuple:
     return WEIGHT_NAMES
 
 
-def load_profile(path, _seen=()) -> AIProfile:
+def load_profile(path, _seen: tuple = ()) -> AIProfile:
     """Read and validate a profile file; raises ProfileError naming the file and field."""
     path = Path(path)
     where = str(path)
+    key = str(path.resolve())
+    if key in _seen:
+        raise ProfileError(f"{where}: field 'base' leads back to this file (a cycle of profiles)")
+    _seen = _seen + (key,)
     try:
         data = tomllib.loads(path.read_text())
     except FileNotFoundError:
@@ -102,12 +107,22 @@ def load_profile(path, _seen=()) -> AIProfile:
     names = _weight_names()
     weights = dict.fromkeys(names, 0.0)
     base = data.get("base")
+    installed_names = {f.stem for f in PROFILE_DIR.glob("*.toml")}
+    if path.parent.resolve() != PROFILE_DIR.resolve() and name in installed_names:
+        raise ProfileError(f"{where}: field 'name' = {name!r} is an installed profile's name; "
+                           f"give your profile its own name (installed: {', '.join(sorted(installed_names))})")
     if base is not None:
-        if base in _seen or base == name:
-            raise ProfileError(f"{where}: field 'base' = {base!r} refers back to itself")
+        if not isinstance(base, str) or not base:
+            raise ProfileError(f"{where}: field 'base' must be a profile name or a .toml path")
         installed = PROFILE_DIR / f"{base}.toml"
         try:
-            b = load_profile(installed, _seen + (name,)) if installed.is_file() else get_profile(base, _seen + (name,))
+            if installed.is_file():
+                b = load_profile(installed, _seen)
+            else:
+                bp = Path(base)
+                if not bp.is_absolute():
+                    bp = path.parent / bp
+                b = load_profile(bp, _seen) if base.endswith(".toml") else get_profile(base)
         except ProfileError as e:
             raise ProfileError(f"{where}: field 'base': {e}") from None
         weights.update(zip(names, b.weights))
@@ -119,7 +134,7 @@ def load_profile(path, _seen=()) -> AIProfile:
             raise ProfileError(f"{where}: weights.{k} is not an AI weight; valid: {', '.join(names)}")
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise ProfileError(f"{where}: weights.{k} must be a number, not {v!r}")
-        if abs(v) > 1e6:
+        if not math.isfinite(v) or abs(v) > 1e6:
             raise ProfileError(f"{where}: weights.{k} = {v} is out of range (|w| <= 1e6)")
         weights[k] = float(v)
     if mode == "standard" and base is None:

@@ -197,9 +197,17 @@ def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json):
         m = Match([hero_a, hero_b], battlefield, content=content)
         if loadouts:
             with_groups = [i for i, sp in enumerate(m.specs) if sp.groups]
+            if any(not lo.strip() for lo in loadouts):
+                raise MatchError("--loadout is empty; give one option per choice group joined by '+' "
+                                 "(`unmatched-sim heroes` lists the loadouts)")
             if len(loadouts) > 2 or (len(loadouts) == 2 and len(with_groups) < 2) or not with_groups:
                 raise MatchError(f"--loadout given {len(loadouts)} time(s), but "
                                  f"{len(with_groups)} of the two heroes have loadouts")
+            if len(loadouts) == 1 and len(with_groups) == 2:
+                raise MatchError("both heroes have loadouts: give --loadout twice (seat order), "
+                                 "or write KEY@LOADOUT for each hero")
+            if any("@" in h for h in (hero_a, hero_b)):
+                raise MatchError("a loadout is given both as KEY@LOADOUT and with --loadout; use one of them")
             seats = with_groups if len(loadouts) == 2 else with_groups[:1]
             per_seat = [None, None]
             for seat, lo in zip(seats, loadouts):
@@ -290,6 +298,10 @@ def arena(ai, vs, games, hero_names, battlefield_names, seed, as_json, backend):
         if e.param:
             raise click.BadParameter(str(e), param_hint=f"'{e.param}'") from None
         raise click.UsageError(str(e)) from None
+    per = int(res.per_hero["games"].iloc[0]) if len(res.per_hero) else 0
+    if per != games:
+        click.echo(f"note: {per} games per hero instead of {games}, so that every opponent, battlefield and "
+                   "seat gets the same number of games", err=True)
     if as_json:
         click.echo(json.dumps(res.to_dict(), indent=2))
     else:
@@ -360,7 +372,10 @@ def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_s
 
 def _write_report(run_dir):
     from reports import build_report
-    rep = build_report(run_dir)
+    try:
+        rep = build_report(run_dir)
+    except ValueError as e:     # e.g. a damaged games file (pyarrow's errors are ValueErrors)
+        raise click.ClickException(f"cannot build the report of {run_dir}: {str(e).splitlines()[0]}") from None
     click.echo("")
     click.echo(rep.summary)
     click.echo("")

@@ -314,6 +314,11 @@ def resolve_heroes(names, content) -> dict[str, list[str]]:
     """
     from sim.content.heroes import HeroFileError
     from sim.match import MatchError, parse_hero
+    if isinstance(names, str):
+        names = [names]
+    if names is not None and len(names) and not _split(names):
+        raise RunError("--heroes is empty; give hero keys separated by commas, or leave it out for every hero",
+                       "--heroes")
     names = _split(names)
     if not names:
         return {k: list(content.specs[k].loadouts()) for k in sorted(content.specs)}
@@ -445,6 +450,8 @@ def plan_run(out, games: int, heroes=None, battlefields=None, ai: str = "standar
     except HeroFileError as e:
         raise RunError(f"a hero file is invalid: {e}") from None
     hero_sel = resolve_heroes(heroes, content)
+    if len(hero_sel) < 2:
+        raise RunError(f"--heroes names {len(hero_sel)} hero; a matrix needs at least 2 different heroes", "--heroes")
     bf_keys = resolve_battlefields(battlefields)
     bfs = {k: load_battlefield(k) for k in bf_keys}
     for k, bf in bfs.items():

@@ -301,6 +301,9 @@ def test_profile_file_with_base_overrides_weights(tmp_path):
     ('colour = 1\n', r"unknown field\(s\) colour; valid: base, description, mode, name, weights"),
     ('base = "nonesuch"\n', r"unknown AI profile 'nonesuch'; valid: greedy, random, standard"),
     ('name = [\n', r"not valid TOML"),
+    ('base = "standard"\n[weights]\nthreat = nan\n', r"weights.threat = nan is out of range"),
+    ('name = "standard"\nbase = "standard"\n', r"field 'name' = 'standard' is an installed profile's name"),
+    ('base = "bad.toml"\n', r"field 'base' leads back to this file \(a cycle of profiles\)"),
 ])
 def test_bad_profile_files_name_the_file_and_field(tmp_path, text, msg):
     f = tmp_path / "bad.toml"

@@ -274,8 +274,12 @@ def test_cli_bad_input_is_a_usage_error_and_writes_nothing(tmp_path):
     afile.write_text("x")
     r = cli("matrix", "--games", "10", "--out", afile)
     assert r.exit_code == 2 and "is a file, not a folder" in r.output and afile.read_text() == "x"
-    r = cli("matrix", "--games", "10", "--heroes", "medusa", "-b", "soho", "-q", "--out", afile / "sub")
+    r = cli("matrix", "--games", "10", "--heroes", "medusa,sinbad", "-b", "soho", "-q", "--out", afile / "sub")
     assert r.exit_code == 2 and "cannot write the run folder" in r.output and "Traceback" not in r.output
+    for heroes, msg in (("medusa", "--heroes names 1 hero; a matrix needs at least 2 different heroes"),
+                        ("", "--heroes is empty")):
+        r = cli("matrix", "--games", "10", "--heroes", heroes, "-b", "soho", "-q", "--out", tmp_path / "none")
+        assert r.exit_code == 2 and msg in r.output and not (tmp_path / "none").exists()
 
 
 def test_cli_refuses_a_run_folder_with_other_settings(reference):
