@@ -60,11 +60,6 @@ class AIProfile:
         from sim.engine import control
         return getattr(control, MODES[self.mode_name])
 
-    @property
-    def modes(self) -> tuple[int, int]:
-        """Policy mode per seat when this profile plays both seats."""
-        return (self.mode, self.mode)
-
     def weight(self, name: str) -> float:
         """One weight by name; ProfileError on an unknown name."""
         from sim.engine.ai import WEIGHT_NAMES

@@ -10,14 +10,20 @@ from sim.engine import layout as L
 
 def narrate(game) -> list[str]:
     """Lines describing a :class:`sim.match.GameRecord`, from setup to the winner."""
+    return [_header(game)] + narrate_events(game.match, game.log, game.turns) + [_footer(game)]
+
+
+def _header(game) -> str:
     m = game.match
-    lines = [f"{m.hero_names[0]} ({m.content.label(int(m.rows[0]))}) vs {m.hero_names[1]} "
-             f"({m.content.label(int(m.rows[1]))}) on {m.battlefield.name}, seed {game.seed}. "
-             f"{m.hero_names[0]} moves first."]
-    lines += narrate_events(m, game.log, game.turns)
+    return (f"{m.hero_names[0]} ({m.content.label(int(m.rows[0]))}) vs {m.hero_names[1]} "
+            f"({m.content.label(int(m.rows[1]))}) on {m.battlefield.name}, seed {game.seed}. "
+            f"{m.hero_names[0]} moves first.")
+
+
+def _footer(game) -> str:
+    m = game.match
     hp = [int(game.state[L.fslot(p * L.FIGHTERS_PER_PLAYER, L.F_HP)]) for p in range(2)]
-    lines.append(f"Final health: {m.hero_names[0]} {hp[0]}, {m.hero_names[1]} {hp[1]}.")
-    return lines
+    return f"Final health: {m.hero_names[0]} {hp[0]}, {m.hero_names[1]} {hp[1]}."
 
 
 def _how(m, f, src, dst, budget, fog) -> str:
@@ -232,11 +238,9 @@ def narrate_explained(game) -> list[str]:
         more = f" (+{nopt - shown} more)" if nopt > shown else ""
         by_pos.setdefault(pos, []).append(f"      [{m.hero_names[p]} chooses {_KIND_NAMES.get(kind, kind)}: "
                                           f"{cands}{more}]")
-    full = narrate(game)
-    head, tail = full[:1], full[-1:]
     body = []
     for i in range(len(game.log)):
         body += by_pos.get(i, [])
         body += narrate_events(m, game.log[i:i + 1], game.turns)
     body += [x for pos, lines in by_pos.items() if pos >= len(game.log) for x in lines]
-    return head + body + tail
+    return [_header(game)] + body + [_footer(game)]

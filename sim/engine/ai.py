@@ -208,28 +208,32 @@ def best_dist(vals, extra, m, N, h, probs):
     return prev
 
 
-@jit(F(ST, TB, I))
-def hero_atk_bonus(st, tb, g):
-    """The hero ability's bonus to fighter ``g``'s attack value (0 for sidekicks)."""
+@jit(F(ST, TB, I, I))
+def ability_bonus(st, tb, g, col0):
+    """The hero ability's value bonus to fighter ``g`` from hero-table columns ``col0``
+    (counter 0 is 0) / ``col0 + 1`` (counter 0 is 1); 0 for sidekicks."""
     if st[fslot(g, F_KIND)] != 0:
         return 0.0
     p = st[fslot(g, F_OWNER)]
-    h = st[pslot(p, P_HERO)]
     c0 = 1 if st[pslot(p, P_COUNTER0)] == 1 else 0
-    return float(tb.heroes[h, H_AI_ATK0 + c0])
+    return float(tb.heroes[st[pslot(p, P_HERO)], col0 + c0])
+
+
+@jit(F(ST, TB, I))
+def hero_atk_bonus(st, tb, g):
+    """The hero ability's bonus to fighter ``g``'s attack value (Alice big; 0 for sidekicks)."""
+    return ability_bonus(st, tb, g, H_AI_ATK0)
 
 
 @jit(F(ST, TB, I))
 def hero_def_bonus(st, tb, g):
     """The hero ability's bonus to fighter ``g``'s defense value (Alice small, fog)."""
-    if st[fslot(g, F_KIND)] != 0:
-        return 0.0
-    p = st[fslot(g, F_OWNER)]
-    h = st[pslot(p, P_HERO)]
-    c0 = 1 if st[pslot(p, P_COUNTER0)] == 1 else 0
-    v = float(tb.heroes[h, H_AI_DEF0 + c0])
-    if tb.heroes[h, H_AI_DEF_FOG] != 0 and fog_space(st, p, st[fslot(g, F_SPACE)]):
-        v += tb.heroes[h, H_AI_DEF_FOG]
+    v = ability_bonus(st, tb, g, H_AI_DEF0)
+    if st[fslot(g, F_KIND)] == 0:
+        p = st[fslot(g, F_OWNER)]
+        h = st[pslot(p, P_HERO)]
+        if tb.heroes[h, H_AI_DEF_FOG] != 0 and fog_space(st, p, st[fslot(g, F_SPACE)]):
+            v += tb.heroes[h, H_AI_DEF_FOG]
     return v
 
 
@@ -371,6 +375,12 @@ def pos_score(st, tb, ctl, p, g, s, now, fu):
     return sc + wv(ctl, p, W_REACH_NOW) * best_now
 
 
+@jit(I(ST, I))
+def action_key(st, p):
+    """Key of the action in progress (turn, action number, player) for the plans cached in ``ctl``."""
+    return ((st[G_TURN] * 64 + st[G_ACTION_NO]) * 4) + p
+
+
 @jit(V(ST, TB, I, FA2, FA2, FA1))
 def target_dists(st, tb, p, dvals, dprobs, pnone):
     """For each opposing fighter ``e`` of ``p``: its owner's likely best defense
@@ -435,7 +445,7 @@ def follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu):
                     v = attack_worth(st, tb, ctl, p, g, e, c, dvals, dprobs, pnone)
                     if v > fu[g, e]:
                         fu[g, e] = v
-    ctl[CTL_FU_KEY] = ((st[G_TURN] * 64 + st[G_ACTION_NO]) * 4) + p
+    ctl[CTL_FU_KEY] = action_key(st, p)
     for a in range(MAX_FIGHTERS):
         for b in range(MAX_FIGHTERS):
             ctl[CTL_FU + a * MAX_FIGHTERS + b] = int(fu[a, b] * 1000.0)
@@ -444,8 +454,7 @@ def follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu):
 @jit(V(ST, TB, CTL, I, FA2))
 def cached_follow_up(st, tb, ctl, p, fu):
     """The follow-up table of this action (computed once per action, see :func:`follow_up`)."""
-    key = ((st[G_TURN] * 64 + st[G_ACTION_NO]) * 4) + p
-    if ctl[CTL_FU_KEY] == key:
+    if ctl[CTL_FU_KEY] == action_key(st, p):
         for a in range(MAX_FIGHTERS):
             for b in range(MAX_FIGHTERS):
                 fu[a, b] = ctl[CTL_FU + a * MAX_FIGHTERS + b] * 0.001
@@ -518,8 +527,8 @@ def draw_worth(st, tb, ctl, p):
     return wv(ctl, p, W_FULL_HAND) + (wv(ctl, p, W_CARD) - wv(ctl, p, W_FULL_HAND)) * f
 
 
-@jit(I(ST, TB, CTL, I, F))
-def best_boost_card(st, tb, ctl, p, need):
+@jit(I(ST, TB, CTL, I))
+def best_boost_card(st, tb, ctl, p):
     """Hand card of ``p`` with the most BOOST (ties: least worth keeping), -1 if none has BOOST."""
     hb = pile_base(PILE_HAND, p)
     best = -1
@@ -547,20 +556,21 @@ def plan_maneuver(st, tb, ctl, p, record):
         cached_follow_up(st, tb, ctl, p, fu)
     cache = np.full((FIGHTERS_PER_PLAYER, tb.adj.shape[0]), NEG)
     base = move_gain(st, tb, ctl, p, 0, now, fu, cache, FIGHTERS_PER_PLAYER)
-    score = draw_worth(st, tb, ctl, p) + base
+    draw = draw_worth(st, tb, ctl, p)
+    score = draw + base
     plan = -1
-    bc = best_boost_card(st, tb, ctl, p, 0.0)
+    bc = best_boost_card(st, tb, ctl, p)
     if bc >= 0:
         # a BOOST moves every fighter further, but it is the hero's move that decides it:
         # the sidekicks' gains are taken as unchanged (this keeps the search small)
         g2 = (base - move_gain(st, tb, ctl, p, 0, now, fu, cache, 1)
               + move_gain(st, tb, ctl, p, tb.cards[bc, C_BOOST], now, fu, cache, 1))
-        alt = draw_worth(st, tb, ctl, p) + g2 - keep_worth(tb, ctl, p, bc) - wv(ctl, p, W_BOOST_MARGIN)
+        alt = draw + g2 - keep_worth(tb, ctl, p, bc) - wv(ctl, p, W_BOOST_MARGIN)
         if alt > score:
             score = alt
             plan = bc
     if record != 0:
-        ctl[CTL_PLAN_KEY] = ((st[G_TURN] * 64 + st[G_ACTION_NO]) * 4) + p
+        ctl[CTL_PLAN_KEY] = action_key(st, p)
         ctl[CTL_PLAN_BOOST] = plan
     return score
 
@@ -922,8 +932,7 @@ def ai_decide(st, tb, ctl, kind, p, opts, n):
     elif kind == D_DEFENSE:
         score_defense(st, tb, ctl, p, opts, n, scores)
     elif kind == D_BOOST_MANEUVER:
-        key = ((st[G_TURN] * 64 + st[G_ACTION_NO]) * 4) + p
-        if ctl[CTL_PLAN_KEY] != key:
+        if ctl[CTL_PLAN_KEY] != action_key(st, p):
             plan_maneuver(st, tb, ctl, p, 1)
         plan = ctl[CTL_PLAN_BOOST]
         for j in range(n):
