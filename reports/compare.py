@@ -114,6 +114,10 @@ def compare_table(pairs: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     return t
 
 
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}" + ("" if k == 1 else "s")
+
+
 def _pct(v):
     return "" if pd.isna(v) else f"{v:.1%}"
 
@@ -133,7 +137,8 @@ def summary_text(table: pd.DataFrame, settings: dict, names: dict, changes: list
     a = table.set_index("opponent").loc[ALL_OPPONENTS]
     rounded = any(n != settings["games_requested"] for n in settings["games_per_opponent"].values())
     lines = [f"Variant {v['name']!r} ({v['file']}): " + ("; ".join(changes) if changes else "(no changes listed)"),
-             f"{hero} against {len(settings['opponents'])} opponents on {len(settings['battlefields'])} battlefields, "
+             f"{hero} against {_n(len(settings['opponents']), 'opponent')} on "
+             f"{_n(len(settings['battlefields']), 'battlefield')}, "
              f"{int(a['games'])} paired games ({settings['games_requested']} per opponent asked"
              + ("; rounded up so every battlefield, seat and loadout gets the same number" if rounded else "") + ").",
              f"Overall: {_pct(a['baseline'])} -> {_pct(a['variant'])}, change {_pts(a['change'])} points "

@@ -233,6 +233,10 @@ def loadout_tables(games: pd.DataFrame, settings: dict, alpha: float = ALPHA) ->
             "gear_by_combination": combos}
 
 
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}" + ("" if k == 1 else "s")
+
+
 def _pct(v) -> str:
     return "" if pd.isna(v) else f"{v:.1%}"
 
@@ -252,8 +256,9 @@ def summary_text(tables: dict, manifest: dict) -> str:
     names = {k: v["name"] for k, v in manifest["heroes"].items()}
     best = tables["best"].set_index("opponent")
     n_games = len(tables.get("games", [])) if "games" in tables else None
-    lines = [f"{names.get(s['hero'], s['hero'])}: {len(s['loadouts'])} loadouts against {len(s['opponents'])} "
-             f"opponents on {len(s['battlefields'])} battlefields; {s['games_per_loadout']} games per loadout"
+    lines = [f"{names.get(s['hero'], s['hero'])}: {len(s['loadouts'])} loadouts against "
+             f"{_n(len(s['opponents']), 'opponent')} on {_n(len(s['battlefields']), 'battlefield')}; "
+             f"{s['games_per_loadout']} games per loadout"
              + (f" (asked {s['games_requested']}; rounded up so every opponent, battlefield and seat gets the same "
                 "number)" if s["games_per_loadout"] != s["games_requested"] else "")
              + (f", {n_games} games in all." if n_games is not None else ".")]

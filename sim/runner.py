@@ -412,6 +412,10 @@ def _describe_diff(old: dict, new: dict) -> str:
                     parts.append("files changed since the run started: " + ", ".join(
                         {"engine": "the engine (sim/engine)", "compiler": "the hero compiler (sim/content)"}.get(
                             f, f.replace(":", " ")) for f in what))
+            elif k == "variant":
+                def name(v):
+                    return "none" if not v else f"{v.get('name')!r} ({v.get('file')}, digest {v.get('digest')})"
+                parts.append(f"variant: run has {name(old.get(k))}, this command {name(new.get(k))}")
             else:
                 parts.append(f"{k}: run has {json.dumps(old.get(k))}, this command {json.dumps(new.get(k))}")
     return "; ".join(parts)
