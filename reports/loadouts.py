@@ -237,6 +237,46 @@ def _n(k: int, word: str) -> str:
     return f"{k} {word}" + ("" if k == 1 else "s")
 
 
+def hero_groups(info: dict) -> list:
+    """A hero's choice groups from its manifest entry (``sim.runner._hero_info``):
+    ``[(group, [option, ...]), ...]``; for manifests written before groups were
+    recorded, derived from the loadout names (groups named ``gear 1``, ``gear 2``...)."""
+    if info.get("groups"):
+        return [(g, list(o)) for g, o in info["groups"]]
+    parts = [lo.split("+") for lo in info["loadouts"] if lo]
+    if not parts:
+        return []
+    out = []
+    for i in range(len(parts[0])):
+        opts = list(dict.fromkeys(p[i] for p in parts))
+        out.append((f"gear {i + 1}", opts))
+    return out
+
+
+def matrix_loadout_tables(s: pd.DataFrame, hero_info: dict, alpha: float = ALPHA) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Best loadout per opponent and gear effects for every hero with choice groups in a
+    matrix run (mirror games excluded). ``s``: :func:`reports.tables.sides`;
+    ``hero_info``: the manifest's heroes. Returns ``(best, effects)`` as in
+    :func:`loadout_tests` and :func:`gear_effects`, each with a leading ``hero``
+    column (empty frames when no hero has loadouts)."""
+    bests, effs = [], []
+    for hero, info in hero_info.items():
+        groups = hero_groups(info)
+        rows = s[(s["hero"] == hero) & ~s["mirror"]]
+        if not groups or len(rows) == 0:
+            continue
+        scores = loadout_scores(rows, list(info["loadouts"]))
+        _, _, best = loadout_tests(scores, alpha)
+        eff, _ = gear_effects(scores, groups, alpha)
+        bests.append(best.assign(hero=hero))
+        effs.append(eff.assign(hero=hero))
+    if not bests:
+        return pd.DataFrame(columns=["hero", "opponent", "best_loadout"]), pd.DataFrame(
+            columns=["hero", "opponent", "group", "option", "reference", "effect"])
+    best, eff = pd.concat(bests, ignore_index=True), pd.concat(effs, ignore_index=True)
+    return best[["hero"] + list(best.columns[:-1])], eff[["hero"] + list(eff.columns[:-1])]
+
+
 def _pct(v) -> str:
     return "" if pd.isna(v) else f"{v:.1%}"
 

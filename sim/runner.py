@@ -371,7 +371,8 @@ def _hero_info(spec) -> dict:
         copies[lo] = per
     return {"name": spec.name, "set": spec.set, "health": spec.hero.health,
             "cards": [c.name for c in spec.cards], "card_types": [c.type for c in spec.cards],
-            "loadouts": list(spec.loadouts()), "deck_copies": copies}
+            "loadouts": list(spec.loadouts()), "groups": [[g, list(o)] for g, o in spec.groups],
+            "deck_copies": copies}
 
 
 def _battlefield_info(bf) -> dict:
