@@ -148,8 +148,9 @@ def summary_text(table: pd.DataFrame, settings: dict, names: dict, changes: list
     for _, r in table.iterrows():
         if r["opponent"] == ALL_OPPONENTS:
             continue
+        interval = f"[{_pts(r['lo'])}, {_pts(r['hi'])}]"
         lines.append(f"{r['opponent']:<18}{_pct(r['baseline']):>9}{_pct(r['variant']):>9}{_pts(r['change']):>8}  "
-                     f"[{_pts(r['lo'])}, {_pts(r['hi'])}]".ljust(17 + 44) + f"{_p(r['p_holm']):>8}  {r['verdict']}")
+                     f"{interval:<17}{_p(r['p_holm']):>8}  {r['verdict']}")
     lines.append("(paired games: same seeds with and without the variant; change in points of win rate, draws half; "
                  "paired t-test, Holm-corrected over the opponents and the overall row)")
     return "\n".join(lines)

@@ -317,8 +317,9 @@ def summary_text(tables: dict, manifest: dict) -> str:
     for opp, r in best.iterrows():
         if opp == ALL_OPPONENTS:
             continue
-        lines.append(f"{opp:<18}{r['best_loadout']:<32}{_pct(r['score']):>7}  [{_pct(r['lo'])}, {_pct(r['hi'])}]"
-                     f"{'':<1} {'yes' if r['differ'] else 'no':<8}{r['n_ties']}")
+        interval = f"[{_pct(r['lo'])}, {_pct(r['hi'])}]"
+        lines.append(f"{opp:<18}{r['best_loadout']:<32}{_pct(r['score']):>7}  {interval:<16}"
+                     f"{'yes' if r['differ'] else 'no':<9}{r['n_ties']}")
     e = tables["gear_effects"]
     e = e[e["opponent"] == ALL_OPPONENTS]
     if len(e):
@@ -381,6 +382,7 @@ def build_loadouts_report(run_dir, out_dir=None) -> LoadoutsReport:
 
 def _best_table(best: pd.DataFrame, tests: pd.DataFrame, names: dict) -> pd.DataFrame:
     t = best.merge(tests[["opponent", "chi2", "df", "p", "p_holm"]], on="opponent")
+    t = t.assign(_all=t["opponent"] != ALL_OPPONENTS).sort_values("_all", kind="stable")   # "all" first
     out = pd.DataFrame({
         "opponent": [("all opponents" if o == ALL_OPPONENTS else names.get(o, o)) for o in t["opponent"]],
         "best loadout": t["best_loadout"],
