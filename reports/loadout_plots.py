@@ -39,15 +39,16 @@ def plot_loadout_heatmap(scores: pd.DataFrame, best: pd.DataFrame, names: dict) 
     cols = sorted(set(scores["opponent"]) - {ALL_OPPONENTS}, key=lambda o: names.get(o, o)) + [ALL_OPPONENTS]
     piv = {c: scores.pivot(index="loadout", columns="opponent", values=c).reindex(index=rows, columns=cols)
            for c in ("score", "lo", "hi", "games")}
-    fig = Figure(figsize=(3.5 + 1.25 * len(cols), 1.6 + 0.75 * len(rows)))
+    fig = Figure(figsize=(3.5 + 1.45 * len(cols), 1.6 + 0.95 * len(rows)))
     ax = fig.add_subplot()
     im = _score_heatmap(ax, piv["score"].to_numpy(float), piv["lo"].to_numpy(float), piv["hi"].to_numpy(float),
-                        piv["games"].to_numpy(float), rows, [_opp_label(c, names) for c in cols])
+                        piv["games"].to_numpy(float), rows, [_opp_label(c, names) for c in cols], fontsize=11)
     b = best.set_index("opponent")["best_loadout"]
     for j, c in enumerate(cols):
         if c in b.index and b[c] in rows:
             i = rows.index(b[c])
-            ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="black", linewidth=2.5))
+            ax.add_patch(Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, fill=False, edgecolor="black", linewidth=2.5,
+                                   zorder=5))
     ax.axvline(len(cols) - 1.5, color="black", linewidth=2)
     ax.set_xlabel("opponent")
     ax.set_ylabel("loadout (best overall first)")
@@ -96,7 +97,9 @@ def plot_gear_effects(eff: pd.DataFrame, names: dict, hero_name: str) -> Figure:
     gear held fixed, in points of win rate: over all opponents (large marker, 95%
     interval; filled when significant after Holm) and per opponent (small dots)."""
     rows = eff[eff["opponent"] == ALL_OPPONENTS].reset_index(drop=True)
-    labels = [f"{g}: {o}\ninstead of {r}" for g, o, r in zip(rows["group"], rows["option"], rows["reference"])]
+    labels = [f"{g}: {o} instead of {r}\n{100 * e:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]" + (" *" if sig else "")
+              for g, o, r, e, lo, hi, sig in zip(rows["group"], rows["option"], rows["reference"], rows["effect"],
+                                                 rows["lo"], rows["hi"], rows["significant"])]
     fig = Figure(figsize=(9, 1.6 + 1.0 * max(1, len(rows))))
     ax = fig.add_subplot()
     per = eff[eff["opponent"] != ALL_OPPONENTS]
@@ -108,7 +111,7 @@ def plot_gear_effects(eff: pd.DataFrame, names: dict, hero_name: str) -> Figure:
         for i, r in rows.iterrows():
             m = sub[(sub["group"] == r["group"]) & (sub["option"] == r["option"])]
             if len(m):
-                ys.append(i + 0.25 - 0.5 * (k + 0.5) / max(1, len(opps)))
+                ys.append(i + 0.35 - 0.7 * (k + 0.5) / max(1, len(opps)))
                 xs.append(100 * float(m["effect"].iloc[0]))
         ax.plot(xs, ys, "o", markersize=4, color=cmap(k % 20), alpha=0.8, label=names.get(o, o))
     for i, r in rows.iterrows():
@@ -116,8 +119,6 @@ def plot_gear_effects(eff: pd.DataFrame, names: dict, hero_name: str) -> Figure:
         c = UP if e > 0 else DOWN
         ax.errorbar([e], [i], xerr=[[e - lo], [hi - e]], fmt="D", markersize=10, capsize=6, color=c, ecolor=c,
                     markerfacecolor=c if r["significant"] else "white", markeredgewidth=2, zorder=5)
-        ax.annotate(f"{e:+.1f} [{lo:+.1f}, {hi:+.1f}]" + (" *" if r["significant"] else ""), (hi, i),
-                    textcoords="offset points", xytext=(8, -3), fontsize=8)
     ax.axvline(0, color="black", linewidth=1)
     ax.set_yticks(range(len(rows)), labels)
     ax.set_ylim(-0.7, len(rows) - 0.3)
@@ -128,8 +129,8 @@ def plot_gear_effects(eff: pd.DataFrame, names: dict, hero_name: str) -> Figure:
     if opps:
         ax.legend(fontsize=7, ncol=1, loc="center left", bbox_to_anchor=(1.01, 0.5), title="per opponent",
                   title_fontsize=8)
-    ax.set_title(f"{hero_name}: effect of each gear choice (diamond: all opponents, 95% interval, filled = "
-                 "significant after Holm;\ndots: each opponent)", fontsize=11)
+    ax.set_title(f"{hero_name}: effect of each gear choice, all opponents (diamond, 95% interval; filled and * = "
+                 "significant after Holm)\nand each opponent (dots)", fontsize=11)
     fig.tight_layout()
     return fig
 
