@@ -94,6 +94,12 @@ def test_small_loadouts_run_writes_csv_html_and_names_the_best(tmp_path):
         assert (out / "report" / "plots" / f"{png}.png").stat().st_size > 10_000
     r = cli(*args)                                    # resumes: nothing left to play
     assert r.exit_code == 0 and "All 96 games were already stored" in r.output
+    lost = sorted((out / "games").glob("part-*.parquet"))[3]
+    lost.unlink()                                     # as if interrupted before this chunk was stored
+    r = cli(*args)
+    assert r.exit_code == 0 and "Resuming" in r.output and "93 of 96 games already stored" in r.output
+    assert "Played 3 games" in r.output             # one cell: 3 games
+    assert read_games(out).equals(games)              # the same games again
     r = cli("report", out)
     assert r.exit_code == 0 and "Best loadout overall" in r.output
 
@@ -138,3 +144,20 @@ def test_a_variant_that_changes_nothing_shows_no_change(tmp_path):
     b, v = read_games(out / "baseline"), read_games(out / "variant")
     cols = ["matchup_id", "game_index", "seed", "winner", "turns", "p1_health", "p2_health", "decisions"]
     assert len(b) == 120 and b[cols].equals(v[cols])
+
+
+def test_any_hero_with_choice_groups_and_a_variant(tmp_path):
+    from conftest import write_gorgon
+    hero = write_gorgon(tmp_path)
+    v = tmp_path / "longer.toml"
+    v.write_text('name = "longer bow"\n[hero.gorgon.cards."Long Shot"]\nvalue = 6\n')
+    out = tmp_path / "gorgon"
+    r = cli("--homebrew", hero, "loadouts", "gorgon", "--games", 8, "--opponents", "sinbad", "-b", "soho",
+            "--jobs", 1, "--quiet", "--out", out, "--variant", v)
+    assert r.exit_code == 0, r.output
+    assert "Variant: longer bow (longer.toml)." in r.output
+    eff = pd.read_csv(out / "report" / "tables" / "loadouts_gear_effects.csv")
+    assert eff[["group", "option", "reference"]].drop_duplicates().values.tolist() == [["bow", "short", "long"]]
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["settings"]["loadouts"] == ["long", "short"] and m["settings"]["variant"]["name"] == "longer bow"
+    assert "longer bow" in (out / "report" / "loadouts.html").read_text()
