@@ -286,6 +286,28 @@ def test_ciri_cards_are_scored_at_her_current_source_tier(source, lion_cub, zire
     assert AI.value_now(st, tb, cid("Blink"), 0, 0) == 4          # no live step: printed value
 
 
+@pytest.mark.parametrize("heroes,bf", [(["ciri", "alice"], "soho"), (["invisible_man", "jekyll_hyde"], "baskerville_manor")])
+def test_live_conditions_agree_with_the_rules_condition_checker(heroes, bf):
+    """The AI's call-free check of live conditions (``ai.live_cond``) gives the same answer as
+    the effect interpreter's ``conditions.cond_ok`` for every live step of every card, both
+    players and all combat sides, over states from random games."""
+    from sim.engine.conditions import cond_ok
+    m, states = _midgame_states(heroes, bf, 10, seed=11)
+    tb = m.tables
+    rows = [r for r in range(len(tb.code)) if tb.code[r, L.I_AI_LIVE]]
+    assert len(rows) >= 4
+    checked = set()
+    for st in states:
+        for r in rows:
+            for q in (0, 1):
+                g = q * L.FIGHTERS_PER_PLAYER
+                for side in (-1, 0, 1):
+                    want = cond_ok(st, tb, tb.code[r], q, g, side)
+                    assert AI.live_cond(st, tb, r, q, g, side) == want, (r, q, side)
+                    checked.add((r, bool(want)))
+    assert any(v for _, v in checked) and any(not v for _, v in checked)
+
+
 def test_scheme_whose_condition_fails_is_worth_its_damage_only_when_it_holds():
     """Reign of Terror deals 2 damage only if the Invisible Man is on a fog space: off fog the
     AI scores it at no damage and maneuvers; on fog the same scheme scores 2 damage more."""

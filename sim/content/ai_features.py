@@ -54,16 +54,8 @@ def _window_rows(code: np.ndarray, start: int, length: int, with_index: bool = F
 
 
 def is_live(r: np.ndarray) -> bool:
-    """The step's condition is one the AI checks when it scores the card (``conditions.LIVE_CONDITIONS``,
-    or adjacency / zone conditions that do not name the opposing fighter of a combat)."""
-    cond = int(r[L.I_COND])
-    if cond in LIVE_CONDITIONS:
-        return True
-    if cond == E.CN_ADJACENT:
-        return int(r[L.I_CREF]) != E.REF_OPPOSING and int(r[L.I_CA]) != E.REF_OPPOSING
-    if cond == E.CN_KIND_IN_ZONE_OF:
-        return int(r[L.I_CA]) != E.REF_OPPOSING
-    return False
+    """The step's condition is one the AI checks when it scores the card (``conditions.LIVE_CONDITIONS``)."""
+    return int(r[L.I_COND]) in LIVE_CONDITIONS
 
 
 def _row_features(r: np.ndarray, m: float, f: np.ndarray, live_full: bool = False) -> None:

@@ -54,10 +54,14 @@ from .control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_EXPLAIN, CTL_MODE0, CTL_PLAN_BOOST, CTL_PLAN_KEY,
     CTL_FU, CTL_FU_KEY, CTL_SIZE, CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MODE_GREEDY, N_WEIGHTS,
 )
-from .conditions import cond_ok
+from .conditions import (
+    CN_ATTACKED, CN_COUNTER_EQ, CN_COUNTER_NE, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED, CN_HERO_HP_AT_MOST,
+    CN_LEFT_SPACE, CN_ON_FOG, CN_STARTED_ELSEWHERE, CN_STARTED_ON_FOG, CN_TAG_TIER,
+)
 from .core import PILE_DISC, PILE_HAND, count_tag_in_pile, fog_space, pile_base, reachable, team_of
 from .layout import (
-    C_AI_LIVE, C_PROG, I_AI0, I_AI_LIVE, I_N, I_OP, N_WINDOWS, W_DURING, W_IMMEDIATELY, W_ON_PLAY,
+    C_AI_LIVE, C_PROG, I_AI0, I_AI_LIVE, I_CA, I_CB, I_COND, I_CREF, I_CTAG, I_FLAGS, I_N, I_OP, IF_NEGATE, N_FOG,
+    F_LEFT, F_START_SPACE, P_ATTACKED, P_FOG0, P_HERO_ATTACKED, P_START_FOG, N_WINDOWS, W_DURING, W_IMMEDIATELY, W_ON_PLAY,
     W_ONGOING_DISCARD, W_ONGOING_START,
     A_ATTACK, A_MANEUVER, A_SCHEME, AI_ACTION, AI_CANCEL, AI_DMG, AI_DRAW, AI_MOVE, AI_OPP_DISCARD,
     AI_OTHER, AI_RECOVER, AI_SELF_DMG, AI_VALUE_ATK, AI_VALUE_DEF, C_AI0, C_BOOST, C_FMASK, C_FORM,
@@ -137,15 +141,66 @@ def fx_row(tb, ctl, p, r):
                    + wv(ctl, p, W_FX_OTHER) * x[I_AI0 + AI_OTHER])
 
 
+@jit(B(ST, TB, I, I, I, I))
+def live_cond(st, tb, r, q, g, side):
+    """Whether the live condition of step ``r`` holds for player ``q``'s fighter ``g`` on combat
+    side ``side``: :func:`sim.engine.conditions.cond_ok` for the conditions in
+    ``conditions.LIVE_CONDITIONS`` (the adjacency and zone ones count as holding), written out
+    here without calls: calling the general checker from the AI's inner loops made them
+    twice as slow."""
+    c = tb.code[r, I_COND]
+    ok = True
+    if c == CN_TAG_TIER:
+        n = 0
+        b = pile_base(PILE_DISC, q)
+        tag = tb.code[r, I_CTAG]
+        for i in range(st[pslot(q, P_DISCN)]):
+            if tb.cards[st[b + i], C_TAGS] & tag:
+                n += 1
+        ok = n >= tb.code[r, I_CA] and (tb.code[r, I_CB] == 0 or n < tb.code[r, I_CB])
+    elif c == CN_COUNTER_EQ or c == CN_COUNTER_NE:
+        role = tb.code[r, I_CREF]
+        if (role == 1 and side != 0) or (role == 2 and side != 1):
+            ok = False
+        else:
+            eq = st[pslot(q, P_COUNTER0 + tb.code[r, I_CA])] == tb.code[r, I_CB]
+            ok = eq if c == CN_COUNTER_EQ else not eq
+    elif c == CN_ON_FOG:
+        h = q * FIGHTERS_PER_PLAYER
+        ok = False
+        if st[fslot(h, F_STATUS)] == FS_IN_PLAY:
+            for i in range(N_FOG):
+                if st[pslot(q, P_FOG0 + i)] == st[fslot(h, F_SPACE)]:
+                    ok = True
+    elif c == CN_STARTED_ON_FOG:
+        ok = st[pslot(q, P_START_FOG)] != 0
+    elif c == CN_HERO_HP_AT_MOST:
+        h = q * FIGHTERS_PER_PLAYER
+        ok = st[fslot(h, F_STATUS)] == FS_IN_PLAY and st[fslot(h, F_HP)] <= tb.code[r, I_CA]
+    elif c == CN_HAND_AT_LEAST:
+        ok = st[pslot(q, P_HANDN)] >= tb.code[r, I_CA]
+    elif c == CN_FIRST_ACTION:
+        ok = st[G_ACTION_NO] == 1
+    elif c == CN_ATTACKED:
+        ok = st[pslot(q, P_ATTACKED)] != 0
+    elif c == CN_HERO_ATTACKED:
+        ok = st[pslot(q, P_HERO_ATTACKED)] != 0
+    elif c == CN_STARTED_ELSEWHERE:
+        ok = g >= 0 and st[fslot(g, F_START_SPACE)] != st[fslot(g, F_SPACE)]
+    elif c == CN_LEFT_SPACE:
+        ok = g >= 0 and st[fslot(g, F_LEFT)] != 0
+    if (tb.code[r, I_FLAGS] & IF_NEGATE) != 0:
+        return not ok
+    return ok
+
+
 @jit(F(ST, TB, CTL, I, I, I, I))
-def live_delta(st, tb, ctl, c, g, side, k):
+def live_steps(st, tb, ctl, c, g, side, k):
     """Correction to card ``c``'s static feature ``k`` (``k`` < 0: to :func:`fx_worth` for its
     owner) when fighter ``g`` plays it now on combat side ``side`` (0 attacking, 1 defending,
     -1 a scheme): the static features count each live step at half; here a live step whose
     condition holds now (``conditions.cond_ok``) counts in full and one that fails not at all.
-    0 for a card without live steps."""
-    if tb.cards[c, C_AI_LIVE] == 0:
-        return 0.0
+    Only called for cards with live steps (see :func:`live_delta`)."""
     q = st[fslot(g, F_OWNER)]
     d = 0.0
     for w in range(N_WINDOWS):
@@ -158,24 +213,41 @@ def live_delta(st, tb, ctl, c, g, side, k):
                 continue
             x = tb.code[r, I_AI0 + k] * 0.01 if k >= 0 else fx_row(tb, ctl, q, r)
             if x != 0.0:
-                d += mult * x if cond_ok(st, tb, tb.code[r], q, g, side) else -mult * x
+                d += mult * x if live_cond(st, tb, r, q, g, side) else -mult * x
     return d
+
+
+@jit(F(ST, TB, CTL, I, I, I, I))
+def live_delta(st, tb, ctl, c, g, side, k):
+    """Correction to card ``c``'s static feature ``k`` from its live steps (see
+    :func:`live_steps`); 0 for a card without live steps (most cards: checked here,
+    so that the call stays small and inline)."""
+    if tb.cards[c, C_AI_LIVE] == 0:
+        return 0.0
+    return live_steps(st, tb, ctl, c, g, side, k)
+
+
+@jit(F(ST, TB, I, I, I))
+def live_value(st, tb, c, g, side):
+    """The value of live card ``c`` (see :func:`value_now`); only called for cards with live steps."""
+    v = tb.cards[c, C_VALUE]
+    q = st[fslot(g, F_OWNER)]
+    for w in (W_IMMEDIATELY, W_ON_PLAY, W_DURING):
+        s0 = tb.cards[c, C_PROG + 2 * w]
+        for r in range(s0, s0 + tb.cards[c, C_PROG + 2 * w + 1]):
+            if (tb.code[r, I_OP] == _OP_SET_VALUE and tb.code[r, I_AI_LIVE] != 0
+                    and live_cond(st, tb, r, q, g, side)):
+                v = tb.code[r, I_N]
+    return float(v)
 
 
 @jit(F(ST, TB, I, I, I))
 def value_now(st, tb, c, g, side):
     """Card ``c``'s value as fighter ``g`` would play it now: printed, or the "value N
     instead" of a live step whose condition holds (Ciri's Source tiers)."""
-    v = tb.cards[c, C_VALUE]
-    if tb.cards[c, C_AI_LIVE] != 0:
-        q = st[fslot(g, F_OWNER)]
-        for w in (W_IMMEDIATELY, W_ON_PLAY, W_DURING):
-            s0 = tb.cards[c, C_PROG + 2 * w]
-            for r in range(s0, s0 + tb.cards[c, C_PROG + 2 * w + 1]):
-                if (tb.code[r, I_OP] == _OP_SET_VALUE and tb.code[r, I_AI_LIVE] != 0
-                        and cond_ok(st, tb, tb.code[r], q, g, side)):
-                    v = tb.code[r, I_N]
-    return float(v)
+    if tb.cards[c, C_AI_LIVE] == 0:   # (checked here so that most calls stay small and inline)
+        return float(tb.cards[c, C_VALUE])
+    return live_value(st, tb, c, g, side)
 
 
 @jit(F(ST, TB, CTL, I, I, I))
@@ -310,11 +382,12 @@ def hero_def_bonus(st, tb, g):
     return v
 
 
-@jit(F(ST, TB, CTL, I, I, I))
-def att_value(st, tb, ctl, c, g, extra):
-    """Expected value of card ``c`` attacking with fighter ``g`` (value now, + effects, + ability, + ``extra``)."""
+@jit(F(ST, TB, CTL, I, I, F))
+def att_value(st, tb, ctl, c, g, bonus):
+    """Expected value of card ``c`` attacking with fighter ``g`` (value now, + effects, + ``bonus``:
+    the ability's, :func:`hero_atk_bonus`, and any other)."""
     return (value_now(st, tb, c, g, 0) + feat(tb, c, AI_VALUE_ATK) + live_delta(st, tb, ctl, c, g, 0, AI_VALUE_ATK)
-            + hero_atk_bonus(st, tb, g) + extra)
+            + bonus)
 
 
 @jit(F(ST, TB, CTL, I, I, F))
@@ -359,11 +432,13 @@ def defense_dist(st, tb, ctl, t, hand, pool, npool, vals, probs):
     m = 0
     bonus = hero_def_bonus(st, tb, t)
     zero = np.zeros(MAX_CARDS + 1, np.float64)
+    # the opponent's cards by their static features (live steps at half): valuing live steps
+    # here (a call in this inner loop) made every decision twice as slow
     for i in range(npool):
         c = pool[i]
         ty = tb.cards[c, C_TYPE]
         if (ty == CT_DEFENSE or ty == CT_VERSATILE) and playable(st, tb, c, t):
-            vals[m] = def_value(st, tb, ctl, c, t, bonus)
+            vals[m] = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_DEF) + bonus
             m += 1
     pn = best_dist(vals, zero, m, npool, hand, probs)
     vals[MAX_CARDS] = m
@@ -376,12 +451,13 @@ def attack_dist(st, tb, ctl, a, hand, pool, npool, vals, fxd, probs, extra):
     ``pool``): its value plus ``extra`` in ``vals``, its effect damage in ``fxd``;
     like :func:`defense_dist`."""
     m = 0
-    for i in range(npool):
+    bonus = hero_atk_bonus(st, tb, a) + extra
+    for i in range(npool):   # static features, as in defense_dist
         c = pool[i]
         ty = tb.cards[c, C_TYPE]
         if (ty == CT_ATTACK or ty == CT_VERSATILE) and playable(st, tb, c, a):
-            vals[m] = att_value(st, tb, ctl, c, a, extra)
-            fxd[m] = dmg_now(st, tb, ctl, c, a, 0)
+            vals[m] = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_ATK) + bonus
+            fxd[m] = feat(tb, c, AI_DMG)
             m += 1
     pn = best_dist(vals, fxd, m, npool, hand, probs)
     vals[MAX_CARDS] = m
@@ -506,10 +582,16 @@ def target_dists(st, tb, ctl, p, dvals, dprobs, pnone):
 @jit(F(ST, TB, CTL, I, I, I, I, FA2, FA2, FA1))
 def attack_worth(st, tb, ctl, p, g, e, c, dvals, dprobs, pnone):
     """Worth of ``p``'s fighter ``g`` attacking ``e`` with card ``c`` (the attack action's score)."""
-    av = att_value(st, tb, ctl, c, g, 0.0)
-    return (exp_attack(st, ctl, p, e, av, dmg_now(st, tb, ctl, c, g, 0), dvals[e], dprobs[e], pnone[e])
-            + wv(ctl, p, W_OPP_CARD) * (1.0 - pnone[e])
-            + fx_now(st, tb, ctl, p, c, g, 0) - keep_worth(tb, ctl, p, c))
+    if tb.cards[c, C_AI_LIVE] == 0:   # (most cards: the static features, no calls)
+        av = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_ATK) + hero_atk_bonus(st, tb, g)
+        dmg = feat(tb, c, AI_DMG)
+        fx = fx_worth(tb, ctl, p, c)
+    else:
+        av = att_value(st, tb, ctl, c, g, hero_atk_bonus(st, tb, g))
+        dmg = dmg_now(st, tb, ctl, c, g, 0)
+        fx = fx_now(st, tb, ctl, p, c, g, 0)
+    return (exp_attack(st, ctl, p, e, av, dmg, dvals[e], dprobs[e], pnone[e])
+            + wv(ctl, p, W_OPP_CARD) * (1.0 - pnone[e]) + fx - keep_worth(tb, ctl, p, c))
 
 
 @jit(V(ST, TB, CTL, I, FA2, FA2, FA1, FA2))
@@ -795,7 +877,7 @@ def score_boost(st, tb, ctl, p, kind, opts, n, scores):
         probs = np.empty(MAX_CARDS + 1, np.float64)
         pn = defense_dist(st, tb, ctl, t, st[pslot(q, P_HANDN)], pool, npool, vals, probs)
         c = st[o + CB_CARD0]
-        av = att_value(st, tb, ctl, c, st[o + CB_ATT_F], 0.0)
+        av = att_value(st, tb, ctl, c, st[o + CB_ATT_F], hero_atk_bonus(st, tb, st[o + CB_ATT_F]))
         fx = dmg_now(st, tb, ctl, c, st[o + CB_ATT_F], 0)
         base = exp_attack(st, ctl, p, t, av, fx, vals, probs, pn)
         for j in range(n):
@@ -900,7 +982,7 @@ def form_worth(st, tb, ctl, p, form):
             ty = tb.cards[c, C_TYPE]
             best = 0.0
             if ty == CT_ATTACK or ty == CT_VERSATILE:
-                best = att_value(st, tb, ctl, c, g, 0.0)
+                best = att_value(st, tb, ctl, c, g, hero_atk_bonus(st, tb, g))
             if ty == CT_DEFENSE or ty == CT_VERSATILE:
                 best = max(best, def_value(st, tb, ctl, c, g, 0.0))
             v += 0.5 + 0.2 * max(best, 0.0)

@@ -54,8 +54,8 @@ LIVE_CONDITIONS = (CN_COUNTER_EQ, CN_COUNTER_NE, CN_HERO_HP_AT_MOST, CN_TAG_TIER
                    CN_HAND_AT_LEAST, CN_FIRST_ACTION, CN_ATTACKED, CN_HERO_ATTACKED, CN_STARTED_ELSEWHERE,
                    CN_LEFT_SPACE)
 """Conditions that read only the board, piles and turn state, not a combat in progress:
-the AI evaluates them when it scores a card (``CN_ADJACENT`` and ``CN_KIND_IN_ZONE_OF``
-too, when neither reference is the opposing fighter)."""
+the AI checks them when it scores a card (``sim.engine.ai.live_cond``, a call-free copy
+of :func:`cond_ok` for these; a test keeps the two in agreement)."""
 
 
 @jit(I(ST, I, I, I, I))

@@ -33,3 +33,4 @@ TB = typeof(Tables(
 def jit(sig):
     """``numba.njit`` with an explicit signature and the on-disk cache."""
     return njit(sig, cache=True)
+
