@@ -403,7 +403,8 @@ if os.environ.get("UNMATCHED_SIM_NOTEBOOK_QUICK"):     # the test suite runs eve
 The file names the hero by its key (`unmatched-sim heroes` lists them) and sets the fields to
 change. `load_variant` checks it against the installed heroes and lists what it changes."""),
     code("""\
-VARIANT = Path("arthur_plus4.toml")
+VARIANT = Path("runs/arthur_plus4.toml")      # beside the run folders, out of git
+VARIANT.parent.mkdir(exist_ok=True)
 VARIANT.write_text('''\\
 name = "arthur +4 health"
 description = "is King Arthur too weak? 22 health instead of 18"
@@ -416,7 +417,7 @@ print("\\n".join(variant.describe()))"""),
     md("""\
 A mistake is caught before any game is played, with the valid choices:"""),
     code("""\
-typo = Path("typo.toml")
+typo = Path("runs/typo.toml")
 typo.write_text('[hero.king_arthur.cards."Excalibir"]\\nvalue = 7\\n')
 try:
     load_variant(typo)
@@ -428,7 +429,7 @@ except VariantError as e:
 The same from the shell:
 
 ```sh
-unmatched-sim compare --variant arthur_plus4.toml --hero king_arthur --games 300 -b marmoreal,soho --jobs 2 --out runs/arthur_plus4
+unmatched-sim compare --variant runs/arthur_plus4.toml --hero king_arthur --games 300 -b marmoreal,soho --jobs 2 --out runs/arthur_plus4
 ```"""),
     code("""\
 OUT = Path("runs/arthur_plus4")
@@ -474,7 +475,7 @@ if = "won" }]`, so `after.0.amount` is its damage. What if it dealt 6? Edit the 
 rerun these cells to try your own change (see "Designer variants" in the README for every
 field a variant can change)."""),
     code("""\
-VARIANT2 = Path("gaze_6.toml")
+VARIANT2 = Path("runs/gaze_6.toml")
 VARIANT2.write_text('''\\
 name = "gaze of stone 6"
 
