@@ -494,6 +494,16 @@ run_compare(OUT2, "medusa", variant2, games=GAMES, opponents=opponents2, battlef
 rep2 = build_compare_report(OUT2)
 print(rep2.summary)"""),
     md("""\
+## Reading a null result
+
+"No significant change" with a **narrow** interval (a point or less either way) is a finding
+too: the change hardly matters *as the AI plays*. Often the effect rarely fires: a card spent
+mostly as a BOOST, or an attack of low value that seldom wins its combat, so that an "if you
+won" effect seldom happens. Check how often the card is played in
+`04_card_statistics.ipynb`, and watch it in narrated games, e.g.
+`unmatched-sim duel medusa sinbad --seed 3 --variant runs/gaze_6.toml` from the
+`notebooks/` folder. A **wide** interval across 0 only says that the games are too few."""),
+    md("""\
 ## What the verdict is, and what it is not
 
 It is the change in the **scripted AI's** results, both sides played by the same profile. A
@@ -576,8 +586,9 @@ games = read_games(RUN_DIR)
 games.head()"""),
     md("""\
 `p1_card_plays` and `p2_card_plays` hold, for each card of that hero's file, how many times
-it was played in the game (as an attack, a defense or a scheme). The card names are in the
-manifest, in the same order:"""),
+it was played in the game (as an attack, a defense or a scheme; a card spent as a BOOST or
+discarded by an effect is not a play). The card names are in the manifest, in the same
+order:"""),
     code("""\
 g = games.iloc[0]
 cards_p1 = manifest["heroes"][g["p1_hero"]]["cards"]
@@ -604,7 +615,11 @@ cards["plays_per_copy"] = cards["plays_per_game"] / cards["copies"]
 cards[["hero", "card", "type", "copies", "games", "plays_per_game", "plays_per_copy", "played_share",
        "score_when_played", "score_when_unplayed", "lift"]].head(12)"""),
     md("""\
-## Which cards each hero plays most, and which it hardly plays"""),
+## Which cards each hero plays most, and which it hardly plays
+
+A card the AI almost never plays is worth a look: it may be weak, situational, better spent
+as a BOOST, or a card whose value the AI does not see (then the AI, not the card, needs
+work). Narrate a few games with `unmatched-sim duel` to tell which."""),
     code("""\
 top = cards.sort_values("plays_per_copy", ascending=False).groupby("hero").head(3)
 top.sort_values(["hero", "plays_per_copy"], ascending=[True, False])[["hero", "card", "type", "copies", "plays_per_game", "plays_per_copy"]]"""),
