@@ -808,7 +808,7 @@ def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = 
     the folder cannot be written and RunInterrupted on KeyboardInterrupt (finished
     chunks stay stored). Games are identical whatever the backend and ``jobs``.
     """
-    from tqdm.auto import tqdm
+    from tqdm import tqdm    # a text bar: the same in a terminal and a notebook (the widget bar needs ipywidgets)
 
     from sim.ai_profiles import get_profile
     from sim.backend import Backend, BackendError, open_pool

@@ -162,3 +162,22 @@ def test_runs_record_the_variant_and_refuse_to_resume_with_another(tmp_path):
     with pytest.raises(RunError) as e:
         plan_run(out, 2, heroes=["king_arthur", "medusa"], battlefields=["soho"], ai="random", variant=other)
     assert "this command 'w'" in str(e.value)
+
+
+def test_run_compare_and_run_loadouts_take_a_variant_file_path(tmp_path):
+    """sim.versus.run_compare / run_loadouts (the notebooks' one-call API) read a variant
+    file path as the CLI does: a bad file is a RunError naming --variant, before any game."""
+    from sim.versus import _as_variant, run_compare, run_loadouts
+    with pytest.raises(RunError) as e:
+        run_compare(tmp_path / "out", "king_arthur", tmp_path / "missing.toml", games=2)
+    assert e.value.param == "--variant" and "no such variant file" in str(e.value)
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[hero.king_arthur.cards."Excalibir"]\nvalue = 7\n')
+    with pytest.raises(RunError) as e:
+        run_loadouts(tmp_path / "out2", "geralt", games=8, variant=bad)
+    assert e.value.param == "--variant" and "Excalibir" in str(e.value)
+    good = tmp_path / "good.toml"
+    good.write_text("[hero.king_arthur]\nhealth = 22\n")
+    v = _as_variant(str(good))
+    assert v.describe() == ["king_arthur: health 18 -> 22"] and _as_variant(v) is v and _as_variant(None) is None
+    assert not (tmp_path / "out").exists() and not (tmp_path / "out2").exists()
