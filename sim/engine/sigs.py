@@ -78,3 +78,40 @@ def _make_lazy(disp, sig):
     disp.get_call_template = lazy_get_call_template
     disp._compile_for_args = lazy_compile_for_args
     disp.ensure_compiled = ensure
+
+
+if numba.config.DISABLE_JIT:
+    def unmanaged(arr):
+        """Plain Python: the array itself."""
+        return arr
+else:
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def unmanaged(typingctx, arr):
+        """A view of ``arr`` (same data, shape and type) that numba does not reference-count.
+
+        Every compiled call that passes an array increments and decrements the array's
+        reference count with atomic instructions; an engine call passes a dozen arrays
+        (the tables, the state, the control array), so this bookkeeping was close to half
+        of the engine's time. A view without a memory-info pointer skips it. The caller
+        must keep ``arr`` itself alive while the view is in use, and the view must never
+        be returned to Python.
+        """
+        if not isinstance(arr, types.Array):
+            return None
+
+        def codegen(context, builder, sig, args):
+            src = context.make_array(sig.args[0])(context, builder, value=args[0])
+            out = context.make_array(sig.return_type)(context, builder)
+            out.meminfo = cgutils.get_null_value(out.meminfo.type)
+            out.parent = cgutils.get_null_value(out.parent.type)
+            out.nitems = src.nitems
+            out.itemsize = src.itemsize
+            out.data = src.data
+            out.shape = src.shape
+            out.strides = src.strides
+            return out._getvalue()
+
+        return arr(arr), codegen
