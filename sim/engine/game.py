@@ -160,7 +160,7 @@ def unmanaged_tables(tb):
     """``tb`` as views numba does not reference-count (see ``sigs.unmanaged``)."""
     return Tables(unmanaged(tb.cards), unmanaged(tb.code), unmanaged(tb.heroes), unmanaged(tb.decks),
                   unmanaged(tb.rules), unmanaged(tb.adj), unmanaged(tb.move), unmanaged(tb.dist),
-                  unmanaged(tb.adist), unmanaged(tb.zmask), unmanaged(tb.starts))
+                  unmanaged(tb.adist), unmanaged(tb.zmask), unmanaged(tb.starts), unmanaged(tb.mmask))
 
 
 @jit(V(TB, CTL, A1, I, I, I, I, A2, A3, A2))

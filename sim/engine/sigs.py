@@ -29,11 +29,11 @@ TB = typeof(Tables(
     heroes=np.zeros((1, 1), np.int64), decks=np.zeros(1, np.int64),
     rules=np.zeros(1, np.int64), adj=np.zeros((1, 1), np.int8),
     move=np.zeros((1, 1), np.int8), dist=np.zeros((1, 1), np.int64), adist=np.zeros((1, 1), np.int64),
-    zmask=np.zeros(1, np.int64), starts=np.zeros(1, np.int64),
+    zmask=np.zeros(1, np.int64), starts=np.zeros(1, np.int64), mmask=np.zeros(1, np.int64),
 ))
 
 
-def jit(sig):
+def jit(sig, inline=False):
     """``numba.njit`` with an explicit signature and the on-disk cache, compiled lazily.
 
     The function is compiled for ``sig`` only (literal constants at call sites are
@@ -43,11 +43,15 @@ def jit(sig):
     whole call tree, so with a warm cache a process loads only the few entry points it
     calls, not every engine function: start-up and resident memory stay small. With
     ``NUMBA_DISABLE_JIT=1`` the plain Python function is returned.
+
+    ``inline=True`` (for a few tiny, hot helpers) also copies the function's body into
+    every compiled caller (numba's ``inline="always"``), saving a call that passes the
+    dozen table arrays.
     """
     def wrap(fn):
         if numba.config.DISABLE_JIT:
             return njit(sig, cache=True)(fn)
-        disp = njit(cache=True)(fn)
+        disp = njit(cache=True, inline="always" if inline else "never")(fn)
         _make_lazy(disp, sig)
         return disp
     return wrap
