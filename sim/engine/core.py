@@ -484,6 +484,7 @@ def reachable(st, tb, f, steps, through, out):
     # breadth-first, one distance at a time; the queue is kept in ``out`` (every space
     # reached, occupied or not) and compacted to the unoccupied ones at the end
     seen = (1 << start) | blockm
+    mmask = tb.mmask
     head = 0
     tail = 1
     depth = 0
@@ -492,7 +493,7 @@ def reachable(st, tb, f, steps, through, out):
         while head < level_end:
             u = out[head]
             head += 1
-            cand = tb.mmask[u]
+            cand = mmask[u]
             if (fogm >> u) & 1:
                 cand |= fogm      # the Invisible Man walks from fog to fog
             cand &= ~seen

@@ -27,7 +27,7 @@ from .layout import (
     CT_VERSATILE, D_ACTION, D_BOOST_ATTACK, D_BOOST_MANEUVER, D_DEFENSE,
     D_DISCARD_LIMIT, D_PLACE, END_TURN_CAP, EV_ACTION, EV_ATTACK, EV_BOOST,
     EV_ABILITY, EV_DEFENSE, EV_GAME_OVER, EV_ONGOING, EV_SCHEME, EV_TURN, EV_VALUES,
-    F_HP, F_KIND, F_LEFT, F_MOVE, F_NOLEAVE, F_OWNER, F_SPACE, F_START_SPACE,
+    F_HP, F_KIND, F_LEFT, F_MOVE, F_NOLEAVE, F_OWNER, F_RANGED, F_SPACE, F_START_SPACE,
     F_STATUS, FIGHTERS_PER_PLAYER, FS_IN_PLAY, G_ACTION_NO, G_ACTIONS,
     G_ACTIVE, G_ENDTURN, G_LOGN, G_NPLAYERS, G_OVER, G_REASON, G_TURN, G_WINNER,
     H_FLAGS, H_HOOKS, HF_ATTACK_BOOST, HK_AFTER_MANEUVER, HK_ATTACK_VALUE,
@@ -80,6 +80,8 @@ def legal_actions(st, tb, p, out):
         if not dup:
             first |= 1 << i
     tp = team_of(st, p)
+    adj = tb.adj        # table arrays read once, not per loop step
+    zmask = tb.zmask
     for k in range(FIGHTERS_PER_PLAYER):
         g = p * FIGHTERS_PER_PLAYER + k
         if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
@@ -98,12 +100,16 @@ def legal_actions(st, tb, p, out):
                 atk |= 1 << i
         if atk == 0:
             continue
+        ga = st[fslot(g, F_SPACE)]
+        ranged = st[fslot(g, F_RANGED)] != 0
         for tg in range(MAX_FIGHTERS):
             if st[fslot(tg, F_STATUS)] != FS_IN_PLAY:
                 continue
             if team_of(st, st[fslot(tg, F_OWNER)]) == tp:
                 continue
-            if not can_target(st, tb, g, tg):
+            ts = st[fslot(tg, F_SPACE)]
+            # in range (core.can_target): adjacent, or ranged and in a shared zone
+            if ga < 0 or ts < 0 or not (adj[ga, ts] != 0 or (ranged and (zmask[ga] & zmask[ts]) != 0)):
                 continue
             for i in range(hn):
                 if (atk >> i) & 1:
