@@ -17,7 +17,10 @@ and every machine. Figures (keys of :func:`run_bench`'s result, also ``--json``)
   seconds. ``parallel_efficiency`` = all-cores rate / (jobs x one-core rate), both wall
   rates (best of the repeats); ``cpu_efficiency`` = one-core CPU per duel / the workers'
   CPU per duel (below 1 when parallel workers slow each other down, e.g. shared caches).
-  ``same_games`` checks that both runs produced identical results.
+  ``same_games`` checks that both runs produced identical results. ``cpu_share`` = the
+  workers' CPU seconds / (jobs x wall seconds): the share of ``jobs`` cores the workers
+  actually got; well below 1 means other programs were using the cores, and then the
+  wall-clock efficiency says more about the machine than about the engine.
 * ``compile``: seconds for the first duel of a fresh process with an empty numba cache
   (``NUMBA_CACHE_DIR`` set to a temporary folder in a subprocess, so the user's cache is
   untouched). Measured only with ``compile=True`` (``--compile``: it takes minutes);
@@ -51,7 +54,7 @@ from functools import lru_cache
 BENCH_SEED = 20260101
 DEFAULT_GAMES = 2420
 DEFAULT_REPEAT = 3
-DEFAULT_PYTHON_GAMES = 2
+DEFAULT_PYTHON_GAMES = 6
 
 
 def _rss_mb() -> float:
@@ -290,13 +293,14 @@ def run_bench(games: int = DEFAULT_GAMES, ai: str = "standard", jobs: int | None
     say(f"all cores: {games} duels on {jobs} workers ...")
     with Parallel(n_jobs=jobs, backend="loky") as par:
         par(delayed(_warm)(ai, extra, 1.0) for _ in range(jobs))
-        rates, shares_best, eff_cpu = [], None, []
+        rates, shares_best, eff_cpu, share = [], None, [], []
         for _ in range(max(1, min(repeat, 2))):
             t = time.perf_counter()
             shares = par(delayed(play_share)(ai, per_cell, i, jobs, extra) for i in range(jobs))
             wall = time.perf_counter() - t
             rates.append(games / wall)
             eff_cpu.append(sum(s["cpu"] for s in shares) / games)
+            share.append(sum(s["cpu"] for s in shares) / (jobs * wall))
             if shares_best is None or rates[-1] == max(rates):
                 shares_best = shares
     best_one = max(walls)
@@ -305,6 +309,7 @@ def run_bench(games: int = DEFAULT_GAMES, ai: str = "standard", jobs: int | None
                         "workers": len({s["pid"] for s in shares_best})}
     out["parallel_efficiency"] = round(max(rates) / (jobs * best_one), 3)
     out["cpu_efficiency"] = round((1.0 / max(cpus)) / min(eff_cpu), 3)
+    out["cpu_share"] = round(max(share), 3)
     out["same_games"] = _digest(shares_best) == ref_digest
     out["memory"] = {"main_mb": round(_rss_mb(), 1),
                      "workers_mb": sorted(round(s["rss_mb"], 1) for s in shares_best)}
@@ -333,8 +338,8 @@ def format_bench(r: dict) -> str:
         f"(median {one['duels_per_cpu_second']['median']:,.0f}; {one['us_per_duel']['best']:,.0f} us per duel); "
         f"wall {one['duels_per_second']['best']:,.0f}/s",
         f"  {r['jobs']} cores    {allc['duels_per_second']['best']:>9,.0f} duels per second; parallel efficiency "
-        f"{100 * r['parallel_efficiency']:.0f}% (CPU per duel: {100 * r['cpu_efficiency']:.0f}%); "
-        f"same games: {'yes' if r['same_games'] else 'NO'}",
+        f"{100 * r['parallel_efficiency']:.0f}% (CPU per duel: {100 * r['cpu_efficiency']:.0f}%; the workers got "
+        f"{100 * r['cpu_share']:.0f}% of {r['jobs']} cores); same games: {'yes' if r['same_games'] else 'NO'}",
     ]
     c = r.get("compile")
     lines.append(f"  compile    {c['seconds']:.0f} s to the first duel with an empty cache ({c['cpu_seconds']:.0f} s CPU)"

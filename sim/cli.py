@@ -406,7 +406,7 @@ def report(run_dir):
 @click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE", help="AI profile for both seats.")
 @click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Worker processes. Default: all cores.")
 @click.option("--repeat", default=3, show_default=True, type=click.IntRange(min=1), help="Timed one-core runs.")
-@click.option("--python-games", default=2, show_default=True, type=click.IntRange(min=0),
+@click.option("--python-games", default=6, show_default=True, type=click.IntRange(min=0),
               help="Duels for the plain-Python (NUMBA_DISABLE_JIT=1) comparison; 0 skips it.")
 @click.option("--start-runs", default=2, show_default=True, type=click.IntRange(min=0),
               help="Warm start-up measurements (a fresh python each); 0 skips them.")
