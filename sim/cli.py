@@ -1,7 +1,7 @@
 """The ``unmatched-sim`` command line (click).
 
 Commands: ``heroes``, ``battlefields``, ``validate``, ``profiles``, ``duel``, ``arena``,
-``matrix``, ``loadouts``, ``compare``, ``report``. Bad input
+``matrix``, ``loadouts``, ``compare``, ``report``, ``bench``. Bad input
 (unknown hero, loadout or battlefield; an invalid file) prints a one-line
 error naming the file or value and the valid choices, and exits with
 status 2 (usage) or 1 (invalid file), never with a traceback.
@@ -590,6 +590,34 @@ def report(run_dir):
         raise click.UsageError(str(e)) from None
     except OSError as e:
         raise click.ClickException(f"cannot write the report in {run_dir}: {e}") from None
+
+
+@main.command()
+@click.option("--games", "-n", default=2420, show_default=True, type=click.IntRange(min=1),
+              help="Duels per timed run, rounded up to a multiple of the hero pairs.")
+@click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE", help="AI profile for both seats.")
+@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Worker processes. Default: all cores.")
+@click.option("--repeat", default=3, show_default=True, type=click.IntRange(min=1), help="Timed one-core runs.")
+@click.option("--python-games", default=6, show_default=True, type=click.IntRange(min=0),
+              help="Duels for the plain-Python (NUMBA_DISABLE_JIT=1) comparison; 0 skips it.")
+@click.option("--start-runs", default=2, show_default=True, type=click.IntRange(min=0),
+              help="Warm start-up measurements (a fresh python each); 0 skips them.")
+@click.option("--compile", "measure_compile", is_flag=True,
+              help="Also measure the compile time with an empty cache (in a temporary folder; takes minutes).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench(games, ai, jobs, repeat, python_games, start_runs, measure_compile, as_json):
+    """Measure how fast the engine plays duels: per core, on all cores, start-up, memory.
+
+    Plays a fixed, seeded mix (every ordered pair of heroes, all battlefields) and prints
+    duels per second on one core and on --jobs cores, the parallel efficiency, the warm
+    start-up time, peak memory per worker and the speed-up over plain Python.
+    `sim/bench.py` explains every figure.
+    """
+    from sim.bench import format_bench, run_bench
+    _profile(ai, "--ai")
+    say = None if as_json else (lambda msg: click.echo(msg, err=True))
+    r = run_bench(games, ai, jobs, repeat, python_games, measure_compile, start_runs, progress=say)
+    click.echo(json.dumps(r, indent=1) if as_json else format_bench(r))
 
 
 if __name__ == "__main__":

@@ -3850,6 +3850,7 @@ def test_checker_catches_broken_engine_tables():
     The checker keeps its own expectations (hero files, the real battlefield), so an
     engine that moves, attacks, deals or counts by other numbers is caught.
     """
+    from sim.content.compile import _move_masks
     from sim.engine.layout import C_BOOST, H_DECK_START, H_MOVE
 
     mu, m = 0, Match(list(HEROES), battlefield="marmoreal")
@@ -3866,7 +3867,7 @@ def test_checker_catches_broken_engine_tables():
 
     assert codes(tb) == {OK}
     teleport = np.ones((S, S), np.int8) - np.eye(S, dtype=np.int8)
-    assert E_MOVE_PATH in codes(tb._replace(move=teleport))
+    assert E_MOVE_PATH in codes(tb._replace(move=teleport, mmask=_move_masks(teleport)))   # mmask mirrors move
     assert E_ATTACK in codes(tb._replace(adj=teleport))
     heroes = tb.heroes.copy()
     heroes[medusa, H_MOVE] += 1

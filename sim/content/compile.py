@@ -194,5 +194,16 @@ def build_tables(content: Content, bf: Battlefield, rules: np.ndarray | None = N
         decks=content.decks.copy(), rules=np.asarray(rules, np.int64).copy(),
         adj=np.array(bf.adj, np.int8), move=np.array(bf.move, np.int8),
         dist=np.array(bf.dist, np.int64), adist=_line_distances(bf.adj), zmask=np.array(bf.zone_mask, np.int64),
-        starts=np.array(bf.starts, np.int64),
+        starts=np.array(bf.starts, np.int64), mmask=_move_masks(bf.move),
     )
+
+
+def _move_masks(move) -> np.ndarray:
+    """(S,) int64: bit v of row u set when move[u, v] (all 0 above 63 spaces; see Tables.mmask)."""
+    move = np.asarray(move)
+    masks = np.zeros(move.shape[0], np.int64)
+    if move.shape[0] <= 63:
+        for u in range(move.shape[0]):
+            for v in np.nonzero(move[u])[0]:
+                masks[u] |= np.int64(1) << np.int64(v)
+    return masks

@@ -9,6 +9,7 @@ Sources: Battle of Legends Vol. 1 rules ("Maneuver and movement",
 "Combat and damage", "Defeat and ending the game", "Exhaustion and team
 play"); ``shared/rules/cases.md`` project decisions (end of game).
 """
+import numba
 import numpy as np
 from numba import njit, types  # noqa: F401
 
@@ -29,10 +30,21 @@ PILE_DECK = 0
 PILE_HAND = 1
 PILE_DISC = 2
 
+#: battlefields up to this many spaces use bit masks of spaces (int64, sign bit unused)
+MASK_SPACES = 63
+
+if numba.config.DISABLE_JIT:
+    def trailing_zeros(x):
+        """Index of the lowest set bit of ``x`` > 0 (plain Python)."""
+        x = int(x)
+        return (x & -x).bit_length() - 1
+else:
+    from numba.cpython.unsafe.numbers import trailing_zeros
+
 # --------------------------------------------------------------------- random
 
 
-@jit(I(I, I))
+@jit(I(I, I), inline=True)
 def mul32(a, b):
     """(a * b) mod 2**32 for 0 <= a, b < 2**32 without 64-bit overflow."""
     lo = a * (b & 0xFFFF)
@@ -75,7 +87,7 @@ def rng_seed(st, seed):
     st[G_RNG] = x - 0x100000000 if x >= 0x80000000 else x
 
 
-@jit(I(ST))
+@jit(I(ST), inline=True)
 def rng_next(st):
     """Next 32-bit random number (0..2**32-1) from the game's generator."""
     x = int(st[G_RNG]) & 0xFFFFFFFF
@@ -86,7 +98,7 @@ def rng_next(st):
     return mix32(x)
 
 
-@jit(I(ST, I))
+@jit(I(ST, I), inline=True)
 def rand_below(st, n):
     """Uniform integer in 0..n-1 (n >= 1) from the game's generator."""
     return rng_next(st) % n
@@ -115,7 +127,7 @@ def log_ev(st, log, ev, a, b, c, d, e):
 # ---------------------------------------------------------------------- piles
 
 
-@jit(I(I, I))
+@jit(I(I, I), inline=True)
 def pile_base(pile, p):
     if pile == PILE_DECK:
         return OFF_DECK + p * MAX_CARDS
@@ -124,7 +136,7 @@ def pile_base(pile, p):
     return OFF_DISC + p * MAX_CARDS
 
 
-@jit(I(I, I))
+@jit(I(I, I), inline=True)
 def pile_nslot(pile, p):
     if pile == PILE_DECK:
         return pslot(p, P_DECKN)
@@ -177,7 +189,7 @@ def pile_take(st, pile, p, card):
     return True
 
 
-@jit(I(A1, I, I))
+@jit(I(A1, I, I), inline=True)
 def add_unique(out, n, v):
     """Append ``v`` to ``out[:n]`` unless already there; return the new length."""
     for i in range(n):
@@ -214,23 +226,23 @@ def shuffle_deck(st, p):
 # ------------------------------------------------------------------- fighters
 
 
-@jit(I(ST, I))
+@jit(I(ST, I), inline=True)
 def team_of(st, p):
     return st[pslot(p, P_TEAM)]
 
 
-@jit(B(ST, I))
+@jit(B(ST, I), inline=True)
 def in_play(st, f):
     return st[fslot(f, F_STATUS)] == FS_IN_PLAY
 
 
-@jit(B(ST, I, I))
+@jit(B(ST, I, I), inline=True)
 def opposed(st, f, g):
     """True if fighters ``f`` and ``g`` are on different teams."""
     return team_of(st, st[fslot(f, F_OWNER)]) != team_of(st, st[fslot(g, F_OWNER)])
 
 
-@jit(I(I))
+@jit(I(I), inline=True)
 def hero_of(p):
     """Fighter slot of player ``p``'s hero."""
     return p * FIGHTERS_PER_PLAYER
@@ -257,18 +269,18 @@ def occupancy(st, nspaces):
     return occ
 
 
-@jit(B(TB, I, I))
+@jit(B(TB, I, I), inline=True)
 def adjacent(tb, a, b):
     """Spaces joined by a line (one-way paths count; passages do not)."""
     return a >= 0 and b >= 0 and tb.adj[a, b] != 0
 
 
-@jit(B(TB, I, I))
+@jit(B(TB, I, I), inline=True)
 def same_zone(tb, a, b):
     return a >= 0 and b >= 0 and (tb.zmask[a] & tb.zmask[b]) != 0
 
 
-@jit(B(ST, TB, I, I))
+@jit(B(ST, TB, I, I), inline=True)
 def can_target(st, tb, att, tgt):
     """Attack range: melee = adjacent; ranged = adjacent or same zone.
 
@@ -416,7 +428,7 @@ def take_to_hand(st, log, pile, p, card):
 # ------------------------------------------------------------------- movement
 
 
-@jit(B(ST, I, I))
+@jit(B(ST, I, I), inline=True)
 def fog_space(st, p, s):
     """True if player ``p`` has a fog token on space ``s``."""
     for i in range(N_FOG):
@@ -430,7 +442,9 @@ def reachable(st, tb, f, steps, through, out):
     """Spaces fighter ``f`` may end a move of up to ``steps`` spaces on.
 
     Writes space indices to ``out`` (int64, length >= spaces) and returns how
-    many; the fighter's own space (moving 0) is always first. Movement
+    many; the fighter's own space (moving 0) is always first, the others in
+    breadth-first order (nearer spaces first, ties by the order the search
+    meets them, lower space index first from each space). Movement
     follows the battlefield's movement graph (one-way paths and secret
     passages included), may pass through friendly fighters but never through
     opposing ones unless ``through`` is set, and may not end on an occupied
@@ -439,6 +453,68 @@ def reachable(st, tb, f, steps, through, out):
     Witcher rules "One-Way Paths"; Cobble & Fog rules "Secret Passages",
     Invisible Man's fog; cases R14, R15, R20, R21, R46.
     """
+    start = st[fslot(f, F_SPACE)]
+    out[0] = start
+    if start < 0 or steps <= 0 or st[fslot(f, F_NOLEAVE)] != 0:
+        return 1
+    S = tb.adj.shape[0]
+    if S > MASK_SPACES:
+        return reachable_scan(st, tb, f, steps, through, out)
+    # spaces as bits: occupied ones, and those holding an opposing fighter (blocked)
+    p = st[fslot(f, F_OWNER)]
+    tf = team_of(st, p)
+    occm = 0
+    blockm = 0
+    for g in range(MAX_FIGHTERS):
+        if st[fslot(g, F_STATUS)] == FS_IN_PLAY:
+            sg = st[fslot(g, F_SPACE)]
+            if sg >= 0:
+                bit = 1 << sg
+                occm |= bit
+                if g != f and not through and team_of(st, st[fslot(g, F_OWNER)]) != tf:
+                    blockm |= bit
+                else:
+                    blockm &= ~bit
+    fogm = 0
+    if st[fslot(f, F_KIND)] == 0 and (tb.heroes[st[pslot(p, P_HERO)], H_FLAGS] & HF_FOG_WALK) != 0:
+        for i in range(N_FOG):
+            sf = st[pslot(p, P_FOG0 + i)]
+            if sf >= 0:
+                fogm |= 1 << sf
+    # breadth-first, one distance at a time; the queue is kept in ``out`` (every space
+    # reached, occupied or not) and compacted to the unoccupied ones at the end
+    seen = (1 << start) | blockm
+    mmask = tb.mmask
+    head = 0
+    tail = 1
+    depth = 0
+    while head < tail and depth < steps:
+        level_end = tail
+        while head < level_end:
+            u = out[head]
+            head += 1
+            cand = mmask[u]
+            if (fogm >> u) & 1:
+                cand |= fogm      # the Invisible Man walks from fog to fog
+            cand &= ~seen
+            seen |= cand
+            while cand != 0:
+                out[tail] = trailing_zeros(cand)
+                tail += 1
+                cand &= cand - 1
+        depth += 1
+    n = 1
+    for i in range(1, tail):
+        v = out[i]
+        if (occm >> v) & 1 == 0:
+            out[n] = v
+            n += 1
+    return n
+
+
+@jit(I(ST, TB, I, I, B, A1))
+def reachable_scan(st, tb, f, steps, through, out):
+    """:func:`reachable` without bit masks (battlefields of more than ``MASK_SPACES`` spaces)."""
     start = st[fslot(f, F_SPACE)]
     out[0] = start
     if start < 0 or steps <= 0 or st[fslot(f, F_NOLEAVE)] != 0:
@@ -511,7 +587,7 @@ def count_play(st, tb, p, card):
     st[OFF_PLAYED + p * MAX_HERO_CARDS + tb.cards[card, C_LOCAL]] += 1
 
 
-@jit(B(ST, TB, I, I))
+@jit(B(ST, TB, I, I), inline=True)
 def can_play(st, tb, card, g):
     """True if fighter ``g`` may play ``card``: its banner (fighter mask) and form.
 
@@ -531,7 +607,7 @@ def can_play(st, tb, card, g):
     return True
 
 
-@jit(I(ST, I, I))
+@jit(I(ST, I, I), inline=True)
 def counter(st, p, i):
     """Hero counter ``i`` of player ``p`` (Alice's size, Jekyll's form, ...)."""
     return st[pslot(p, P_COUNTER0 + i)]

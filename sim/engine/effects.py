@@ -305,7 +305,7 @@ def collect_targets(st, tb, ins, p, f, side, out):
     return n, pick
 
 
-@jit(B(I))
+@jit(B(I), inline=True)
 def uses_targets(op):
     """Ops whose "may" is asked once their targets are known (none: nothing asked)."""
     return (op == OP_DAMAGE or op == OP_MOVE or op == OP_PLACE or op == OP_RECOVER
@@ -452,7 +452,7 @@ def cancel_protected(st, tb, side):
     return need > 0 and count_tag_in_pile(st, tb, PILE_DISC, owner, tb.heroes[h, H_PROTECT_TAG]) >= need
 
 
-@jit(B(ST, TB, I, I))
+@jit(B(ST, TB, I, I), inline=True)
 def has_passive(st, tb, q, bit):
     """True if player ``q``'s ongoing scheme in play has passive effect ``bit`` (PV_*)."""
     c = st[pslot(q, P_ONGOING)]

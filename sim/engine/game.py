@@ -8,7 +8,8 @@ shuffle, draw 5, first player takes the first turn.
 import numpy as np
 from numba import njit, types  # noqa: F401
 
-from .sigs import A1, A2, A3, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
+from .sigs import A1, A2, A3, B, CTL, I, LOG, ST, TB, V, jit, unmanaged  # noqa: F401
+from .tables import Tables
 
 from .core import (
     PILE_DECK, draw_cards, game_seed, log_ev, occupancy, pile_push, rng_seed,
@@ -154,6 +155,14 @@ def result_row(st, out, seed):
     out[RES_SEED] = seed - 0x100000000 if seed >= 0x80000000 else seed
 
 
+@jit(TB(TB))
+def unmanaged_tables(tb):
+    """``tb`` as views numba does not reference-count (see ``sigs.unmanaged``)."""
+    return Tables(unmanaged(tb.cards), unmanaged(tb.code), unmanaged(tb.heroes), unmanaged(tb.decks),
+                  unmanaged(tb.rules), unmanaged(tb.adj), unmanaged(tb.move), unmanaged(tb.dist),
+                  unmanaged(tb.adist), unmanaged(tb.zmask), unmanaged(tb.starts), unmanaged(tb.mmask))
+
+
 @jit(V(TB, CTL, A1, I, I, I, I, A2, A3, A2))
 def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_games, res, played, space_stats):
     """Play ``n_games`` two-player games, writing one result row per game.
@@ -167,14 +176,21 @@ def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_ga
     ``game_seed(run_seed, matchup, first_index + i)``, so results do not
     depend on how games are chunked.
     """
-    st = np.zeros(STATE_SIZE, np.int64)
-    log = np.zeros((0, 6), np.int64)
+    # the engine works on views that numba does not reference-count (see sigs.unmanaged):
+    # ``tb`` is kept alive by the caller, the three work arrays below by this function
+    tbu = unmanaged_tables(tb)
+    st_m = np.zeros(STATE_SIZE, np.int64)
+    log_m = np.zeros((0, 6), np.int64)
+    ctl_m = np.empty_like(ctl_template)
+    st = unmanaged(st_m)
+    log = unmanaged(log_m)
+    ctl = unmanaged(ctl_m)
     keep = played.shape[0] > 0
     for i in range(n_games):
-        ctl = ctl_template.copy()
+        ctl[:] = ctl_template
         seed = game_seed(run_seed, matchup, first_index + i)
-        setup_game(st, tb, ctl, log, hero_rows, 2, seed)
-        play_game(st, tb, ctl, log)
+        setup_game(st, tbu, ctl, log, hero_rows, 2, seed)
+        play_game(st, tbu, ctl, log)
         result_row(st, res[i], seed)
         if keep:
             for p in range(2):
@@ -183,3 +199,4 @@ def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_ga
         for s in range(MAX_SPACES):
             space_stats[0, s] += st[OFF_SPACE_COMBATS + s]
             space_stats[1, s] += st[OFF_SPACE_DEFEATS + s]
+    st_m[0] += log_m.shape[0] + ctl_m[0] * 0   # the owners of the views live until here

@@ -27,7 +27,7 @@ from .layout import (
     CT_VERSATILE, D_ACTION, D_BOOST_ATTACK, D_BOOST_MANEUVER, D_DEFENSE,
     D_DISCARD_LIMIT, D_PLACE, END_TURN_CAP, EV_ACTION, EV_ATTACK, EV_BOOST,
     EV_ABILITY, EV_DEFENSE, EV_GAME_OVER, EV_ONGOING, EV_SCHEME, EV_TURN, EV_VALUES,
-    F_HP, F_KIND, F_LEFT, F_MOVE, F_NOLEAVE, F_OWNER, F_SPACE, F_START_SPACE,
+    F_HP, F_KIND, F_LEFT, F_MOVE, F_NOLEAVE, F_OWNER, F_RANGED, F_SPACE, F_START_SPACE,
     F_STATUS, FIGHTERS_PER_PLAYER, FS_IN_PLAY, G_ACTION_NO, G_ACTIONS,
     G_ACTIVE, G_ENDTURN, G_LOGN, G_NPLAYERS, G_OVER, G_REASON, G_TURN, G_WINNER,
     H_FLAGS, H_HOOKS, HF_ATTACK_BOOST, HK_AFTER_MANEUVER, HK_ATTACK_VALUE,
@@ -60,34 +60,61 @@ def legal_actions(st, tb, p, out):
 
     Maneuver is always legal. A scheme needs a fighter in play allowed to
     play it; an attack needs a fighter in play, an opposing fighter in range
-    and an attack or versatile card that fighter may play.
+    and an attack or versatile card that fighter may play. Order: maneuver,
+    then per fighter (slot order) its schemes (hand order), then per target
+    (slot order) its attacks (hand order); copies of a card give one action.
     """
     n = 0
     out[n] = pack_action(A_MANEUVER, 0, -1, -1)
     n += 1
     hn = st[pslot(p, P_HANDN)]
     hb = pile_base(PILE_HAND, p)
+    first = 0      # bit i: hand index i holds the first copy of its card
+    for i in range(hn):
+        c = st[hb + i]
+        dup = False
+        for j in range(i):
+            if st[hb + j] == c:
+                dup = True
+                break
+        if not dup:
+            first |= 1 << i
+    tp = team_of(st, p)
+    adj = tb.adj        # table arrays read once, not per loop step
+    zmask = tb.zmask
     for k in range(FIGHTERS_PER_PLAYER):
         g = p * FIGHTERS_PER_PLAYER + k
         if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
             continue
+        atk = 0    # bit i: fighter g may attack with the card at hand index i
         for i in range(hn):
+            if (first >> i) & 1 == 0:
+                continue
             c = st[hb + i]
             t = tb.cards[c, C_TYPE]
-            if t == CT_SCHEME and can_play(st, tb, c, g):
-                n = add_unique(out, n, pack_action(A_SCHEME, g, -1, c))
+            if t == CT_SCHEME:
+                if can_play(st, tb, c, g):
+                    out[n] = pack_action(A_SCHEME, g, -1, c)
+                    n += 1
+            elif (t == CT_ATTACK or t == CT_VERSATILE) and can_play(st, tb, c, g):
+                atk |= 1 << i
+        if atk == 0:
+            continue
+        ga = st[fslot(g, F_SPACE)]
+        ranged = st[fslot(g, F_RANGED)] != 0
         for tg in range(MAX_FIGHTERS):
             if st[fslot(tg, F_STATUS)] != FS_IN_PLAY:
                 continue
-            if team_of(st, st[fslot(tg, F_OWNER)]) == team_of(st, p):
+            if team_of(st, st[fslot(tg, F_OWNER)]) == tp:
                 continue
-            if not can_target(st, tb, g, tg):
+            ts = st[fslot(tg, F_SPACE)]
+            # in range (core.can_target): adjacent, or ranged and in a shared zone
+            if ga < 0 or ts < 0 or not (adj[ga, ts] != 0 or (ranged and (zmask[ga] & zmask[ts]) != 0)):
                 continue
             for i in range(hn):
-                c = st[hb + i]
-                t = tb.cards[c, C_TYPE]
-                if (t == CT_ATTACK or t == CT_VERSATILE) and can_play(st, tb, c, g):
-                    n = add_unique(out, n, pack_action(A_ATTACK, g, tg, c))
+                if (atk >> i) & 1:
+                    out[n] = pack_action(A_ATTACK, g, tg, st[hb + i])
+                    n += 1
     return n
 
 

@@ -1,10 +1,13 @@
-"""Numba types of the engine's arguments, for explicit (eager) signatures.
+"""Numba types of the engine's arguments, for explicit signatures, and the ``jit`` decorator.
 
 Every engine function is compiled once, for exactly these types. Without
 explicit signatures numba compiles a separate copy for each combination of
 literal constants a function is called with (``decide(..., D_MAY, ...)``,
 ``log_ev(..., EV_MOVE, ...)``), which made the first compile take minutes.
+The signatures are compiled lazily (see :func:`jit`): a process loads from the
+cache only the entry points it calls.
 """
+import numba
 import numpy as np
 from numba import njit, typeof, types
 
@@ -26,11 +29,93 @@ TB = typeof(Tables(
     heroes=np.zeros((1, 1), np.int64), decks=np.zeros(1, np.int64),
     rules=np.zeros(1, np.int64), adj=np.zeros((1, 1), np.int8),
     move=np.zeros((1, 1), np.int8), dist=np.zeros((1, 1), np.int64), adist=np.zeros((1, 1), np.int64),
-    zmask=np.zeros(1, np.int64), starts=np.zeros(1, np.int64),
+    zmask=np.zeros(1, np.int64), starts=np.zeros(1, np.int64), mmask=np.zeros(1, np.int64),
 ))
 
 
-def jit(sig):
-    """``numba.njit`` with an explicit signature and the on-disk cache."""
-    return njit(sig, cache=True)
+def jit(sig, inline=False):
+    """``numba.njit`` with an explicit signature and the on-disk cache, compiled lazily.
 
+    The function is compiled for ``sig`` only (literal constants at call sites are
+    converted, as with an eager signature), but not at import: it is loaded from the
+    cache or compiled the first time it is called from Python, or the first time a
+    function that calls it is compiled. A cached entry point (``play_games``) holds its
+    whole call tree, so with a warm cache a process loads only the few entry points it
+    calls, not every engine function: start-up and resident memory stay small. With
+    ``NUMBA_DISABLE_JIT=1`` the plain Python function is returned.
+
+    ``inline=True`` (for a few tiny, hot helpers) also copies the function's body into
+    every compiled caller (numba's ``inline="always"``), saving a call that passes the
+    dozen table arrays.
+    """
+    def wrap(fn):
+        if numba.config.DISABLE_JIT:
+            return njit(sig, cache=True)(fn)
+        disp = njit(cache=True, inline="always" if inline else "never")(fn)
+        _make_lazy(disp, sig)
+        return disp
+    return wrap
+
+
+def _make_lazy(disp, sig):
+    """Give dispatcher ``disp`` exactly one signature, compiled (or loaded) on first need."""
+    get_call_template = disp.get_call_template
+    compile_for_args = disp._compile_for_args
+    state = {"ready": False}
+
+    def ensure():
+        if not state["ready"]:
+            disp.compile(sig)
+            disp.disable_compile()
+            state["ready"] = True
+
+    def lazy_get_call_template(args, kws):    # a jitted caller is being typed
+        ensure()
+        return get_call_template(args, kws)
+
+    def lazy_compile_for_args(*args, **kws):  # a call from Python found no compiled version
+        if not state["ready"]:
+            ensure()
+            return disp       # the caller calls what this returns: dispatch again, now compiled
+        return compile_for_args(*args, **kws)
+
+    disp.get_call_template = lazy_get_call_template
+    disp._compile_for_args = lazy_compile_for_args
+    disp.ensure_compiled = ensure
+
+
+if numba.config.DISABLE_JIT:
+    def unmanaged(arr):
+        """Plain Python: the array itself."""
+        return arr
+else:
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def unmanaged(typingctx, arr):
+        """A view of ``arr`` (same data, shape and type) that numba does not reference-count.
+
+        Every compiled call that passes an array increments and decrements the array's
+        reference count with atomic instructions; an engine call passes a dozen arrays
+        (the tables, the state, the control array), so this bookkeeping was close to half
+        of the engine's time. A view without a memory-info pointer skips it. The caller
+        must keep ``arr`` itself alive while the view is in use, and the view must never
+        be returned to Python.
+        """
+        if not isinstance(arr, types.Array):
+            return None
+
+        def codegen(context, builder, sig, args):
+            src = context.make_array(sig.args[0])(context, builder, value=args[0])
+            out = context.make_array(sig.return_type)(context, builder)
+            out.meminfo = cgutils.get_null_value(out.meminfo.type)
+            out.parent = cgutils.get_null_value(out.parent.type)
+            out.nitems = src.nitems
+            out.itemsize = src.itemsize
+            out.data = src.data
+            out.shape = src.shape
+            out.strides = src.strides
+            return out._getvalue()
+
+        return arr(arr), codegen

@@ -17,6 +17,9 @@
   "within N spaces" (99 unreachable).
 * ``zmask``  (S,) int64: zone bit mask per space.
 * ``starts`` (4,) int64: space index of start spaces 1..4 (-1 missing).
+* ``mmask``  (S,) int64: the movement graph as bit masks, bit ``v`` of
+  ``mmask[u]`` set when ``move[u, v]`` (0 on battlefields of more than 63
+  spaces, which use ``move`` itself).
 
 Built by :func:`sim.content.compile.build_tables`.
 """
@@ -24,5 +27,5 @@ from collections import namedtuple
 
 Tables = namedtuple(
     "Tables",
-    ["cards", "code", "heroes", "decks", "rules", "adj", "move", "dist", "adist", "zmask", "starts"],
+    ["cards", "code", "heroes", "decks", "rules", "adj", "move", "dist", "adist", "zmask", "starts", "mmask"],
 )

@@ -1,0 +1,54 @@
+"""`unmatched-sim bench`: the figures are all there and consistent (no timing thresholds)."""
+import json
+
+from click.testing import CliRunner
+
+from sim.bench import mix_cells, python_sample
+from sim.cli import main
+
+
+def test_mix_covers_every_hero_and_battlefield():
+    from sim.content.battlefields import list_battlefields
+    cells = mix_cells()
+    heroes = {c[0] for c in cells}
+    assert len(cells) == len(heroes) ** 2
+    assert {c[4] for c in cells} == set(list_battlefields())
+    assert {(c[0], c[2]) for c in cells} == {(a, b) for a in heroes for b in heroes}
+    assert python_sample(3) == [0, len(cells) // 3, 2 * len(cells) // 3]
+
+
+def test_bench_json_has_every_figure_and_they_agree():
+    r = CliRunner().invoke(main, ["bench", "--json", "--games", "1", "--ai", "random", "--jobs", "2",
+                                  "--repeat", "1", "--python-games", "1", "--start-runs", "1"])
+    assert r.exit_code == 0, r.output
+    b = json.loads(r.output)
+    pairs = b["pairs"]
+    assert b["games"] == pairs and b["ai"] == "random" and b["jobs"] == 2
+    one = b["one_core"]
+    for key in ("duels_per_second", "duels_per_cpu_second"):
+        lo, hi = one[key]["range"]
+        assert 0 < lo <= one[key]["median"] <= one[key]["best"] == hi
+    assert one["us_per_duel"]["best"] > 0
+    assert abs(one["us_per_duel"]["best"] * one["duels_per_cpu_second"]["best"] - 1e6) < 1e6 * 0.01
+    assert b["all_cores"]["duels_per_second"]["best"] > 0
+    assert len(b["all_cores"]["worker_cpu_seconds"]) == 2
+    assert b["parallel_efficiency"] > 0 and b["cpu_efficiency"] > 0 and 0 < b["cpu_share"] <= 1.05
+    assert b["same_games"] is True
+    assert b["turns_per_duel"] > 1
+    assert b["compile"] is None      # only with --compile (minutes)
+    w = b["warm_start"]
+    assert w["seconds"] > 0 and w["seconds"] == min(w["runs"]) and w["import_seconds"] > 0
+    mem = b["memory"]
+    assert mem["main_mb"] > 0 and len(mem["workers_mb"]) == 2 and mem["max_worker_mb"] == max(mem["workers_mb"])
+    p = b["python"]
+    assert p["games"] == 1 and p["python_us_per_duel"] > 0 and p["compiled_us_per_duel"] > 0
+    assert abs(p["speedup"] - p["python_us_per_duel"] / p["compiled_us_per_duel"]) < 0.1 * p["speedup"] + 0.1
+    assert p["same_games"] is True   # the plain-Python engine plays the very same duel
+
+
+def test_bench_text_report():
+    r = CliRunner().invoke(main, ["bench", "--games", "1", "--ai", "greedy", "--jobs", "1", "--repeat", "1",
+                                  "--python-games", "0", "--start-runs", "0"])
+    assert r.exit_code == 0, r.output
+    assert "duels per CPU second" in r.output and "parallel efficiency" in r.output
+    assert "peak per worker" in r.output and "compile    not measured" in r.output
