@@ -326,6 +326,23 @@ def test_scheme_whose_condition_fails_is_worth_its_damage_only_when_it_holds():
     assert on[key] - off[key] == pytest.approx(2 * w["fx_damage"], abs=0.01)
 
 
+def test_medusa_does_not_glance_at_her_own_fighters():
+    """A Momentary Glance deals 2 damage to one fighter in Medusa's zone, hers included: with
+    no opposing fighter in her zone (Medusa at 2 health, a Harpy beside her) the AI does not
+    play it, whereas with Sinbad in her zone it is her best action (case from a fresh-user
+    trial: she used to kill her Harpies, or herself)."""
+    def first_action(sinbad_space):
+        pos = duel({"hero": "medusa", "fighters": {"Medusa": {"space": "M13", "health": 2},
+                                                  "Harpy 1": {"space": "M20"}},
+                    "hand": ["A Momentary Glance"], "deck": ["Dash", "Snipe"]},
+                   {"hero": "sinbad", "fighters": {"Sinbad": {"space": sinbad_space, "health": 2}},
+                    "hand": [], "deck": ["Feint", "Exploit"]})
+        out = resolve(pos, {"turn": True}, ai="standard")
+        return [d for d in out["decisions"] if d["kind"] == "action"][0]["chosen"]
+    assert "Momentary Glance" not in first_action("M31")
+    assert "Momentary Glance" in first_action("M21")
+
+
 def test_invisible_man_prefers_a_fog_space():
     """Position score: the Invisible Man defends +1 on his fog, so a fog space scores
     ``fog`` x 1 more than the same space without fog (the fog weight)."""
@@ -345,6 +362,8 @@ def test_invisible_man_prefers_a_fog_space():
 def test_ai_context_op_numbers_match_the_interpreter():
     assert (AI._OP_DAMAGE, AI._OP_RECOVER, AI._OP_SET_HEALTH, AI._OP_FLIP_COUNTER, AI._OP_CHOOSE_COUNTER) == (
         E.OP_DAMAGE, E.OP_RECOVER, E.OP_SET_HEALTH, E.OP_FLIP_COUNTER, E.OP_CHOOSE_COUNTER)
+    assert (AI._OP_SET_VALUE, AI._SEL_ONE_ZONE, AI._SEL_ONE_ADJ, AI._S_OWN, AI._WIN_SCHEME) == (
+        E.OP_SET_VALUE, E.SEL_ONE_ZONE, E.SEL_ONE_ADJ, E.S_OWN, L.W_SCHEME)
 
 
 def test_best_defense_distribution_is_hypergeometric():

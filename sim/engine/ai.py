@@ -60,7 +60,7 @@ from .conditions import (
 )
 from .core import PILE_DISC, PILE_HAND, count_tag_in_pile, fog_space, pile_base, reachable, team_of
 from .layout import (
-    C_AI_LIVE, C_PROG, I_AI0, I_AI_LIVE, I_CA, I_CB, I_COND, I_CREF, I_CTAG, I_FLAGS, I_N, I_OP, IF_NEGATE, N_FOG,
+    C_AI_LIVE, C_PROG, I_AI0, I_AI_LIVE, I_SEL, I_SIDE, I_REF, I_CA, I_CB, I_COND, I_CREF, I_CTAG, I_FLAGS, I_N, I_OP, IF_NEGATE, N_FOG,
     F_LEFT, F_START_SPACE, P_ATTACKED, P_FOG0, P_HERO_ATTACKED, P_START_FOG, N_WINDOWS, W_DURING, W_IMMEDIATELY, W_ON_PLAY,
     W_ONGOING_DISCARD, W_ONGOING_START,
     A_ATTACK, A_MANEUVER, A_SCHEME, AI_ACTION, AI_CANCEL, AI_DMG, AI_DRAW, AI_MOVE, AI_OPP_DISCARD,
@@ -103,6 +103,10 @@ _OP_SET_HEALTH = 8
 _OP_FLIP_COUNTER = 18
 _OP_CHOOSE_COUNTER = 20
 _OP_SET_VALUE = 12
+_WIN_SCHEME = 3      # layout.W_SCHEME, the scheme's program window (W_SCHEME here is the scheme weight)
+_SEL_ONE_ZONE = 4    # effects.SEL_ONE_ZONE
+_SEL_ONE_ADJ = 6     # effects.SEL_ONE_ADJ
+_S_OWN = 2           # effects.S_OWN
 FA2 = types.Array(types.float64, 2, "C")
 
 
@@ -752,11 +756,53 @@ def plan_maneuver(st, tb, ctl, p, record):
 
 
 @jit(F(ST, TB, CTL, I, I))
+def near_target_correction(st, tb, ctl, p, c):
+    """For scheme ``c``'s unconditional "N damage to one fighter in the zone of / adjacent to
+    X" steps, the best real target now instead of the static damage worth: returns the
+    worth of the best fighter there (an opposing one, or the least harm to one of ours when
+    only ours are there; 0 if none) minus the static worth (A Momentary Glance: never at
+    her own fighters when no opponent is in her zone; lethal when one is)."""
+    d = 0.0
+    s0 = tb.cards[c, C_PROG + 2 * _WIN_SCHEME]
+    for r in range(s0, s0 + tb.cards[c, C_PROG + 2 * _WIN_SCHEME + 1]):
+        sel = tb.code[r, I_SEL]
+        if (tb.code[r, I_OP] != _OP_DAMAGE or tb.code[r, I_COND] != 0 or tb.code[r, I_SIDE] == _S_OWN
+                or (sel != _SEL_ONE_ZONE and sel != _SEL_ONE_ADJ)):
+            continue
+        ref = tb.code[r, I_REF]
+        kind = 0 if ref < 0 else ref
+        x = -1
+        for k in range(FIGHTERS_PER_PLAYER):
+            g = p * FIGHTERS_PER_PLAYER + k
+            if st[fslot(g, F_STATUS)] == FS_IN_PLAY and st[fslot(g, F_KIND)] == kind:
+                x = g
+                break
+        if x < 0:
+            continue
+        xs = st[fslot(x, F_SPACE)]
+        n = float(tb.code[r, I_N])
+        best = NEG
+        for t in range(MAX_FIGHTERS):
+            if st[fslot(t, F_STATUS)] != FS_IN_PLAY:
+                continue
+            ts = st[fslot(t, F_SPACE)]
+            near = (tb.zmask[xs] & tb.zmask[ts]) != 0 if sel == _SEL_ONE_ZONE else tb.adj[xs, ts] != 0
+            if not near:
+                continue
+            if tb.code[r, I_SIDE] == 0 or team_of(st, st[fslot(t, F_OWNER)]) != team_of(st, p):
+                v = dmg_value(st, ctl, p, t, n)
+                if v > best:
+                    best = v
+        d += (best if best > NEG else 0.0) - wv(ctl, p, W_FX_DMG) * n
+    return d
+
+
+@jit(F(ST, TB, CTL, I, I))
 def scheme_score(st, tb, ctl, p, c):
     """Score of playing scheme ``c``."""
     h = p * FIGHTERS_PER_PLAYER
     s = (wv(ctl, p, W_SCHEME) + fx_now(st, tb, ctl, p, c, h, -1)
-         + wv(ctl, p, W_FX_DMG) * dmg_now(st, tb, ctl, c, h, -1))
+         + wv(ctl, p, W_FX_DMG) * dmg_now(st, tb, ctl, c, h, -1) + near_target_correction(st, tb, ctl, p, c))
     if tb.cards[c, C_TAGS] & TAG_ONGOING:
         s += wv(ctl, p, W_ONGOING) if st[pslot(p, P_ONGOING)] < 0 else 0.2 * wv(ctl, p, W_ONGOING)
     return s
