@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 from pathlib import Path
 
 import numpy as np
@@ -118,6 +119,8 @@ def write_html(path, tables: dict, pngs: dict, summary: str) -> Path:
         ("package version", m.get("package_version", "")), ("engine fingerprint", s["fingerprint"]["engine"]),
         ("simulation time", f"{secs:.1f} s"),
         ("rules", ", ".join(f"{k}={v}" for k, v in s["rules"].items())),
+        ("variant", (f"{s['variant']['name']} ({s['variant']['file']}, digest {s['variant']['digest']}): "
+                     + json.dumps(s["variant"]["heroes"])) if "variant" in s else "none (the hero files as installed)"),
     ], columns=["setting", "value"])
     sec("run", "Run", table_html(setup, cls="data kv") + f"<pre>{html.escape(summary)}</pre>"
         '<p class="note"><b>How draws count:</b> a game that reaches the turn cap (or stops on an engine error) '
@@ -162,6 +165,18 @@ def write_html(path, tables: dict, pngs: dict, summary: str) -> Path:
                    + table_html(lo[lo["opponent"] == "field"].drop(columns="opponent"))
                    + "<details><summary>each loadout against each opponent</summary>"
                    + table_html(lo[lo["opponent"] != "field"]) + "</details>")
+        lb, ge = tables.get("loadout_best"), tables.get("gear_effects")
+        if lb is not None and len(lb):
+            lo_body += ('<p class="note">The best loadout against each opponent ("all": every opponent pooled; '
+                        'mirrors excluded). <i>differ</i>: Pearson\'s chi-square test of homogeneity across the '
+                        'loadouts (null hypothesis: every loadout wins equally often against this opponent), '
+                        'Holm-corrected over the opponents; <i>ties</i>: loadouts not significantly worse than the '
+                        'best (pairwise z-tests, Holm). A matrix spreads its games over every loadout, so these '
+                        'are small samples: <code>unmatched-sim loadouts HERO</code> measures them properly.</p>'
+                        + table_html(lb[["hero", "opponent", "best_loadout", "score", "lo", "hi", "games", "differ",
+                                         "ties"]])
+                        + "<details><summary>effect of each gear choice (others held fixed)</summary>"
+                        + table_html(ge) + "</details>")
     else:
         lo_body = '<p class="note">No hero in this run has choice groups (loadouts).</p>'
     sec("loadouts", "Loadouts", lo_body)

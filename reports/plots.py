@@ -36,13 +36,13 @@ def _text_colour(value: float) -> str:
 
 
 def _score_heatmap(ax, values: np.ndarray, lo: np.ndarray, hi: np.ndarray, games: np.ndarray,
-                   rows: list[str], cols: list[str], mirror_mask=None):
+                   rows: list[str], cols: list[str], mirror_mask=None, fontsize: int | None = None):
     norm = TwoSlopeNorm(vmin=0.0, vcenter=0.5, vmax=1.0)
     shown = np.ma.masked_invalid(np.where(mirror_mask, np.nan, values) if mirror_mask is not None else values)
     cmap = matplotlib.colormaps[SCORE_CMAP].with_extremes(bad="#d9d9d9")
     im = ax.imshow(shown, cmap=cmap, norm=norm, aspect="auto")
     n = max(len(rows), len(cols))
-    big = 12 if n <= 6 else 10 if n <= 10 else 8
+    big = fontsize or (12 if n <= 6 else 10 if n <= 10 else 8)
     small = big - 3
     for i in range(len(rows)):
         for j in range(len(cols)):

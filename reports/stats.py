@@ -121,3 +121,165 @@ def bradley_terry(table: pd.DataFrame, first_move: bool = True, heroes=None) -> 
                       index=pd.Index(names, name="hero"))
     h, h_se = (float(params[-1]), float(math.sqrt(max(cov[-1, -1], 0.0)))) if first_move else (float("nan"), float("nan"))
     return BradleyTerry(df, h, h_se, bool(getattr(fit, "converged", True)))
+
+
+# ---------------------------------------------------------------- significance tests
+#
+# Used by the loadouts and compare reports (reports.loadouts, reports.compare). A
+# draw counts as half a win and half a loss, as in every score.
+
+
+@dataclass
+class TestResult:
+    """A test's outcome: ``statistic`` (float), ``df`` (degrees of freedom, or NaN for a
+    normal test), ``pvalue`` (two-sided, 0..1) and the test's ``method`` name."""
+
+    statistic: float
+    df: float
+    pvalue: float
+    method: str
+
+
+def homogeneity_test(points, games) -> TestResult:
+    """Pearson's chi-square test that k groups have the same score.
+
+    ``points``: float array (k,): wins + draws / 2 per group; ``games``: array (k,) of
+    games per group. The null hypothesis: every group has the same expected score
+    (e.g. every loadout wins equally often against this opponent). Builds the k x 2
+    table (points, games - points) and applies ``scipy.stats.chi2_contingency``
+    without continuity correction; df = k - 1 (groups with 0 games are dropped). If
+    every group scores 0 or every group scores 1 the statistic is 0 and p = 1; with
+    fewer than two groups p is NaN. Raises ValueError if points lie outside
+    0..games.
+    """
+    from scipy.stats import chi2_contingency
+    s = np.asarray(points, float)
+    n = np.asarray(games, float)
+    if np.any(s < 0) or np.any(s > n):
+        raise ValueError("points must lie between 0 and games")
+    keep = n > 0
+    s, n = s[keep], n[keep]
+    method = "Pearson chi-square test of homogeneity"
+    if len(s) < 2:
+        return TestResult(float("nan"), float("nan"), float("nan"), method)
+    table = np.column_stack([s, n - s])
+    if table[:, 0].sum() == 0 or table[:, 1].sum() == 0:
+        return TestResult(0.0, float(len(s) - 1), 1.0, method)
+    stat, p, dof, _ = chi2_contingency(table, correction=False)
+    return TestResult(float(stat), float(dof), float(p), method)
+
+
+def two_proportion_test(points1, games1, points2, games2) -> TestResult:
+    """Two-sided z-test that two scores are equal (pooled variance).
+
+    ``points1``/``games1``, ``points2``/``games2``: scalars (wins + draws / 2, games).
+    The null hypothesis: both groups have the same expected score.
+    ``statistic`` is z for group 1 minus group 2 (``statsmodels.stats.proportion.
+    proportions_ztest``); p = 1 (z = 0) when both scores are 0 or both 1; NaN if a
+    group has no games.
+    """
+    from statsmodels.stats.proportion import proportions_ztest
+    method = "two-proportion z-test (pooled)"
+    if games1 <= 0 or games2 <= 0:
+        return TestResult(float("nan"), float("nan"), float("nan"), method)
+    pooled = (points1 + points2) / (games1 + games2)
+    if pooled <= 0 or pooled >= 1:
+        return TestResult(0.0, float("nan"), 1.0, method)
+    z, p = proportions_ztest([points1, points2], [games1, games2], alternative="two-sided")
+    return TestResult(float(z), float("nan"), float(p), method)
+
+
+def holm(pvalues, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+    """Holm's step-down correction of a family of p-values.
+
+    ``pvalues``: array (m,) of p-values (NaN allowed: left NaN and not counted in the
+    family). Returns ``(adjusted, reject)``: float64 (m,) Holm-adjusted p-values and
+    bool (m,) whether each null hypothesis is rejected at family-wise error rate
+    ``alpha``. Uses ``statsmodels.stats.multitest.multipletests(method="holm")``.
+    """
+    from statsmodels.stats.multitest import multipletests
+    p = np.asarray(pvalues, float)
+    adj = np.full(p.shape, np.nan)
+    rej = np.zeros(p.shape, bool)
+    ok = np.isfinite(p)
+    if ok.any():
+        r, a, _, _ = multipletests(p[ok], alpha=alpha, method="holm")
+        adj[ok], rej[ok] = a, r
+    return adj, rej
+
+
+def pairwise_tests(labels, points, games, alpha: float = 0.05) -> pd.DataFrame:
+    """Every pair of groups compared with :func:`two_proportion_test`, Holm-corrected
+    over the k(k-1)/2 pairs.
+
+    ``labels``: (k,) group names; ``points`` (wins + draws / 2) and ``games``: (k,).
+    Returns one row per pair (a before b in ``labels`` order): ``a``, ``b``,
+    ``score_a``, ``score_b``, ``difference`` (score_a - score_b), ``z``, ``p``,
+    ``p_holm``, ``significant`` (bool, Holm at ``alpha``).
+    """
+    labels = list(labels)
+    s = np.asarray(points, float)
+    n = np.asarray(games, float)
+    rows = []
+    for i in range(len(labels)):
+        for j in range(i + 1, len(labels)):
+            t = two_proportion_test(s[i], n[i], s[j], n[j])
+            sa = s[i] / n[i] if n[i] else np.nan
+            sb = s[j] / n[j] if n[j] else np.nan
+            rows.append({"a": labels[i], "b": labels[j], "score_a": sa, "score_b": sb, "difference": sa - sb,
+                         "z": t.statistic, "p": t.pvalue})
+    df = pd.DataFrame(rows, columns=["a", "b", "score_a", "score_b", "difference", "z", "p"])
+    adj, rej = holm(df["p"].to_numpy(float), alpha) if len(df) else (np.zeros(0), np.zeros(0, bool))
+    return df.assign(p_holm=adj, significant=rej)
+
+
+@dataclass
+class PairedDifference:
+    """Mean of paired differences with a t interval.
+
+    ``n`` pairs; ``mean`` (variant minus baseline, in score units: 1 = a whole game);
+    ``sd`` of the differences; ``lo``/``hi`` its ``1 - alpha`` t interval; ``t`` and
+    two-sided ``pvalue`` of the one-sample t-test of mean 0; ``discordant``: pairs whose
+    outcomes differ. When every difference is 0 the interval is [0, 0] and p = 1.
+    """
+
+    n: int
+    mean: float
+    sd: float
+    lo: float
+    hi: float
+    t: float
+    pvalue: float
+    discordant: int
+
+
+def paired_difference(baseline, variant, alpha: float = 0.05) -> PairedDifference:
+    """Paired-difference test of two score arrays played with the same seeds.
+
+    ``baseline``, ``variant``: float arrays (n,) of a hero's score per game (1 win,
+    0.5 draw, 0 loss), element i of both from the same seed and cell. The null
+    hypothesis: the variant does not change the hero's expected score. Tests the mean
+    of ``variant - baseline`` with a one-sample t-test (``scipy.stats.ttest_1samp``,
+    n - 1 degrees of freedom; for win/loss outcomes this is McNemar's test on the
+    discordant pairs in its t form). Raises ValueError if the arrays differ in length
+    or hold fewer than 2 pairs.
+    """
+    from scipy import stats as ss
+    b = np.asarray(baseline, float)
+    v = np.asarray(variant, float)
+    if b.shape != v.shape:
+        raise ValueError(f"paired arrays differ in shape: {b.shape} and {v.shape}")
+    n = len(b)
+    if n < 2:
+        raise ValueError("a paired test needs at least 2 pairs")
+    d = v - b
+    mean = float(d.mean())
+    sd = float(d.std(ddof=1))
+    disc = int((d != 0).sum())
+    if sd == 0:
+        return PairedDifference(n, mean, 0.0, mean, mean, float("nan") if mean else 0.0,
+                                1.0 if mean == 0 else 0.0, disc)
+    se = sd / math.sqrt(n)
+    t, p = ss.ttest_1samp(d, 0.0)
+    q = float(ss.t.ppf(1 - alpha / 2, n - 1))
+    return PairedDifference(n, mean, sd, mean - q * se, mean + q * se, float(t), float(p), disc)

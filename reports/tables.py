@@ -286,7 +286,8 @@ def compute_tables(run_dir) -> dict:
     Returns a dict: ``manifest`` (dict), ``games`` (per-game DataFrame), and the
     DataFrames ``matchups``, ``matchups_by_battlefield``, ``strength``,
     ``battlefield_hero``, ``first_player``, ``first_player_by_hero``, ``game_length``,
-    ``end_reasons``, ``cards``, ``loadouts``, ``spaces`` (see each function), plus
+    ``end_reasons``, ``cards``, ``loadouts``, ``spaces`` (see each function),
+    ``loadout_best`` and ``gear_effects`` (``reports.loadouts.matrix_loadout_tables``), plus
     ``bt`` (the Bradley–Terry fit). Raises ``sim.runner.RunError`` if ``run_dir`` is
     not a run folder and ValueError if it holds no finished game.
     """
@@ -300,6 +301,8 @@ def compute_tables(run_dir) -> dict:
     heroes = list(manifest["heroes"])
     mt = matchups(s)
     st, bt = strength(s, mt, games, heroes)
+    from .loadouts import matrix_loadout_tables
+    lo_best, gear = matrix_loadout_tables(s, manifest["heroes"])
     return {
         "manifest": manifest, "games": games,
         "matchups": mt, "matchups_by_battlefield": matchups(s, by_battlefield=True),
@@ -307,12 +310,14 @@ def compute_tables(run_dir) -> dict:
         "first_player": first_player(games), "first_player_by_hero": first_player_by_hero(s),
         "game_length": game_length(games), "end_reasons": end_reasons(games),
         "cards": cards(s, manifest["heroes"]), "loadouts": loadouts(s, manifest["heroes"]),
+        "loadout_best": lo_best, "gear_effects": gear,
         "spaces": space_counts(read_spaces(run_dir), manifest["battlefields"]),
     }
 
 
 TABLE_NAMES = ("strength", "matchups", "matchups_by_battlefield", "battlefield_hero", "first_player",
-               "first_player_by_hero", "game_length", "end_reasons", "cards", "loadouts", "spaces")
+               "first_player_by_hero", "game_length", "end_reasons", "cards", "loadouts", "loadout_best",
+               "gear_effects", "spaces")
 
 
 def summary_text(tables: dict) -> str:
@@ -321,7 +326,9 @@ def summary_text(tables: dict) -> str:
     n = len(games)
     draws = int((games["winner"] < 0).sum())
     fp = tables["first_player"].set_index("battlefield").loc[ALL]
-    lines = [f"{n} games, {draws} draws ({draws / n:.1%}); mean length {games['turns'].mean():.1f} turns.",
+    variant = tables["manifest"]["settings"].get("variant") if "manifest" in tables else None
+    lines = [f"Variant: {variant['name']} ({variant['file']})."] if variant else []
+    lines += [f"{n} games, {draws} draws ({draws / n:.1%}); mean length {games['turns'].mean():.1f} turns.",
              f"First player scores {fp['p1_score']:.1%} [{fp['lo']:.1%}, {fp['hi']:.1%}] (draws count half).",
              "", f"{'hero':<16}{'vs field':>9}{'95% interval':>17}{'BT rating':>11}{'games':>8}"]
     for _, r in tables["strength"].iterrows():

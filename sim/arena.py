@@ -67,6 +67,7 @@ class ArenaResult:
     overall: dict
     first_player: dict
     seconds: float
+    variant: str = ""     # the designer variant's name, '' for none
 
     @property
     def games_per_second(self) -> float:
@@ -74,7 +75,8 @@ class ArenaResult:
 
     def to_dict(self) -> dict:
         """JSON-ready summary."""
-        return {"ai": self.ai, "vs": self.vs, "overall": self.overall, "first_player": self.first_player,
+        return {"ai": self.ai, "vs": self.vs, "variant": self.variant or None,
+                "overall": self.overall, "first_player": self.first_player,
                 "per_hero": self.per_hero.to_dict(orient="records"), "seconds": round(self.seconds, 2),
                 "games_per_second": round(self.games_per_second, 1)}
 
@@ -96,9 +98,9 @@ def plan_cells(heroes: dict, battlefields: list[str], games: int) -> list[ArenaC
     return cells
 
 
-def _play_cell(cell: ArenaCell, ai, vs, seed: int, extra: tuple):
+def _play_cell(cell: ArenaCell, ai, vs, seed: int, extra: tuple, variant: str = ""):
     from sim.match import Match, installed_content
-    content = installed_content(extra)
+    content = installed_content(extra, variant)
     if cell.seat_a == 0:
         m = Match([cell.hero_a, cell.hero_b], cell.battlefield, loadouts=[cell.lo_a, cell.lo_b], content=content)
         res = m.play_many(cell.games, seed, cell.cell_id, 0, modes=(ai, vs))
@@ -124,9 +126,11 @@ def _score_rows(df: pd.DataFrame, by: str | None) -> pd.DataFrame:
 
 
 def run_arena(ai="standard", vs="greedy", games: int = 2000, heroes=None, battlefields=None, seed: int = 1,
-              jobs: int | None = None, extra_heroes: tuple = (), backend=None) -> ArenaResult:
+              jobs: int | None = None, extra_heroes: tuple = (), backend=None, variant=None) -> ArenaResult:
     """Play profile ``ai`` against profile ``vs``; ``games`` per hero for ``ai``.
 
+    ``variant``: a designer variant (``sim.content.variants.Variant``) applied to the
+    heroes, or None.
     ``heroes``: hero keys (None: all installed); ``battlefields``: keys (None: all).
     Raises ArenaError for an unknown hero, battlefield or profile, or games < 1.
     Cells run on ``backend`` (a ``sim.backend.Backend``: loky processes or a dask
@@ -138,6 +142,7 @@ def run_arena(ai="standard", vs="greedy", games: int = 2000, heroes=None, battle
     from sim.ai_profiles import ProfileError, get_profile
     from sim.runner import RunError, resolve_battlefields, resolve_heroes
     from sim.match import installed_content
+    vjson = variant.to_json() if variant is not None else ""
     if games < 1:
         raise ArenaError(f"--games must be at least 1 (got {games})", "--games")
     try:
@@ -145,7 +150,7 @@ def run_arena(ai="standard", vs="greedy", games: int = 2000, heroes=None, battle
     except ProfileError as e:
         raise ArenaError(str(e), "--ai") from None
     try:
-        content = installed_content(tuple(str(e) for e in extra_heroes))
+        content = installed_content(tuple(str(e) for e in extra_heroes), vjson)
         hero_sel = resolve_heroes(heroes, content)
         bf_keys = resolve_battlefields(battlefields)
     except RunError as e:
@@ -155,10 +160,10 @@ def run_arena(ai="standard", vs="greedy", games: int = 2000, heroes=None, battle
     extra = tuple(str(e) for e in extra_heroes)
     backend = backend or Backend.of(None, jobs, None)
     _play_cell(ArenaCell(cells[0].hero_a, cells[0].lo_a, cells[0].hero_b, cells[0].lo_b, cells[0].battlefield, 0, 1),
-               pa, pb, seed, extra)   # compile (or load the cache) before timing
+               pa, pb, seed, extra, vjson)   # compile (or load the cache) before timing
     t0 = time.perf_counter()
     with open_pool(backend, len(cells)) as pool:
-        rows = list(pool.imap_unordered(_play_cell, [(c, pa, pb, seed, extra) for c in cells]))
+        rows = list(pool.imap_unordered(_play_cell, [(c, pa, pb, seed, extra, vjson) for c in cells]))
     dt = time.perf_counter() - t0
     order = {(c.hero_a, c.hero_b, c.battlefield, c.seat_a): i for i, c in enumerate(cells)}
     rows.sort(key=lambda r: order[(r["hero"], r["opponent"], r["battlefield"], r["seat_a"])])
@@ -177,13 +182,13 @@ def run_arena(ai="standard", vs="greedy", games: int = 2000, heroes=None, battle
     lo, hi = wilson(fw + 0.5 * draws, n)
     first = {"games": n, "first_wins": fw, "draws": draws, "score": (fw + 0.5 * draws) / n,
              "low": float(lo), "high": float(hi)}
-    return ArenaResult(pa.name, pb.name, df, per_hero, overall, first, dt)
+    return ArenaResult(pa.name, pb.name, df, per_hero, overall, first, dt, variant.name if variant is not None else "")
 
 
 def format_arena(res: ArenaResult) -> str:
     """A readable table of an arena result."""
     lines = [f"{res.ai} vs {res.vs}: {res.overall['games']} games in {res.seconds:.1f} s "
-             f"({res.games_per_second:,.0f} games/s)",
+             f"({res.games_per_second:,.0f} games/s)" + (f"; variant {res.variant!r}" if res.variant else ""),
              f"{'hero':<22}{'games':>7}{'wins':>7}{'draws':>7}{'score':>8}   95% interval   mirror score"]
     for _, r in res.per_hero.iterrows():
         lines.append(f"{r['hero']:<22}{int(r['games']):>7}{int(r['wins']):>7}{int(r['draws']):>7}"

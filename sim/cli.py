@@ -1,7 +1,7 @@
 """The ``unmatched-sim`` command line (click).
 
 Commands: ``heroes``, ``battlefields``, ``validate``, ``profiles``, ``duel``, ``arena``,
-``matrix``, ``report``, ``bench``. Bad input
+``matrix``, ``loadouts``, ``compare``, ``report``, ``bench``. Bad input
 (unknown hero, loadout or battlefield; an invalid file) prints a one-line
 error naming the file or value and the valid choices, and exits with
 status 2 (usage) or 1 (invalid file), never with a traceback.
@@ -27,12 +27,36 @@ def _extra():
     return tuple((ctx.find_root().obj or {}).get("heroes", ()))
 
 
-def _content():
+def _content(variant=None):
     from sim.match import installed_content
     try:
-        return installed_content(_extra())
+        return installed_content(_extra(), variant.to_json() if variant is not None else "")
     except HeroFileError as e:
         raise click.ClickException(f"a hero file is invalid: {e}") from None
+
+
+def _variant(path):
+    """The --variant file as a validated Variant (None without one), or a one-line usage
+    error naming the file, the hero, the card and the field."""
+    if path is None:
+        return None
+    from sim.content.variants import VariantError, load_variant
+    try:
+        specs = load_all(None, _extra())
+    except HeroFileError as e:
+        raise click.ClickException(f"a hero file is invalid: {e}") from None
+    try:
+        return load_variant(path, specs)
+    except VariantError as e:
+        raise click.BadParameter(str(e), param_hint="'--variant'") from None
+
+
+def variant_option(command):
+    """Add ``--variant FILE`` to a click command."""
+    return click.option(
+        "--variant", "variant_path", default=None, type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+        help="A designer variant: a TOML file that changes parts of hero files (health, move, a card's value, "
+             "boost, copies or effect arguments) for this command; see the README.")(command)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -181,7 +205,8 @@ def validate(paths):
 @click.option("--explain", is_flag=True,
               help="Before each AI decision, show the top candidates and their scores.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary instead of the narration.")
-def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json):
+@variant_option
+def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, variant_path):
     """Play one seeded game of HERO_A (moves first) against HERO_B and narrate it.
 
     A hero whose file declares choice groups (gear) takes a loadout, one option per group
@@ -192,7 +217,8 @@ def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json):
     from sim.match import Match, MatchError
     from sim.narrate import narrate
     from sim.engine import layout as L
-    content = _content()
+    variant = _variant(variant_path)
+    content = _content(variant)
     try:
         m = Match([hero_a, hero_b], battlefield, content=content)
         if loadouts:
@@ -229,9 +255,12 @@ def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json):
             "sidekick_health": {m.hero_names[p]: int(g.result[5 + p]) for p in range(2)},
             "cards_played": {m.hero_names[p]: int(g.result[7 + p]) for p in range(2)},
             "events": len(g.log), "ai": [p.name for p in profiles],
+            "variant": variant.name if variant is not None else None,
         }
         click.echo(json.dumps(out, indent=2))
         return
+    if variant is not None:
+        click.echo(f"Variant {variant.name!r}: " + "; ".join(variant.describe()))
     if explain:
         from sim.narrate import narrate_explained
         lines = narrate_explained(g)
@@ -281,7 +310,8 @@ def profiles(profile, as_json):
 @backend_options
 @click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1), help="Run seed.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def arena(ai, vs, games, hero_names, battlefield_names, seed, as_json, backend):
+@variant_option
+def arena(ai, vs, games, hero_names, battlefield_names, seed, as_json, backend, variant_path):
     """Play AI profile --ai against profile --vs and print --ai's score per hero and overall.
 
     Every hero played by --ai meets every hero played by --vs (mirrors included) on every
@@ -291,9 +321,10 @@ def arena(ai, vs, games, hero_names, battlefield_names, seed, as_json, backend):
     from sim.arena import ArenaError, format_arena, run_arena
     _profile(ai, "--ai")
     _profile(vs, "--vs")
+    variant = _variant(variant_path)
     try:
         res = run_arena(ai, vs, games, hero_names or None, battlefield_names or None, seed, None, _extra(),
-                        backend=backend)
+                        backend=backend, variant=variant)
     except ArenaError as e:
         if e.param:
             raise click.BadParameter(str(e), param_hint=f"'{e.param}'") from None
@@ -334,8 +365,9 @@ def _run_error(e):
               help="Games per chunk (the unit of work and of resuming).")
 @click.option("--no-report", is_flag=True, help="Only play and store the games; skip the tables, plots and HTML.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@variant_option
 @backend_options
-def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_size, no_report, quiet):
+def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_size, no_report, quiet, variant_path):
     """Play every pair of heroes (mirrors included) on the chosen battlefields.
 
     Games run in chunks on worker processes (or on a dask cluster: --backend dask, with
@@ -344,11 +376,22 @@ def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_s
     skipping finished chunks; Ctrl-C loses no finished chunk. At the end the report (CSV,
     Parquet, PNG plots, report.html) is written to OUT/report and a summary printed.
     """
-    from sim.runner import RunError, RunInterrupted, execute_run, plan_run
+    from sim.runner import RunError, plan_run
+    variant = _variant(variant_path)
     try:
-        plan = plan_run(out, games, hero_names, battlefield_names, ai, seed, chunk_size, _extra())
+        plan = plan_run(out, games, hero_names, battlefield_names, ai, seed, chunk_size, _extra(), variant)
     except RunError as e:
         raise _run_error(e) from None
+    _execute(plan, backend, quiet, out)
+    if no_report:
+        return
+    _write_report(out)
+
+
+def _execute(plan, backend, quiet, out, what=""):
+    """Play a planned run with progress and a one-line summary; exits 130 on Ctrl-C
+    (finished chunks stay stored)."""
+    from sim.runner import RunError, RunInterrupted, execute_run
     total, done = plan.games_total, plan.games_done
     if done:
         click.echo(f"Resuming {out}: {done} of {total} games already stored.", err=True)
@@ -360,14 +403,12 @@ def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_s
         click.echo(str(e), err=True)
         sys.exit(130)
     if res.games_played:
-        click.echo(f"Played {res.games_played} games in {res.seconds:.1f} s ({res.games_per_second:,.0f} games/s) "
+        click.echo(f"{what}Played {res.games_played} games in {res.seconds:.1f} s ({res.games_per_second:,.0f} games/s) "
                    f"in {len(plan.cells)} cells; {total} games stored in {out}.")
         click.echo(f"Workers: {res.backend}; busy {100 * (1 - res.overhead):.0f}% of the time.", err=True)
     else:
-        click.echo(f"All {total} games were already stored in {out}.")
-    if no_report:
-        return
-    _write_report(out)
+        click.echo(f"{what}All {total} games were already stored in {out}.")
+    return res
 
 
 def _write_report(run_dir):
@@ -382,15 +423,166 @@ def _write_report(run_dir):
     click.echo(f"Report: {rep.html}  (tables: {rep.out_dir / 'tables'}, plots: {rep.out_dir / 'plots'})")
 
 
+def _write_loadouts_report(run_dir):
+    from reports.loadouts import build_loadouts_report
+    try:
+        rep = build_loadouts_report(run_dir)
+    except ValueError as e:
+        raise click.ClickException(f"cannot build the report of {run_dir}: {str(e).splitlines()[0]}") from None
+    click.echo("")
+    click.echo(rep.summary)
+    click.echo("")
+    click.echo(f"Report: {rep.html}  (tables: {rep.out_dir / 'tables'}, plots: {rep.out_dir / 'plots'})")
+
+
+def _write_compare_report(out):
+    from reports.compare import build_compare_report
+    try:
+        rep = build_compare_report(out)
+    except ValueError as e:
+        raise click.ClickException(f"cannot build the report of {out}: {str(e).splitlines()[0]}") from None
+    click.echo("")
+    click.echo(rep.summary)
+    click.echo("")
+    click.echo(f"Report: {rep.html}  (table: {rep.csv['compare']}, plot: {rep.png['compare']})")
+
+
+def _out_name(*parts) -> Path:
+    import re
+    return Path("runs") / "_".join(re.sub(r"[^A-Za-z0-9_.-]+", "-", str(p)) for p in parts if p)
+
+
+@main.command()
+@click.argument("hero")
+@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(min=1),
+              help="Games per loadout, split evenly over the opponents, battlefields and seats (rounded up so "
+                   "that each gets the same number; the report says so).")
+@click.option("--opponents", "opponent_names", multiple=True, metavar="KEYS",
+              help="Opponents (comma-separated or repeated; KEY@LOADOUT for one loadout of an opponent with gear). "
+                   "Default: every other installed hero.")
+@click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS",
+              help="Battlefields (comma-separated or repeated). Default: every installed battlefield.")
+@click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
+              help="AI profile for both seats: " + ", ".join(profile_names()) + ", or a profile .toml file.")
+@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1),
+              help="Run seed, 0..4294967295 (same seed, same games).")
+@click.option("--out", "-o", default=None, type=click.Path(file_okay=True, path_type=Path),
+              help="Run folder: new, empty, or a run of the same command to resume. "
+                   "Default: runs/loadouts_HERO (plus the variant file's name).")
+@click.option("--chunk-size", default=200, show_default=True, type=click.IntRange(min=1),
+              help="Games per chunk (the unit of work and of resuming).")
+@click.option("--no-report", is_flag=True, help="Only play and store the games.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@variant_option
+@backend_options
+def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chunk_size, no_report, quiet,
+             variant_path, backend):
+    """Compare every gear loadout of HERO against every opponent.
+
+    HERO must declare choice groups (Geralt of Rivia: sword, armor, potion; 8 loadouts).
+    Each loadout plays every opponent on every battlefield, seats swapped evenly. The
+    report (OUT/report/loadouts.html, tables/*.csv, plots/*.png) gives each loadout's
+    win rate per opponent and overall with 95% intervals, the best loadout against each
+    opponent, whether the loadouts differ significantly (chi-square, Holm-corrected) and
+    the effect of each single gear choice with the others held fixed. Resumable like
+    `matrix`. Example: `unmatched-sim loadouts geralt_of_rivia --games 20000`.
+    """
+    from sim.runner import RunError
+    from sim.versus import plan_loadouts
+    variant = _variant(variant_path)
+    if out is None:
+        out = _out_name("loadouts", hero.split("@")[0], variant_path.stem if variant_path else "")
+    try:
+        plan = plan_loadouts(out, hero, games, opponent_names or None, battlefield_names or None, ai, seed,
+                             chunk_size, _extra(), variant)
+    except RunError as e:
+        raise _run_error(e) from None
+    s = plan.settings
+    if s["games_per_loadout"] != games:
+        click.echo(f"note: {s['games_per_loadout']} games per loadout instead of {games}, so that every opponent, "
+                   "battlefield and seat gets the same number", err=True)
+    _execute(plan, backend, quiet, out)
+    if not no_report:
+        _write_loadouts_report(out)
+
+
+@main.command()
+@click.option("--variant", "variant_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              metavar="FILE", help="The designer variant to measure (a TOML file; see the README).")
+@click.option("--hero", "hero", required=True, metavar="KEY",
+              help="The hero whose win rate is compared (KEY or KEY@LOADOUT; a hero with gear plays all its "
+                   "loadouts unless one is named).")
+@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(min=1),
+              help="Games per opponent in each of the two runs, split evenly over battlefields, seats and loadouts "
+                   "(rounded up so that each gets the same number).")
+@click.option("--opponents", "opponent_names", multiple=True, metavar="KEYS",
+              help="Opponents (comma-separated or repeated). Default: every other installed hero.")
+@click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS",
+              help="Battlefields (comma-separated or repeated). Default: every installed battlefield.")
+@click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
+              help="AI profile for both seats: " + ", ".join(profile_names()) + ", or a profile .toml file.")
+@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1),
+              help="Run seed, 0..4294967295: both runs use it, so their games are paired.")
+@click.option("--out", "-o", default=None, type=click.Path(file_okay=True, path_type=Path),
+              help="Compare folder (OUT/baseline and OUT/variant are run folders; rerunning resumes). "
+                   "Default: runs/compare_VARIANT_HERO.")
+@click.option("--chunk-size", default=200, show_default=True, type=click.IntRange(min=1),
+              help="Games per chunk (the unit of work and of resuming).")
+@click.option("--no-report", is_flag=True, help="Only play and store the games.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@backend_options
+def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, seed, out, chunk_size, no_report,
+            quiet, backend):
+    """Measure a designer variant: HERO's win rate without and with it, in paired games.
+
+    Plays HERO against every opponent twice with the same cells and seeds: once with the
+    hero files as installed (OUT/baseline) and once with the variant (OUT/variant). Game i
+    of a cell has the same seed in both, so the two runs are paired, and the report gives
+    the change of HERO's win rate against each opponent and overall with a 95% interval
+    and a significance verdict (paired t-test, Holm-corrected). Example:
+    `unmatched-sim compare --variant arthur_plus4.toml --hero king_arthur --games 2000`.
+    """
+    from sim.runner import RunError
+    from sim.versus import plan_compare
+    variant = _variant(variant_path)
+    if out is None:
+        out = _out_name("compare", variant_path.stem, hero.split("@")[0])
+    try:
+        base, var = plan_compare(out, hero, variant, games, opponent_names or None, battlefield_names or None, ai,
+                                 seed, chunk_size, _extra())
+    except RunError as e:
+        raise _run_error(e) from None
+    s = var.settings
+    if any(n != games for n in s["games_per_opponent"].values()):
+        click.echo("note: " + ", ".join(f"{n} games against {o}" for o, n in s["games_per_opponent"].items()
+                                        if n != games)
+                   + f" instead of {games}, so that every battlefield, seat and loadout gets the same number", err=True)
+    if variant.is_noop:
+        click.echo(f"note: the variant {variant.name!r} sets only values the hero files already have", err=True)
+    _execute(base, backend, quiet, base.run_dir, "Baseline: ")
+    _execute(var, backend, quiet, var.run_dir, "Variant:  ")
+    if not no_report:
+        _write_compare_report(out)
+
+
 @main.command()
 @click.argument("run_dir", type=click.Path(path_type=Path))
 def report(run_dir):
-    """Write the tables, plots and HTML report of a matrix run folder (RUN_DIR/report)."""
+    """Write the tables, plots and HTML report of a run folder (RUN_DIR/report): a matrix
+    run, a loadouts run, or a compare folder."""
     from sim.runner import RunError, read_manifest
+    from sim.versus import BASELINE_DIR, VARIANT_DIR
     if not run_dir.is_dir():
         raise click.BadParameter(f"{run_dir}: no such folder", param_hint="RUN_DIR")
     try:
-        read_manifest(run_dir)
+        if not (run_dir / "manifest.json").exists() and (run_dir / BASELINE_DIR).is_dir() \
+                and (run_dir / VARIANT_DIR).is_dir():
+            _write_compare_report(run_dir)
+            return
+        m = read_manifest(run_dir)
+        if m["settings"].get("mode") == "loadouts":
+            _write_loadouts_report(run_dir)
+            return
         _write_report(run_dir)
     except RunError as e:
         raise click.BadParameter(str(e), param_hint="RUN_DIR") from None

@@ -40,12 +40,18 @@ class MatchError(ValueError):
 
 
 @lru_cache(maxsize=8)
-def installed_content(extra: tuple = ()) -> Content:
+def installed_content(extra: tuple = (), variant: str = "") -> Content:
     """The installed heroes plus ``extra`` hero files/folders (homebrew), compiled once.
 
-    Raises HeroFileError if any file is invalid.
+    ``variant``: a designer variant as JSON (``Variant.to_json()``, see
+    ``sim.content.variants``) applied before compiling; '' for none.
+    Raises HeroFileError if any file is invalid, VariantError if the variant is.
     """
-    return compile_content(load_all(None, tuple(str(e) for e in extra)))
+    specs = load_all(None, tuple(str(e) for e in extra))
+    if variant:
+        from sim.content.variants import apply_variant, variant_from_json
+        specs = apply_variant(specs, variant_from_json(variant))
+    return compile_content(specs)
 
 
 def parse_hero(name: str) -> tuple[str, str | None]:

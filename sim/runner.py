@@ -232,6 +232,7 @@ class RunPlan:
     battlefield_info: dict
     extra_heroes: tuple
     done: set = field(default_factory=set)
+    variant: str = ""     # the designer variant as JSON (Variant.to_json()), '' for none
 
     @property
     def games_total(self) -> int:
@@ -370,7 +371,8 @@ def _hero_info(spec) -> dict:
         copies[lo] = per
     return {"name": spec.name, "set": spec.set, "health": spec.hero.health,
             "cards": [c.name for c in spec.cards], "card_types": [c.type for c in spec.cards],
-            "loadouts": list(spec.loadouts()), "deck_copies": copies}
+            "loadouts": list(spec.loadouts()), "groups": [[g, list(o)] for g, o in spec.groups],
+            "deck_copies": copies}
 
 
 def _battlefield_info(bf) -> dict:
@@ -411,27 +413,45 @@ def _describe_diff(old: dict, new: dict) -> str:
                     parts.append("files changed since the run started: " + ", ".join(
                         {"engine": "the engine (sim/engine)", "compiler": "the hero compiler (sim/content)"}.get(
                             f, f.replace(":", " ")) for f in what))
+            elif k == "variant":
+                def name(v):
+                    return "none" if not v else f"{v.get('name')!r} ({v.get('file')}, digest {v.get('digest')})"
+                parts.append(f"variant: run has {name(old.get(k))}, this command {name(new.get(k))}")
             else:
                 parts.append(f"{k}: run has {json.dumps(old.get(k))}, this command {json.dumps(new.get(k))}")
     return "; ".join(parts)
 
 
 def plan_run(out, games: int, heroes=None, battlefields=None, ai: str = "standard", seed: int = DEFAULT_SEED,
-             chunk_size: int = DEFAULT_CHUNK_SIZE, extra_heroes=()) -> RunPlan:
+             chunk_size: int = DEFAULT_CHUNK_SIZE, extra_heroes=(), variant=None) -> RunPlan:
     """Validate a matrix run and plan it, without writing anything.
 
     ``out``: run folder (new, empty, or holding this very run to resume);
     ``games``: games per hero pair (>= 1); ``heroes`` / ``battlefields``: lists of
     keys (None = all installed); ``ai``: AI profile name (``sim.ai_profiles``);
     ``seed``: run seed 0..2**32-1; ``chunk_size``: games per chunk (>= 1);
-    ``extra_heroes``: homebrew hero files/folders. Raises RunError (with the option
-    at fault in ``.param``) on any bad input; the hero files' own errors come as
-    RunError too.
+    ``extra_heroes``: homebrew hero files/folders; ``variant``: a designer variant
+    (``sim.content.variants.Variant``) applied to the heroes, or None; it is
+    recorded in the settings, so a run cannot be resumed with another variant.
+    Raises RunError (with the option at fault in ``.param``) on any bad input; the
+    hero files' own errors come as RunError too.
     """
+    profile, extra, content = _check_common(games, chunk_size, seed, ai, extra_heroes, variant)
+    hero_sel = resolve_heroes(heroes, content)
+    if len(hero_sel) < 2:
+        raise RunError(f"--heroes names {len(hero_sel)} hero; a matrix needs at least 2 different heroes", "--heroes")
+    bf_keys, bfs = _battlefields(battlefields)
+    settings = {"heroes": hero_sel, "battlefields": bf_keys, "games_per_pair": int(games)}
+    cells = plan_cells(hero_sel, bf_keys, int(games))
+    return _finish_plan(out, settings, cells, list(hero_sel), bf_keys, bfs, ai, profile, seed, chunk_size,
+                        content, extra, variant)
+
+
+def _check_common(games, chunk_size, seed, ai, extra_heroes, variant):
+    """Validate the options every run takes; returns (profile, extra paths, content)."""
     from sim.ai_profiles import get_profile
-    from sim.content.battlefields import BATTLEFIELD_DIR, load_battlefield
-    from sim.content.compile import RULE_OPTIONS
     from sim.content.heroes import HeroFileError
+    from sim.content.variants import VariantError
     from sim.match import installed_content
 
     if not isinstance(games, (int, np.integer)) or isinstance(games, bool) or games < 1:
@@ -446,31 +466,45 @@ def plan_run(out, games: int, heroes=None, battlefields=None, ai: str = "standar
         raise RunError(str(e), "--ai") from None
     extra = tuple(str(Path(p).resolve()) for p in extra_heroes)
     try:
-        content = installed_content(extra)
+        content = installed_content(extra, variant.to_json() if variant is not None else "")
+    except VariantError as e:
+        raise RunError(str(e), "--variant") from None
     except HeroFileError as e:
         raise RunError(f"a hero file is invalid: {e}") from None
-    hero_sel = resolve_heroes(heroes, content)
-    if len(hero_sel) < 2:
-        raise RunError(f"--heroes names {len(hero_sel)} hero; a matrix needs at least 2 different heroes", "--heroes")
+    return profile, extra, content
+
+
+def _battlefields(battlefields):
+    from sim.content.battlefields import load_battlefield
     bf_keys = resolve_battlefields(battlefields)
     bfs = {k: load_battlefield(k) for k in bf_keys}
     for k, bf in bfs.items():
         if bf.starts[0] < 0 or bf.starts[1] < 0:
             raise RunError(f"battlefield {k!r} has no start spaces 1 and 2", "--battlefields")
+    return bf_keys, bfs
+
+
+def _finish_plan(out, settings: dict, cells, hero_keys, bf_keys, bfs, ai, profile, seed, chunk_size, content,
+                 extra, variant) -> RunPlan:
+    """Complete ``settings`` (AI, seed, rules, fingerprints, variant), chunk the cells and
+    check the run folder (new, empty, or this very run to resume)."""
+    from sim.content.battlefields import BATTLEFIELD_DIR
+    from sim.content.compile import RULE_OPTIONS
 
     fingerprint = {"engine": engine_fingerprint(), "compiler": engine_fingerprint("content")}
-    for k in hero_sel:
+    for k in hero_keys:
         fingerprint[f"hero:{k}"] = _sha(content.specs[k].path)
     for k in bf_keys:
         fingerprint[f"battlefield:{k}"] = _sha(BATTLEFIELD_DIR / f"{k}.toml")
-    settings = {
-        "heroes": hero_sel, "battlefields": bf_keys, "games_per_pair": int(games), "ai": str(ai),
-        "ai_mode": profile.mode_name, "ai_weights": list(profile.weights),
+    settings = dict(settings)
+    settings.update({
+        "ai": str(ai), "ai_mode": profile.mode_name, "ai_weights": list(profile.weights),
         "seed": int(seed), "chunk_size": int(chunk_size),
         "rules": {name: default for name, (_, default, _) in RULE_OPTIONS.items()},
         "fingerprint": fingerprint,
-    }
-    cells = plan_cells(hero_sel, bf_keys, int(games))
+    })
+    if variant is not None:
+        settings["variant"] = variant.settings()
     chunks = plan_chunks(cells, int(chunk_size))
 
     run_dir = Path(out)
@@ -493,30 +527,32 @@ def plan_run(out, games: int, heroes=None, battlefields=None, ai: str = "standar
         elif any(run_dir.iterdir()):
             raise RunError(f"{run_dir} is a non-empty folder that is not a matrix run folder; "
                            "choose a new or empty --out folder", "--out")
-    hero_info = {k: _hero_info(content.specs[k]) for k in hero_sel}
+    hero_info = {k: _hero_info(content.specs[k]) for k in hero_keys}
     bf_info = {k: _battlefield_info(bf) for k, bf in bfs.items()}
-    return RunPlan(run_dir, settings, cells, chunks, hero_info, bf_info, extra, done)
+    return RunPlan(run_dir, settings, cells, chunks, hero_info, bf_info, extra, done,
+                   variant=variant.to_json() if variant is not None else "")
 
 
 # ---------------------------------------------------------------- workers
 
 
 @lru_cache(maxsize=256)
-def _match(p1, lo1, p2, lo2, battlefield, extra):
+def _match(p1, lo1, p2, lo2, battlefield, extra, variant=""):
     from sim.match import Match, installed_content
-    return Match([p1, p2], battlefield, loadouts=[lo1 or None, lo2 or None], content=installed_content(extra))
+    return Match([p1, p2], battlefield, loadouts=[lo1 or None, lo2 or None], content=installed_content(extra, variant))
 
 
 def play_chunk(p1: str, lo1: str, p2: str, lo2: str, battlefield: str, matchup_id: int, first: int, n: int,
-               run_seed: int, modes: tuple, extra: tuple = ()):
-    """Play one chunk (runs in a worker process).
+               run_seed: int, modes: tuple, extra: tuple = (), variant: str = ""):
+    """Play one chunk (runs in a worker process); ``variant``: a designer variant as JSON
+    ('' for none), applied to the heroes.
 
     Returns ``(res, played, spaces)``: ``res`` int64 (n, RES_FIELDS) result rows
     (``sim.engine.game.RES_*``), ``played`` int16 (n, 2, MAX_HERO_CARDS) plays per card
     per seat, ``spaces`` int64 (2, n_spaces): combats (row 0) and defeats (row 1) per
     space summed over the chunk's games.
     """
-    m = _match(p1, lo1, p2, lo2, battlefield, tuple(extra))
+    m = _match(p1, lo1, p2, lo2, battlefield, tuple(extra), variant)
     res, played = m.play_many(n, run_seed, matchup_id, first, modes=modes, card_counts=True)
     return res, played.astype(np.int16), m.last_space_stats.copy()
 
@@ -585,7 +621,7 @@ def _check_worker(expect_json: str) -> None:
                              "install the same unmatched-sim on every worker")
 
 
-def _task(chunk: Chunk, run_seed, modes, extra, expect_json: str | None = None):
+def _task(chunk: Chunk, run_seed, modes, extra, expect_json: str | None = None, variant: str = ""):
     """Play ``chunk`` on a worker: ``(name, res, played, spaces, seconds)``. With
     ``expect_json`` the worker first checks (once) that it has the driver's
     unmatched-sim and raises WorkerMismatch if not."""
@@ -594,7 +630,7 @@ def _task(chunk: Chunk, run_seed, modes, extra, expect_json: str | None = None):
         _check_worker(expect_json)
     c = chunk.cell
     out = play_chunk(c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.battlefield, c.matchup_id,
-                     chunk.first, chunk.n, run_seed, modes, extra)
+                     chunk.first, chunk.n, run_seed, modes, extra, variant)
     return (chunk.name,) + out + (time.perf_counter() - t,)
 
 
@@ -772,7 +808,7 @@ def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = 
     the folder cannot be written and RunInterrupted on KeyboardInterrupt (finished
     chunks stay stored). Games are identical whatever the backend and ``jobs``.
     """
-    from tqdm.auto import tqdm
+    from tqdm import tqdm    # a text bar: the same in a terminal and a notebook (the widget bar needs ipywidgets)
 
     from sim.ai_profiles import get_profile
     from sim.backend import Backend, BackendError, open_pool
@@ -807,7 +843,8 @@ def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = 
         if todo:
             c = todo[0].cell
             try:
-                _match(c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.battlefield, plan.extra_heroes).play_many(1, seed, 0, 0)
+                _match(c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.battlefield, plan.extra_heroes,
+                       plan.variant).play_many(1, seed, 0, 0)
             except KeyboardInterrupt:
                 manifest["status"] = "interrupted"
                 _write_json(plan.run_dir / MANIFEST, manifest)
@@ -817,13 +854,14 @@ def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = 
         setup = t0 - t_setup
         played_now = 0
         busy = 0.0
-        bar = tqdm(total=plan.games_total, initial=games_done, unit=" games", desc="matrix", smoothing=0.1,
+        bar = tqdm(total=plan.games_total, initial=games_done, unit=" games", desc=plan.settings.get("mode", "matrix"), smoothing=0.1,
                    disable=None if progress is None else not progress,
                    ncols=min(120, shutil.get_terminal_size((100, 24)).columns))
         status = "failed"
         try:
             if pool is not None:
-                results = pool.imap_unordered(_task, [(ch, seed, modes, plan.extra_heroes, expect_json) for ch in todo])
+                results = pool.imap_unordered(_task, [(ch, seed, modes, plan.extra_heroes, expect_json, plan.variant)
+                                                      for ch in todo])
             else:
                 results = iter(())
             try:
@@ -892,8 +930,9 @@ def _check_workers(pool, expect: dict) -> None:
 
 def run_matrix(out, games: int, heroes=None, battlefields=None, ai: str = "standard", seed: int = DEFAULT_SEED,
                jobs: int | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE, extra_heroes=(),
-               progress: bool = False, after_chunk=None, backend=None, scheduler: str | None = None) -> RunResult:
+               progress: bool = False, after_chunk=None, backend=None, scheduler: str | None = None,
+               variant=None) -> RunResult:
     """:func:`plan_run` then :func:`execute_run` (see both for arguments and errors)."""
-    plan = plan_run(out, games, heroes, battlefields, ai, seed, chunk_size, extra_heroes)
+    plan = plan_run(out, games, heroes, battlefields, ai, seed, chunk_size, extra_heroes, variant)
     return execute_run(plan, jobs=jobs, progress=progress, after_chunk=after_chunk, backend=backend,
                        scheduler=scheduler)

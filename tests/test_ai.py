@@ -19,7 +19,7 @@ from sim.engine import ai as AI
 from sim.engine import effects as E
 from sim.engine import layout as L
 from sim.engine.control import CTL_EXPLAIN, EXPLAIN_REC, MODE_GREEDY, MODE_RANDOM, MODE_STANDARD
-from sim.engine.core import PILE_DECK, PILE_HAND, pile_base
+from sim.engine.core import PILE_DECK, PILE_DISC, PILE_HAND, pile_base
 from sim.engine.game import setup_game
 from sim.engine.policy import new_control
 from sim.engine.rules import legal_actions, take_turn, unpack_action
@@ -257,6 +257,91 @@ def test_jekyll_transforms_only_when_the_other_form_plays_his_hand():
         assert out["players"][0]["counters"]["form"] == expect, (hand, out["players"][0]["counters"])
 
 
+def _with_discard(m, hero, seat, names):
+    """A fresh game state of match ``m`` with player ``seat``'s (``hero``) discard pile set to ``names``."""
+    st = m.new_state()
+    setup_game(st, m.tables, new_control(), np.zeros((0, L.EV_FIELDS), np.int64), m.rows, 2, 1)
+    b = pile_base(PILE_DISC, seat)
+    for i, n in enumerate(names):
+        st[b + i] = m.content.card_ids[(hero, n)]
+    st[L.pslot(seat, L.P_DISCN)] = len(names)
+    return st
+
+
+@pytest.mark.parametrize("source,lion_cub,zireael,brink_damage", [(0, 2, 2, 0), (1, 4, 2, 0), (2, 4, 2, 1),
+                                                                   (3, 4, 4, 1), (5, 7, 4, 1), (7, 7, 4, 2)])
+def test_ciri_cards_are_scored_at_her_current_source_tier(source, lion_cub, zireael, brink_damage):
+    """Source tiers are live conditions: with N Source cards in Ciri's discard pile the AI
+    reads Lion Cub of Cintra's value (2; 4 from Source 1; 7 from Source 5), Zireael's (4 from
+    Source 3, defending too) and Pushed to the Brink's damage (1 from Source 2, 2 from Source 7)
+    as the card would play now, not the half-and-half static estimate."""
+    m = Match(["ciri", "medusa"], "soho")
+    st = _with_discard(m, "ciri", 0, ["Zireael"] * source)
+    tb, ctl = m.tables, new_control((MODE_STANDARD,) * 4, weights=(STANDARD.weights,) * 4)
+    cid = lambda n: m.content.card_ids[("ciri", n)]  # noqa: E731
+    assert AI.value_now(st, tb, cid("Lion Cub of Cintra"), 0, 0) == lion_cub
+    assert AI.value_now(st, tb, cid("Zireael"), 0, 0) == zireael
+    assert AI.value_now(st, tb, cid("Zireael"), 0, 1) == zireael
+    assert AI.dmg_now(st, tb, ctl, cid("Pushed to the Brink"), 0, 0) == pytest.approx(brink_damage)
+    assert AI.value_now(st, tb, cid("Blink"), 0, 0) == 4          # no live step: printed value
+
+
+@pytest.mark.parametrize("heroes,bf", [(["ciri", "alice"], "soho"), (["invisible_man", "jekyll_hyde"], "baskerville_manor")])
+def test_live_conditions_agree_with_the_rules_condition_checker(heroes, bf):
+    """The AI's call-free check of live conditions (``ai.live_cond``) gives the same answer as
+    the effect interpreter's ``conditions.cond_ok`` for every live step of every card, both
+    players and all combat sides, over states from random games."""
+    from sim.engine.conditions import cond_ok
+    m, states = _midgame_states(heroes, bf, 10, seed=11)
+    tb = m.tables
+    rows = [r for r in range(len(tb.code)) if tb.code[r, L.I_AI_LIVE]]
+    assert len(rows) >= 4
+    checked = set()
+    for st in states:
+        for r in rows:
+            for q in (0, 1):
+                g = q * L.FIGHTERS_PER_PLAYER
+                for side in (-1, 0, 1):
+                    want = cond_ok(st, tb, tb.code[r], q, g, side)
+                    assert AI.live_cond(st, tb, r, q, g, side) == want, (r, q, side)
+                    checked.add((r, bool(want)))
+    assert any(v for _, v in checked) and any(not v for _, v in checked)
+
+
+def test_scheme_whose_condition_fails_is_worth_its_damage_only_when_it_holds():
+    """Reign of Terror deals 2 damage only if the Invisible Man is on a fog space: off fog the
+    AI scores it at no damage and maneuvers; on fog the same scheme scores 2 damage more."""
+    def scheme_score(fog):
+        pos = duel({"hero": "invisible_man", "fighters": {"Invisible Man": {"space": "M13"}}, "fog": fog,
+                    "hand": ["Reign of Terror"], "deck": ["Lurking", "Coded Notes"]},
+                   {"hero": "medusa", "fighters": {"Medusa": {"space": "M31"}}, "hand": [], "deck": ["Dash"]})
+        out = resolve(pos, {"turn": True}, ai="standard")
+        first = [d for d in out["decisions"] if d["kind"] == "action"][0]
+        return first["chosen"], dict(first["candidates"])
+    chosen_off, off = scheme_score(["M12", "M14", "M20"])
+    chosen_on, on = scheme_score(["M13", "M14", "M20"])
+    key = [k for k in off if "Reign of Terror" in k][0]
+    assert chosen_off != key
+    w = dict(zip(AI.WEIGHT_NAMES, STANDARD.weights))
+    assert on[key] - off[key] == pytest.approx(2 * w["fx_damage"], abs=0.01)
+
+
+def test_invisible_man_prefers_a_fog_space():
+    """Position score: the Invisible Man defends +1 on his fog, so a fog space scores
+    ``fog`` x 1 more than the same space without fog (the fog weight)."""
+    m = Match(["invisible_man", "medusa"], "marmoreal")
+    st = m.new_state()
+    setup_game(st, m.tables, new_control(), np.zeros((0, L.EV_FIELDS), np.int64), m.rows, 2, 3)
+    ctl = new_control((MODE_STANDARD,) * 4, weights=(STANDARD.weights,) * 4)
+    fu = np.full((L.MAX_FIGHTERS, L.MAX_FIGHTERS), -1.0)
+    fog = int(st[L.pslot(0, L.P_FOG0)])
+    base = AI.pos_score(st, m.tables, ctl, 0, 0, fog, False, fu)
+    for i in range(L.N_FOG):
+        st[L.pslot(0, L.P_FOG0 + i)] = -1
+    w = dict(zip(AI.WEIGHT_NAMES, STANDARD.weights))
+    assert base - AI.pos_score(st, m.tables, ctl, 0, 0, fog, False, fu) == pytest.approx(w["fog"])
+
+
 def test_ai_context_op_numbers_match_the_interpreter():
     assert (AI._OP_DAMAGE, AI._OP_RECOVER, AI._OP_SET_HEALTH, AI._OP_FLIP_COUNTER, AI._OP_CHOOSE_COUNTER) == (
         E.OP_DAMAGE, E.OP_RECOVER, E.OP_SET_HEALTH, E.OP_FLIP_COUNTER, E.OP_CHOOSE_COUNTER)
@@ -422,12 +507,12 @@ def test_showcase_king_arthur_medusa_seed_1_shows_the_abilities():
     assert "start of turn: Medusa's ability (Gaze)" in r.output and "Game over:" in r.output
 
 
-def test_showcase_holmes_invisible_man_baskerville_seed_5_shows_fog_and_passages():
-    """`duel sherlock_holmes invisible_man --battlefield baskerville_manor --seed 5` with the
+def test_showcase_holmes_invisible_man_baskerville_seed_6_shows_fog_and_passages():
+    """`duel sherlock_holmes invisible_man --battlefield baskerville_manor --seed 6` with the
     default profile: fog placed and moved by both players, the Invisible Man moving through
     his fog, a secret passage used. (Depends on the standard weights, like the one above.)"""
     r = CliRunner().invoke(main, ["duel", "sherlock_holmes", "invisible_man", "--battlefield", "baskerville_manor",
-                                  "--seed", "5"])
+                                  "--seed", "6"])
     assert r.exit_code == 0, r.output
     t = r.output
     assert t.count("Invisible Man puts a fog token on") == 3 and "(Sherlock Holmes moves it)" in t

@@ -148,6 +148,14 @@ def test_card_and_loadout_tables(run):
     field = lo[lo["opponent"] == "field"]
     assert field["games"].sum() == 48        # gorgon's games against medusa and sinbad
     assert set(lo["opponent"]) == {"field", "gorgon", "medusa", "sinbad"}
+    # best loadout per opponent (mirrors excluded) and the effect of the bow, short instead of long
+    lb = t["loadout_best"].set_index("opponent")
+    assert set(lb.index) == {"medusa", "sinbad", "all"} and set(lb["hero"]) == {"gorgon"}
+    f = field.set_index("loadout")["score"]
+    assert lb.loc["all", "best_loadout"] == f.idxmax() and lb.loc["all", "score"] == pytest.approx(f.max())
+    ge = t["gear_effects"].set_index("opponent").loc["all"]
+    assert (ge["group"], ge["option"], ge["reference"]) == ("bow", "short", "long")
+    assert ge["effect"] == pytest.approx(f["short"] - f["long"])
     sp = t["spaces"]
     assert set(sp["battlefield"]) == {"marmoreal", "soho"}
     assert (sp["combats"] >= sp["defeats"]).sum() > 0 and sp["defeats"].sum() > 0

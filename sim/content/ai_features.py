@@ -13,6 +13,13 @@ scheme's start-of-turn effect counts three times (it repeats); "+N for each ..."
 counts 1.5 N. These are estimates for scoring, not rules: the engine resolves
 the real effect.
 
+A step whose condition reads only the board, piles and turn (Ciri's Source tiers,
+"on fog", a hero counter such as Alice's size or Jekyll's form, "first action",
+...; ``sim.engine.conditions.LIVE_CONDITIONS``) is also read on its own into the
+step's ``I_AI0 ..`` columns of ``code``: the AI checks that condition when it scores
+the card and counts the step in full or not at all (and a "value N instead" step
+sets the card's value), instead of the half of the card's static features.
+
 Each hero (loadout) row gets its ability's attack/defense value bonus by the
 value of hero counter 0 (Alice's size), its defense bonus on a fog space
 (Invisible Man) and its maneuver bonus per tagged card in the discard (Sinbad).
@@ -23,11 +30,12 @@ import numpy as np
 
 from sim.engine import effects as E
 from sim.engine import layout as L
+from sim.engine.conditions import LIVE_CONDITIONS
 
 _HALF_CONDS = {E.CN_ALWAYS, E.CN_ATTACKING, E.CN_DEFENDING}
 
 
-def _window_rows(code: np.ndarray, start: int, length: int):
+def _window_rows(code: np.ndarray, start: int, length: int, with_index: bool = False):
     """Rows of one program with the multiplier of each (branches count half)."""
     i = start
     end = start + length
@@ -41,14 +49,21 @@ def _window_rows(code: np.ndarray, start: int, length: int):
             branch_left = int(r[L.I_CA])
             i += 1
             continue
-        yield r, m
+        yield (i, r, m) if with_index else (r, m)
         i += 1
 
 
-def _row_features(r: np.ndarray, m: float, f: np.ndarray) -> None:
+def is_live(r: np.ndarray) -> bool:
+    """The step's condition is one the AI checks when it scores the card (``conditions.LIVE_CONDITIONS``)."""
+    return int(r[L.I_COND]) in LIVE_CONDITIONS
+
+
+def _row_features(r: np.ndarray, m: float, f: np.ndarray, live_full: bool = False) -> None:
     op = int(r[L.I_OP])
     cond = int(r[L.I_COND])
-    if cond not in _HALF_CONDS and not (cond == E.CN_WON and op in (E.OP_DAMAGE, E.OP_DAMAGE_SPACES)):
+    if live_full and is_live(r):
+        pass       # the AI checks this condition itself when it scores the card
+    elif cond not in _HALF_CONDS and not (cond == E.CN_WON and op in (E.OP_DAMAGE, E.OP_DAMAGE_SPACES)):
         m *= 0.5   # (damage "if you won" is counted in full: the AI adds it only to winning outcomes)
     n = float(r[L.I_N])
     if r[L.I_PER] != E.PER_ONE:
@@ -138,6 +153,35 @@ def card_features(cards: np.ndarray, code: np.ndarray) -> np.ndarray:
                 _row_features(r, m, g)
             f += g * (3.0 if w == L.W_ONGOING_START else 1.0)
         out[cid] = np.round(f * 100).astype(np.int64)
+    return out
+
+
+def step_features(cards: np.ndarray, code: np.ndarray) -> np.ndarray:
+    """The AI's reading of each step of every card program, for the steps whose condition the
+    AI checks as it scores a card (see :func:`is_live`).
+
+    Returns int64 (n_steps, N_AI_FEAT + 1): columns ``I_AI0 ..`` of ``code``: the step's
+    features in hundredths, counted in full (its condition is checked, not guessed), and
+    1 in the last column for a live step; and fills ``cards[:, C_AI_LIVE]`` in place
+    (1: the card has a live step). Steps that are not live keep zero features: the
+    card's static features (:func:`card_features`) already count them.
+    """
+    out = np.zeros((len(code), L.N_AI_FEAT + 1), np.int64)
+    for cid, row in enumerate(cards):
+        live = 0
+        for w in range(L.N_WINDOWS):
+            if w == L.W_ONGOING_DISCARD:
+                continue
+            start, length = int(row[L.C_PROG + 2 * w]), int(row[L.C_PROG + 2 * w + 1])
+            for i, r, m in _window_rows(code, start, length, with_index=True):
+                if not is_live(r):
+                    continue
+                g = np.zeros(L.N_AI_FEAT)
+                _row_features(r, m, g, live_full=True)
+                out[i, :L.N_AI_FEAT] = np.round(g * 100).astype(np.int64)
+                out[i, L.N_AI_FEAT] = 1
+                live = 1
+        cards[cid, L.C_AI_LIVE] = live
     return out
 
 

@@ -179,12 +179,13 @@ def _attack(path, where, d):
     return a == "ranged"
 
 
-def load_hero(path: str | Path) -> HeroSpec:
-    """Load and validate one hero file; raises HeroFileError on any problem."""
+def read_hero_data(path: str | Path) -> dict:
+    """The raw TOML table of a hero file (not validated); raises HeroFileError if the
+    file is missing, unreadable, not UTF-8 or not TOML."""
     path = Path(path)
     name = path.name
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        return tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise HeroFileError(f"{path}: no such file") from None
     except UnicodeDecodeError as e:
@@ -193,6 +194,22 @@ def load_hero(path: str | Path) -> HeroSpec:
         raise HeroFileError(f"{path}: cannot read: {e}") from None
     except tomllib.TOMLDecodeError as e:
         raise HeroFileError(f"{name}: not valid TOML: {e}") from None
+
+
+def load_hero(path: str | Path) -> HeroSpec:
+    """Load and validate one hero file; raises HeroFileError on any problem."""
+    return hero_from_data(read_hero_data(path), path)
+
+
+def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
+    """Validate a hero file's raw TOML table (``read_hero_data``) into a HeroSpec.
+
+    ``path`` is the file the table came from: it names the file in errors, gives the
+    default key (its stem) and is kept as ``HeroSpec.path``. Raises HeroFileError.
+    Designer variants (``sim.content.variants``) patch the table, then call this.
+    """
+    path = Path(path)
+    name = path.name
     _keys(name, "top level", data, _TOP)
     hname = _req(name, "top level", data, "name", str)
     key = data.get("key", path.stem)

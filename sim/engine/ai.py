@@ -18,8 +18,9 @@ hero at full health):
   a random hand of the defender's hand size drawn from their unknown cards
   (hypergeometric, exact); damage to the hero is worth more as its health falls;
   defeating the opposing hero is worth ``win``; defeating a sidekick adds
-  ``kill_sidekick``; plus the card's effect worth, minus what the card is worth
-  kept in hand.
+  ``kill_sidekick``; plus ``opp_card`` times the chance the defender holds a
+  defense card (an attack usually costs them a card too), plus the card's effect
+  worth, minus what the card is worth kept in hand.
 * **maneuver**: the drawn card (nothing once the deck is empty: exhaustion
   damage instead) plus, for each fighter, the best position it can reach minus
   its current position, with or without a BOOST card (the plan is remembered for
@@ -27,7 +28,8 @@ hero at full health):
 * **position** of a fighter on a space: opposing fighters it can attack from
   there (now, if actions remain), distance to them (melee and ranged alike), and
   the threat of opposing fighters that can reach it next turn (more for a
-  damaged hero).
+  damaged hero); ``fog`` per point of defense a hero gains on its fog (the
+  Invisible Man).
 * **scheme**: ``scheme`` + its effect worth (+ ``ongoing`` for an ongoing scheme).
 * **defense**: minus the expected loss of health over the attacker's likely
   card (the best attack value in a random hand of their size from their unknown
@@ -37,7 +39,11 @@ hero at full health):
   which fighter) into ``ctl`` before it asks.
 
 Card effects are read once at compile time from the effect programs
-(``sim.content.ai_features``); nothing here is specific to one hero.
+(``sim.content.ai_features``); nothing here is specific to one hero. Steps whose
+condition reads only the board, piles and turn (Source tiers, "on fog", a form or
+size, ``conditions.LIVE_CONDITIONS``) are checked when a card is scored
+(:func:`value_now`, :func:`live_delta`): a scheme whose condition fails is worth
+no effect, and Ciri's cards are worth their current Source tier.
 """
 import numpy as np
 from numba import njit, types  # noqa: F401
@@ -48,13 +54,19 @@ from .control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_EXPLAIN, CTL_MODE0, CTL_PLAN_BOOST, CTL_PLAN_KEY,
     CTL_FU, CTL_FU_KEY, CTL_SIZE, CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MODE_GREEDY, N_WEIGHTS,
 )
+from .conditions import (
+    CN_ATTACKED, CN_COUNTER_EQ, CN_COUNTER_NE, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED, CN_HERO_HP_AT_MOST,
+    CN_LEFT_SPACE, CN_ON_FOG, CN_STARTED_ELSEWHERE, CN_STARTED_ON_FOG, CN_TAG_TIER,
+)
 from .core import PILE_DISC, PILE_HAND, count_tag_in_pile, fog_space, pile_base, reachable, team_of
 from .layout import (
+    C_AI_LIVE, C_PROG, I_AI0, I_AI_LIVE, I_CA, I_CB, I_COND, I_CREF, I_CTAG, I_FLAGS, I_N, I_OP, IF_NEGATE, N_FOG,
+    F_LEFT, F_START_SPACE, P_ATTACKED, P_FOG0, P_HERO_ATTACKED, P_START_FOG, N_WINDOWS, W_DURING, W_IMMEDIATELY, W_ON_PLAY,
+    W_ONGOING_DISCARD, W_ONGOING_START,
     A_ATTACK, A_MANEUVER, A_SCHEME, AI_ACTION, AI_CANCEL, AI_DMG, AI_DRAW, AI_MOVE, AI_OPP_DISCARD,
     AI_OTHER, AI_RECOVER, AI_SELF_DMG, AI_VALUE_ATK, AI_VALUE_DEF, C_AI0, C_BOOST, C_FMASK, C_FORM,
     C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CARD0, CB_CARD1, CB_DEF_F,
-    CB_MOD0, CB_MOD1, CB_OVR0, CB_OVR1, CB_PRINTED0, CB_PRINTED1, CT_ATTACK, CT_DEFENSE, CT_SCHEME,
-    CT_VERSATILE, D_ACTION, D_BOOST_ATTACK, D_BOOST_CARD, D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_EFFECT,
+    CB_MOD0, CB_OVR0, CB_PRINTED0, CT_ATTACK, CT_DEFENSE, CT_VERSATILE, D_ACTION, D_BOOST_ATTACK, D_BOOST_CARD, D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_EFFECT,
     D_DISCARD_LIMIT, D_MAY, D_MOVE_DEST, D_MOVE_STEP, D_OPTION, D_PLACE, D_SETUP_SPACE, D_TAKE_CARD,
     D_TARGET, D_GUESS, D_FOG_DEST, D_FORCE_CARD, HF_FOG_WALK, H_FLAGS, CB_DEF_P, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER,
     FS_IN_PLAY, G_ACTION_NO, G_ACTIONS, G_NPLAYERS, G_LOGN, G_TURN, H_AI_ATK0, H_AI_DEF0, H_AI_DEF_FOG, H_AI_MOVE_N,
@@ -70,7 +82,7 @@ WEIGHT_NAMES = (
     "fx_damage", "fx_self_damage", "fx_draw", "fx_opp_discard", "fx_recover", "fx_move",
     "fx_cancel", "fx_action", "fx_other",
     "scheme", "ongoing", "reach_now", "reach_next", "approach", "threat", "threat_sidekick",
-    "exhaustion", "boost_margin", "defend_margin",
+    "exhaustion", "boost_margin", "defend_margin", "opp_card", "fog",
 )
 """Names of the AI weights, in their order in the weight vector (see sim/ai_profiles.py)."""
 (W_DMG_HERO, W_HERO_LOW, W_DMG_SK, W_KILL_SK, W_WIN,
@@ -79,7 +91,7 @@ WEIGHT_NAMES = (
  W_FX_DMG, W_FX_SELF_DMG, W_FX_DRAW, W_FX_OPP_DISCARD, W_FX_RECOVER, W_FX_MOVE,
  W_FX_CANCEL, W_FX_ACTION, W_FX_OTHER,
  W_SCHEME, W_ONGOING, W_REACH_NOW, W_REACH_NEXT, W_APPROACH, W_THREAT, W_THREAT_SK,
- W_EXHAUST, W_BOOST_MARGIN, W_DEFEND_MARGIN) = range(len(WEIGHT_NAMES))
+ W_EXHAUST, W_BOOST_MARGIN, W_DEFEND_MARGIN, W_OPP_CARD, W_FOG) = range(len(WEIGHT_NAMES))
 assert len(WEIGHT_NAMES) <= N_WEIGHTS
 
 NEG = -1.0e18
@@ -90,6 +102,7 @@ _OP_RECOVER = 7
 _OP_SET_HEALTH = 8
 _OP_FLIP_COUNTER = 18
 _OP_CHOOSE_COUNTER = 20
+_OP_SET_VALUE = 12
 FA2 = types.Array(types.float64, 2, "C")
 
 
@@ -115,6 +128,138 @@ def fx_worth(tb, ctl, p, c):
             + wv(ctl, p, W_FX_RECOVER) * feat(tb, c, AI_RECOVER) + wv(ctl, p, W_FX_MOVE) * feat(tb, c, AI_MOVE)
             + wv(ctl, p, W_FX_CANCEL) * feat(tb, c, AI_CANCEL) + wv(ctl, p, W_FX_ACTION) * feat(tb, c, AI_ACTION)
             + wv(ctl, p, W_FX_OTHER) * feat(tb, c, AI_OTHER))
+
+
+@jit(F(TB, CTL, I, I))
+def fx_row(tb, ctl, p, r):
+    """Like :func:`fx_worth` for one live step ``r`` of a card program (its ``I_AI0 ..`` columns)."""
+    x = tb.code[r]
+    return 0.01 * (wv(ctl, p, W_FX_SELF_DMG) * x[I_AI0 + AI_SELF_DMG] + wv(ctl, p, W_FX_DRAW) * x[I_AI0 + AI_DRAW]
+                   + wv(ctl, p, W_FX_OPP_DISCARD) * x[I_AI0 + AI_OPP_DISCARD]
+                   + wv(ctl, p, W_FX_RECOVER) * x[I_AI0 + AI_RECOVER] + wv(ctl, p, W_FX_MOVE) * x[I_AI0 + AI_MOVE]
+                   + wv(ctl, p, W_FX_CANCEL) * x[I_AI0 + AI_CANCEL] + wv(ctl, p, W_FX_ACTION) * x[I_AI0 + AI_ACTION]
+                   + wv(ctl, p, W_FX_OTHER) * x[I_AI0 + AI_OTHER])
+
+
+@jit(B(ST, TB, I, I, I, I))
+def live_cond(st, tb, r, q, g, side):
+    """Whether the live condition of step ``r`` holds for player ``q``'s fighter ``g`` on combat
+    side ``side``: :func:`sim.engine.conditions.cond_ok` for the conditions in
+    ``conditions.LIVE_CONDITIONS`` (the adjacency and zone ones count as holding), written out
+    here without calls: calling the general checker from the AI's inner loops made them
+    twice as slow."""
+    c = tb.code[r, I_COND]
+    ok = True
+    if c == CN_TAG_TIER:
+        n = 0
+        b = pile_base(PILE_DISC, q)
+        tag = tb.code[r, I_CTAG]
+        for i in range(st[pslot(q, P_DISCN)]):
+            if tb.cards[st[b + i], C_TAGS] & tag:
+                n += 1
+        ok = n >= tb.code[r, I_CA] and (tb.code[r, I_CB] == 0 or n < tb.code[r, I_CB])
+    elif c == CN_COUNTER_EQ or c == CN_COUNTER_NE:
+        role = tb.code[r, I_CREF]
+        if (role == 1 and side != 0) or (role == 2 and side != 1):
+            ok = False
+        else:
+            eq = st[pslot(q, P_COUNTER0 + tb.code[r, I_CA])] == tb.code[r, I_CB]
+            ok = eq if c == CN_COUNTER_EQ else not eq
+    elif c == CN_ON_FOG:
+        h = q * FIGHTERS_PER_PLAYER
+        ok = False
+        if st[fslot(h, F_STATUS)] == FS_IN_PLAY:
+            for i in range(N_FOG):
+                if st[pslot(q, P_FOG0 + i)] == st[fslot(h, F_SPACE)]:
+                    ok = True
+    elif c == CN_STARTED_ON_FOG:
+        ok = st[pslot(q, P_START_FOG)] != 0
+    elif c == CN_HERO_HP_AT_MOST:
+        h = q * FIGHTERS_PER_PLAYER
+        ok = st[fslot(h, F_STATUS)] == FS_IN_PLAY and st[fslot(h, F_HP)] <= tb.code[r, I_CA]
+    elif c == CN_HAND_AT_LEAST:
+        ok = st[pslot(q, P_HANDN)] >= tb.code[r, I_CA]
+    elif c == CN_FIRST_ACTION:
+        ok = st[G_ACTION_NO] == 1
+    elif c == CN_ATTACKED:
+        ok = st[pslot(q, P_ATTACKED)] != 0
+    elif c == CN_HERO_ATTACKED:
+        ok = st[pslot(q, P_HERO_ATTACKED)] != 0
+    elif c == CN_STARTED_ELSEWHERE:
+        ok = g >= 0 and st[fslot(g, F_START_SPACE)] != st[fslot(g, F_SPACE)]
+    elif c == CN_LEFT_SPACE:
+        ok = g >= 0 and st[fslot(g, F_LEFT)] != 0
+    if (tb.code[r, I_FLAGS] & IF_NEGATE) != 0:
+        return not ok
+    return ok
+
+
+@jit(F(ST, TB, CTL, I, I, I, I))
+def live_steps(st, tb, ctl, c, g, side, k):
+    """Correction to card ``c``'s static feature ``k`` (``k`` < 0: to :func:`fx_worth` for its
+    owner) when fighter ``g`` plays it now on combat side ``side`` (0 attacking, 1 defending,
+    -1 a scheme): the static features count each live step at half; here a live step whose
+    condition holds now (``conditions.cond_ok``) counts in full and one that fails not at all.
+    Only called for cards with live steps (see :func:`live_delta`)."""
+    q = st[fslot(g, F_OWNER)]
+    d = 0.0
+    for w in range(N_WINDOWS):
+        if w == W_ONGOING_DISCARD:
+            continue
+        s0 = tb.cards[c, C_PROG + 2 * w]
+        mult = 1.5 if w == W_ONGOING_START else 0.5
+        for r in range(s0, s0 + tb.cards[c, C_PROG + 2 * w + 1]):
+            if tb.code[r, I_AI_LIVE] == 0:
+                continue
+            x = tb.code[r, I_AI0 + k] * 0.01 if k >= 0 else fx_row(tb, ctl, q, r)
+            if x != 0.0:
+                d += mult * x if live_cond(st, tb, r, q, g, side) else -mult * x
+    return d
+
+
+@jit(F(ST, TB, CTL, I, I, I, I))
+def live_delta(st, tb, ctl, c, g, side, k):
+    """Correction to card ``c``'s static feature ``k`` from its live steps (see
+    :func:`live_steps`); 0 for a card without live steps (most cards: checked here,
+    so that the call stays small and inline)."""
+    if tb.cards[c, C_AI_LIVE] == 0:
+        return 0.0
+    return live_steps(st, tb, ctl, c, g, side, k)
+
+
+@jit(F(ST, TB, I, I, I))
+def live_value(st, tb, c, g, side):
+    """The value of live card ``c`` (see :func:`value_now`); only called for cards with live steps."""
+    v = tb.cards[c, C_VALUE]
+    q = st[fslot(g, F_OWNER)]
+    for w in (W_IMMEDIATELY, W_ON_PLAY, W_DURING):
+        s0 = tb.cards[c, C_PROG + 2 * w]
+        for r in range(s0, s0 + tb.cards[c, C_PROG + 2 * w + 1]):
+            if (tb.code[r, I_OP] == _OP_SET_VALUE and tb.code[r, I_AI_LIVE] != 0
+                    and live_cond(st, tb, r, q, g, side)):
+                v = tb.code[r, I_N]
+    return float(v)
+
+
+@jit(F(ST, TB, I, I, I))
+def value_now(st, tb, c, g, side):
+    """Card ``c``'s value as fighter ``g`` would play it now: printed, or the "value N
+    instead" of a live step whose condition holds (Ciri's Source tiers)."""
+    if tb.cards[c, C_AI_LIVE] == 0:   # (checked here so that most calls stay small and inline)
+        return float(tb.cards[c, C_VALUE])
+    return live_value(st, tb, c, g, side)
+
+
+@jit(F(ST, TB, CTL, I, I, I))
+def dmg_now(st, tb, ctl, c, g, side):
+    """Damage card ``c``'s effects deal to opposing fighters when ``g`` plays it now."""
+    return feat(tb, c, AI_DMG) + live_delta(st, tb, ctl, c, g, side, AI_DMG)
+
+
+@jit(F(ST, TB, CTL, I, I, I, I))
+def fx_now(st, tb, ctl, p, c, g, side):
+    """:func:`fx_worth` of card ``c`` when ``p``'s fighter ``g`` plays it now (live steps checked)."""
+    return fx_worth(tb, ctl, p, c) + live_delta(st, tb, ctl, c, g, side, -1)
 
 
 @jit(F(TB, CTL, I, I))
@@ -237,6 +382,21 @@ def hero_def_bonus(st, tb, g):
     return v
 
 
+@jit(F(ST, TB, CTL, I, I, F))
+def att_value(st, tb, ctl, c, g, bonus):
+    """Expected value of card ``c`` attacking with fighter ``g`` (value now, + effects, + ``bonus``:
+    the ability's, :func:`hero_atk_bonus`, and any other)."""
+    return (value_now(st, tb, c, g, 0) + feat(tb, c, AI_VALUE_ATK) + live_delta(st, tb, ctl, c, g, 0, AI_VALUE_ATK)
+            + bonus)
+
+
+@jit(F(ST, TB, CTL, I, I, F))
+def def_value(st, tb, ctl, c, g, bonus):
+    """Expected value of card ``c`` defending fighter ``g`` (value now, + effects, + ``bonus``)."""
+    return (value_now(st, tb, c, g, 1) + feat(tb, c, AI_VALUE_DEF) + live_delta(st, tb, ctl, c, g, 1, AI_VALUE_DEF)
+            + bonus)
+
+
 @jit(F(ST, CTL, I, I, F))
 def dmg_value(st, ctl, p, t, k):
     """Worth to player ``p`` of ``k`` damage to fighter ``t`` (negative if ``t`` is ``p``'s own)."""
@@ -264,14 +424,16 @@ def dmg_value(st, ctl, p, t, k):
     return k * wv(ctl, p, W_DMG_SK)
 
 
-@jit(F(ST, TB, I, I, A1, I, FA1, FA1))
-def defense_dist(st, tb, t, hand, pool, npool, vals, probs):
+@jit(F(ST, TB, CTL, I, I, A1, I, FA1, FA1))
+def defense_dist(st, tb, ctl, t, hand, pool, npool, vals, probs):
     """Likely best defense value of fighter ``t``'s owner: fills ``vals``/``probs``
     (see :func:`best_dist`) from their unknown cards ``pool`` and hand size
     ``hand``; returns (as float) P(no defense card), the count in ``vals[63]``."""
     m = 0
     bonus = hero_def_bonus(st, tb, t)
     zero = np.zeros(MAX_CARDS + 1, np.float64)
+    # the opponent's cards by their static features (live steps at half): valuing live steps
+    # here (a call in this inner loop) made every decision twice as slow
     for i in range(npool):
         c = pool[i]
         ty = tb.cards[c, C_TYPE]
@@ -283,14 +445,14 @@ def defense_dist(st, tb, t, hand, pool, npool, vals, probs):
     return pn
 
 
-@jit(F(ST, TB, I, I, A1, I, FA1, FA1, FA1, F))
-def attack_dist(st, tb, a, hand, pool, npool, vals, fxd, probs, extra):
+@jit(F(ST, TB, CTL, I, I, A1, I, FA1, FA1, FA1, F))
+def attack_dist(st, tb, ctl, a, hand, pool, npool, vals, fxd, probs, extra):
     """Likely attack card of fighter ``a`` (the best in a hand of ``hand`` cards from
     ``pool``): its value plus ``extra`` in ``vals``, its effect damage in ``fxd``;
     like :func:`defense_dist`."""
     m = 0
     bonus = hero_atk_bonus(st, tb, a) + extra
-    for i in range(npool):
+    for i in range(npool):   # static features, as in defense_dist
         c = pool[i]
         ty = tb.cards[c, C_TYPE]
         if (ty == CT_ATTACK or ty == CT_VERSATILE) and playable(st, tb, c, a):
@@ -372,6 +534,10 @@ def pos_score(st, tb, ctl, p, g, s, now, fu):
             thr = tb.adj[s, se] != 0 or tb.dist[se, s] <= em + 1
         if thr:
             sc -= vuln * (1.0 if ehero else 0.6)
+    if hero:   # a hero who defends better on fog (the Invisible Man) wants to stand on it
+        fogv = tb.heroes[st[pslot(st[fslot(g, F_OWNER)], P_HERO)], H_AI_DEF_FOG]
+        if fogv != 0 and fog_space(st, st[fslot(g, F_OWNER)], s):
+            sc += wv(ctl, p, W_FOG) * fogv
     return sc + wv(ctl, p, W_REACH_NOW) * best_now
 
 
@@ -381,8 +547,8 @@ def action_key(st, p):
     return ((st[G_TURN] * 64 + st[G_ACTION_NO]) * 4) + p
 
 
-@jit(V(ST, TB, I, FA2, FA2, FA1))
-def target_dists(st, tb, p, dvals, dprobs, pnone):
+@jit(V(ST, TB, CTL, I, FA2, FA2, FA1))
+def target_dists(st, tb, ctl, p, dvals, dprobs, pnone):
     """For each opposing fighter ``e`` of ``p``: its owner's likely best defense
     (``dvals[e]``, ``dprobs[e]``, ``pnone[e]``, see :func:`defense_dist`); ``pnone[e]``
     is -1 for fighters that are not opposing or not in play."""
@@ -410,15 +576,22 @@ def target_dists(st, tb, p, dvals, dprobs, pnone):
                 dprobs[e, i] = dprobs[same, i]
             pnone[e] = pnone[same]
         else:
-            pnone[e] = defense_dist(st, tb, e, st[pslot(q, P_HANDN)], pool, npool, dvals[e], dprobs[e])
+            pnone[e] = defense_dist(st, tb, ctl, e, st[pslot(q, P_HANDN)], pool, npool, dvals[e], dprobs[e])
 
 
 @jit(F(ST, TB, CTL, I, I, I, I, FA2, FA2, FA1))
 def attack_worth(st, tb, ctl, p, g, e, c, dvals, dprobs, pnone):
     """Worth of ``p``'s fighter ``g`` attacking ``e`` with card ``c`` (the attack action's score)."""
-    av = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_ATK) + hero_atk_bonus(st, tb, g)
-    return (exp_attack(st, ctl, p, e, av, feat(tb, c, AI_DMG), dvals[e], dprobs[e], pnone[e])
-            + fx_worth(tb, ctl, p, c) - keep_worth(tb, ctl, p, c))
+    if tb.cards[c, C_AI_LIVE] == 0:   # (most cards: the static features, no calls)
+        av = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_ATK) + hero_atk_bonus(st, tb, g)
+        dmg = feat(tb, c, AI_DMG)
+        fx = fx_worth(tb, ctl, p, c)
+    else:
+        av = att_value(st, tb, ctl, c, g, hero_atk_bonus(st, tb, g))
+        dmg = dmg_now(st, tb, ctl, c, g, 0)
+        fx = fx_now(st, tb, ctl, p, c, g, 0)
+    return (exp_attack(st, ctl, p, e, av, dmg, dvals[e], dprobs[e], pnone[e])
+            + wv(ctl, p, W_OPP_CARD) * (1.0 - pnone[e]) + fx - keep_worth(tb, ctl, p, c))
 
 
 @jit(V(ST, TB, CTL, I, FA2, FA2, FA1, FA2))
@@ -462,7 +635,7 @@ def cached_follow_up(st, tb, ctl, p, fu):
     dvals = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
     dprobs = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
     pnone = np.empty(MAX_FIGHTERS, np.float64)
-    target_dists(st, tb, p, dvals, dprobs, pnone)
+    target_dists(st, tb, ctl, p, dvals, dprobs, pnone)
     follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu)
 
 
@@ -557,6 +730,9 @@ def plan_maneuver(st, tb, ctl, p, record):
     cache = np.full((FIGHTERS_PER_PLAYER, tb.adj.shape[0]), NEG)
     base = move_gain(st, tb, ctl, p, 0, now, fu, cache, FIGHTERS_PER_PLAYER)
     draw = draw_worth(st, tb, ctl, p)
+    h = st[pslot(p, P_HERO)]
+    if tb.heroes[h, H_AI_HURT_FORM] != 0 and tb.heroes[h, H_AI_HURT_FORM] == st[pslot(p, P_COUNTER0)] + 1:
+        draw += dmg_value(st, ctl, p, p * FIGHTERS_PER_PLAYER, 1.0)   # Mr. Hyde: a maneuver costs him 1 health
     score = draw + base
     plan = -1
     bc = best_boost_card(st, tb, ctl, p)
@@ -578,7 +754,9 @@ def plan_maneuver(st, tb, ctl, p, record):
 @jit(F(ST, TB, CTL, I, I))
 def scheme_score(st, tb, ctl, p, c):
     """Score of playing scheme ``c``."""
-    s = wv(ctl, p, W_SCHEME) + fx_worth(tb, ctl, p, c) + wv(ctl, p, W_FX_DMG) * feat(tb, c, AI_DMG)
+    h = p * FIGHTERS_PER_PLAYER
+    s = (wv(ctl, p, W_SCHEME) + fx_now(st, tb, ctl, p, c, h, -1)
+         + wv(ctl, p, W_FX_DMG) * dmg_now(st, tb, ctl, c, h, -1))
     if tb.cards[c, C_TAGS] & TAG_ONGOING:
         s += wv(ctl, p, W_ONGOING) if st[pslot(p, P_ONGOING)] < 0 else 0.2 * wv(ctl, p, W_ONGOING)
     return s
@@ -590,7 +768,7 @@ def score_actions(st, tb, ctl, p, opts, n, scores):
     dvals = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
     dprobs = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
     pnone = np.empty(MAX_FIGHTERS, np.float64)
-    target_dists(st, tb, p, dvals, dprobs, pnone)
+    target_dists(st, tb, ctl, p, dvals, dprobs, pnone)
     if st[G_ACTIONS] > 0:   # a maneuver now may be followed by an attack: table of those
         fu = np.empty((MAX_FIGHTERS, MAX_FIGHTERS), np.float64)
         follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu)
@@ -632,7 +810,7 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
     vals = np.empty(MAX_CARDS + 1, np.float64)
     fxd = np.empty(MAX_CARDS + 1, np.float64)
     probs = np.empty(MAX_CARDS + 1, np.float64)
-    pn = attack_dist(st, tb, a, hand, pool, npool, vals, fxd, probs, extra)
+    pn = attack_dist(st, tb, ctl, a, hand, pool, npool, vals, fxd, probs, extra)
     m = int(vals[MAX_CARDS])
     norm = 1.0 - pn
     bonus = hero_def_bonus(st, tb, t)
@@ -642,8 +820,8 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
         vd = 0.0
         s = 0.0
         if d >= 0:
-            vd = tb.cards[d, C_VALUE] + feat(tb, d, AI_VALUE_DEF) + bonus
-            s = (fx_worth(tb, ctl, q, d) + 0.5 * wv(ctl, q, W_FX_DMG) * feat(tb, d, AI_DMG)
+            vd = def_value(st, tb, ctl, d, t, bonus)
+            s = (fx_now(st, tb, ctl, q, d, t, 1) + 0.5 * wv(ctl, q, W_FX_DMG) * dmg_now(st, tb, ctl, d, t, 1)
                  - keep_worth(tb, ctl, q, d) - wv(ctl, q, W_DEFEND_MARGIN))
         loss = 0.0
         if norm > 1e-9:
@@ -697,10 +875,10 @@ def score_boost(st, tb, ctl, p, kind, opts, n, scores):
         npool = unknown_pool(st, tb, q, pool)
         vals = np.empty(MAX_CARDS + 1, np.float64)
         probs = np.empty(MAX_CARDS + 1, np.float64)
-        pn = defense_dist(st, tb, t, st[pslot(q, P_HANDN)], pool, npool, vals, probs)
+        pn = defense_dist(st, tb, ctl, t, st[pslot(q, P_HANDN)], pool, npool, vals, probs)
         c = st[o + CB_CARD0]
-        av = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_ATK) + hero_atk_bonus(st, tb, st[o + CB_ATT_F])
-        fx = feat(tb, c, AI_DMG)
+        av = att_value(st, tb, ctl, c, st[o + CB_ATT_F], hero_atk_bonus(st, tb, st[o + CB_ATT_F]))
+        fx = dmg_now(st, tb, ctl, c, st[o + CB_ATT_F], 0)
         base = exp_attack(st, ctl, p, t, av, fx, vals, probs, pn)
         for j in range(n):
             b = opts[j]
@@ -793,12 +971,22 @@ def form_worth(st, tb, ctl, p, form):
     could play then, the ability's value bonuses, minus health lost to maneuvers (Hyde)."""
     h = st[pslot(p, P_HERO)]
     hb = pile_base(PILE_HAND, p)
+    g = p * FIGHTERS_PER_PLAYER
     v = 0.0
+    cur = st[pslot(p, P_COUNTER0)]
+    st[pslot(p, P_COUNTER0)] = form   # the cards' values in that form (Duality of Man), then put back
     for i in range(st[pslot(p, P_HANDN)]):
         c = st[hb + i]
         f = tb.cards[c, C_FORM]
         if f == 0 or f - 1 == form:
-            v += 0.5 + 0.2 * max(tb.cards[c, C_VALUE], 0)
+            ty = tb.cards[c, C_TYPE]
+            best = 0.0
+            if ty == CT_ATTACK or ty == CT_VERSATILE:
+                best = att_value(st, tb, ctl, c, g, hero_atk_bonus(st, tb, g))
+            if ty == CT_DEFENSE or ty == CT_VERSATILE:
+                best = max(best, def_value(st, tb, ctl, c, g, 0.0))
+            v += 0.5 + 0.2 * max(best, 0.0)
+    st[pslot(p, P_COUNTER0)] = cur
     v += tb.heroes[h, H_AI_ATK0 + min(form, 1)] + tb.heroes[h, H_AI_DEF0 + min(form, 1)]
     if tb.heroes[h, H_AI_HURT_FORM] == form + 1:
         v += 0.7 * dmg_value(st, ctl, p, p * FIGHTERS_PER_PLAYER, 1.0)
@@ -872,7 +1060,6 @@ def greedy_scores(st, tb, ctl, p, kind, opts, n, scores):
         for i in range(n):
             scores[i] = 1.0 if opts[i] < 0 else 0.0
     else:   # D_MOVE_DEST for its own fighter: toward the nearest opposing fighter
-        g = ctl[CTL_CTX_F]
         tm = team_of(st, p)
         for i in range(n):
             s = opts[i]

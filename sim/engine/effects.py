@@ -28,25 +28,33 @@ from .core import (
 )
 from .layout import (
     C_BOOST, C_PROG, CB_ATT_F, CB_CANCEL0, CB_CARD0, CB_DEF_F,
-    CB_IGN0, CB_MOD0, CB_OVR0, CB_PREVENT, CB_PRINTED0, CB_WON, D_BOOST_CARD,
+    CB_IGN0, CB_MOD0, CB_OVR0, CB_PREVENT, CB_PRINTED0, D_BOOST_CARD,
     D_DISCARD_EFFECT, D_MAY, D_MOVE_DEST, D_MOVE_WHICH, D_OPTION, D_PLACE,
     D_TARGET, EV_BOOST, EV_CANCEL, EV_COUNTER, EV_END_TURN, EV_GAIN_ACTION,
     EV_CHOOSE, EV_DISCARD, EV_IGNORE, EV_PIN, EV_REMOVE, EV_SWAP, CB_ATT_P, EV_LOOK_HAND, EV_LOOK_TOP, EV_RETURN, EV_SEARCH, EV_TAKE, D_TAKE_CARD, P_DECKN, F_HP, F_KIND, F_MAXHP, F_OWNER, F_SPACE,
     F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FS_DEFEATED, FS_IN_PLAY,
     G_ACTIONS, G_ACTIVE, G_ENDTURN, G_FLAGS, G_PASSED, GF_SELF_TO_DECK, GF_TOOK_FROM_DECK,
-    F_LEFT, F_NOLEAVE, FS_REMOVED, P_ATTACKED, P_HERO_ATTACKED, P_ONGOING, P_RETURN, C_PASSIVE,
+    F_LEFT, F_NOLEAVE, FS_REMOVED, P_ONGOING, P_RETURN, C_PASSIVE,
     PV_NO_OPPONENT_ACTIONS, PV_MAY_IGNORE_DISCARD, H_PROTECT_TAG, H_PROTECT_N,
-    G_LAST_BOOST, G_LAST_DMG, G_LAST_KO, G_NPLAYERS, G_OVER, H_HOOKS, I_CA, I_CB, I_CREF, I_CTAG, I_X, I_Y, I_RANGE,
-    I_COND, I_FLAGS, I_N, I_OP, I_PARG, I_PER, I_REF, I_SEL, I_SIDE, IF_MAY,
-    IF_BOTTOM, IF_EXCLUDE_OPP, IF_NEGATE, IF_TO_OPPONENT, IF_TRACK, IF_RANDOM, IF_THROUGH, IF_YOU_CHOOSE, IF_EXCLUDE_REF, MAX_CARDS, MAX_FIGHTERS,
+    G_LAST_BOOST, G_LAST_DMG, G_LAST_KO, G_NPLAYERS, G_OVER, H_HOOKS, I_X, I_Y, I_RANGE,
+    I_FLAGS, I_N, I_OP, I_PARG, I_PER, I_REF, I_SEL, I_SIDE, IF_MAY,
+    IF_BOTTOM, IF_EXCLUDE_OPP, IF_TO_OPPONENT, IF_TRACK, IF_RANDOM, IF_THROUGH, IF_YOU_CHOOSE, IF_EXCLUDE_REF, MAX_CARDS, MAX_FIGHTERS,
     OFF_CB, P_COUNTER0, P_DISCN, P_HAND_SEEN, P_HANDN, P_HERO, R_END_AT_ACTION,
-    TAG_UNCANCELABLE, C_TAGS, C_TYPE, C_VALUE, C_FORM, C_HERO, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE,
-    CB_DMG, CB_LOCK0, CB_GUESS0, CB_ABOOST, CB_DEF_P, D_GUESS, D_FOG_TOKEN, D_FOG_DEST, D_FORCE_CARD,
+    TAG_UNCANCELABLE, C_TAGS, C_TYPE, C_VALUE, C_FORM, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE,
+    CB_DMG, CB_LOCK0, CB_GUESS0, D_GUESS, D_FOG_TOKEN, D_FOG_DEST, D_FORCE_CARD,
     EV_FOG, EV_REPLACE, EV_GUESS, EV_SET_PRINTED, G_GUESS, G_LAST_DISC, G_MOVED, G_FOG_TOKEN, G_FOG_SPACE,
-    G_ACTION_NO, IF_EMPTY, IF_DIFFERENT, IF_OPTIONAL, IF_ONTO_FOG, N_FOG, P_FOG0, P_START_FOG, FORM_COUNTER,
-    R_OFF_FORM, H_DECK_START, H_DECK_LEN, W_ON_PLAY, fslot, pslot,
+    IF_EMPTY, IF_DIFFERENT, IF_OPTIONAL, IF_ONTO_FOG, N_FOG, P_FOG0, FORM_COUNTER,
+    R_OFF_FORM, H_DECK_START, H_DECK_LEN, fslot, pslot,
 )
 from .policy import CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, decide
+from .conditions import (  # noqa: F401  (re-exported: the compiler and the rules read them from here)
+    CN_ADJACENT, CN_ALWAYS, CN_ATTACKED, CN_ATTACKING, CN_COUNTER_EQ, CN_COUNTER_NE, CN_DEALT_DAMAGE,
+    CN_DEFEATED_ANY, CN_DEFENDING, CN_DISCARDED, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED,
+    CN_HERO_HP_AT_MOST, CN_KIND_IN_ZONE_OF, CN_LEFT_SPACE, CN_NOT_WON, CN_ON_FOG, CN_OPP_HP_AT_LEAST,
+    CN_OPP_PRINTED_AT_LEAST, CN_OPP_PRINTED_EQ, CN_OPPOSING_IS_HERO, CN_PREDICTED, CN_STARTED_ELSEWHERE,
+    CN_STARTED_ON_FOG, CN_TAG_TIER, CN_TOOK_FROM_DECK, CN_WON, REF_OPPOSING, REF_SELF,
+    cond_ok, opp_card, resolve_ref,
+)
 
 # ------------------------------------------------------------------ opcodes
 OP_NOP = 0
@@ -105,36 +113,6 @@ SR_DECK = 1
 SR_DISCARD = 2
 SR_DECK_OR_DISCARD = 3
 
-# --------------------------------------------------------------- conditions
-CN_ALWAYS = 0
-CN_WON = 1             # you won the combat
-CN_NOT_WON = 2         # you did not win the combat
-CN_COUNTER_EQ = 3      # your hero counter CA == CB
-CN_OPPOSING_IS_HERO = 4
-CN_STARTED_ELSEWHERE = 5  # your fighter started this turn in another space
-CN_HERO_HP_AT_MOST = 6  # your hero is in play with health <= CA
-CN_ATTACKING = 7
-CN_DEFENDING = 8
-CN_OPP_PRINTED_AT_LEAST = 9
-CN_OPP_PRINTED_EQ = 10
-CN_OPP_HP_AT_LEAST = 11
-CN_TAG_TIER = 12       # CA <= cards with tag bits PARG in your discard < CB (CB 0: no top)
-CN_ADJACENT = 13       # fighter REF adjacent to fighter CA (both REF codes)
-CN_ON_FOG = 14         # your hero is on a space with one of your fog tokens
-CN_COUNTER_NE = 15
-CN_DEFEATED_ANY = 16   # the last damage step defeated a fighter
-CN_DEALT_DAMAGE = 17   # the last damage step dealt damage
-CN_ATTACKED = 18       # one of your fighters attacked this turn
-CN_HERO_ATTACKED = 19  # your hero attacked this turn (before this combat)
-CN_LEFT_SPACE = 20     # your fighter left its space this turn
-CN_HAND_AT_LEAST = 21  # you hold at least CA cards
-CN_KIND_IN_ZONE_OF = 22  # one of your fighters of kind REF is in the zone of fighter CA
-CN_TOOK_FROM_DECK = 23  # the last search took its card from the deck
-CN_STARTED_ON_FOG = 24  # your hero began this turn on a space with one of your fog tokens
-CN_PREDICTED = 25      # your prediction (OP_PREDICT) equals the opponent card's printed value
-CN_DISCARDED = 26      # the last discard step discarded at least one card
-CN_FIRST_ACTION = 27   # this is the first action of the turn
-
 # ------------------------------------------------------------- selectors
 SEL_REF = 0            # the fighter REF
 SEL_EACH_KIND = 1      # each of your fighters of kind REF
@@ -152,9 +130,6 @@ SEL_EACH_FOG = 12      # each fighter on a space with one of your fog tokens (si
 SEL_OPP_HERO = 13      # the opponent's hero
 SEL_MOVED = 14         # the fighter the last move step moved (or chose)
 
-REF_SELF = -1          # your fighter (who played the card)
-REF_OPPOSING = -2      # the opposing fighter in this combat
-# REF >= 0: your fighter of kind REF (0 = hero)
 
 S_ANY = 0
 S_OPPOSING = 1
@@ -175,23 +150,6 @@ PL_ANY = 0
 PL_IN_ZONE = 1         # a space in the zone of fighter CA
 PL_ADJ = 2             # a space adjacent to fighter CA
 PL_LAST_FOG = 3        # the space the last move_fog step moved a token to
-
-
-@jit(I(ST, I, I, I, I))
-def resolve_ref(st, p, f, side, ref):
-    """Fighter slot a reference code points at, or -1 if none is in play."""
-    if ref == REF_SELF:
-        return f
-    if ref == REF_OPPOSING:
-        if side < 0:
-            return -1
-        g = st[OFF_CB + (CB_DEF_F if side == 0 else CB_ATT_F)]
-        return g
-    for k in range(FIGHTERS_PER_PLAYER):
-        g = p * FIGHTERS_PER_PLAYER + k
-        if st[fslot(g, F_STATUS)] == FS_IN_PLAY and st[fslot(g, F_KIND)] == ref:
-            return g
-    return -1
 
 
 @jit(I(ST, I, I))
@@ -261,104 +219,6 @@ def per_count(st, tb, p, f, side, per, parg):
                 c += 1
         return c
     return 0
-
-
-@jit(I(ST, I))
-def opp_card(st, side):
-    if side < 0:
-        return -1
-    return st[OFF_CB + CB_CARD0 + (1 - side)]
-
-
-@jit(B(ST, TB, A1, I, I, I))
-def cond_base(st, tb, ins, p, f, side):
-    c = ins[I_COND]
-    if c == CN_ALWAYS:
-        return True
-    if c == CN_WON or c == CN_NOT_WON:
-        w = st[OFF_CB + CB_WON]
-        won = (w == 1 and side == 0) or (w == 0 and side == 1)
-        return won if c == CN_WON else not won
-    if c == CN_COUNTER_EQ or c == CN_COUNTER_NE:
-        role = ins[I_CREF]          # 0 any, 1 only when attacking, 2 only when defending
-        if (role == 1 and side != 0) or (role == 2 and side != 1):
-            return False
-        eq = st[pslot(p, P_COUNTER0 + ins[I_CA])] == ins[I_CB]
-        return eq if c == CN_COUNTER_EQ else not eq
-    if c == CN_OPPOSING_IS_HERO:
-        o = resolve_ref(st, p, f, side, REF_OPPOSING)
-        return o >= 0 and st[fslot(o, F_KIND)] == 0
-    if c == CN_STARTED_ELSEWHERE:
-        return f >= 0 and st[fslot(f, F_START_SPACE)] != st[fslot(f, F_SPACE)]
-    if c == CN_HERO_HP_AT_MOST:
-        h = hero_of(p)
-        return st[fslot(h, F_STATUS)] == FS_IN_PLAY and st[fslot(h, F_HP)] <= ins[I_CA]
-    if c == CN_ATTACKING:
-        return side == 0
-    if c == CN_DEFENDING:
-        return side == 1
-    if c == CN_OPP_PRINTED_AT_LEAST or c == CN_OPP_PRINTED_EQ:
-        oc = opp_card(st, side)
-        if oc < 0:
-            return False
-        v = st[OFF_CB + CB_PRINTED0 + (1 - side)]
-        return v >= ins[I_CA] if c == CN_OPP_PRINTED_AT_LEAST else v == ins[I_CA]
-    if c == CN_OPP_HP_AT_LEAST:
-        o = resolve_ref(st, p, f, side, REF_OPPOSING)
-        return o >= 0 and st[fslot(o, F_HP)] >= ins[I_CA]
-    if c == CN_TAG_TIER:
-        n = count_tag_in_pile(st, tb, PILE_DISC, p, ins[I_CTAG])
-        return n >= ins[I_CA] and (ins[I_CB] == 0 or n < ins[I_CB])
-    if c == CN_ADJACENT:
-        a = resolve_ref(st, p, f, side, ins[I_CREF])
-        b = resolve_ref(st, p, f, side, ins[I_CA])
-        return a >= 0 and b >= 0 and adjacent(tb, st[fslot(a, F_SPACE)], st[fslot(b, F_SPACE)])
-    if c == CN_ATTACKED:
-        return st[pslot(p, P_ATTACKED)] != 0
-    if c == CN_HERO_ATTACKED:
-        return st[pslot(p, P_HERO_ATTACKED)] != 0
-    if c == CN_LEFT_SPACE:
-        return f >= 0 and st[fslot(f, F_LEFT)] != 0
-    if c == CN_HAND_AT_LEAST:
-        return st[pslot(p, P_HANDN)] >= ins[I_CA]
-    if c == CN_KIND_IN_ZONE_OF:
-        r = resolve_ref(st, p, f, side, ins[I_CA])
-        if r < 0 or st[fslot(r, F_STATUS)] != FS_IN_PLAY:
-            return False
-        for k in range(FIGHTERS_PER_PLAYER):
-            g = p * FIGHTERS_PER_PLAYER + k
-            if (g != r and st[fslot(g, F_STATUS)] == FS_IN_PLAY and st[fslot(g, F_KIND)] == ins[I_CREF]
-                    and same_zone(tb, st[fslot(g, F_SPACE)], st[fslot(r, F_SPACE)])):
-                return True
-        return False
-    if c == CN_TOOK_FROM_DECK:
-        return (st[G_FLAGS] & GF_TOOK_FROM_DECK) != 0
-    if c == CN_DEFEATED_ANY:
-        return st[G_LAST_KO] > 0
-    if c == CN_DEALT_DAMAGE:
-        return st[G_LAST_DMG] > 0
-    if c == CN_ON_FOG:
-        h = hero_of(p)
-        return st[fslot(h, F_STATUS)] == FS_IN_PLAY and fog_space(st, p, st[fslot(h, F_SPACE)])
-    if c == CN_STARTED_ON_FOG:
-        return st[pslot(p, P_START_FOG)] != 0
-    if c == CN_PREDICTED:
-        if side < 0 or opp_card(st, side) < 0:
-            return False
-        g = st[OFF_CB + CB_GUESS0 + side]
-        return g > 0 and g - 1 == st[OFF_CB + CB_PRINTED0 + 1 - side]
-    if c == CN_DISCARDED:
-        return st[G_LAST_DISC] > 0
-    if c == CN_FIRST_ACTION:
-        return st[G_ACTION_NO] == 1
-    return False
-
-
-@jit(B(ST, TB, A1, I, I, I))
-def cond_ok(st, tb, ins, p, f, side):
-    """True if the condition of instruction row ``ins`` holds (negated by IF_NEGATE)."""
-    r = cond_base(st, tb, ins, p, f, side)
-    return (not r) if (ins[I_FLAGS] & IF_NEGATE) != 0 else r
 
 
 @jit(B(ST, I, I, I))

@@ -187,7 +187,8 @@ AI_CANCEL = 8       # cancel / ignore / prevent
 AI_ACTION = 9       # actions gained
 AI_OTHER = 10       # anything else worth a little
 N_AI_FEAT = 11
-C_FIELDS = C_AI0 + N_AI_FEAT
+C_AI_LIVE = C_AI0 + N_AI_FEAT   # 1: some step of the card has a condition the AI checks as it scores it
+C_FIELDS = C_AI_LIVE + 1
 
 PV_NO_OPPONENT_ACTIONS = 1   # opponents can't gain actions (Blizzard)
 PV_MAY_IGNORE_DISCARD = 2    # you may ignore effects that make you discard from hand (Tawny Owl)
@@ -265,7 +266,9 @@ I_FLAGS = 12
 I_X = 13        # op argument (where, pile, counter slot, options, ...)
 I_Y = 14        # op argument (a reference fighter, card id + 1)
 I_RANGE = 15    # target range in spaces
-I_FIELDS = 16
+I_AI0 = 16      # the AI's reading of this step: N_AI_FEAT features (AI_*, hundredths), filled at compile time
+I_AI_LIVE = I_AI0 + N_AI_FEAT   # 1: the step's condition is checked when the AI scores the card (conditions.LIVE)
+I_FIELDS = I_AI_LIVE + 1
 
 IF_MAY = 1          # the player may decline
 IF_THROUGH = 2      # move through opposing fighters

@@ -1,0 +1,262 @@
+"""The compare report: what does a designer variant do to a hero's win rate?
+
+Reads a compare folder (``sim.versus.plan_compare``: ``OUT/baseline`` and
+``OUT/variant``, two run folders with the same cells and run seed) and pairs game
+*i* of a cell in one run with game *i* of the same cell in the other: both started
+from the same seed, so they share the shuffles and every random choice until the
+variant first makes a difference (a changed health total changes nothing until a
+fighter would have fallen; a changed deck diverges from the first draw). The pairing
+removes the variance the two games share, which makes the test far more sensitive
+than comparing two independent sets of games.
+
+Statistics: per opponent and over all opponents, the mean of the paired differences
+(variant score minus baseline score of the hero, draws counting half) with a t
+interval and a one-sample t-test (``reports.stats.paired_difference``). Null
+hypothesis: *the variant does not change the hero's expected score against this
+opponent*. The p-values of the opponents and the overall row are Holm-corrected as
+one family. From Python::
+
+    from reports.compare import build_compare_report
+    rep = build_compare_report("runs/arthur_plus4")
+    rep.tables["compare"]      # one row per opponent and "all"
+"""
+from __future__ import annotations
+
+import html
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .stats import holm, paired_difference, wilson
+
+ALL_OPPONENTS = "all"
+ALPHA = 0.05
+REPORT_DIR = "report"
+
+
+@dataclass
+class CompareReport:
+    """What :func:`build_compare_report` wrote: ``out_dir``, ``html`` path, ``tables``
+    (``compare``: see :func:`compare_table`), ``summary`` text, ``csv`` and ``png`` paths."""
+
+    out_dir: Path
+    html: Path
+    tables: dict
+    summary: str
+    csv: dict = field(default_factory=dict)
+    png: dict = field(default_factory=dict)
+
+
+def hero_scores(games: pd.DataFrame, hero: str) -> pd.DataFrame:
+    """The hero's score in each game of a versus run: columns ``matchup_id``,
+    ``game_index``, ``opponent``, ``battlefield``, ``seat`` (0 = the hero moved first),
+    ``score`` (float64: 1 win, 0.5 draw, 0 loss). One row per game; games in which
+    the hero does not play are dropped."""
+    first = games["p1_hero"] == hero
+    second = games["p2_hero"] == hero
+    g = games[first | second]
+    seat = np.where(g["p1_hero"] == hero, 0, 1)
+    w = g["winner"].to_numpy()
+    score = np.where(w < 0, 0.5, np.where(w == seat, 1.0, 0.0))
+    return pd.DataFrame({"matchup_id": g["matchup_id"].to_numpy(np.int64),
+                         "game_index": g["game_index"].to_numpy(np.int64),
+                         "opponent": np.where(seat == 0, g["p2_hero"], g["p1_hero"]),
+                         "battlefield": g["battlefield"].to_numpy(object), "seat": seat.astype(np.int8),
+                         "score": score})
+
+
+def pair_games(base: pd.DataFrame, var: pd.DataFrame, hero: str) -> pd.DataFrame:
+    """Pair the hero's games of the baseline and variant runs by (cell, game index):
+    columns ``matchup_id``, ``game_index``, ``opponent``, ``battlefield``, ``seat``,
+    ``baseline`` and ``variant`` (the hero's score in each). Only games stored in both
+    runs are kept."""
+    b = hero_scores(base, hero).rename(columns={"score": "baseline"})
+    v = hero_scores(var, hero)[["matchup_id", "game_index", "score"]].rename(columns={"score": "variant"})
+    return b.merge(v, on=["matchup_id", "game_index"], how="inner")
+
+
+def compare_table(pairs: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+    """Change of the hero's score per opponent and over all (opponent ``"all"``, last).
+
+    ``pairs``: :func:`pair_games`. Columns: ``opponent``, ``games`` (pairs),
+    ``baseline`` / ``variant`` (mean scores) with Wilson 95% intervals
+    (``baseline_lo`` ...), ``change`` (variant minus baseline), ``lo`` / ``hi``
+    (its 95% t interval from the paired differences), ``t``, ``p``, ``p_holm`` (Holm
+    over every row), ``significant`` (bool), ``verdict`` ("significant rise",
+    "significant fall" or "no significant change"), ``discordant`` (pairs with
+    different outcomes) and ``identical_share`` (share of pairs with the same outcome).
+    """
+    rows = []
+    groups = [(o, g) for o, g in pairs.groupby("opponent", sort=True)] + [(ALL_OPPONENTS, pairs)]
+    for opp, g in groups:
+        b, v = g["baseline"].to_numpy(float), g["variant"].to_numpy(float)
+        n = len(g)
+        if n >= 2:
+            d = paired_difference(b, v, alpha)
+            change, lo, hi, t, p, disc = d.mean, d.lo, d.hi, d.t, d.pvalue, d.discordant
+        else:
+            change = float(v.sum() - b.sum()) if n else np.nan
+            lo = hi = t = p = np.nan
+            disc = int((b != v).sum())
+        blo, bhi = wilson(b.sum(), n) if n else (np.nan, np.nan)
+        vlo, vhi = wilson(v.sum(), n) if n else (np.nan, np.nan)
+        rows.append({"opponent": opp, "games": n, "baseline": b.mean() if n else np.nan, "baseline_lo": blo,
+                     "baseline_hi": bhi, "variant": v.mean() if n else np.nan, "variant_lo": vlo, "variant_hi": vhi,
+                     "change": change, "lo": lo, "hi": hi, "t": t, "p": p, "discordant": disc,
+                     "identical_share": 1 - disc / n if n else np.nan})
+    t = pd.DataFrame(rows)
+    t["p_holm"], t["significant"] = holm(t["p"].to_numpy(float), alpha)
+    t["verdict"] = [("significant rise" if c > 0 else "significant fall") if s else "no significant change"
+                    for c, s in zip(t["change"], t["significant"])]
+    return t
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}" + ("" if k == 1 else "s")
+
+
+def _pct(v):
+    return "" if pd.isna(v) else f"{v:.1%}"
+
+
+def _pts(v):
+    return "" if pd.isna(v) else f"{v * 100:+.1f}"
+
+
+def _p(v):
+    return "" if pd.isna(v) else ("<0.0001" if v < 1e-4 else f"{v:.4f}")
+
+
+def summary_text(table: pd.DataFrame, settings: dict, names: dict, changes: list[str]) -> str:
+    """Plain-text summary of :func:`compare_table`."""
+    hero = names.get(settings["hero"], settings["hero"])
+    v = settings["variant"]
+    a = table.set_index("opponent").loc[ALL_OPPONENTS]
+    rounded = any(n != settings["games_requested"] for n in settings["games_per_opponent"].values())
+    lines = [f"Variant {v['name']!r} ({v['file']}): " + ("; ".join(changes) if changes else "(no changes listed)"),
+             f"{hero} against {_n(len(settings['opponents']), 'opponent')} on "
+             f"{_n(len(settings['battlefields']), 'battlefield')}, "
+             f"{int(a['games'])} paired games ({settings['games_requested']} per opponent asked"
+             + ("; rounded up so every battlefield, seat and loadout gets the same number" if rounded else "") + ").",
+             f"Overall: {_pct(a['baseline'])} -> {_pct(a['variant'])}, change {_pts(a['change'])} points "
+             f"[{_pts(a['lo'])}, {_pts(a['hi'])}], p {_p(a['p'])} (Holm {_p(a['p_holm'])}): {a['verdict']}.",
+             "", f"{'opponent':<18}{'baseline':>9}{'variant':>9}{'change':>8}  {'95% interval':<17}"
+                 f"{'p Holm':>8}  verdict"]
+    for _, r in table.iterrows():
+        if r["opponent"] == ALL_OPPONENTS:
+            continue
+        interval = f"[{_pts(r['lo'])}, {_pts(r['hi'])}]"
+        lines.append(f"{r['opponent']:<18}{_pct(r['baseline']):>9}{_pct(r['variant']):>9}{_pts(r['change']):>8}  "
+                     f"{interval:<17}{_p(r['p_holm']):>8}  {r['verdict']}")
+    lines.append("(paired games: same seeds with and without the variant; change in points of win rate, draws half; "
+                 "paired t-test, Holm-corrected over the opponents and the overall row)")
+    return "\n".join(lines)
+
+
+def build_compare_report(out, out_dir=None) -> CompareReport:
+    """Build the compare table, plot and HTML of a compare folder ``out``.
+
+    Writes into ``out_dir`` (default ``OUT/report``): ``tables/compare.csv`` /
+    ``.parquet``, ``tables/compare_pairs.parquet`` (one row per paired game),
+    ``plots/compare.png`` and ``compare.html``. Raises ``sim.runner.RunError`` if
+    ``OUT/baseline`` or ``OUT/variant`` is not a run folder, ValueError if no paired
+    game is stored yet.
+    """
+    from sim.runner import read_games, read_manifest
+    from sim.versus import BASELINE_DIR, VARIANT_DIR
+
+    from . import loadout_plots as P
+    out = Path(out)
+    mb, mv = read_manifest(out / BASELINE_DIR), read_manifest(out / VARIANT_DIR)
+    s = mv["settings"]
+    pairs = pair_games(read_games(out / BASELINE_DIR), read_games(out / VARIANT_DIR), s["hero"])
+    if len(pairs) == 0:
+        raise ValueError(f"{out}: no paired games stored yet; run `unmatched-sim compare` first")
+    table = compare_table(pairs)
+    names = {k: v["name"] for k, v in mv["heroes"].items()}
+    changes = _changes(mv)
+    summary = summary_text(table, s, names, changes)
+    od = Path(out_dir) if out_dir is not None else out / REPORT_DIR
+    (od / "tables").mkdir(parents=True, exist_ok=True)
+    (od / "plots").mkdir(parents=True, exist_ok=True)
+    rep = CompareReport(od, od / "compare.html", {"compare": table, "pairs": pairs}, summary)
+    rep.csv["compare"] = od / "tables" / "compare.csv"
+    table.to_csv(rep.csv["compare"], index=False)
+    table.to_parquet(od / "tables" / "compare.parquet", index=False)
+    pairs.to_parquet(od / "tables" / "compare_pairs.parquet", index=False)
+    fig = P.plot_compare(table, names, names.get(s["hero"], s["hero"]), s["variant"]["name"])
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=P.DPI, bbox_inches="tight", facecolor="white")
+    rep.png["compare"] = od / "plots" / "compare.png"
+    rep.png["compare"].write_bytes(buf.getvalue())
+    _write_html(rep.html, table, buf.getvalue(), summary, mb, mv, names, changes)
+    return rep
+
+
+def _changes(manifest: dict) -> list[str]:
+    """The variant's changes as text, recomputed from the recorded overrides and the
+    installed hero files (empty if they cannot be read)."""
+    from sim.content.heroes import load_all
+    from sim.content.variants import VariantError, parse_variant
+    s = manifest["settings"]["variant"]
+    try:
+        specs = load_all(None, tuple(manifest.get("extra_hero_paths") or ()))
+        v = parse_variant({"name": s["name"], "hero": s["heroes"]}, s["file"], specs)
+    except (VariantError, ValueError, OSError):
+        return []
+    return v.describe()
+
+
+def _write_html(path, table, png, summary, mb, mv, names, changes) -> Path:
+    from .html import CSS, _img, table_html
+    s = mv["settings"]
+    hero = names.get(s["hero"], s["hero"])
+    v = s["variant"]
+    secs = sum(x.get("seconds", 0) for m in (mb, mv) for x in m.get("sessions", []))
+    rounded = any(n != s["games_requested"] for n in s["games_per_opponent"].values())
+    setup = pd.DataFrame([
+        ("hero", f"{hero} ({s['hero']})" + (f", loadouts: {', '.join(s['loadouts'])}" if any(s["loadouts"]) else "")),
+        ("variant", f"{v['name']} ({v['file']}, digest {v['digest']})"),
+        ("changes", "; ".join(changes) or "(see the variant file)"),
+        ("opponents", ", ".join(names.get(o, o) for o in s["opponents"])),
+        ("battlefields", ", ".join(mv["battlefields"][b]["name"] for b in s["battlefields"])),
+        ("--games (games per opponent)", f"{s['games_requested']}" + (
+            "; rounded up so that every battlefield, seat and loadout gets the same number: "
+            + ", ".join(f"{names.get(o, o)} {n}" for o, n in s["games_per_opponent"].items()) if rounded else "")),
+        ("AI profile", s["ai"]), ("run seed", s["seed"]),
+        ("games stored", f"baseline {mb.get('status', '')}, variant {mv.get('status', '')}; "
+                         f"{int(table['games'].iloc[-1])} pairs"),
+        ("simulation time", f"{secs:.1f} s (both runs)"), ("package version", mv.get("package_version", "")),
+    ], columns=["setting", "value"])
+    shown = table.copy()
+    shown["opponent"] = ["all opponents" if o == ALL_OPPONENTS else names.get(o, o) for o in shown["opponent"]]
+    shown = pd.DataFrame({
+        "opponent": shown["opponent"], "pairs": shown["games"],
+        "baseline [95%]": [f"{_pct(a)} [{_pct(b)}–{_pct(c)}]" for a, b, c in
+                           zip(table["baseline"], table["baseline_lo"], table["baseline_hi"])],
+        "variant [95%]": [f"{_pct(a)} [{_pct(b)}–{_pct(c)}]" for a, b, c in
+                          zip(table["variant"], table["variant_lo"], table["variant_hi"])],
+        "change (points) [95%]": [f"{_pts(a)} [{_pts(b)}, {_pts(c)}]" for a, b, c in
+                                  zip(table["change"], table["lo"], table["hi"])],
+        "p": [_p(x) for x in table["p"]], "p Holm": [_p(x) for x in table["p_holm"]],
+        "verdict": table["verdict"], "same outcome": [_pct(x) for x in table["identical_share"]],
+    })
+    body = (f'<h2 id="run">Run</h2>{table_html(setup, cls="data kv")}<pre>{html.escape(summary)}</pre>'
+            f'<h2 id="change">Change of {html.escape(hero)}\'s score</h2>'
+            '<p class="note">Each game with the variant is paired with the game of the same cell and seed without '
+            'it. <i>change</i>: mean of (variant score − baseline score) over the pairs, in points of win rate '
+            '(draws count half); 95% t interval of the paired differences; p: one-sample t-test of the paired '
+            'differences (null hypothesis: the variant does not change the hero\'s expected score against this '
+            'opponent); Holm-corrected over the opponents and the overall row. <i>same outcome</i>: share of pairs '
+            'whose result did not change. Baseline and variant scores carry Wilson 95% intervals of their own.</p>'
+            + _img(png, "change per opponent") + table_html(shown))
+    doc = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+           f"<title>unmatched-sim compare: {html.escape(v['name'])}</title><style>{CSS}</style></head><body>\n"
+           f"<h1>{html.escape(v['name'])}: {html.escape(hero)} with and without the variant</h1>\n{body}\n"
+           "</body></html>\n")
+    path = Path(path)
+    path.write_text(doc, encoding="utf-8")
+    return path
