@@ -53,6 +53,7 @@ from .sigs import A1, A2, B, CTL, F, FA1, I, LOG, ST, TB, V, jit, unmanaged  # n
 from .control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_EXPLAIN, CTL_MODE0, CTL_PLAN_BOOST, CTL_PLAN_KEY,
     CTL_FU, CTL_FU_KEY, CTL_SIZE, CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MODE_GREEDY, N_WEIGHTS,
+    MAX_SCR_SCORES, SCR_ACTIONS, SCR_DEFENSE, SCR_FOLLOW, SCR_PLAN, SCR_POOL, SCR_SCORES, SCR_SPACES,
 )
 from .conditions import (
     CN_ATTACKED, CN_COUNTER_EQ, CN_COUNTER_NE, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED, CN_HERO_HP_AT_MOST,
@@ -69,7 +70,7 @@ from .layout import (
     CB_MOD0, CB_OVR0, CB_PRINTED0, CT_ATTACK, CT_DEFENSE, CT_VERSATILE, D_ACTION, D_BOOST_ATTACK, D_BOOST_CARD, D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_EFFECT,
     D_DISCARD_LIMIT, D_MAY, D_MOVE_DEST, D_MOVE_STEP, D_OPTION, D_PLACE, D_SETUP_SPACE, D_TAKE_CARD,
     D_TARGET, D_GUESS, D_FOG_DEST, D_FORCE_CARD, HF_FOG_WALK, H_FLAGS, CB_DEF_P, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER,
-    FS_IN_PLAY, G_ACTION_NO, G_ACTIONS, G_NPLAYERS, G_LOGN, G_TURN, H_AI_ATK0, H_AI_DEF0, H_AI_DEF_FOG, H_AI_MOVE_N,
+    FS_IN_PLAY, MAX_SPACES, G_ACTION_NO, G_ACTIONS, G_NPLAYERS, G_LOGN, G_TURN, H_AI_ATK0, H_AI_DEF0, H_AI_DEF_FOG, H_AI_MOVE_N,
     H_AI_MOVE_TAG, H_AI_HURT_FORM, H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0, P_DECKN,
     P_DISCN, P_HANDN, P_HERO, P_ONGOING, R_EXHAUST_DAMAGE, R_HAND_LIMIT, TAG_ONGOING, fslot, pslot,
 )
@@ -109,26 +110,29 @@ _SEL_ONE_ADJ = 6     # effects.SEL_ONE_ADJ
 _S_OWN = 2           # effects.S_OWN
 FA2 = types.Array(types.float64, 2, "C")
 
-# The AI's scratch arrays are used through views numba does not reference-count
-# (``sigs.unmanaged``): every call that passes a counted array increments and decrements
-# its count atomically, which was a sixth of the AI's time. The owner of each view is
-# kept alive until the end of the function that allocated it by passing it to one of
-# these (numba frees an array after its last use).
+# The AI's work arrays are views of regions of ``ctl`` (``control.SCR_*``), not
+# allocated per decision: allocating and freeing them was a fifth of the AI's time.
 
 
-@jit(I(FA1))
-def _hold(a):
-    return a.shape[0]
+@jit(FA1(CTL, I, I), inline=True)
+def scratch_f1(ctl, off, n):
+    """float64 (n,) view of ``ctl[off:off + n]`` (work space, see ``control.SCR_*``)."""
+    return ctl[off:off + n].view(np.float64)
 
 
-@jit(I(FA2))
-def _hold2(a):
-    return a.shape[0]
+@jit(FA2(CTL, I, I, I), inline=True)
+def scratch_f2(ctl, off, r, c):
+    """float64 (r, c) view of ``ctl[off:off + r * c]`` (work space, see ``control.SCR_*``)."""
+    return ctl[off:off + r * c].view(np.float64).reshape((r, c))
 
 
-@jit(I(A1))
-def _holdi(a):
-    return a.shape[0]
+@jit(A1(CTL, I, I), inline=True)
+def scratch_i1(ctl, off, n):
+    """int64 (n,) view of ``ctl[off:off + n]`` (work space, see ``control.SCR_*``)."""
+    return ctl[off:off + n]
+
+
+_DSZ = MAX_FIGHTERS * (MAX_CARDS + 1)
 
 
 @jit(F(CTL, I, I))
@@ -620,8 +624,7 @@ def target_dists(st, tb, ctl, p, dvals, dprobs, pnone):
     """For each opposing fighter ``e`` of ``p``: its owner's likely best defense
     (``dvals[e]``, ``dprobs[e]``, ``pnone[e]``, see :func:`defense_dist`); ``pnone[e]``
     is -1 for fighters that are not opposing or not in play."""
-    pool_m = np.empty(MAX_CARDS + 1, np.int64)
-    pool = unmanaged(pool_m)
+    pool = scratch_i1(ctl, SCR_POOL, MAX_CARDS + 1)
     tm = team_of(st, p)
     last_q = -1
     npool = 0
@@ -646,7 +649,6 @@ def target_dists(st, tb, ctl, p, dvals, dprobs, pnone):
             pnone[e] = pnone[same]
         else:
             pnone[e] = defense_dist(st, tb, ctl, e, st[pslot(q, P_HANDN)], pool, npool, dvals[e], dprobs[e])
-    _holdi(pool_m)
 
 
 @jit(types.UniTuple(F, 3)(ST, TB, CTL, I, I, I))
@@ -716,17 +718,11 @@ def cached_follow_up(st, tb, ctl, p, fu):
             for b in range(MAX_FIGHTERS):
                 fu[a, b] = ctl[CTL_FU + a * MAX_FIGHTERS + b] * 0.001
         return
-    dvals_m = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
-    dprobs_m = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
-    pnone_m = np.empty(MAX_FIGHTERS, np.float64)
-    dvals = unmanaged(dvals_m)
-    dprobs = unmanaged(dprobs_m)
-    pnone = unmanaged(pnone_m)
+    dvals = scratch_f2(ctl, SCR_FOLLOW, MAX_FIGHTERS, MAX_CARDS + 1)
+    dprobs = scratch_f2(ctl, SCR_FOLLOW + _DSZ, MAX_FIGHTERS, MAX_CARDS + 1)
+    pnone = scratch_f1(ctl, SCR_FOLLOW + 2 * _DSZ, MAX_FIGHTERS)
     target_dists(st, tb, ctl, p, dvals, dprobs, pnone)
     follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu)
-    _hold2(dvals_m)
-    _hold2(dprobs_m)
-    _hold(pnone_m)
 
 
 @jit(I(ST, TB, I))
@@ -817,16 +813,16 @@ def best_boost_card(st, tb, ctl, p):
 def plan_maneuver(st, tb, ctl, p, record):
     """Score of a maneuver for ``p`` now; with ``record`` remember the BOOST plan in ``ctl``."""
     now = st[G_ACTIONS] > 0
-    fu_m = np.empty((MAX_FIGHTERS, MAX_FIGHTERS), np.float64)
-    fu = unmanaged(fu_m)
+    fu = scratch_f2(ctl, SCR_PLAN, MAX_FIGHTERS, MAX_FIGHTERS)
     if now:
         cached_follow_up(st, tb, ctl, p, fu)
-    cache_m = np.full((FIGHTERS_PER_PLAYER, tb.adj.shape[0]), NEG)
-    cache = unmanaged(cache_m)
-    dests_m = np.empty(tb.adj.shape[0] + 1, np.int64)
-    dests = unmanaged(dests_m)
-    ef_m = np.empty((MAX_FIGHTERS, 6), np.float64)
-    ef = unmanaged(ef_m)
+    S = tb.adj.shape[0]
+    cache = scratch_f2(ctl, SCR_PLAN + 256, FIGHTERS_PER_PLAYER, S)
+    for k in range(FIGHTERS_PER_PLAYER):
+        for s in range(S):
+            cache[k, s] = NEG
+    dests = scratch_i1(ctl, SCR_PLAN + 512, S + 1)
+    ef = scratch_f2(ctl, SCR_PLAN + 512 + MAX_SPACES + 1, MAX_FIGHTERS, 6)
     ne = enemy_facts(st, team_of(st, p), ef)
     base, hero0 = move_gain(st, tb, ctl, p, 0, now, fu, cache, FIGHTERS_PER_PLAYER, dests, ef, ne)
     draw = draw_worth(st, tb, ctl, p)
@@ -847,10 +843,6 @@ def plan_maneuver(st, tb, ctl, p, record):
     if record != 0:
         ctl[CTL_PLAN_KEY] = action_key(st, p)
         ctl[CTL_PLAN_BOOST] = plan
-    _hold2(fu_m)
-    _hold2(cache_m)
-    _holdi(dests_m)
-    _hold2(ef_m)
     return score
 
 
@@ -910,17 +902,13 @@ def scheme_score(st, tb, ctl, p, c):
 @jit(V(ST, TB, CTL, I, A1, I, FA1))
 def score_actions(st, tb, ctl, p, opts, n, scores):
     """Scores of the packed actions ``opts[:n]`` for player ``p`` (see rules.pack_action)."""
-    dvals_m = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
-    dprobs_m = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
-    pnone_m = np.empty(MAX_FIGHTERS, np.float64)
-    dvals = unmanaged(dvals_m)
-    dprobs = unmanaged(dprobs_m)
-    pnone = unmanaged(pnone_m)
+    dvals = scratch_f2(ctl, SCR_ACTIONS, MAX_FIGHTERS, MAX_CARDS + 1)
+    dprobs = scratch_f2(ctl, SCR_ACTIONS + _DSZ, MAX_FIGHTERS, MAX_CARDS + 1)
+    pnone = scratch_f1(ctl, SCR_ACTIONS + 2 * _DSZ, MAX_FIGHTERS)
     target_dists(st, tb, ctl, p, dvals, dprobs, pnone)
     if st[G_ACTIONS] > 0:   # a maneuver now may be followed by an attack: table of those
-        fu_m = np.empty((MAX_FIGHTERS, MAX_FIGHTERS), np.float64)
-        follow_up(st, tb, ctl, p, dvals, dprobs, pnone, unmanaged(fu_m))
-        _hold2(fu_m)
+        fu = scratch_f2(ctl, SCR_ACTIONS + 2 * _DSZ + MAX_FIGHTERS, MAX_FIGHTERS, MAX_FIGHTERS)
+        follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu)
     for i in range(n):
         a = opts[i]
         kind = a & 3
@@ -933,9 +921,6 @@ def score_actions(st, tb, ctl, p, opts, n, scores):
             scores[i] = scheme_score(st, tb, ctl, p, c)
         else:
             scores[i] = attack_worth(st, tb, ctl, p, g, t, c, dvals, dprobs, pnone)
-    _hold2(dvals_m)
-    _hold2(dprobs_m)
-    _hold(pnone_m)
 
 
 @jit(V(ST, TB, CTL, I, A1, I, FA1))
@@ -949,8 +934,7 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
     a = st[o + CB_ATT_F]
     t = st[o + CB_DEF_F]
     p = st[o + CB_ATT_P]
-    pool_m = np.empty(MAX_CARDS + 1, np.int64)
-    pool = unmanaged(pool_m)
+    pool = scratch_i1(ctl, SCR_DEFENSE, MAX_CARDS + 1)
     npool = unknown_pool(st, tb, p, pool)
     hand = st[pslot(p, P_HANDN)] + 1
     extra = 0.0
@@ -960,12 +944,9 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
         for i in range(npool):
             tot += tb.cards[pool[i], C_BOOST]
         extra = tot / npool if npool > 0 else 0.0
-    vals_m = np.empty(MAX_CARDS + 1, np.float64)
-    fxd_m = np.empty(MAX_CARDS + 1, np.float64)
-    probs_m = np.empty(MAX_CARDS + 1, np.float64)
-    vals = unmanaged(vals_m)
-    fxd = unmanaged(fxd_m)
-    probs = unmanaged(probs_m)
+    vals = scratch_f1(ctl, SCR_DEFENSE + (MAX_CARDS + 1), MAX_CARDS + 1)
+    fxd = scratch_f1(ctl, SCR_DEFENSE + 2 * (MAX_CARDS + 1), MAX_CARDS + 1)
+    probs = scratch_f1(ctl, SCR_DEFENSE + 3 * (MAX_CARDS + 1), MAX_CARDS + 1)
     pn = attack_dist(st, tb, ctl, a, hand, pool, npool, vals, fxd, probs, extra)
     m = int(vals[MAX_CARDS])
     norm = 1.0 - pn
@@ -990,10 +971,6 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
         else:
             loss = dmg_value(st, ctl, q, t, 3.0 - vd)
         scores[j] = s + loss
-    _holdi(pool_m)
-    _hold(vals_m)
-    _hold(fxd_m)
-    _hold(probs_m)
 
 
 @jit(F(ST, TB, I))
@@ -1068,18 +1045,14 @@ def score_spaces(st, tb, ctl, p, g, opts, n, scores):
     q = st[fslot(g, F_OWNER)]
     own = team_of(st, q) == team_of(st, p)
     now = own and st[G_ACTIONS] > 0 and q == p
-    fu_m = np.empty((MAX_FIGHTERS, MAX_FIGHTERS), np.float64)
-    fu = unmanaged(fu_m)
+    fu = scratch_f2(ctl, SCR_SPACES, MAX_FIGHTERS, MAX_FIGHTERS)
     if now:
         cached_follow_up(st, tb, ctl, p, fu)
-    ef_m = np.empty((MAX_FIGHTERS, 6), np.float64)
-    ef = unmanaged(ef_m)
+    ef = scratch_f2(ctl, SCR_SPACES + 256, MAX_FIGHTERS, 6)
     ne = enemy_facts(st, team_of(st, q), ef)
     for j in range(n):
         v = pos_score(st, tb, ctl, p, g, opts[j], now, fu, ef, ne)
         scores[j] = v if own else -v
-    _hold2(fu_m)
-    _hold2(ef_m)
 
 
 @jit(V(ST, TB, CTL, I, A1, I, FA1))
@@ -1273,8 +1246,11 @@ def explain(ctl, logn, kind, p, chosen, opts, n, scores):
 @jit(I(ST, TB, CTL, I, I, A1, I))
 def ai_decide(st, tb, ctl, kind, p, opts, n):
     """Index of the option the scripted AI (standard or greedy) picks; ``n`` >= 2."""
-    scores_m = np.zeros(n, np.float64)
-    scores = unmanaged(scores_m)
+    if n > MAX_SCR_SCORES:   # (no engine decision lists more: legal_actions' buffer is this size)
+        return 0
+    scores = scratch_f1(ctl, SCR_SCORES, n)
+    for j in range(n):
+        scores[j] = 0.0
     greedy = ctl[CTL_MODE0 + p] == MODE_GREEDY
     if greedy and (kind == D_ACTION or kind == D_DEFENSE or kind == D_DISCARD_LIMIT
                    or kind == D_BOOST_MANEUVER or kind == D_BOOST_ATTACK or kind == D_BOOST_CARD
@@ -1328,5 +1304,4 @@ def ai_decide(st, tb, ctl, kind, p, opts, n):
         if scores[j] > scores[best]:
             best = j
     explain(ctl, st[G_LOGN], kind, p, best, opts, n, scores)
-    _hold(scores_m)
     return best

@@ -87,7 +87,7 @@ def jit(sig, inline=False):
         if numba.config.DISABLE_JIT:
             return njit(sig, cache=True)(fn)
         nrt = _needs_nrt(fn, sig)
-        if _returns_array(sig):
+        if _returns_array(sig) and not inline:   # (an inlined function's body joins its caller's)
             for name, src in _NO_NRT.items():
                 if re.search(r"\b%s\(" % fn.__name__, src):
                     raise RuntimeError(f"{name} calls {fn.__name__}, which returns an array and is defined "
