@@ -73,6 +73,20 @@ def main(ctx, hero_paths):
     A homebrew hero: `unmatched-sim --homebrew my_hero.toml duel my_hero medusa`.
     """
     ctx.obj = {"heroes": hero_paths}
+    if ctx.invoked_subcommand in _PLAYS_GAMES and not {"-h", "--help"} & set(sys.argv) and _stderr_is_terminal():
+        from sim.engine import cache_is_warm
+        if not cache_is_warm():
+            click.echo("Compiling the game engine for this machine: the first run after an install or an "
+                       "engine change takes a few minutes (2-4 on two cores) before the first game; "
+                       "later runs start in seconds.", err=True)
+
+
+_PLAYS_GAMES = {"duel", "arena", "matrix", "loadouts", "compare", "bench", "teams"}
+
+
+def _stderr_is_terminal() -> bool:
+    """The compile notice is for people at a terminal, not for scripts reading the output."""
+    return sys.stderr.isatty()
 
 
 @main.command()

@@ -91,3 +91,31 @@ def test_battlefield_without_start_2_is_refused(tmp_path):
     f.write_text(text)
     r = run("validate", str(f))
     assert r.exit_code == 1 and "no space has start = 2" in r.output
+
+
+def test_a_cold_engine_cache_is_announced_before_games_only(monkeypatch):
+    """A first run compiles for minutes: at a terminal, commands that play games say so on
+    stderr first; listing commands do not (sim.engine.cache_is_warm decides)."""
+    import sim.cli
+    import sim.engine
+    monkeypatch.setattr(sim.engine, "cache_is_warm", lambda: False)
+    r = CliRunner().invoke(main, ["duel", "medusa", "sinbad", "--json"])
+    assert r.exit_code == 0 and "Compiling" not in r.output   # not at a terminal: scripts get clean output
+    monkeypatch.setattr(sim.cli, "_stderr_is_terminal", lambda: True)
+    r = CliRunner().invoke(main, ["duel", "medusa", "sinbad", "--json"])
+    assert r.exit_code == 0
+    assert r.stderr.startswith("Compiling the game engine")
+    assert json.loads(r.stdout)["seed"] == 1
+    r = CliRunner().invoke(main, ["heroes"])
+    assert r.exit_code == 0 and "Compiling" not in r.stderr
+    monkeypatch.setattr(sim.engine, "cache_is_warm", lambda: True)
+    r = CliRunner().invoke(main, ["duel", "medusa", "sinbad", "--json"])
+    assert "Compiling" not in r.stderr
+
+
+def test_cache_is_warm_reads_this_install_cache():
+    """After the suite has played games, the engine's cache folder holds compiled functions."""
+    import sim.engine
+    from sim.match import Match
+    Match(["medusa", "sinbad"], "soho").play_many(1, 1, 0, 0)
+    assert sim.engine.cache_is_warm()

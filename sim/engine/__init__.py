@@ -33,7 +33,17 @@ def _cache_dir() -> Path | None:
         return None
 
 
+_dir = None
 if not os.environ.get("NUMBA_CACHE_DIR"):
     _dir = _cache_dir()
     if _dir is not None:
         numba.config.CACHE_DIR = str(_dir)
+
+
+def cache_is_warm() -> bool:
+    """Whether the compiled game loop is in this install's cache (False: the first game
+    compiles the engine, a few minutes). True when ``NUMBA_CACHE_DIR`` is set by the user
+    (their cache is not inspected)."""
+    if _dir is None:
+        return True
+    return any(_dir.rglob("*.nbi"))
