@@ -68,7 +68,7 @@ from .layout import (
     C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CARD0, CB_CARD1, CB_DEF_F,
     CB_MOD0, CB_OVR0, CB_PRINTED0, CT_ATTACK, CT_DEFENSE, CT_VERSATILE, D_ACTION, D_BOOST_ATTACK, D_BOOST_CARD, D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_EFFECT,
     D_DISCARD_LIMIT, D_MAY, D_MOVE_DEST, D_MOVE_STEP, D_OPTION, D_PLACE, D_SETUP_SPACE, D_TAKE_CARD,
-    D_TARGET, D_GUESS, D_FOG_DEST, D_FORCE_CARD, HF_FOG_WALK, H_FLAGS, CB_DEF_P, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER,
+    D_TARGET, D_GUESS, D_FOG_DEST, D_FORCE_CARD, D_OPPONENT, FS_DEFEATED, HF_FOG_WALK, H_FLAGS, CB_DEF_P, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER,
     FS_IN_PLAY, G_ACTION_NO, G_ACTIONS, G_NPLAYERS, G_LOGN, G_TURN, H_AI_ATK0, H_AI_DEF0, H_AI_DEF_FOG, H_AI_MOVE_N,
     H_AI_MOVE_TAG, H_AI_HURT_FORM, H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0, P_DECKN,
     P_DISCN, P_HANDN, P_HERO, P_ONGOING, R_EXHAUST_DAMAGE, R_HAND_LIMIT, TAG_ONGOING, fslot, pslot,
@@ -83,6 +83,7 @@ WEIGHT_NAMES = (
     "fx_cancel", "fx_action", "fx_other",
     "scheme", "ongoing", "reach_now", "reach_next", "approach", "threat", "threat_sidekick",
     "exhaustion", "boost_margin", "defend_margin", "opp_card", "fog",
+    "team_kill", "focus", "guard",
 )
 """Names of the AI weights, in their order in the weight vector (see sim/ai_profiles.py)."""
 (W_DMG_HERO, W_HERO_LOW, W_DMG_SK, W_KILL_SK, W_WIN,
@@ -91,13 +92,15 @@ WEIGHT_NAMES = (
  W_FX_DMG, W_FX_SELF_DMG, W_FX_DRAW, W_FX_OPP_DISCARD, W_FX_RECOVER, W_FX_MOVE,
  W_FX_CANCEL, W_FX_ACTION, W_FX_OTHER,
  W_SCHEME, W_ONGOING, W_REACH_NOW, W_REACH_NEXT, W_APPROACH, W_THREAT, W_THREAT_SK,
- W_EXHAUST, W_BOOST_MARGIN, W_DEFEND_MARGIN, W_OPP_CARD, W_FOG) = range(len(WEIGHT_NAMES))
+ W_EXHAUST, W_BOOST_MARGIN, W_DEFEND_MARGIN, W_OPP_CARD, W_FOG,
+ W_TEAM_KILL, W_FOCUS, W_GUARD) = range(len(WEIGHT_NAMES))
 assert len(WEIGHT_NAMES) <= N_WEIGHTS
 
 NEG = -1.0e18
 # effect ops the AI reads from the decision context (the same numbers as effects.OP_*;
 # effects imports the policy, so they cannot be imported from there; a test checks them)
 _OP_DAMAGE = 2
+_OP_DRAW = 3
 _OP_RECOVER = 7
 _OP_SET_HEALTH = 8
 _OP_FLIP_COUNTER = 18
@@ -406,6 +409,8 @@ def dmg_value(st, ctl, p, t, k):
     """Worth to player ``p`` of ``k`` damage to fighter ``t`` (negative if ``t`` is ``p``'s own)."""
     if k <= 0.0:
         return 0.0
+    if st[G_NPLAYERS] > 2:
+        return dmg_value_team(st, ctl, p, t, k)
     hp = st[fslot(t, F_HP)]
     mx = st[fslot(t, F_MAXHP)]
     own = team_of(st, st[fslot(t, F_OWNER)]) == team_of(st, p)
@@ -426,6 +431,114 @@ def dmg_value(st, ctl, p, t, k):
     if k >= hp:
         return hp * wv(ctl, p, W_DMG_SK) + wv(ctl, p, W_KILL_SK)
     return k * wv(ctl, p, W_DMG_SK)
+
+
+@jit(I(ST, I))
+def team_hero_low(st, t):
+    """Index among heroes: 1 if hero ``t`` is the weaker (lower health share, ties: the
+    later seat) of its team's two standing heroes, 0 if it is the stronger, -1 if its
+    teammate's hero is defeated or absent (then it stands alone)."""
+    q = st[fslot(t, F_OWNER)]
+    for r in range(st[G_NPLAYERS]):
+        if r == q or team_of(st, r) != team_of(st, q):
+            continue
+        h = r * FIGHTERS_PER_PLAYER
+        if st[fslot(h, F_STATUS)] == FS_DEFEATED or st[fslot(h, F_MAXHP)] <= 0:
+            return -1
+        a = st[fslot(t, F_HP)] * st[fslot(h, F_MAXHP)]
+        b = st[fslot(h, F_HP)] * st[fslot(t, F_MAXHP)]
+        return 1 if a < b or (a == b and q > r) else 0
+    return -1
+
+
+@jit(F(ST, CTL, I, I, F))
+def dmg_value_team(st, ctl, p, t, k):
+    """:func:`dmg_value` in a team game (more than two players). A team loses only when
+    both its heroes are defeated, so defeating a hero whose teammate's hero still stands
+    is worth ``team_kill`` (losing one of ours costs as much), not ``win``; the last hero
+    of a team is worth ``win``. Focus fire: damage to the weaker opposing hero (see
+    :func:`team_hero_low`) is worth ``1 + focus`` times as much; damage to our weaker
+    hero costs ``1 + guard`` times as much. Sidekicks as in a duel."""
+    hp = st[fslot(t, F_HP)]
+    mx = st[fslot(t, F_MAXHP)]
+    own = team_of(st, st[fslot(t, F_OWNER)]) == team_of(st, p)
+    low = 1.0 - hp / mx if mx > 0 else 0.0
+    if st[fslot(t, F_KIND)] != 0:
+        if own:
+            if k >= hp:
+                return -(hp * wv(ctl, p, W_HP_SK) + wv(ctl, p, W_LOSE_SK))
+            return -k * wv(ctl, p, W_HP_SK)
+        if k >= hp:
+            return hp * wv(ctl, p, W_DMG_SK) + wv(ctl, p, W_KILL_SK)
+        return k * wv(ctl, p, W_DMG_SK)
+    pos = team_hero_low(st, t)
+    if own:
+        if k >= hp:
+            return -wv(ctl, p, W_WIN) if pos < 0 else -wv(ctl, p, W_TEAM_KILL)
+        return -k * (wv(ctl, p, W_HP_OWN) + wv(ctl, p, W_HP_LOW) * low) * (1.0 + (wv(ctl, p, W_GUARD) if pos == 1 else 0.0))
+    if k >= hp:
+        return wv(ctl, p, W_WIN) if pos < 0 else wv(ctl, p, W_TEAM_KILL)
+    return k * (wv(ctl, p, W_DMG_HERO) + wv(ctl, p, W_HERO_LOW) * low) * (1.0 + (wv(ctl, p, W_FOCUS) if pos == 1 else 0.0))
+
+
+@jit(F(ST, TB, CTL, I, I, I))
+def team_pos_bonus(st, tb, ctl, p, g, s):
+    """Team games: worth of fighter ``g`` (of ``p``'s team) standing on space ``s`` to protect
+    the weaker hero of its team: ``guard`` times that hero's lost health share for each
+    opposing fighter within reach of that hero (adjacent to it, or sharing its zone when
+    ranged) that ``g`` could attack from ``s`` (it can punish or block the attacker); 0 for
+    the weaker hero itself and when no teammate's hero stands."""
+    q = st[fslot(g, F_OWNER)]
+    w = -1
+    for r in range(st[G_NPLAYERS]):
+        h = r * FIGHTERS_PER_PLAYER
+        if team_of(st, r) == team_of(st, q) and st[fslot(h, F_STATUS)] == FS_IN_PLAY and team_hero_low(st, h) == 1:
+            w = h
+    if w < 0 or w == g:
+        return 0.0
+    ws = st[fslot(w, F_SPACE)]
+    mx = st[fslot(w, F_MAXHP)]
+    low = 1.0 - st[fslot(w, F_HP)] / mx if mx > 0 else 0.0
+    ranged = st[fslot(g, F_RANGED)] != 0
+    n = 0
+    for e in range(MAX_FIGHTERS):
+        if st[fslot(e, F_STATUS)] != FS_IN_PLAY or team_of(st, st[fslot(e, F_OWNER)]) == team_of(st, q):
+            continue
+        se = st[fslot(e, F_SPACE)]
+        near = tb.adj[ws, se] != 0 or (st[fslot(e, F_RANGED)] != 0 and (tb.zmask[ws] & tb.zmask[se]) != 0)
+        if near and (tb.adj[s, se] != 0 or (ranged and (tb.zmask[s] & tb.zmask[se]) != 0)):
+            n += 1
+    return wv(ctl, p, W_GUARD) * low * n
+
+
+@jit(V(ST, TB, CTL, I, A1, I, FA1))
+def score_opponents(st, tb, ctl, p, opts, n, scores):
+    """Team games: which opposing player (``opts[:n]``, player indices) "your opponent" of
+    the effect step in the context means. Damage to their hero: :func:`dmg_value`; an
+    opponent who draws: the one whose deck is empty (exhaustion damage to each of their
+    fighters), else the one with the fullest hand; anything else (discard, look at the
+    hand, name a value, move a fog token): focus on the weaker opposing hero, then the
+    bigger hand."""
+    op = ctl[CTL_CTX_OP]
+    amt = ctl[CTL_CTX_N]
+    for j in range(n):
+        q = opts[j]
+        h = q * FIGHTERS_PER_PLAYER
+        if op == _OP_DAMAGE:
+            scores[j] = dmg_value(st, ctl, p, h, float(amt if amt > 0 else 1)) if st[fslot(h, F_STATUS)] == FS_IN_PLAY else -1.0
+        elif op == _OP_DRAW:
+            if st[pslot(q, P_DECKN)] < (amt if amt > 0 else 1):
+                v = 0.0
+                for k in range(FIGHTERS_PER_PLAYER):
+                    if st[fslot(h + k, F_STATUS)] == FS_IN_PLAY:
+                        v += dmg_value(st, ctl, p, h + k, float(tb.rules[R_EXHAUST_DAMAGE]))
+                scores[j] = 10.0 + v
+            else:
+                scores[j] = 0.1 * st[pslot(q, P_HANDN)]
+        else:
+            mx = st[fslot(h, F_MAXHP)]
+            low = 1.0 - st[fslot(h, F_HP)] / mx if mx > 0 and st[fslot(h, F_STATUS)] == FS_IN_PLAY else 0.0
+            scores[j] = low + 0.01 * st[pslot(q, P_HANDN)]
 
 
 @jit(F(ST, TB, CTL, I, I, A1, I, FA1, FA1))
@@ -542,6 +655,8 @@ def pos_score(st, tb, ctl, p, g, s, now, fu):
         fogv = tb.heroes[st[pslot(st[fslot(g, F_OWNER)], P_HERO)], H_AI_DEF_FOG]
         if fogv != 0 and fog_space(st, st[fslot(g, F_OWNER)], s):
             sc += wv(ctl, p, W_FOG) * fogv
+    if st[G_NPLAYERS] > 2:
+        sc += team_pos_bonus(st, tb, ctl, p, g, s)
     return sc + wv(ctl, p, W_REACH_NOW) * best_now
 
 
@@ -1187,6 +1302,8 @@ def ai_decide(st, tb, ctl, kind, p, opts, n):
         score_options(st, tb, ctl, p, opts, n, scores)
     elif kind == D_GUESS:
         score_guess(st, tb, ctl, p, opts, n, scores)
+    elif kind == D_OPPONENT:
+        score_opponents(st, tb, ctl, p, opts, n, scores)
     elif kind == D_FORCE_CARD:   # the opponent must play this card instead: their weakest
         for j in range(n):
             scores[j] = -float(tb.cards[opts[j], C_VALUE]) if opts[j] >= 0 else 0.0
