@@ -211,7 +211,7 @@ def test_bad_team_input():
 
 def test_random_team_games_end_cleanly_on_every_battlefield():
     for i, bf in enumerate(list_battlefields()):
-        m = TeamMatch(["medusa", "invisible_man"], ["ancient_leshen", "dr_jekyll_and_mr_hyde"] if i % 2 else
+        m = TeamMatch(["medusa", "invisible_man"], ["ancient_leshen", "jekyll_hyde"] if i % 2 else
                       ["ciri", "sherlock_holmes"], bf)
         res = m.play_many(20, run_seed=1, matchup=i)
         assert set(res[:, 2].tolist()) <= {L.END_HERO_DEFEATED, L.END_TURN_CAP}
