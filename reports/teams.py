@@ -181,17 +181,17 @@ def summary_text(tables: dict, manifest: dict, top: int = 10) -> str:
              f"draws {int(sm['draws'])}; mean {sm['mean_turns']:.1f} turns.", "",
              f"Best hero pairs (score as a team, 95% interval, games):"]
     for _, r in pairs.head(top).iterrows():
-        lines.append(f"  {_pair_name(r['pair'], names):<36} {_pct(r['score']):>6} [{_pct(r['lo'])}–{_pct(r['hi'])}] "
+        lines.append(f"  {_pair_name(r['pair'], names):<42} {_pct(r['score']):>6} [{_pct(r['lo'])}–{_pct(r['hi'])}] "
                      f"{int(r['games'])}")
     if len(pairs) > top:
         lines.append("Weakest hero pairs:")
         for _, r in pairs.tail(min(top, len(pairs) - top)).iterrows():
-            lines.append(f"  {_pair_name(r['pair'], names):<36} {_pct(r['score']):>6} [{_pct(r['lo'])}–{_pct(r['hi'])}] "
+            lines.append(f"  {_pair_name(r['pair'], names):<42} {_pct(r['score']):>6} [{_pct(r['lo'])}–{_pct(r['hi'])}] "
                          f"{int(r['games'])}")
     lines += ["", "Heroes (score of their teams, damage dealt per game, share of the team's damage, "
               "survived, last hero standing in the team's wins):"]
     for _, r in heroes.iterrows():
-        lines.append(f"  {names.get(r['hero'], r['hero']):<20} {_pct(r['score']):>6} [{_pct(r['lo'])}–{_pct(r['hi'])}] "
+        lines.append(f"  {names.get(r['hero'], r['hero']):<22} {_pct(r['score']):>6} [{_pct(r['lo'])}–{_pct(r['hi'])}] "
                      f"dealt {r['dealt']:5.1f}  share {_pct(r['dealt_share']):>6}  survived {_pct(r['survived']):>6}  "
                      f"last standing {_pct(r['last_standing']):>6}")
     return "\n".join(lines)

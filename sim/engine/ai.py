@@ -38,6 +38,14 @@ hero at full health):
   take) use the same pieces; the engine writes the context (which effect step,
   which fighter) into ``ctl`` before it asks.
 
+**Team games** (more than two players, ``sim.teams``): damage is valued by
+:func:`dmg_value_team` (defeating one hero of a team whose other hero stands is worth
+``team_kill``, the last one ``win``; damage to the weaker opposing hero counts ``1 + focus``
+times, to our weaker hero ``1 + guard`` times; defeating a player's last fighter after its
+hero fell adds ``eliminate``), a position gains :func:`team_pos_bonus` for covering our
+weaker hero, and "your opponent" outside a combat is picked by :func:`score_opponents`.
+Duels never reach these functions.
+
 Card effects are read once at compile time from the effect programs
 (``sim.content.ai_features``); nothing here is specific to one hero. Steps whose
 condition reads only the board, piles and turn (Source tiers, "on fog", a form or
@@ -68,11 +76,12 @@ from .layout import (
     C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CARD0, CB_CARD1, CB_DEF_F,
     CB_MOD0, CB_OVR0, CB_PRINTED0, CT_ATTACK, CT_DEFENSE, CT_VERSATILE, D_ACTION, D_BOOST_ATTACK, D_BOOST_CARD, D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_EFFECT,
     D_DISCARD_LIMIT, D_MAY, D_MOVE_DEST, D_MOVE_STEP, D_OPTION, D_PLACE, D_SETUP_SPACE, D_TAKE_CARD,
-    D_TARGET, D_GUESS, D_FOG_DEST, D_FORCE_CARD, D_OPPONENT, FS_DEFEATED, HF_FOG_WALK, H_FLAGS, CB_DEF_P, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER,
+    D_TARGET, D_GUESS, D_FOG_DEST, D_FORCE_CARD, HF_FOG_WALK, H_FLAGS, CB_DEF_P, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER,
     FS_IN_PLAY, G_ACTION_NO, G_ACTIONS, G_NPLAYERS, G_LOGN, G_TURN, H_AI_ATK0, H_AI_DEF0, H_AI_DEF_FOG, H_AI_MOVE_N,
     H_AI_MOVE_TAG, H_AI_HURT_FORM, H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0, P_DECKN,
     P_DISCN, P_HANDN, P_HERO, P_ONGOING, R_EXHAUST_DAMAGE, R_HAND_LIMIT, TAG_ONGOING, fslot, pslot,
 )
+from .layout import D_OPPONENT, FS_DEFEATED  # team games
 
 # ------------------------------------------------------------------ weights
 WEIGHT_NAMES = (
@@ -83,7 +92,7 @@ WEIGHT_NAMES = (
     "fx_cancel", "fx_action", "fx_other",
     "scheme", "ongoing", "reach_now", "reach_next", "approach", "threat", "threat_sidekick",
     "exhaustion", "boost_margin", "defend_margin", "opp_card", "fog",
-    "team_kill", "focus", "guard",
+    "team_kill", "focus", "guard", "eliminate",
 )
 """Names of the AI weights, in their order in the weight vector (see sim/ai_profiles.py)."""
 (W_DMG_HERO, W_HERO_LOW, W_DMG_SK, W_KILL_SK, W_WIN,
@@ -93,7 +102,7 @@ WEIGHT_NAMES = (
  W_FX_CANCEL, W_FX_ACTION, W_FX_OTHER,
  W_SCHEME, W_ONGOING, W_REACH_NOW, W_REACH_NEXT, W_APPROACH, W_THREAT, W_THREAT_SK,
  W_EXHAUST, W_BOOST_MARGIN, W_DEFEND_MARGIN, W_OPP_CARD, W_FOG,
- W_TEAM_KILL, W_FOCUS, W_GUARD) = range(len(WEIGHT_NAMES))
+ W_TEAM_KILL, W_FOCUS, W_GUARD, W_ELIMINATE) = range(len(WEIGHT_NAMES))
 assert len(WEIGHT_NAMES) <= N_WEIGHTS
 
 NEG = -1.0e18
@@ -458,18 +467,29 @@ def dmg_value_team(st, ctl, p, t, k):
     is worth ``team_kill`` (losing one of ours costs as much), not ``win``; the last hero
     of a team is worth ``win``. Focus fire: damage to the weaker opposing hero (see
     :func:`team_hero_low`) is worth ``1 + focus`` times as much; damage to our weaker
-    hero costs ``1 + guard`` times as much. Sidekicks as in a duel."""
+    hero costs ``1 + guard`` times as much. Sidekicks as in a duel, plus ``eliminate`` for
+    defeating the last fighter of a player whose hero is defeated (that player takes no
+    more turns)."""
     hp = st[fslot(t, F_HP)]
     mx = st[fslot(t, F_MAXHP)]
     own = team_of(st, st[fslot(t, F_OWNER)]) == team_of(st, p)
     low = 1.0 - hp / mx if mx > 0 else 0.0
     if st[fslot(t, F_KIND)] != 0:
+        # the last fighter of a player whose hero is defeated: defeating it ends that player's turns
+        last = 0.0
+        if k >= hp:
+            q = st[fslot(t, F_OWNER)]
+            last = wv(ctl, p, W_ELIMINATE)
+            for j in range(FIGHTERS_PER_PLAYER):
+                g = q * FIGHTERS_PER_PLAYER + j
+                if g != t and st[fslot(g, F_STATUS)] == FS_IN_PLAY:
+                    last = 0.0
         if own:
             if k >= hp:
-                return -(hp * wv(ctl, p, W_HP_SK) + wv(ctl, p, W_LOSE_SK))
+                return -(hp * wv(ctl, p, W_HP_SK) + wv(ctl, p, W_LOSE_SK) + last)
             return -k * wv(ctl, p, W_HP_SK)
         if k >= hp:
-            return hp * wv(ctl, p, W_DMG_SK) + wv(ctl, p, W_KILL_SK)
+            return hp * wv(ctl, p, W_DMG_SK) + wv(ctl, p, W_KILL_SK) + last
         return k * wv(ctl, p, W_DMG_SK)
     pos = team_hero_low(st, t)
     if own:
