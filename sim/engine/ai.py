@@ -81,7 +81,7 @@ from .layout import (
     H_AI_MOVE_TAG, H_AI_HURT_FORM, H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0, P_DECKN,
     P_DISCN, P_HANDN, P_HERO, P_ONGOING, R_EXHAUST_DAMAGE, R_HAND_LIMIT, TAG_ONGOING, fslot, pslot,
 )
-from .layout import D_OPPONENT, FS_DEFEATED  # team games
+from .layout import D_OPPONENT, FS_DEFEATED, G_OPPONENT  # team games
 
 # ------------------------------------------------------------------ weights
 WEIGHT_NAMES = (
@@ -1198,6 +1198,8 @@ def score_guess(st, tb, ctl, p, opts, n, scores):
     q = -1
     if st[o + CB_ACTIVE] != 0:
         q = st[o + CB_DEF_P] if st[o + CB_ATT_P] == p else st[o + CB_ATT_P]
+    elif st[G_NPLAYERS] > 2 and st[G_OPPONENT] >= 0:   # a team game: the opponent chosen for this card
+        q = st[G_OPPONENT]
     else:
         for r in range(4):
             if r != p and st[pslot(r, P_HERO)] >= 0 and team_of(st, r) != team_of(st, p):
@@ -1334,7 +1336,8 @@ def ai_decide(st, tb, ctl, kind, p, opts, n):
             for r in range(st[G_NPLAYERS]):
                 if team_of(st, r) != team_of(st, p):
                     h = r * FIGHTERS_PER_PLAYER
-                    break
+                    if st[G_NPLAYERS] <= 2 or (tb.heroes[st[pslot(r, P_HERO)], H_FLAGS] & HF_FOG_WALK) != 0:
+                        break
         hs = st[fslot(h, F_SPACE)]
         for j in range(n):
             d = float(tb.dist[hs, opts[j]]) if hs >= 0 else 0.0
