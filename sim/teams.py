@@ -42,7 +42,15 @@ Example::
 """
 from __future__ import annotations
 
+import itertools
+import json
+import shutil
+import time
+import zlib
+from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -52,7 +60,7 @@ from sim.engine.game import (
     setup_game, team_result_row,
 )
 from sim.engine.policy import CTL_EXPLAIN, MODE_RANDOM, new_control
-from sim.match import Match, MatchError, installed_content, env_hero_paths
+from sim.match import Match, MatchError, env_hero_paths, installed_content
 
 #: seat (0..3) -> (team, index within the team): seats 0, 2 = team 0; 1, 3 = team 1
 SEAT_TEAM = (0, 1, 0, 1)
@@ -231,8 +239,6 @@ def narrate_team(game, explained: bool = False) -> list[str]:
     return narrate_explained(game) if explained else narrate(game)
 
 
-__all__ = ["TeamMatch", "TeamGameRecord", "parse_team", "team_control", "narrate_team", "SEAT_TEAM",
-           "TRES_OUT0", "TRES_PLAYED0", "TRES_SK0"]
 
 
 # ==================================================================== team runs
@@ -241,15 +247,6 @@ __all__ = ["TeamMatch", "TeamGameRecord", "parse_team", "team_control", "narrate
 # (sim.runner): a run folder with manifest.json and games/part-<chunk>.parquet, written chunk
 # by chunk as the games finish, resumable, identical games whatever the workers.
 
-import itertools  # noqa: E402
-import json  # noqa: E402
-import math  # noqa: E402
-import shutil  # noqa: E402
-import time  # noqa: E402
-import zlib  # noqa: E402
-from contextlib import ExitStack  # noqa: E402
-from functools import lru_cache  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 TEAMS_MODE = "teams"
 ARRANGEMENTS = 8    # which team moves first x seat order within each team
@@ -617,3 +614,8 @@ def run_teams(out, games: int, heroes=None, battlefields=None, ai: str = "standa
     """:func:`plan_teams` then :func:`execute_teams`."""
     plan = plan_teams(out, games, heroes, battlefields, ai, seed, chunk_size, extra_heroes)
     return execute_teams(plan, backend=backend, progress=progress, jobs=jobs)
+
+
+__all__ = ["SEAT_TEAM", "TEAM_GAME_COLUMNS", "TEAMS_MODE", "TeamCell", "TeamChunk", "TeamGameRecord", "TeamMatch",
+           "execute_teams", "narrate_team", "parse_team", "plan_team_cells", "plan_team_chunks", "plan_teams",
+           "read_team_games", "run_teams", "team_control", "team_pairings"]
