@@ -265,3 +265,30 @@ def test_cli_teams_run_and_report(tmp_path):
                      (["--heroes", "medusa,medusa,alice,sinbad,dracula"], "more than once")):
         r = CliRunner().invoke(main, ["teams", "--games", "5", "--out", str(tmp_path / "bad"), "-q", *bad])
         assert r.exit_code == 2 and msg in r.output and "Traceback" not in r.output, (bad, r.output)
+
+
+def test_team_run_interrupted_keeps_finished_chunks_and_resumes(tmp_path):
+    from sim.runner import RunInterrupted
+    from sim.teams import execute_teams, plan_teams, read_team_games
+    out = tmp_path / "run"
+    heroes = ["medusa", "sinbad", "alice", "king_arthur"]
+    plan = plan_teams(out, 12, heroes, ["soho"], "random", 3, chunk_size=4)
+    assert plan.games_total == 12 and len(plan.chunks) == 3      # 3 pairings x 4 games, chunks of 4
+
+    def stop(name, done):
+        raise KeyboardInterrupt
+
+    with pytest.raises(RunInterrupted):
+        execute_teams(plan, jobs=1, progress=False, after_chunk=stop)
+    assert len(read_team_games(out)) == 4                         # the finished chunk is stored
+    plan = plan_teams(out, 12, heroes, ["soho"], "random", 3, chunk_size=4)
+    assert plan.games_done == 4
+    res = execute_teams(plan, jobs=1, progress=False)
+    assert res.games_played == 8
+    games = read_team_games(out)
+    assert len(games) == 12 and games["seed"].nunique() == 12
+    fresh = tmp_path / "fresh"                                    # the same games as an uninterrupted run
+    execute_teams(plan_teams(fresh, 12, heroes, ["soho"], "random", 3, chunk_size=6), jobs=1, progress=False)
+    again = read_team_games(fresh)
+    cols = ["seed", "winner", "turns", "s1_health", "s2_health", "s3_health", "s4_health"]
+    assert games[cols].equals(again[cols])
