@@ -20,6 +20,10 @@ team play"; Cobble & Fog rules, "Team Games"; the engine: ``sim.engine``):
   a fighter (a sidekick); a player with no fighters left is skipped. A team loses only
   when both its heroes are defeated; if both teams lose their last hero in one action,
   the active player's team wins (as in a duel, cases.md R07).
+* **A defeated hero's ability.** What needs the hero on the board stops with it (start-of-
+  turn abilities, attack and defense bonuses, the Invisible Man's fog walk); a maneuver
+  bonus for every fighter of the player (Sinbad's Voyages) still applies to the sidekicks
+  left. The rules documents do not say; this is how the engine plays it.
 * **Friends and foes.** Every fighter of the other team is opposing, teammates' fighters
   are friendly: attacks and "opposing fighter" effects never target a teammate, and
   fighters move through friendly fighters (teammates' too) but not through opposing ones.
