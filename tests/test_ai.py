@@ -351,12 +351,18 @@ def test_invisible_man_prefers_a_fog_space():
     setup_game(st, m.tables, new_control(), np.zeros((0, L.EV_FIELDS), np.int64), m.rows, 2, 3)
     ctl = new_control((MODE_STANDARD,) * 4, weights=(STANDARD.weights,) * 4)
     fu = np.full((L.MAX_FIGHTERS, L.MAX_FIGHTERS), -1.0)
+    ef = np.empty((L.MAX_FIGHTERS, 6))
+    ne = AI.enemy_facts(st, 0, ef)
+    opposing = [f for f in range(L.MAX_FIGHTERS) if st[L.fslot(f, L.F_STATUS)] == L.FS_IN_PLAY
+                and st[L.fslot(f, L.F_OWNER)] == 1]
+    assert ne == len(opposing) == 4   # Medusa and her three Harpies
+    assert list(ef[:ne, 5]) == opposing and list(ef[:ne, 2]) == [1.0, 0.6, 0.6, 0.6]
     fog = int(st[L.pslot(0, L.P_FOG0)])
-    base = AI.pos_score(st, m.tables, ctl, 0, 0, fog, False, fu)
+    base = AI.pos_score(st, m.tables, ctl, 0, 0, fog, False, fu, ef, ne)
     for i in range(L.N_FOG):
         st[L.pslot(0, L.P_FOG0 + i)] = -1
     w = dict(zip(AI.WEIGHT_NAMES, STANDARD.weights))
-    assert base - AI.pos_score(st, m.tables, ctl, 0, 0, fog, False, fu) == pytest.approx(w["fog"])
+    assert base - AI.pos_score(st, m.tables, ctl, 0, 0, fog, False, fu, ef, ne) == pytest.approx(w["fog"])
 
 
 def test_ai_context_op_numbers_match_the_interpreter():

@@ -56,11 +56,12 @@ no effect, and Ciri's cards are worth their current Source tier.
 import numpy as np
 from numba import njit, types  # noqa: F401
 
-from .sigs import A1, A2, B, CTL, F, FA1, I, LOG, ST, TB, V, jit  # noqa: F401
+from .sigs import A1, A2, B, CTL, F, FA1, I, LOG, ST, TB, V, jit, unmanaged  # noqa: F401
 
 from .control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_EXPLAIN, CTL_MODE0, CTL_PLAN_BOOST, CTL_PLAN_KEY,
     CTL_FU, CTL_FU_KEY, CTL_SIZE, CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MODE_GREEDY, N_WEIGHTS,
+    MAX_SCR_SCORES, SCR_ACTIONS, SCR_DEFENSE, SCR_FOLLOW, SCR_PLAN, SCR_POOL, SCR_SCORES, SCR_SPACES,
 )
 from .conditions import (
     CN_ATTACKED, CN_COUNTER_EQ, CN_COUNTER_NE, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED, CN_HERO_HP_AT_MOST,
@@ -77,7 +78,7 @@ from .layout import (
     CB_MOD0, CB_OVR0, CB_PRINTED0, CT_ATTACK, CT_DEFENSE, CT_VERSATILE, D_ACTION, D_BOOST_ATTACK, D_BOOST_CARD, D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_EFFECT,
     D_DISCARD_LIMIT, D_MAY, D_MOVE_DEST, D_MOVE_STEP, D_OPTION, D_PLACE, D_SETUP_SPACE, D_TAKE_CARD,
     D_TARGET, D_GUESS, D_FOG_DEST, D_FORCE_CARD, HF_FOG_WALK, H_FLAGS, CB_DEF_P, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER,
-    FS_IN_PLAY, G_ACTION_NO, G_ACTIONS, G_NPLAYERS, G_LOGN, G_TURN, H_AI_ATK0, H_AI_DEF0, H_AI_DEF_FOG, H_AI_MOVE_N,
+    FS_IN_PLAY, MAX_SPACES, G_ACTION_NO, G_ACTIONS, G_NPLAYERS, G_LOGN, G_TURN, H_AI_ATK0, H_AI_DEF0, H_AI_DEF_FOG, H_AI_MOVE_N,
     H_AI_MOVE_TAG, H_AI_HURT_FORM, H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0, P_DECKN,
     P_DISCN, P_HANDN, P_HERO, P_ONGOING, R_EXHAUST_DAMAGE, R_HAND_LIMIT, TAG_ONGOING, fslot, pslot,
 )
@@ -120,6 +121,30 @@ _SEL_ONE_ZONE = 4    # effects.SEL_ONE_ZONE
 _SEL_ONE_ADJ = 6     # effects.SEL_ONE_ADJ
 _S_OWN = 2           # effects.S_OWN
 FA2 = types.Array(types.float64, 2, "C")
+
+# The AI's work arrays are views of regions of ``ctl`` (``control.SCR_*``), not
+# allocated per decision: allocating and freeing them was a fifth of the AI's time.
+
+
+@jit(FA1(CTL, I, I), inline=True)
+def scratch_f1(ctl, off, n):
+    """float64 (n,) view of ``ctl[off:off + n]`` (work space, see ``control.SCR_*``)."""
+    return ctl[off:off + n].view(np.float64)
+
+
+@jit(FA2(CTL, I, I, I), inline=True)
+def scratch_f2(ctl, off, r, c):
+    """float64 (r, c) view of ``ctl[off:off + r * c]`` (work space, see ``control.SCR_*``)."""
+    return ctl[off:off + r * c].view(np.float64).reshape((r, c))
+
+
+@jit(A1(CTL, I, I), inline=True)
+def scratch_i1(ctl, off, n):
+    """int64 (n,) view of ``ctl[off:off + n]`` (work space, see ``control.SCR_*``)."""
+    return ctl[off:off + n]
+
+
+_DSZ = MAX_FIGHTERS * (MAX_CARDS + 1)
 
 
 @jit(F(CTL, I, I))
@@ -288,7 +313,7 @@ def keep_worth(tb, ctl, p, c):
             + wv(ctl, p, W_KEEP_FX) * fx_worth(tb, ctl, p, c))
 
 
-@jit(B(ST, TB, I, I))
+@jit(B(ST, TB, I, I), inline=True)
 def playable(st, tb, c, g):
     """Fighter ``g`` may play card ``c`` (banner and form; the AI's estimate of rules.can_play)."""
     if (tb.cards[c, C_FMASK] >> st[fslot(g, F_KIND)]) & 1 == 0:
@@ -361,6 +386,26 @@ def best_dist(vals, extra, m, N, h, probs):
             j -= 1
         vals[j + 1] = x
         extra[j + 1] = y
+    return best_probs(m, N, h, probs)
+
+
+@jit(F(FA1, I, I, I, FA1))
+def best_dist_plain(vals, m, N, h, probs):
+    """:func:`best_dist` with no extras (ranked by ``vals`` alone)."""
+    for i in range(1, m):
+        x = vals[i]
+        j = i - 1
+        while j >= 0 and vals[j] < x:
+            vals[j + 1] = vals[j]
+            j -= 1
+        vals[j + 1] = x
+    return best_probs(m, N, h, probs)
+
+
+@jit(F(I, I, I, FA1))
+def best_probs(m, N, h, probs):
+    """``probs[i]`` = P(the best of ``m`` ranked cards held in a random hand of ``h`` from ``N``
+    is card ``i``); returns P(none of them is held)."""
     prev = 1.0
     for i in range(m):
         cur = p_none_of(N, i + 1, h)
@@ -568,7 +613,6 @@ def defense_dist(st, tb, ctl, t, hand, pool, npool, vals, probs):
     ``hand``; returns (as float) P(no defense card), the count in ``vals[63]``."""
     m = 0
     bonus = hero_def_bonus(st, tb, t)
-    zero = np.zeros(MAX_CARDS + 1, np.float64)
     # the opponent's cards by their static features (live steps at half): valuing live steps
     # here (a call in this inner loop) made every decision twice as slow
     for i in range(npool):
@@ -577,7 +621,7 @@ def defense_dist(st, tb, ctl, t, hand, pool, npool, vals, probs):
         if (ty == CT_DEFENSE or ty == CT_VERSATILE) and playable(st, tb, c, t):
             vals[m] = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_DEF) + bonus
             m += 1
-    pn = best_dist(vals, zero, m, npool, hand, probs)
+    pn = best_dist_plain(vals, m, npool, hand, probs)
     vals[MAX_CARDS] = m
     return pn
 
@@ -627,12 +671,36 @@ def exp_attack(st, ctl, p, t, av, fxd, dvals, dprobs, pn):
     return e
 
 
-@jit(F(ST, TB, CTL, I, I, I, B, FA2))
-def pos_score(st, tb, ctl, p, g, s, now, fu):
+@jit(I(ST, I, FA2))
+def enemy_facts(st, tm, ef):
+    """Facts about the fighters in play opposing team ``tm``, one row each (float64
+    ``ef`` of shape (MAX_FIGHTERS, 6)): space, target worth (heroes more as their health
+    falls), threat factor (1 hero, 0.6 sidekick), ranged (0/1), move + 1, fighter slot.
+    Returns the number of rows. Read once by the callers of :func:`pos_score`."""
+    n = 0
+    for e in range(MAX_FIGHTERS):
+        if st[fslot(e, F_STATUS)] != FS_IN_PLAY or team_of(st, st[fslot(e, F_OWNER)]) == tm:
+            continue
+        ehero = st[fslot(e, F_KIND)] == 0
+        ehp = st[fslot(e, F_HP)]
+        emx = st[fslot(e, F_MAXHP)]
+        ef[n, 0] = st[fslot(e, F_SPACE)]
+        ef[n, 1] = (1.0 + (1.0 - ehp / emx)) if ehero else 0.5
+        ef[n, 2] = 1.0 if ehero else 0.6
+        ef[n, 3] = 1.0 if st[fslot(e, F_RANGED)] != 0 else 0.0
+        ef[n, 4] = st[fslot(e, F_MOVE)] + 1
+        ef[n, 5] = e
+        n += 1
+    return n
+
+
+@jit(F(ST, TB, CTL, I, I, I, B, FA2, FA2, I))
+def pos_score(st, tb, ctl, p, g, s, now, fu, ef, ne):
     """How good space ``s`` is for fighter ``g`` (owned by ``p``'s team), in points.
 
     ``now``: an action remains this turn, and ``fu[g, e]`` is the worth of ``g``'s best
     attack on opposing fighter ``e`` (see :func:`follow_up`; < 0: no attack card).
+    ``ef[:ne]``: the fighters opposing ``g`` (see :func:`enemy_facts`).
     """
     ranged = st[fslot(g, F_RANGED)] != 0
     hero = st[fslot(g, F_KIND)] == 0
@@ -643,34 +711,34 @@ def pos_score(st, tb, ctl, p, g, s, now, fu):
         vuln = wv(ctl, p, W_THREAT) * (0.25 + 2.0 * low)
     else:
         vuln = wv(ctl, p, W_THREAT_SK)
-    tm = team_of(st, st[fslot(g, F_OWNER)])
+    w_next = wv(ctl, p, W_REACH_NEXT)
+    w_app = wv(ctl, p, W_APPROACH)
+    zs = tb.zmask[s]
     sc = 0.0
     best_now = 0.0
-    for e in range(MAX_FIGHTERS):
-        if st[fslot(e, F_STATUS)] != FS_IN_PLAY or team_of(st, st[fslot(e, F_OWNER)]) == tm:
-            continue
-        se = st[fslot(e, F_SPACE)]
-        ehero = st[fslot(e, F_KIND)] == 0
-        ehp = st[fslot(e, F_HP)]
-        emx = st[fslot(e, F_MAXHP)]
-        tw = (1.0 + (1.0 - ehp / emx)) if ehero else 0.5
-        hit = tb.adj[s, se] != 0 or (ranged and (tb.zmask[s] & tb.zmask[se]) != 0)
-        if hit:
-            sc += wv(ctl, p, W_REACH_NEXT) * tw
-            if now and fu[g, e] > best_now:
-                best_now = fu[g, e]
+    for i in range(ne):
+        se = int(ef[i, 0])
+        tw = ef[i, 1]
+        adj = tb.adj[s, se] != 0
+        zone = (zs & tb.zmask[se]) != 0
+        if adj or (ranged and zone):
+            sc += w_next * tw
+            if now:
+                x = fu[g, int(ef[i, 5])]
+                if x > best_now:
+                    best_now = x
         else:
             d = tb.dist[s, se]
             if d > 10:
                 d = 10
-            sc -= wv(ctl, p, W_APPROACH) * tw * d
-        em = st[fslot(e, F_MOVE)] + 1
-        if st[fslot(e, F_RANGED)] != 0:
-            thr = (tb.zmask[s] & tb.zmask[se]) != 0 or tb.dist[se, s] <= em
+            sc -= w_app * tw * d
+        em = int(ef[i, 4])
+        if ef[i, 3] != 0.0:
+            thr = zone or tb.dist[se, s] <= em
         else:
-            thr = tb.adj[s, se] != 0 or tb.dist[se, s] <= em + 1
+            thr = adj or tb.dist[se, s] <= em + 1
         if thr:
-            sc -= vuln * (1.0 if ehero else 0.6)
+            sc -= vuln * ef[i, 2]
     if hero:   # a hero who defends better on fog (the Invisible Man) wants to stand on it
         fogv = tb.heroes[st[pslot(st[fslot(g, F_OWNER)], P_HERO)], H_AI_DEF_FOG]
         if fogv != 0 and fog_space(st, st[fslot(g, F_OWNER)], s):
@@ -691,7 +759,7 @@ def target_dists(st, tb, ctl, p, dvals, dprobs, pnone):
     """For each opposing fighter ``e`` of ``p``: its owner's likely best defense
     (``dvals[e]``, ``dprobs[e]``, ``pnone[e]``, see :func:`defense_dist`); ``pnone[e]``
     is -1 for fighters that are not opposing or not in play."""
-    pool = np.empty(MAX_CARDS + 1, np.int64)
+    pool = scratch_i1(ctl, SCR_POOL, MAX_CARDS + 1)
     tm = team_of(st, p)
     last_q = -1
     npool = 0
@@ -718,9 +786,11 @@ def target_dists(st, tb, ctl, p, dvals, dprobs, pnone):
             pnone[e] = defense_dist(st, tb, ctl, e, st[pslot(q, P_HANDN)], pool, npool, dvals[e], dprobs[e])
 
 
-@jit(F(ST, TB, CTL, I, I, I, I, FA2, FA2, FA1))
-def attack_worth(st, tb, ctl, p, g, e, c, dvals, dprobs, pnone):
-    """Worth of ``p``'s fighter ``g`` attacking ``e`` with card ``c`` (the attack action's score)."""
+@jit(types.UniTuple(F, 3)(ST, TB, CTL, I, I, I))
+def attack_parts(st, tb, ctl, p, g, c):
+    """(attack value, effect damage, effect worth less the worth of keeping it) of card ``c``
+    played by ``p``'s fighter ``g`` now: the parts of :func:`attack_worth` that do not
+    depend on the target."""
     if tb.cards[c, C_AI_LIVE] == 0:   # (most cards: the static features, no calls)
         av = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_ATK) + hero_atk_bonus(st, tb, g)
         dmg = feat(tb, c, AI_DMG)
@@ -729,6 +799,13 @@ def attack_worth(st, tb, ctl, p, g, e, c, dvals, dprobs, pnone):
         av = att_value(st, tb, ctl, c, g, hero_atk_bonus(st, tb, g))
         dmg = dmg_now(st, tb, ctl, c, g, 0)
         fx = fx_now(st, tb, ctl, p, c, g, 0)
+    return av, dmg, fx
+
+
+@jit(F(ST, TB, CTL, I, I, I, I, FA2, FA2, FA1))
+def attack_worth(st, tb, ctl, p, g, e, c, dvals, dprobs, pnone):
+    """Worth of ``p``'s fighter ``g`` attacking ``e`` with card ``c`` (the attack action's score)."""
+    av, dmg, fx = attack_parts(st, tb, ctl, p, g, c)
     return (exp_attack(st, ctl, p, e, av, dmg, dvals[e], dprobs[e], pnone[e])
             + wv(ctl, p, W_OPP_CARD) * (1.0 - pnone[e]) + fx - keep_worth(tb, ctl, p, c))
 
@@ -743,20 +820,25 @@ def follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu):
             fu[a, b] = -1.0
     hb = pile_base(PILE_HAND, p)
     hn = st[pslot(p, P_HANDN)]
-    for e in range(MAX_FIGHTERS):
-        if pnone[e] < 0.0:
+    w_opp = wv(ctl, p, W_OPP_CARD)
+    for k in range(FIGHTERS_PER_PLAYER):   # (fighter, card) outside: their parts once, then each target
+        g = p * FIGHTERS_PER_PLAYER + k
+        if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
             continue
-        for k in range(FIGHTERS_PER_PLAYER):
-            g = p * FIGHTERS_PER_PLAYER + k
-            if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
+        for i in range(hn):
+            c = st[hb + i]
+            ty = tb.cards[c, C_TYPE]
+            if not ((ty == CT_ATTACK or ty == CT_VERSATILE) and playable(st, tb, c, g)):
                 continue
-            for i in range(hn):
-                c = st[hb + i]
-                ty = tb.cards[c, C_TYPE]
-                if (ty == CT_ATTACK or ty == CT_VERSATILE) and playable(st, tb, c, g):
-                    v = attack_worth(st, tb, ctl, p, g, e, c, dvals, dprobs, pnone)
-                    if v > fu[g, e]:
-                        fu[g, e] = v
+            av, dmg, fx = attack_parts(st, tb, ctl, p, g, c)
+            kw = keep_worth(tb, ctl, p, c)
+            for e in range(MAX_FIGHTERS):
+                if pnone[e] < 0.0:
+                    continue
+                v = (exp_attack(st, ctl, p, e, av, dmg, dvals[e], dprobs[e], pnone[e])
+                     + w_opp * (1.0 - pnone[e]) + fx - kw)   # = attack_worth(.., g, e, c, ..)
+                if v > fu[g, e]:
+                    fu[g, e] = v
     ctl[CTL_FU_KEY] = action_key(st, p)
     for a in range(MAX_FIGHTERS):
         for b in range(MAX_FIGHTERS):
@@ -771,9 +853,9 @@ def cached_follow_up(st, tb, ctl, p, fu):
             for b in range(MAX_FIGHTERS):
                 fu[a, b] = ctl[CTL_FU + a * MAX_FIGHTERS + b] * 0.001
         return
-    dvals = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
-    dprobs = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
-    pnone = np.empty(MAX_FIGHTERS, np.float64)
+    dvals = scratch_f2(ctl, SCR_FOLLOW, MAX_FIGHTERS, MAX_CARDS + 1)
+    dprobs = scratch_f2(ctl, SCR_FOLLOW + _DSZ, MAX_FIGHTERS, MAX_CARDS + 1)
+    pnone = scratch_f1(ctl, SCR_FOLLOW + 2 * _DSZ, MAX_FIGHTERS)
     target_dists(st, tb, ctl, p, dvals, dprobs, pnone)
     follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu)
 
@@ -788,17 +870,18 @@ def maneuver_bonus(st, tb, p):
     return n * count_tag_in_pile(st, tb, PILE_DISC, p, tb.heroes[h, H_AI_MOVE_TAG])
 
 
-@jit(F(ST, TB, CTL, I, I, B, FA2, FA2, I))
-def move_gain(st, tb, ctl, p, extra, now, fu, cache, kmax):
-    """Sum over ``p``'s fighters of (best reachable position - current position).
+@jit(types.UniTuple(F, 2)(ST, TB, CTL, I, I, B, FA2, FA2, I, A1, FA2, I))
+def move_gain(st, tb, ctl, p, extra, now, fu, cache, kmax, dests, ef, ne):
+    """(Sum over ``p``'s fighters of (best reachable position - current position), the
+    hero's part of it).
 
     ``cache[k, s]``: position score of ``p``'s k-th fighter on space ``s`` (NEG = not yet
     computed), shared between calls with different move budgets. Only the first
-    ``kmax`` fighter slots count (1: the hero alone)."""
-    S = tb.adj.shape[0]
-    dests = np.empty(S + 1, np.int64)
+    ``kmax`` fighter slots count (1: the hero alone). ``dests``: scratch, int64 (spaces + 1,);
+    ``ef[:ne]``: the opposing fighters (:func:`enemy_facts`)."""
     bonus = maneuver_bonus(st, tb, p)
     gain = 0.0
+    hero = 0.0
     for k in range(kmax):
         g = p * FIGHTERS_PER_PLAYER + k
         if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
@@ -806,17 +889,19 @@ def move_gain(st, tb, ctl, p, extra, now, fu, cache, kmax):
         n = reachable(st, tb, g, st[fslot(g, F_MOVE)] + extra + bonus, False, dests)
         c = cache[k]
         if c[dests[0]] == NEG:
-            c[dests[0]] = pos_score(st, tb, ctl, p, g, dests[0], now, fu)
+            c[dests[0]] = pos_score(st, tb, ctl, p, g, dests[0], now, fu, ef, ne)
         base = c[dests[0]]
         best = base
         for i in range(1, n):
             s = dests[i]
             if c[s] == NEG:
-                c[s] = pos_score(st, tb, ctl, p, g, s, now, fu)
+                c[s] = pos_score(st, tb, ctl, p, g, s, now, fu, ef, ne)
             if c[s] > best:
                 best = c[s]
         gain += best - base
-    return gain
+        if k == 0:
+            hero = best - base
+    return gain, hero
 
 
 @jit(F(ST, TB, CTL, I))
@@ -863,11 +948,18 @@ def best_boost_card(st, tb, ctl, p):
 def plan_maneuver(st, tb, ctl, p, record):
     """Score of a maneuver for ``p`` now; with ``record`` remember the BOOST plan in ``ctl``."""
     now = st[G_ACTIONS] > 0
-    fu = np.empty((MAX_FIGHTERS, MAX_FIGHTERS), np.float64)
+    fu = scratch_f2(ctl, SCR_PLAN, MAX_FIGHTERS, MAX_FIGHTERS)
     if now:
         cached_follow_up(st, tb, ctl, p, fu)
-    cache = np.full((FIGHTERS_PER_PLAYER, tb.adj.shape[0]), NEG)
-    base = move_gain(st, tb, ctl, p, 0, now, fu, cache, FIGHTERS_PER_PLAYER)
+    S = tb.adj.shape[0]
+    cache = scratch_f2(ctl, SCR_PLAN + 256, FIGHTERS_PER_PLAYER, S)
+    for k in range(FIGHTERS_PER_PLAYER):
+        for s in range(S):
+            cache[k, s] = NEG
+    dests = scratch_i1(ctl, SCR_PLAN + 512, S + 1)
+    ef = scratch_f2(ctl, SCR_PLAN + 512 + MAX_SPACES + 1, MAX_FIGHTERS, 6)
+    ne = enemy_facts(st, team_of(st, p), ef)
+    base, hero0 = move_gain(st, tb, ctl, p, 0, now, fu, cache, FIGHTERS_PER_PLAYER, dests, ef, ne)
     draw = draw_worth(st, tb, ctl, p)
     h = st[pslot(p, P_HERO)]
     if tb.heroes[h, H_AI_HURT_FORM] != 0 and tb.heroes[h, H_AI_HURT_FORM] == st[pslot(p, P_COUNTER0)] + 1:
@@ -878,8 +970,7 @@ def plan_maneuver(st, tb, ctl, p, record):
     if bc >= 0:
         # a BOOST moves every fighter further, but it is the hero's move that decides it:
         # the sidekicks' gains are taken as unchanged (this keeps the search small)
-        g2 = (base - move_gain(st, tb, ctl, p, 0, now, fu, cache, 1)
-              + move_gain(st, tb, ctl, p, tb.cards[bc, C_BOOST], now, fu, cache, 1))
+        g2 = base - hero0 + move_gain(st, tb, ctl, p, tb.cards[bc, C_BOOST], now, fu, cache, 1, dests, ef, ne)[0]
         alt = draw + g2 - keep_worth(tb, ctl, p, bc) - wv(ctl, p, W_BOOST_MARGIN)
         if alt > score:
             score = alt
@@ -946,12 +1037,12 @@ def scheme_score(st, tb, ctl, p, c):
 @jit(V(ST, TB, CTL, I, A1, I, FA1))
 def score_actions(st, tb, ctl, p, opts, n, scores):
     """Scores of the packed actions ``opts[:n]`` for player ``p`` (see rules.pack_action)."""
-    dvals = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
-    dprobs = np.empty((MAX_FIGHTERS, MAX_CARDS + 1), np.float64)
-    pnone = np.empty(MAX_FIGHTERS, np.float64)
+    dvals = scratch_f2(ctl, SCR_ACTIONS, MAX_FIGHTERS, MAX_CARDS + 1)
+    dprobs = scratch_f2(ctl, SCR_ACTIONS + _DSZ, MAX_FIGHTERS, MAX_CARDS + 1)
+    pnone = scratch_f1(ctl, SCR_ACTIONS + 2 * _DSZ, MAX_FIGHTERS)
     target_dists(st, tb, ctl, p, dvals, dprobs, pnone)
     if st[G_ACTIONS] > 0:   # a maneuver now may be followed by an attack: table of those
-        fu = np.empty((MAX_FIGHTERS, MAX_FIGHTERS), np.float64)
+        fu = scratch_f2(ctl, SCR_ACTIONS + 2 * _DSZ + MAX_FIGHTERS, MAX_FIGHTERS, MAX_FIGHTERS)
         follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu)
     for i in range(n):
         a = opts[i]
@@ -978,7 +1069,7 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
     a = st[o + CB_ATT_F]
     t = st[o + CB_DEF_F]
     p = st[o + CB_ATT_P]
-    pool = np.empty(MAX_CARDS + 1, np.int64)
+    pool = scratch_i1(ctl, SCR_DEFENSE, MAX_CARDS + 1)
     npool = unknown_pool(st, tb, p, pool)
     hand = st[pslot(p, P_HANDN)] + 1
     extra = 0.0
@@ -988,9 +1079,9 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
         for i in range(npool):
             tot += tb.cards[pool[i], C_BOOST]
         extra = tot / npool if npool > 0 else 0.0
-    vals = np.empty(MAX_CARDS + 1, np.float64)
-    fxd = np.empty(MAX_CARDS + 1, np.float64)
-    probs = np.empty(MAX_CARDS + 1, np.float64)
+    vals = scratch_f1(ctl, SCR_DEFENSE + (MAX_CARDS + 1), MAX_CARDS + 1)
+    fxd = scratch_f1(ctl, SCR_DEFENSE + 2 * (MAX_CARDS + 1), MAX_CARDS + 1)
+    probs = scratch_f1(ctl, SCR_DEFENSE + 3 * (MAX_CARDS + 1), MAX_CARDS + 1)
     pn = attack_dist(st, tb, ctl, a, hand, pool, npool, vals, fxd, probs, extra)
     m = int(vals[MAX_CARDS])
     norm = 1.0 - pn
@@ -1089,11 +1180,13 @@ def score_spaces(st, tb, ctl, p, g, opts, n, scores):
     q = st[fslot(g, F_OWNER)]
     own = team_of(st, q) == team_of(st, p)
     now = own and st[G_ACTIONS] > 0 and q == p
-    fu = np.empty((MAX_FIGHTERS, MAX_FIGHTERS), np.float64)
+    fu = scratch_f2(ctl, SCR_SPACES, MAX_FIGHTERS, MAX_FIGHTERS)
     if now:
         cached_follow_up(st, tb, ctl, p, fu)
+    ef = scratch_f2(ctl, SCR_SPACES + 256, MAX_FIGHTERS, 6)
+    ne = enemy_facts(st, team_of(st, q), ef)
     for j in range(n):
-        v = pos_score(st, tb, ctl, p, g, opts[j], now, fu)
+        v = pos_score(st, tb, ctl, p, g, opts[j], now, fu, ef, ne)
         scores[j] = v if own else -v
 
 
@@ -1290,7 +1383,11 @@ def explain(ctl, logn, kind, p, chosen, opts, n, scores):
 @jit(I(ST, TB, CTL, I, I, A1, I))
 def ai_decide(st, tb, ctl, kind, p, opts, n):
     """Index of the option the scripted AI (standard or greedy) picks; ``n`` >= 2."""
-    scores = np.zeros(n, np.float64)
+    if n > MAX_SCR_SCORES:   # (no engine decision lists more: legal_actions' buffer is this size)
+        return 0
+    scores = scratch_f1(ctl, SCR_SCORES, n)
+    for j in range(n):
+        scores[j] = 0.0
     greedy = ctl[CTL_MODE0 + p] == MODE_GREEDY
     if greedy and (kind == D_ACTION or kind == D_DEFENSE or kind == D_DISCARD_LIMIT
                    or kind == D_BOOST_MANEUVER or kind == D_BOOST_ATTACK or kind == D_BOOST_CARD

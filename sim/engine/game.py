@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit, types  # noqa: F401
 
 from .sigs import A1, A2, A3, B, CTL, I, LOG, ST, TB, V, jit, unmanaged  # noqa: F401
+from .control import CTL_SCRATCH, CTL_SIZE
 from .tables import Tables
 
 from .core import (
@@ -203,7 +204,8 @@ def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_ga
     ctl = unmanaged(ctl_m)
     keep = played.shape[0] > 0
     for i in range(n_games):
-        ctl[:] = ctl_template
+        ctl[:CTL_SCRATCH] = ctl_template[:CTL_SCRATCH]   # (the AI's work space needs no copy)
+        ctl[CTL_SIZE:] = ctl_template[CTL_SIZE:]
         seed = game_seed(run_seed, matchup, first_index + i)
         setup_game(st, tbu, ctl, log, hero_rows, 2, seed)
         play_game(st, tbu, ctl, log)

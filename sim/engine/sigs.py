@@ -7,6 +7,9 @@ literal constants a function is called with (``decide(..., D_MAY, ...)``,
 The signatures are compiled lazily (see :func:`jit`): a process loads from the
 cache only the entry points it calls.
 """
+import inspect
+import re
+
 import numba
 import numpy as np
 from numba import njit, typeof, types
@@ -33,6 +36,27 @@ TB = typeof(Tables(
 ))
 
 
+# Array allocations in a function's source: such functions need numba's reference counting
+_ALLOCATES = re.compile(r"\bnp\.(empty|zeros|full|ones|array|arange|empty_like|zeros_like|full_like|copy)\b|\.copy\(\)")
+_ARRAY_RETURNING = {}   # name -> function, for engine functions that return a new array
+_NO_NRT = {}            # name -> source, for engine functions compiled without reference counting
+
+
+def _returns_array(sig):
+    rt = sig.return_type
+    return isinstance(rt, (types.Array, types.BaseTuple)) and any(
+        isinstance(t, types.Array) for t in (getattr(rt, "types", None) or (rt,)))
+
+
+def _needs_nrt(fn, sig):
+    """Whether ``fn`` allocates arrays (directly or by calling an engine function that
+    returns one), or returns one: then it keeps numba's reference counting (NRT)."""
+    src = inspect.getsource(fn)
+    if _returns_array(sig) or _ALLOCATES.search(src):
+        return True
+    return any(re.search(r"\b%s\(" % name, src) for name in _ARRAY_RETURNING)
+
+
 def jit(sig, inline=False):
     """``numba.njit`` with an explicit signature and the on-disk cache, compiled lazily.
 
@@ -47,11 +71,34 @@ def jit(sig, inline=False):
     ``inline=True`` (for a few tiny, hot helpers) also copies the function's body into
     every compiled caller (numba's ``inline="always"``), saving a call that passes the
     dozen table arrays.
+
+    A function that neither allocates an array nor returns one is compiled without
+    numba's reference counting (``_nrt=False``): otherwise every call increments and
+    decrements the count of each array it is passed (the dozen table arrays, the state,
+    the control array), two calls per array per call, which was an eighth of the time of
+    a game. The caller owns the arrays for the duration of the call, so nothing is freed
+    early. Functions that allocate are found from their source (``np.empty`` and the like,
+    or a call to an engine function that returns an array) and keep the counting.
+
+    Raises RuntimeError at import if an array-returning engine function is defined after
+    a function that calls it and was compiled without counting (reorder the definitions).
     """
     def wrap(fn):
         if numba.config.DISABLE_JIT:
             return njit(sig, cache=True)(fn)
-        disp = njit(cache=True, inline="always" if inline else "never")(fn)
+        nrt = _needs_nrt(fn, sig)
+        if _returns_array(sig) and not inline:   # (an inlined function's body joins its caller's)
+            for name, src in _NO_NRT.items():
+                if re.search(r"\b%s\(" % fn.__name__, src):
+                    raise RuntimeError(f"{name} calls {fn.__name__}, which returns an array and is defined "
+                                       f"after it: define {fn.__name__} first")
+            _ARRAY_RETURNING[fn.__name__] = fn
+        # explicit both ways: numba otherwise inherits the flag from the function being
+        # compiled when this one is compiled (lazily, while typing a call to it)
+        opts = {"_nrt": bool(nrt)}
+        if not nrt:
+            _NO_NRT[f"{fn.__module__}.{fn.__name__}"] = inspect.getsource(fn)
+        disp = njit(cache=True, inline="always" if inline else "never", **opts)(fn)
         _make_lazy(disp, sig)
         return disp
     return wrap
