@@ -289,7 +289,8 @@ def play_team_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index,
     log = unmanaged(log_m)
     ctl = unmanaged(ctl_m)
     for i in range(n_games):
-        ctl[:] = ctl_template
+        ctl[:CTL_SCRATCH] = ctl_template[:CTL_SCRATCH]   # (the AI's work space needs no copy)
+        ctl[CTL_SIZE:] = ctl_template[CTL_SIZE:]
         seed = game_seed(run_seed, matchup, first_index + i)
         setup_game(st, tbu, ctl, log, hero_rows, 4, seed)
         play_team_game(st, tbu, ctl, log, res[i])
