@@ -1,7 +1,7 @@
 """The ``unmatched-sim`` command line (click).
 
-Commands: ``heroes``, ``battlefields``, ``validate``, ``profiles``, ``duel``, ``arena``,
-``matrix``, ``loadouts``, ``compare``, ``report``, ``bench``. Bad input
+Commands: ``heroes``, ``battlefields``, ``validate``, ``profiles``, ``duel`` (also team
+games: ``duel A+B C+D``), ``arena``, ``matrix``, ``teams``, ``loadouts``, ``compare``, ``report``, ``bench``. Bad input
 (unknown hero, loadout or battlefield; an invalid file) prints a one-line
 error naming the file or value and the valid choices, and exits with
 status 2 (usage) or 1 (invalid file), never with a traceback.
@@ -219,20 +219,30 @@ def validate(paths):
 @click.option("--explain", is_flag=True,
               help="Before each AI decision, show the top candidates and their scores.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary instead of the narration.")
+@click.option("--players", type=click.Choice(["3", "4"]), default=None,
+              help="Team games only (A+B C+D): 4 (default) players, or 3: one player controls both heroes of "
+                   "the first team (A+B) and takes both its turns.")
 @variant_option
-def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, variant_path):
+def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, players, variant_path):
     """Play one seeded game of HERO_A (moves first) against HERO_B and narrate it.
 
     A hero whose file declares choice groups (gear) takes a loadout, one option per group
     joined by '+' (`unmatched-sim heroes` lists them): either KEY@LOADOUT or --loadout, e.g.
     `duel geralt ciri --loadout silver+wolf-armor+blizzard -b kaer_morhen --seed 3`.
     Both seats play the --ai profile (default: standard) unless --vs names another for HERO_B.
+
+    A team game: `duel A+B C+D` (2 vs 2 on a battlefield with four start spaces; turn
+    order A, C, B, D; --players 3: one player controls A and B). --ai plays the first team,
+    --vs the second. A loadout is then given as KEY@LOADOUT.
     """
     from sim.match import Match, MatchError
     from sim.narrate import narrate
     from sim.engine import layout as L
     variant = _variant(variant_path)
     content = _content(variant)
+    if "+" in hero_a or "+" in hero_b or players is not None:
+        return _team_duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json,
+                          int(players or 4), content, variant)
     try:
         m = Match([hero_a, hero_b], battlefield, content=content)
         if loadouts:
@@ -281,6 +291,53 @@ def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, 
     else:
         lines = narrate(g)
     for line in lines:
+        click.echo(line)
+
+
+def _team_duel(team_a, team_b, battlefield, seed, loadouts, ai, vs, explain, as_json, players, content, variant):
+    """`duel A+B C+D`: one narrated team game (see :mod:`sim.teams`)."""
+    from sim.match import MatchError
+    from sim.narrate import narrate, narrate_explained
+    from sim.engine import layout as L
+    from sim.engine.game import TRES_DEALT0, TRES_HP0, TRES_OUT0, TRES_PLAYED0, TRES_SK0
+    from sim.teams import TeamMatch, parse_team
+    from sim.content.battlefields import list_battlefields, load_battlefield
+    try:
+        if "+" not in team_a or "+" not in team_b:
+            raise MatchError(f"a team game needs two teams of two heroes, each written A+B "
+                             f"(e.g. `duel medusa+sinbad king_arthur+alice`); got {team_a!r} and {team_b!r}")
+        if loadouts:
+            raise MatchError("--loadout is for duels; in a team game write KEY@LOADOUT for the hero")
+        t1, t2 = parse_team(team_a), parse_team(team_b)
+        m = TeamMatch(t1, t2, battlefield, players=players, content=content)
+    except MatchError as e:
+        msg = str(e)
+        if "start space" in msg:
+            good = [b for b in list_battlefields() if (load_battlefield(b).starts[:4] >= 0).all()]
+            msg += f"; battlefields with four: {', '.join(good)}"
+        raise click.UsageError(msg) from None
+    profiles = (_profile(ai, "--ai"), _profile(vs if vs is not None else ai, "--vs"))
+    g = m.play(seed, modes=profiles, explain=20000 if explain else 0)
+    if as_json:
+        reasons = {L.END_HERO_DEFEATED: "team defeated", L.END_TURN_CAP: "turn cap (draw)", L.END_ERROR: "error"}
+        r = g.result
+        out = {
+            "seed": g.seed, "battlefield": m.battlefield.key, "players": players,
+            "seats": [{"seat": i + 1, "hero": m.content.label(int(m.rows[i])), "team": i % 2 + 1,
+                       "player": m.controllers[i] + 1, "final_health": int(r[TRES_HP0 + i]),
+                       "sidekick_health": int(r[TRES_SK0 + i]), "damage_dealt": int(r[TRES_DEALT0 + i]),
+                       "cards_played": int(r[TRES_PLAYED0 + i]),
+                       "defeated_on_turn": int(r[TRES_OUT0 + i]) or None} for i in range(4)],
+            "teams": m.team_names, "winner": g.winner_name, "winner_team": None if g.winner < 0 else g.winner + 1,
+            "turns": g.turns, "end_reason": reasons.get(int(r[2]), str(int(r[2]))),
+            "events": len(g.log), "ai": [p.name for p in profiles],
+            "variant": variant.name if variant is not None else None,
+        }
+        click.echo(json.dumps(out, indent=2))
+        return
+    if variant is not None:
+        click.echo(f"Variant {variant.name!r}: " + "; ".join(variant.describe()))
+    for line in (narrate_explained(g) if explain else narrate(g)):
         click.echo(line)
 
 
@@ -400,6 +457,79 @@ def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_s
     if no_report:
         return
     _write_report(out)
+
+
+@main.command()
+@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(min=1),
+              help="Total games, spread evenly over the pairings (two disjoint hero pairs) and rounded up so "
+                   "that every pairing gets the same number (the command prints how many).")
+@click.option("--heroes", "hero_names", multiple=True, metavar="KEYS",
+              help="Heroes to pair (comma-separated or repeated; at least 4; KEY@LOADOUT picks a loadout, "
+                   "else a hero with gear plays its first one). Default: every installed hero.")
+@click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS",
+              help="Battlefields with four start spaces (comma-separated or repeated). Default: every installed one.")
+@click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
+              help="AI profile of every player: " + ", ".join(profile_names()) + ", or a profile .toml file.")
+@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1),
+              help="Run seed, 0..4294967295 (same seed, same games).")
+@click.option("--out", "-o", default=Path("runs/teams"), show_default=True,
+              type=click.Path(file_okay=True, path_type=Path),
+              help="Run folder: new, empty, or a run of the same command to resume.")
+@click.option("--chunk-size", default=200, show_default=True, type=click.IntRange(min=1),
+              help="Games per chunk (the unit of work and of resuming).")
+@click.option("--no-report", is_flag=True, help="Only play and store the games.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@backend_options
+def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, no_report, quiet, backend):
+    """Play every team pairing (hero pair against a disjoint hero pair, 2 vs 2) and report.
+
+    Seats (which team moves first, the order within each team) and battlefields are
+    balanced over the run. Games are stored in the run folder as they finish (rerun to
+    resume; Ctrl-C loses no finished chunk). The report (OUT/report: teams.md, teams.html,
+    tables/*.csv and *.parquet, plots/team_pairs.png) gives each hero pair's score as a
+    team with a Wilson 95% interval, and each hero's contribution (score of its teams,
+    damage dealt, share of its team's damage, survival, last hero standing). A 3-player
+    game plays by the same rules, so this report covers it too.
+    """
+    from sim.runner import RunError, RunInterrupted
+    from sim.teams import execute_teams, plan_teams
+    _profile(ai, "--ai")
+    try:
+        plan = plan_teams(out, games, hero_names or None, battlefield_names or None, ai, seed, chunk_size, _extra())
+    except RunError as e:
+        raise _run_error(e) from None
+    s = plan.settings
+    click.echo(f"--games {games}: {plan.games_total} games, {s['games_per_pairing']} per pairing "
+               f"({s['pairings']} pairings of two disjoint pairs of {len(s['heroes'])} heroes), "
+               f"{len(s['battlefields'])} battlefield(s).", err=True)
+    if plan.games_done:
+        click.echo(f"Resuming {out}: {plan.games_done} of {plan.games_total} games already stored.", err=True)
+    try:
+        res = execute_teams(plan, backend=backend, progress=False if quiet else None)
+    except RunError as e:
+        raise _run_error(e) from None
+    except RunInterrupted as e:
+        click.echo(str(e), err=True)
+        sys.exit(130)
+    if res.games_played:
+        click.echo(f"Played {res.games_played} team games in {res.seconds:.1f} s ({res.games_per_second:,.0f} games/s); "
+                   f"{plan.games_total} games stored in {out}.")
+    else:
+        click.echo(f"All {plan.games_total} games were already stored in {out}.")
+    if not no_report:
+        _write_teams_report(out)
+
+
+def _write_teams_report(run_dir):
+    from reports.teams import build_teams_report
+    try:
+        rep = build_teams_report(run_dir)
+    except ValueError as e:
+        raise click.ClickException(f"cannot build the report of {run_dir}: {str(e).splitlines()[0]}") from None
+    click.echo("")
+    click.echo(rep.summary)
+    click.echo("")
+    click.echo(f"Report: {rep.markdown} and {rep.html}  (tables: {rep.out_dir / 'tables'}, plots: {rep.out_dir / 'plots'})")
 
 
 def _execute(plan, backend, quiet, out, what=""):
@@ -594,6 +724,9 @@ def report(run_dir):
             _write_compare_report(run_dir)
             return
         m = read_manifest(run_dir)
+        if m["settings"].get("mode") == "teams":
+            _write_teams_report(run_dir)
+            return
         if m["settings"].get("mode") == "loadouts":
             _write_loadouts_report(run_dir)
             return

@@ -9,12 +9,15 @@ from sim.engine import layout as L
 
 
 def narrate(game) -> list[str]:
-    """Lines describing a :class:`sim.match.GameRecord`, from setup to the winner."""
+    """Lines describing a :class:`sim.match.GameRecord` (or a team game's
+    :class:`sim.teams.TeamGameRecord`), from setup to the winner."""
     return [_header(game)] + narrate_events(game.match, game.log, game.turns) + [_footer(game)]
 
 
 def _header(game) -> str:
     m = game.match
+    if hasattr(m, "header"):    # a team game (sim.teams.TeamMatch)
+        return m.header(game)
     return (f"{m.hero_names[0]} ({m.content.label(int(m.rows[0]))}) vs {m.hero_names[1]} "
             f"({m.content.label(int(m.rows[1]))}) on {m.battlefield.name}, seed {game.seed}. "
             f"{m.hero_names[0]} moves first.")
@@ -22,6 +25,8 @@ def _header(game) -> str:
 
 def _footer(game) -> str:
     m = game.match
+    if hasattr(m, "footer"):
+        return m.footer(game)
     hp = [int(game.state[L.fslot(p * L.FIGHTERS_PER_PLAYER, L.F_HP)]) for p in range(2)]
     return f"Final health: {m.hero_names[0]} {hp[0]}, {m.hero_names[1]} {hp[1]}."
 
@@ -73,7 +78,8 @@ def narrate_events(m, log, turns=None) -> list[str]:
     sp = lambda s: bf.space_ids[s] if s >= 0 else "off the board"  # noqa: E731
     card = lambda c: cards[c] if c >= 0 else "no card"  # noqa: E731
     act_names = {L.A_MANEUVER: "MANEUVER", L.A_SCHEME: "SCHEME", L.A_ATTACK: "ATTACK"}
-    fog = [[-1] * L.N_FOG for _ in range(2)]     # fog token spaces per seat, followed from EV_FOG
+    fog = [[-1] * L.N_FOG for _ in range(len(heroes))]     # fog token spaces per seat, followed from EV_FOG
+    winners = getattr(m, "team_names", heroes)     # EV_GAME_OVER names the winning team (a seat in a duel)
     for ev, a, b, c, d, e in log.tolist():
         if ev == L.EV_SETUP:
             lines.append(f"  setup: {names[a]} on {sp(b)}")
@@ -185,7 +191,7 @@ def narrate_events(m, log, turns=None) -> list[str]:
             if b == L.END_TURN_CAP:
                 lines.append(f"Game over: turn cap reached, a draw after {turns} turns.")
             else:
-                lines.append(f"Game over: {heroes[a]} wins" + (f" on turn {turns}." if turns else "."))
+                lines.append(f"Game over: {winners[a]} {'wins' if winners is heroes else 'win'}" + (f" on turn {turns}." if turns else "."))
     return lines
 
 
@@ -195,6 +201,7 @@ _KIND_NAMES = {
     L.D_DISCARD_EFFECT: "discard", L.D_MOVE_WHICH: "fighter to move", L.D_MOVE_DEST: "destination",
     L.D_PLACE: "space to place", L.D_TARGET: "target", L.D_MAY: "may", L.D_SETUP_SPACE: "start space",
     L.D_OPTION: "option", L.D_TAKE_CARD: "card to take", L.D_MOVE_STEP: "next step",
+    L.D_OPPONENT: "opponent",
 }
 
 
@@ -219,6 +226,8 @@ def describe_option(m, kind: int, value: int) -> str:
         return m.battlefield.space_ids[value]
     if dom == L.DOM_BOOL:
         return "yes" if value else "no"
+    if kind == L.D_OPPONENT:
+        return m.hero_names[value] + "'s player"
     return f"option {value + 1}"
 
 

@@ -73,6 +73,7 @@ DECISION_NAMES = {
     L.D_MAY: "yes/no ('may')", L.D_SETUP_SPACE: "setup space", L.D_OPTION: "option number",
     L.D_TAKE_CARD: "card to take", L.D_GUESS: "value to name", L.D_FOG_TOKEN: "fog token (its space)",
     L.D_FOG_DEST: "space for the fog token", L.D_FORCE_CARD: "card the opponent must play",
+    L.D_OPPONENT: "opposing player",
 }
 DOMAIN_NAMES = {L.DOM_INT: "option", L.DOM_CARD: "card", L.DOM_FIGHTER: "fighter",
                 L.DOM_SPACE: "space", L.DOM_BOOL: "yes/no"}

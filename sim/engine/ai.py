@@ -38,6 +38,14 @@ hero at full health):
   take) use the same pieces; the engine writes the context (which effect step,
   which fighter) into ``ctl`` before it asks.
 
+**Team games** (more than two players, ``sim.teams``): damage is valued by
+:func:`dmg_value_team` (defeating one hero of a team whose other hero stands is worth
+``team_kill``, the last one ``win``; damage to the weaker opposing hero counts ``1 + focus``
+times, to our weaker hero ``1 + guard`` times; defeating a player's last fighter after its
+hero fell adds ``eliminate``), a position gains :func:`team_pos_bonus` for covering our
+weaker hero, and "your opponent" outside a combat is picked by :func:`score_opponents`.
+Duels never reach these functions.
+
 Card effects are read once at compile time from the effect programs
 (``sim.content.ai_features``); nothing here is specific to one hero. Steps whose
 condition reads only the board, piles and turn (Source tiers, "on fog", a form or
@@ -74,6 +82,7 @@ from .layout import (
     H_AI_MOVE_TAG, H_AI_HURT_FORM, H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0, P_DECKN,
     P_DISCN, P_HANDN, P_HERO, P_ONGOING, R_EXHAUST_DAMAGE, R_HAND_LIMIT, TAG_ONGOING, fslot, pslot,
 )
+from .layout import D_OPPONENT, FS_DEFEATED, G_OPPONENT  # team games
 
 # ------------------------------------------------------------------ weights
 WEIGHT_NAMES = (
@@ -84,6 +93,7 @@ WEIGHT_NAMES = (
     "fx_cancel", "fx_action", "fx_other",
     "scheme", "ongoing", "reach_now", "reach_next", "approach", "threat", "threat_sidekick",
     "exhaustion", "boost_margin", "defend_margin", "opp_card", "fog",
+    "team_kill", "focus", "guard", "eliminate",
 )
 """Names of the AI weights, in their order in the weight vector (see sim/ai_profiles.py)."""
 (W_DMG_HERO, W_HERO_LOW, W_DMG_SK, W_KILL_SK, W_WIN,
@@ -92,13 +102,15 @@ WEIGHT_NAMES = (
  W_FX_DMG, W_FX_SELF_DMG, W_FX_DRAW, W_FX_OPP_DISCARD, W_FX_RECOVER, W_FX_MOVE,
  W_FX_CANCEL, W_FX_ACTION, W_FX_OTHER,
  W_SCHEME, W_ONGOING, W_REACH_NOW, W_REACH_NEXT, W_APPROACH, W_THREAT, W_THREAT_SK,
- W_EXHAUST, W_BOOST_MARGIN, W_DEFEND_MARGIN, W_OPP_CARD, W_FOG) = range(len(WEIGHT_NAMES))
+ W_EXHAUST, W_BOOST_MARGIN, W_DEFEND_MARGIN, W_OPP_CARD, W_FOG,
+ W_TEAM_KILL, W_FOCUS, W_GUARD, W_ELIMINATE) = range(len(WEIGHT_NAMES))
 assert len(WEIGHT_NAMES) <= N_WEIGHTS
 
 NEG = -1.0e18
 # effect ops the AI reads from the decision context (the same numbers as effects.OP_*;
 # effects imports the policy, so they cannot be imported from there; a test checks them)
 _OP_DAMAGE = 2
+_OP_DRAW = 3
 _OP_RECOVER = 7
 _OP_SET_HEALTH = 8
 _OP_FLIP_COUNTER = 18
@@ -451,6 +463,8 @@ def dmg_value(st, ctl, p, t, k):
     """Worth to player ``p`` of ``k`` damage to fighter ``t`` (negative if ``t`` is ``p``'s own)."""
     if k <= 0.0:
         return 0.0
+    if st[G_NPLAYERS] > 2:
+        return dmg_value_team(st, ctl, p, t, k)
     hp = st[fslot(t, F_HP)]
     mx = st[fslot(t, F_MAXHP)]
     own = team_of(st, st[fslot(t, F_OWNER)]) == team_of(st, p)
@@ -471,6 +485,125 @@ def dmg_value(st, ctl, p, t, k):
     if k >= hp:
         return hp * wv(ctl, p, W_DMG_SK) + wv(ctl, p, W_KILL_SK)
     return k * wv(ctl, p, W_DMG_SK)
+
+
+@jit(I(ST, I))
+def team_hero_low(st, t):
+    """Index among heroes: 1 if hero ``t`` is the weaker (lower health share, ties: the
+    later seat) of its team's two standing heroes, 0 if it is the stronger, -1 if its
+    teammate's hero is defeated or absent (then it stands alone)."""
+    q = st[fslot(t, F_OWNER)]
+    for r in range(st[G_NPLAYERS]):
+        if r == q or team_of(st, r) != team_of(st, q):
+            continue
+        h = r * FIGHTERS_PER_PLAYER
+        if st[fslot(h, F_STATUS)] == FS_DEFEATED or st[fslot(h, F_MAXHP)] <= 0:
+            return -1
+        a = st[fslot(t, F_HP)] * st[fslot(h, F_MAXHP)]
+        b = st[fslot(h, F_HP)] * st[fslot(t, F_MAXHP)]
+        return 1 if a < b or (a == b and q > r) else 0
+    return -1
+
+
+@jit(F(ST, CTL, I, I, F))
+def dmg_value_team(st, ctl, p, t, k):
+    """:func:`dmg_value` in a team game (more than two players). A team loses only when
+    both its heroes are defeated, so defeating a hero whose teammate's hero still stands
+    is worth ``team_kill`` (losing one of ours costs as much), not ``win``; the last hero
+    of a team is worth ``win``. Focus fire: damage to the weaker opposing hero (see
+    :func:`team_hero_low`) is worth ``1 + focus`` times as much; damage to our weaker
+    hero costs ``1 + guard`` times as much. Sidekicks as in a duel, plus ``eliminate`` for
+    defeating the last fighter of a player whose hero is defeated (that player takes no
+    more turns)."""
+    hp = st[fslot(t, F_HP)]
+    mx = st[fslot(t, F_MAXHP)]
+    own = team_of(st, st[fslot(t, F_OWNER)]) == team_of(st, p)
+    low = 1.0 - hp / mx if mx > 0 else 0.0
+    if st[fslot(t, F_KIND)] != 0:
+        # the last fighter of a player whose hero is defeated: defeating it ends that player's turns
+        last = 0.0
+        if k >= hp:
+            q = st[fslot(t, F_OWNER)]
+            last = wv(ctl, p, W_ELIMINATE)
+            for j in range(FIGHTERS_PER_PLAYER):
+                g = q * FIGHTERS_PER_PLAYER + j
+                if g != t and st[fslot(g, F_STATUS)] == FS_IN_PLAY:
+                    last = 0.0
+        if own:
+            if k >= hp:
+                return -(hp * wv(ctl, p, W_HP_SK) + wv(ctl, p, W_LOSE_SK) + last)
+            return -k * wv(ctl, p, W_HP_SK)
+        if k >= hp:
+            return hp * wv(ctl, p, W_DMG_SK) + wv(ctl, p, W_KILL_SK) + last
+        return k * wv(ctl, p, W_DMG_SK)
+    pos = team_hero_low(st, t)
+    if own:
+        if k >= hp:
+            return -wv(ctl, p, W_WIN) if pos < 0 else -wv(ctl, p, W_TEAM_KILL)
+        return -k * (wv(ctl, p, W_HP_OWN) + wv(ctl, p, W_HP_LOW) * low) * (1.0 + (wv(ctl, p, W_GUARD) if pos == 1 else 0.0))
+    if k >= hp:
+        return wv(ctl, p, W_WIN) if pos < 0 else wv(ctl, p, W_TEAM_KILL)
+    return k * (wv(ctl, p, W_DMG_HERO) + wv(ctl, p, W_HERO_LOW) * low) * (1.0 + (wv(ctl, p, W_FOCUS) if pos == 1 else 0.0))
+
+
+@jit(F(ST, TB, CTL, I, I, I))
+def team_pos_bonus(st, tb, ctl, p, g, s):
+    """Team games: worth of fighter ``g`` (of ``p``'s team) standing on space ``s`` to protect
+    the weaker hero of its team: ``guard`` times that hero's lost health share for each
+    opposing fighter within reach of that hero (adjacent to it, or sharing its zone when
+    ranged) that ``g`` could attack from ``s`` (it can punish or block the attacker); 0 for
+    the weaker hero itself and when no teammate's hero stands."""
+    q = st[fslot(g, F_OWNER)]
+    w = -1
+    for r in range(st[G_NPLAYERS]):
+        h = r * FIGHTERS_PER_PLAYER
+        if team_of(st, r) == team_of(st, q) and st[fslot(h, F_STATUS)] == FS_IN_PLAY and team_hero_low(st, h) == 1:
+            w = h
+    if w < 0 or w == g:
+        return 0.0
+    ws = st[fslot(w, F_SPACE)]
+    mx = st[fslot(w, F_MAXHP)]
+    low = 1.0 - st[fslot(w, F_HP)] / mx if mx > 0 else 0.0
+    ranged = st[fslot(g, F_RANGED)] != 0
+    n = 0
+    for e in range(MAX_FIGHTERS):
+        if st[fslot(e, F_STATUS)] != FS_IN_PLAY or team_of(st, st[fslot(e, F_OWNER)]) == team_of(st, q):
+            continue
+        se = st[fslot(e, F_SPACE)]
+        near = tb.adj[ws, se] != 0 or (st[fslot(e, F_RANGED)] != 0 and (tb.zmask[ws] & tb.zmask[se]) != 0)
+        if near and (tb.adj[s, se] != 0 or (ranged and (tb.zmask[s] & tb.zmask[se]) != 0)):
+            n += 1
+    return wv(ctl, p, W_GUARD) * low * n
+
+
+@jit(V(ST, TB, CTL, I, A1, I, FA1))
+def score_opponents(st, tb, ctl, p, opts, n, scores):
+    """Team games: which opposing player (``opts[:n]``, player indices) "your opponent" of
+    the effect step in the context means. Damage to their hero: :func:`dmg_value`; an
+    opponent who draws: the one whose deck is empty (exhaustion damage to each of their
+    fighters), else the one with the fullest hand; anything else (discard, look at the
+    hand, name a value, move a fog token): focus on the weaker opposing hero, then the
+    bigger hand."""
+    op = ctl[CTL_CTX_OP]
+    amt = ctl[CTL_CTX_N]
+    for j in range(n):
+        q = opts[j]
+        h = q * FIGHTERS_PER_PLAYER
+        if op == _OP_DAMAGE:
+            scores[j] = dmg_value(st, ctl, p, h, float(amt if amt > 0 else 1)) if st[fslot(h, F_STATUS)] == FS_IN_PLAY else -1.0
+        elif op == _OP_DRAW:
+            if st[pslot(q, P_DECKN)] < (amt if amt > 0 else 1):
+                v = 0.0
+                for k in range(FIGHTERS_PER_PLAYER):
+                    if st[fslot(h + k, F_STATUS)] == FS_IN_PLAY:
+                        v += dmg_value(st, ctl, p, h + k, float(tb.rules[R_EXHAUST_DAMAGE]))
+                scores[j] = 10.0 + v
+            else:
+                scores[j] = 0.1 * st[pslot(q, P_HANDN)]
+        else:
+            mx = st[fslot(h, F_MAXHP)]
+            low = 1.0 - st[fslot(h, F_HP)] / mx if mx > 0 and st[fslot(h, F_STATUS)] == FS_IN_PLAY else 0.0
+            scores[j] = low + 0.01 * st[pslot(q, P_HANDN)]
 
 
 @jit(F(ST, TB, CTL, I, I, A1, I, FA1, FA1))
@@ -610,6 +743,8 @@ def pos_score(st, tb, ctl, p, g, s, now, fu, ef, ne):
         fogv = tb.heroes[st[pslot(st[fslot(g, F_OWNER)], P_HERO)], H_AI_DEF_FOG]
         if fogv != 0 and fog_space(st, st[fslot(g, F_OWNER)], s):
             sc += wv(ctl, p, W_FOG) * fogv
+    if st[G_NPLAYERS] > 2:
+        sc += team_pos_bonus(st, tb, ctl, p, g, s)
     return sc + wv(ctl, p, W_REACH_NOW) * best_now
 
 
@@ -1156,6 +1291,8 @@ def score_guess(st, tb, ctl, p, opts, n, scores):
     q = -1
     if st[o + CB_ACTIVE] != 0:
         q = st[o + CB_DEF_P] if st[o + CB_ATT_P] == p else st[o + CB_ATT_P]
+    elif st[G_NPLAYERS] > 2 and st[G_OPPONENT] >= 0:   # a team game: the opponent chosen for this card
+        q = st[G_OPPONENT]
     else:
         for r in range(4):
             if r != p and st[pslot(r, P_HERO)] >= 0 and team_of(st, r) != team_of(st, p):
@@ -1284,6 +1421,8 @@ def ai_decide(st, tb, ctl, kind, p, opts, n):
         score_options(st, tb, ctl, p, opts, n, scores)
     elif kind == D_GUESS:
         score_guess(st, tb, ctl, p, opts, n, scores)
+    elif kind == D_OPPONENT:
+        score_opponents(st, tb, ctl, p, opts, n, scores)
     elif kind == D_FORCE_CARD:   # the opponent must play this card instead: their weakest
         for j in range(n):
             scores[j] = -float(tb.cards[opts[j], C_VALUE]) if opts[j] >= 0 else 0.0
@@ -1294,7 +1433,8 @@ def ai_decide(st, tb, ctl, kind, p, opts, n):
             for r in range(st[G_NPLAYERS]):
                 if team_of(st, r) != team_of(st, p):
                     h = r * FIGHTERS_PER_PLAYER
-                    break
+                    if st[G_NPLAYERS] <= 2 or (tb.heroes[st[pslot(r, P_HERO)], H_FLAGS] & HF_FOG_WALK) != 0:
+                        break
         hs = st[fslot(h, F_SPACE)]
         for j in range(n):
             d = float(tb.dist[hs, opts[j]]) if hs >= 0 else 0.0

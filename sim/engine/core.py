@@ -23,7 +23,8 @@ from .layout import (
     G_OVER, G_REASON, G_RNG, G_WINNER, H_FLAGS, MAX_CARDS, MAX_FIGHTERS,
     N_FOG, OFF_DECK, OFF_DISC, OFF_HAND, OFF_SPACE_DEFEATS, P_COUNTER0, P_DECKN, P_DISCN, P_FOG0,
     P_HANDN, P_HERO, P_TEAM, R_EXHAUST_DAMAGE, C_TAGS, C_FMASK, C_FORM, FORM_COUNTER, HF_FOG_WALK,
-    R_OFF_FORM, OFF_PLAYED, MAX_HERO_CARDS, C_LOCAL, P_CARDS_PLAYED, fslot, pslot,
+    R_OFF_FORM, OFF_PLAYED, MAX_HERO_CARDS, C_LOCAL, P_CARDS_PLAYED, P_DEALT, P_RETURN, OFF_CB, CB_ACTIVE,
+    CB_ATT_P, CB_DEF_P, fslot, pslot,
 )
 
 PILE_DECK = 0
@@ -329,6 +330,38 @@ def check_end(st, tb, log):
     return True
 
 
+@jit(V(ST, I, I), inline=True)
+def credit_damage(st, f, d):
+    """Add ``d`` damage to fighter ``f`` to the ``P_DEALT`` counter of the player who dealt it:
+    in a combat, the combatant player on the other side from ``f``'s team; outside a combat,
+    the active player. Damage to a player's own team (exhaustion, self-damage) is not counted.
+    A statistic only (the team report's damage per hero); no rule reads it."""
+    if st[OFF_CB + CB_ACTIVE] != 0:
+        q = st[OFF_CB + CB_ATT_P]
+        if team_of(st, q) == team_of(st, st[fslot(f, F_OWNER)]):
+            q = st[OFF_CB + CB_DEF_P]
+    else:
+        q = st[G_ACTIVE]
+    if team_of(st, q) != team_of(st, st[fslot(f, F_OWNER)]):
+        st[pslot(q, P_DEALT)] += d
+
+
+@jit(B(ST, I))
+def eliminated(st, p):
+    """True if player ``p`` has no fighter left: none on the board and the hero not coming
+    back (a hero removed by Vanish or Vanish Into Murder returns, so that player is only
+    dormant). An eliminated player's turns are skipped in a team game. Sources: Battle of
+    Legends Vol. 1 rules, "Defeat and ending the game" (a player whose hero is defeated keeps
+    taking turns while they still have a sidekick); Cobble & Fog rules, "Team Games" (a
+    player whose fighters are all defeated is eliminated and no longer takes turns)."""
+    if st[pslot(p, P_RETURN)] != 0:
+        return False
+    for k in range(FIGHTERS_PER_PLAYER):
+        if st[fslot(p * FIGHTERS_PER_PLAYER + k, F_STATUS)] == FS_IN_PLAY:
+            return False
+    return True
+
+
 @jit(I(ST, TB, LOG, I, I))
 def deal_damage(st, tb, log, f, n):
     """Deal ``n`` damage (health) to fighter ``f``; return the damage taken.
@@ -343,6 +376,7 @@ def deal_damage(st, tb, log, f, n):
     d = n if n < hp else hp
     hp -= d
     st[fslot(f, F_HP)] = hp
+    credit_damage(st, f, d)
     log_ev(st, log, EV_DAMAGE, f, d, hp, n, 0)
     if hp == 0:
         st[OFF_SPACE_DEFEATS + st[fslot(f, F_SPACE)]] += 1

@@ -43,7 +43,7 @@ from .layout import (
     TAG_UNCANCELABLE, C_TAGS, C_TYPE, C_VALUE, C_FORM, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE,
     CB_DMG, CB_LOCK0, CB_GUESS0, D_GUESS, D_FOG_TOKEN, D_FOG_DEST, D_FORCE_CARD,
     EV_FOG, EV_REPLACE, EV_GUESS, EV_SET_PRINTED, G_GUESS, G_LAST_DISC, G_MOVED, G_FOG_TOKEN, G_FOG_SPACE,
-    IF_EMPTY, IF_DIFFERENT, IF_OPTIONAL, IF_ONTO_FOG, N_FOG, P_FOG0, FORM_COUNTER,
+    IF_EMPTY, IF_DIFFERENT, IF_OPTIONAL, IF_ONTO_FOG, N_FOG, P_FOG0, FORM_COUNTER, G_OPPONENT, D_OPPONENT,
     R_OFF_FORM, H_DECK_START, H_DECK_LEN, fslot, pslot,
 )
 from .policy import CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, decide
@@ -154,10 +154,14 @@ PL_LAST_FOG = 3        # the space the last move_fog step moved a token to
 
 @jit(I(ST, I, I))
 def opponent_player(st, p, side):
-    """The opponent of player ``p``: in combat the opposing fighter's owner."""
+    """The opponent of player ``p``: in combat the opposing fighter's owner; outside a
+    combat, in a team game, the opposing player chosen for the card being resolved
+    (:func:`choose_opponent`), else the first opposing player who is not dormant."""
     if side >= 0:
         g = st[OFF_CB + (CB_DEF_F if side == 0 else CB_ATT_F)]
         return st[fslot(g, F_OWNER)]
+    if st[G_NPLAYERS] > 2 and st[G_OPPONENT] >= 0 and team_of(st, st[G_OPPONENT]) != team_of(st, p):
+        return st[G_OPPONENT]
     t = team_of(st, p)
     for q in range(st[G_NPLAYERS]):
         if team_of(st, q) != t:
@@ -165,6 +169,40 @@ def opponent_player(st, p, side):
                 if st[fslot(q * FIGHTERS_PER_PLAYER + k, F_STATUS)] == FS_IN_PLAY:
                     return q
     return -1
+
+
+@jit(I(ST, TB, CTL, I, I))
+def choose_opponent(st, tb, ctl, p, side):
+    """The player "your opponent" / "the opponent" means for player ``p``'s effect step.
+
+    In a combat (``side`` >= 0) it is the owner of the opposing fighter. Outside a combat in
+    a duel it is the other player. Outside a combat in a team game (project decision, the
+    rules documents are silent): ``p`` chooses one opposing player who is not dormant
+    (case R48: a dormant player cannot be chosen as an opponent), asked as a ``D_OPPONENT``
+    decision only when there are two to choose from; the choice holds for the rest of the
+    card or ability being resolved (``G_OPPONENT``), so "your opponent names ..., then
+    discards ..." is one player. Returns -1 if no opposing player can be chosen.
+    """
+    if side >= 0 or st[G_NPLAYERS] <= 2:
+        return opponent_player(st, p, side)
+    t = team_of(st, p)
+    if st[G_OPPONENT] >= 0 and team_of(st, st[G_OPPONENT]) != t:
+        return st[G_OPPONENT]
+    opts = np.empty(4, np.int64)
+    n = 0
+    for q in range(st[G_NPLAYERS]):
+        if team_of(st, q) == t:
+            continue
+        for k in range(FIGHTERS_PER_PLAYER):
+            if st[fslot(q * FIGHTERS_PER_PLAYER + k, F_STATUS)] == FS_IN_PLAY:
+                opts[n] = q
+                n += 1
+                break
+    if n == 0:
+        return -1
+    q = opts[decide(st, tb, ctl, D_OPPONENT, p, opts, n)] if n > 1 else opts[0]
+    st[G_OPPONENT] = q
+    return q
 
 
 @jit(I(ST, TB, I, I, I, I, I))
@@ -323,6 +361,8 @@ def ask_may(st, tb, ctl, p):
 @jit(I(ST, TB, CTL, A1, I, I, I, A1))
 def targets(st, tb, ctl, ins, p, f, side, out):
     """Resolve a step's targets (asking choices and "may"); return how many."""
+    if ins[I_SEL] == SEL_OPP_HERO and st[G_NPLAYERS] > 2:
+        choose_opponent(st, tb, ctl, p, side)   # team game: which opponent's hero
     n, pick = collect_targets(st, tb, ins, p, f, side, out)
     if n == 0:
         return 0
@@ -844,13 +884,13 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
             for j in range(n):
                 damage_and_count(st, tb, log, tg[j], dmg)
         elif op == OP_DRAW:
-            q = p if ins[I_SIDE] != S_OPPOSING else opponent_player(st, p, side)
+            q = p if ins[I_SIDE] != S_OPPOSING else choose_opponent(st, tb, ctl, p, side)
             if q >= 0:
                 if ins[I_FLAGS] & IF_MAY and not ask_may(st, tb, ctl, p):
                     continue
                 draw_cards(st, tb, log, q, amt * per_count(st, tb, p, f, side, ins[I_PER], ins[I_PARG]))
         elif op == OP_DISCARD:
-            q = p if ins[I_SIDE] == S_OWN else opponent_player(st, p, side)
+            q = p if ins[I_SIDE] == S_OWN else choose_opponent(st, tb, ctl, p, side)
             st[G_LAST_DISC] = 0
             st[G_LAST_BOOST] = 0
             if q < 0:
@@ -976,7 +1016,7 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                 else:
                     j += 1
         elif op == OP_LOOK_AT_HAND:
-            q = opponent_player(st, p, side)
+            q = choose_opponent(st, tb, ctl, p, side)
             if q >= 0:
                 st[pslot(q, P_HAND_SEEN)] = 1
                 log_ev(st, log, EV_LOOK_HAND, p, q, 0, 0, 0)
@@ -1030,7 +1070,7 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                     if gs == a or gs == b2:
                         damage_and_count(st, tb, log, g, amt)
         elif op == OP_DISCARD_TOP:
-            q = p if ins[I_SIDE] != S_OPPOSING else opponent_player(st, p, side)
+            q = p if ins[I_SIDE] != S_OPPOSING else choose_opponent(st, tb, ctl, p, side)
             st[G_LAST_BOOST] = 0
             if q >= 0:
                 dn = st[pslot(q, P_DECKN)]
@@ -1105,7 +1145,7 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
             if r >= 0 and st[fslot(r, F_STATUS)] == FS_IN_PLAY:
                 place_fog(st, tb, ctl, log, p, amt, st[fslot(r, F_SPACE)])
         elif op == OP_MOVE_FOG:
-            q = p if ins[I_SIDE] != S_OPPOSING else opponent_player(st, p, side)
+            q = p if ins[I_SIDE] != S_OPPOSING else choose_opponent(st, tb, ctl, p, side)
             if q < 0:
                 continue
             h = hero_of(p)
@@ -1139,7 +1179,7 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                     log_ev(st, log, EV_GUESS, p, v, -1, 0, 0)
         elif op == OP_NAME_VALUE:
             st[G_GUESS] = -1
-            q = opponent_player(st, p, side)
+            q = choose_opponent(st, tb, ctl, p, side)
             if q >= 0:
                 vals = np.empty(21, np.int64)
                 m = possible_values(st, tb, q, -1, 2, vals)
@@ -1193,6 +1233,8 @@ def run_card_window(st, tb, ctl, log, card, window, p, f, side):
     """Run the program of ``card`` for timing window ``window`` (``W_*``)."""
     s = tb.cards[card, C_PROG + 2 * window]
     n = tb.cards[card, C_PROG + 2 * window + 1]
+    if st[G_NPLAYERS] > 2:
+        st[G_OPPONENT] = -1   # a new card: "your opponent" is chosen afresh (choose_opponent)
     if n > 0:
         form = tb.cards[card, C_FORM]
         if form != 0 and tb.rules[R_OFF_FORM] != 0 and st[pslot(p, P_COUNTER0 + FORM_COUNTER)] != form - 1:
@@ -1208,4 +1250,6 @@ def run_hook(st, tb, ctl, log, hook, p, f, side):
     n = tb.heroes[h, H_HOOKS + 2 * hook + 1]
     if n == 0:
         return 0
+    if st[G_NPLAYERS] > 2:
+        st[G_OPPONENT] = -1   # an ability: "your opponent" is chosen afresh (choose_opponent)
     return run_program(st, tb, ctl, log, s, n, p, f, side, -1)

@@ -23,7 +23,7 @@ from .layout import (
     G_DECISIONS, G_FIRST, G_NPLAYERS, G_OVER, G_REASON, G_TURN, G_WINNER,
     H_DECK_LEN, H_DECK_START, H_HP, H_KIND0, H_MOVE, H_NKINDS, H_RANGED,
     HK_SETUP, K_COUNT, K_FIELDS, K_HP, K_MOVE, K_RANGED, K_SUMMON, FS_REMOVED, R_SUMMON_OFF_BOARD, N_FOG, P_CARDS_PLAYED,
-    MAX_HERO_CARDS, MAX_SPACES, OFF_PLAYED, OFF_SPACE_COMBATS, OFF_SPACE_DEFEATS, P_FOG0, P_HERO, P_NFIGHTERS, P_ONGOING, P_TEAM, R_OPENING_HAND, STATE_SIZE,
+    G_OPPONENT, P_DEALT, FS_DEFEATED, MAX_HERO_CARDS, MAX_SPACES, OFF_PLAYED, OFF_SPACE_COMBATS, OFF_SPACE_DEFEATS, P_FOG0, P_HERO, P_NFIGHTERS, P_ONGOING, P_TEAM, R_OPENING_HAND, STATE_SIZE,
     fslot, pslot,
 )
 from .policy import CTL_CTX_F, decide
@@ -49,12 +49,19 @@ def setup_game(st, tb, ctl, log, hero_rows, nplayers, seed):
     """Reset ``st`` and set up a game: fighters, placement, shuffle, opening hands.
 
     ``hero_rows``: int64 (nplayers,) rows of the hero table, in turn order
-    (player 0 moves first and starts on start space 1). ``seed``: 0..2**32-1.
-    Players 0 and 2 are team 0, 1 and 3 team 1.
+    (player 0 moves first and starts on start space 1; player k on start space
+    k + 1). ``nplayers``: 2 for a duel, 4 for a team game (a three-player game is
+    also 4 seats, see ``sim.teams``). ``seed``: 0..2**32-1. Players 0 and 2 are
+    team 0, 1 and 3 team 1. Each player's sidekicks go on separate empty spaces in
+    their hero's zone, each player draws the opening hand (5); the same for every
+    seat in a team game (Battle of Legends Vol. 1 rules, "Battlefield setup" and
+    "Exhaustion and team play").
     """
     st[:] = 0
     rng_seed(st, seed)
     st[G_NPLAYERS] = nplayers
+    if nplayers > 2:
+        st[G_OPPONENT] = -1
     st[G_FIRST] = 0
     st[G_ACTIVE] = 0
     st[G_WINNER] = -1
@@ -92,11 +99,20 @@ def setup_game(st, tb, ctl, log, hero_rows, nplayers, seed):
                 n += 1
         st[pslot(p, P_NFIGHTERS)] = n
     opts = np.empty(S, np.int64)
+    if nplayers > 2:
+        # a team game: every hero stands on its start space before any sidekick is placed, so
+        # that no sidekick takes another seat's start space (in a duel the two starts' zones
+        # are apart and the order is hero, sidekicks, next hero)
+        for p in range(nplayers):
+            f = p * FIGHTERS_PER_PLAYER
+            st[fslot(f, F_SPACE)] = tb.starts[p]
+            log_ev(st, log, EV_SETUP, f, tb.starts[p], 0, 0, 0)
     for p in range(nplayers):
         f = p * FIGHTERS_PER_PLAYER
         hs = tb.starts[p]
-        st[fslot(f, F_SPACE)] = hs
-        log_ev(st, log, EV_SETUP, f, hs, 0, 0, 0)
+        if nplayers <= 2:
+            st[fslot(f, F_SPACE)] = hs
+            log_ev(st, log, EV_SETUP, f, hs, 0, 0, 0)
         for k in range(1, st[pslot(p, P_NFIGHTERS)]):
             g = f + k
             if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
@@ -201,4 +217,82 @@ def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_ga
         for s in range(MAX_SPACES):
             space_stats[0, s] += st[OFF_SPACE_COMBATS + s]
             space_stats[1, s] += st[OFF_SPACE_DEFEATS + s]
+    st_m[0] += log_m.shape[0] + ctl_m[0] * 0   # the owners of the views live until here
+
+
+# per-game result row of a team game (int64); seats 0..3 in turn order, team = seat % 2
+TRES_WINNER = 0     # winning team (0: seats 1 and 3, 1: seats 2 and 4), -1 draw
+TRES_TURNS = 1      # turns played (every seat's turns together)
+TRES_REASON = 2     # layout.END_* code
+TRES_HP0 = 3        # hero health of seats 0..3 at the end (4 entries)
+TRES_SK0 = 7        # total sidekick health in play of seats 0..3 (4 entries)
+TRES_DEALT0 = 11    # damage dealt to opposing fighters by seats 0..3 (4 entries, P_DEALT)
+TRES_PLAYED0 = 15   # cards played by seats 0..3 (4 entries)
+TRES_OUT0 = 19      # turn (1-based) in which the hero of seats 0..3 was defeated, 0 if never (4 entries)
+TRES_DECISIONS = 23
+TRES_SEED = 24      # the game's seed, stored signed
+TRES_FIELDS = 26
+
+
+@jit(V(ST, A1, I))
+def team_result_row(st, out, seed):
+    """Fill ``out`` (int64, TRES_FIELDS) with the result of a finished team game
+    (everything but the ``TRES_OUT0`` entries, which :func:`play_team_games` records
+    as the game goes)."""
+    w = st[G_WINNER]
+    out[TRES_WINNER] = w if w >= 0 else -1
+    out[TRES_TURNS] = st[G_TURN] if st[G_REASON] == END_TURN_CAP else st[G_TURN] + 1
+    out[TRES_REASON] = st[G_REASON]
+    for p in range(4):
+        f = p * FIGHTERS_PER_PLAYER
+        out[TRES_HP0 + p] = st[fslot(f, F_HP)]
+        sk = 0
+        for k in range(1, FIGHTERS_PER_PLAYER):
+            if st[fslot(f + k, F_STATUS)] == FS_IN_PLAY:
+                sk += st[fslot(f + k, F_HP)]
+        out[TRES_SK0 + p] = sk
+        out[TRES_DEALT0 + p] = st[pslot(p, P_DEALT)]
+        out[TRES_PLAYED0 + p] = st[pslot(p, P_CARDS_PLAYED)]
+    out[TRES_DECISIONS] = st[G_DECISIONS]
+    out[TRES_SEED] = seed - 0x100000000 if seed >= 0x80000000 else seed
+
+
+@jit(V(ST, TB, CTL, LOG, A1))
+def play_team_game(st, tb, ctl, log, out):
+    """Play a set-up team game to its end, turn by turn, writing into ``out``
+    (int64, TRES_FIELDS) the turn in which each seat's hero was defeated
+    (``TRES_OUT0 + seat``, 1-based; 0 if it never was)."""
+    for p in range(4):
+        out[TRES_OUT0 + p] = 0
+    while st[G_OVER] == 0:
+        take_turn(st, tb, ctl, log)
+        for p in range(4):
+            if out[TRES_OUT0 + p] == 0 and st[fslot(p * FIGHTERS_PER_PLAYER, F_STATUS)] == FS_DEFEATED:
+                out[TRES_OUT0 + p] = st[G_TURN] if st[G_OVER] == 0 or st[G_REASON] == END_TURN_CAP else st[G_TURN] + 1
+
+
+@jit(V(TB, CTL, A1, I, I, I, I, A2))
+def play_team_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_games, res):
+    """Play ``n_games`` team games (four seats), writing one result row per game.
+
+    ``hero_rows``: int64 (4,) hero-table rows of seats 0..3 in turn order (seats 0
+    and 2 are team 0, 1 and 3 team 1; seat 0 moves first). ``res``: int64
+    (n_games, TRES_FIELDS) output (``TRES_*``). Game ``i`` uses the seed
+    ``game_seed(run_seed, matchup, first_index + i)``, so results do not depend on
+    how games are chunked.
+    """
+    tbu = unmanaged_tables(tb)
+    st_m = np.zeros(STATE_SIZE, np.int64)
+    log_m = np.zeros((0, 6), np.int64)
+    ctl_m = np.empty_like(ctl_template)
+    st = unmanaged(st_m)
+    log = unmanaged(log_m)
+    ctl = unmanaged(ctl_m)
+    for i in range(n_games):
+        ctl[:CTL_SCRATCH] = ctl_template[:CTL_SCRATCH]   # (the AI's work space needs no copy)
+        ctl[CTL_SIZE:] = ctl_template[CTL_SIZE:]
+        seed = game_seed(run_seed, matchup, first_index + i)
+        setup_game(st, tbu, ctl, log, hero_rows, 4, seed)
+        play_team_game(st, tbu, ctl, log, res[i])
+        team_result_row(st, res[i], seed)
     st_m[0] += log_m.shape[0] + ctl_m[0] * 0   # the owners of the views live until here

@@ -68,6 +68,8 @@ G_LAST_DISC = 21    # cards the last discard step discarded (for "if they do not
 G_MOVED = 22        # fighter chosen by the last move step, -1 none (Ravening Seduction)
 G_FOG_TOKEN = 23    # fog token moved by the last move_fog step, -1 none
 G_FOG_SPACE = 24    # where that token went, -1 none (Slip Away: place on that space)
+G_OPPONENT = 25     # team games: the opposing player chosen as "your opponent" for the card or ability
+                    # being resolved (effects.choose_opponent), -1 none; always 0 in duels
 G_SIZE = 26
 GF_TOOK_FROM_DECK = 1   # the last search took its card from the deck
 GF_SELF_TO_DECK = 2     # the scheme being resolved goes into the deck (shuffled), not the discard
@@ -107,7 +109,8 @@ P_CARDS_PLAYED = 11  # cards played for their effects or value (not boosts)
 P_COUNTER0 = 12     # N_COUNTERS hero counters (size, form, ...)
 P_FOG0 = P_COUNTER0 + N_COUNTERS   # N_FOG fog token spaces (-1 none)
 P_START_FOG = P_FOG0 + N_FOG   # 1: the hero began this player's current/last turn on a fog space
-P_FIELDS = P_START_FOG + 1
+P_DEALT = P_START_FOG + 1      # damage (health points) this player's attacks and effects dealt to opposing fighters
+P_FIELDS = P_DEALT + 1
 
 # ------------------------------------------------------------ combat slots
 CB_ACTIVE = 0       # 1 while a combat is being resolved
@@ -328,7 +331,8 @@ D_GUESS = 16            # value: a printed value named or predicted (Elementary,
 D_FOG_TOKEN = 17        # value: space of the fog token to move
 D_FOG_DEST = 18         # value: space a fog token goes to
 D_FORCE_CARD = 19       # value: card id the opponent must play instead (Do My Bidding)
-N_DECISIONS = 20
+D_OPPONENT = 20         # value: player index of the opposing player an effect's "your opponent" means (team games)
+N_DECISIONS = 21
 
 DOM_INT = 0
 DOM_CARD = 1

@@ -13,7 +13,7 @@ from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
 
 from .core import (
     PILE_DECK, PILE_DISC, PILE_HAND, add_unique, shuffle_deck, can_play, can_target, count_play, fog_space, check_end, deal_damage, discard_from_hand,
-    draw_cards, hero_of, log_ev, pile_base, pile_push, pile_take, place_fighter,
+    draw_cards, eliminated, hero_of, log_ev, pile_base, pile_push, pile_take, place_fighter,
     team_of,
 )
 from .policy import CTL_CTX_F, CTL_CTX_OP, decide
@@ -390,9 +390,31 @@ def start_of_turn(st, tb, ctl, log, p):
     check_end(st, tb, log)
 
 
+@jit(I(ST, I))
+def next_player(st, p):
+    """The player who takes the turn after ``p``: the next seat in turn order (1, 2, 3, 4,
+    so the teams alternate), skipping players with no fighters left (:func:`core.eliminated`).
+
+    Sources: Battle of Legends Vol. 1 rules, "Exhaustion and team play" (players alternate
+    turns by team) and "Defeat and ending the game" (a player whose hero is defeated keeps
+    taking turns while they have a sidekick); Cobble & Fog rules, "Team Games".
+    """
+    npl = st[G_NPLAYERS]
+    q = (p + 1) % npl
+    for _ in range(npl - 1):
+        if not eliminated(st, q):
+            return q
+        q = (q + 1) % npl
+    return q
+
+
 @jit(V(ST, TB, CTL, LOG, I))
 def end_of_turn(st, tb, ctl, log, p):
     """End of ``p``'s turn: hand limit 7 (only for the active player), next player.
+
+    In a team game (more than two players) the next player is :func:`next_player` and
+    the turn cap (``R_TURN_CAP`` turns in all in a duel) is scaled to the same number of
+    turns per player (``cap * players / 2``).
 
     Sources: Battle of Legends Vol. 1 "Turn and actions"; case R13; turn cap
     (cases.md project decision: a draw).
@@ -411,8 +433,12 @@ def end_of_turn(st, tb, ctl, log, p):
     for f in range(MAX_FIGHTERS):
         st[fslot(f, F_NOLEAVE)] = 0
     st[G_TURN] += 1
-    st[G_ACTIVE] = (p + 1) % st[G_NPLAYERS]
-    if st[G_TURN] >= tb.rules[R_TURN_CAP] and st[G_OVER] == 0:
+    npl = st[G_NPLAYERS]
+    st[G_ACTIVE] = next_player(st, p) if npl > 2 else (p + 1) % npl
+    cap = tb.rules[R_TURN_CAP]
+    if npl > 2:
+        cap = cap * npl // 2   # a team game: the same number of turns per player as a duel
+    if st[G_TURN] >= cap and st[G_OVER] == 0:
         st[G_OVER] = 1
         st[G_WINNER] = -2
         st[G_REASON] = END_TURN_CAP

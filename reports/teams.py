@@ -1,0 +1,277 @@
+"""Report of a team run (``unmatched-sim teams``): hero pairs as teams, and each hero's share.
+
+Reads the run folder written by :func:`sim.teams.execute_teams` and writes, into
+``RUN_DIR/report`` (or ``out_dir``):
+
+* ``tables/team_pairs.{csv,parquet}``: one row per hero pair: games it played as a team,
+  wins, draws, losses, ``score`` (wins + draws/2, over games) with a Wilson 95% interval
+  (``lo``, ``hi``), and ``synergy``: the pair's score minus the mean of its two heroes'
+  ``score`` (below): above 0 the two do better together than they do on average.
+* ``tables/team_heroes.{csv,parquet}``: one row per hero, its average contribution:
+  ``score`` of the teams it was in (with a Wilson interval); ``dealt``: mean damage
+  (health) its player's attacks and effects dealt to opposing fighters per game (hero and
+  sidekicks); ``dealt_share``: mean share of its team's damage that was its own (games
+  where the team dealt any); ``survived``: share of games its hero was still standing at
+  the end; ``last_standing``: share of its team's wins in which its hero was the team's
+  last one standing (its teammate's hero defeated: it carried the win).
+* ``tables/team_pairings.{csv,parquet}``: every pairing (pair against pair) with games and
+  the first pair's score.
+* ``tables/team_summary.{csv,parquet}``: games, draws, the first team's score (the team
+  of seat 1, who moves first), mean turns.
+* ``plots/team_pairs.png``: the pairs' scores with intervals; ``teams.md`` (readable
+  Markdown) and ``teams.html`` (self-contained).
+
+Draws (turn cap) count as half a win, as in every report.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .stats import wilson
+
+REPORT_DIR = "report"
+TEAM_TABLES = ("team_pairs", "team_heroes", "team_pairings", "team_summary")
+
+
+@dataclass
+class TeamsReport:
+    """What :func:`build_teams_report` wrote: ``out_dir``, ``html`` and ``markdown`` paths,
+    the ``tables`` (DataFrames by name), the plain-text ``summary`` and file paths."""
+
+    out_dir: Path
+    html: Path
+    markdown: Path
+    tables: dict
+    summary: str
+    csv: dict = field(default_factory=dict)
+    parquet: dict = field(default_factory=dict)
+    png: dict = field(default_factory=dict)
+
+
+def _team_rows(games: pd.DataFrame) -> pd.DataFrame:
+    """One row per (game, team): team pair, seats' heroes, points (1 win, 0.5 draw, 0 loss),
+    each hero's damage dealt and whether it stood at the end."""
+    out = []
+    for t, (a, b) in ((1, (1, 3)), (2, (2, 4))):
+        w = games["winner"].to_numpy()
+        pts = np.where(w == t, 1.0, np.where(w == 0, 0.5, 0.0))
+        out.append(pd.DataFrame({
+            "game": np.arange(len(games)), "team_no": t, "pair": games[f"team{t}"].to_numpy(),
+            "hero_a": games[f"s{a}_hero"].to_numpy(), "hero_b": games[f"s{b}_hero"].to_numpy(),
+            "points": pts, "win": w == t, "draw": w == 0,
+            "dealt_a": games[f"s{a}_dealt"].to_numpy().astype(float),
+            "dealt_b": games[f"s{b}_dealt"].to_numpy().astype(float),
+            "stand_a": games[f"s{a}_health"].to_numpy() > 0, "stand_b": games[f"s{b}_health"].to_numpy() > 0,
+            "opponents": games[f"team{3 - t}"].to_numpy(),
+        }))
+    return pd.concat(out, ignore_index=True)
+
+
+def team_tables(games: pd.DataFrame) -> dict:
+    """The report's tables (see the module doc) from a team run's games
+    (``sim.teams.read_team_games``). Raises ValueError if there are no games."""
+    if len(games) == 0:
+        raise ValueError("the run holds no finished game yet")
+    tr = _team_rows(games)
+    # per hero: one row per (game, hero)
+    hero_rows = []
+    for me, mate in (("a", "b"), ("b", "a")):
+        d = tr[f"dealt_{me}"]
+        tot = tr["dealt_a"] + tr["dealt_b"]
+        hero_rows.append(pd.DataFrame({
+            "hero": tr[f"hero_{me}"], "points": tr["points"], "win": tr["win"], "draw": tr["draw"], "dealt": d,
+            "share": np.where(tot > 0, d / tot.where(tot > 0, 1.0), np.nan), "stand": tr[f"stand_{me}"],
+            "last": tr["win"] & tr[f"stand_{me}"] & ~tr[f"stand_{mate}"]}))
+    hr = pd.concat(hero_rows, ignore_index=True)
+    g = hr.groupby("hero")
+    heroes = pd.DataFrame({
+        "games": g.size(), "wins": g["win"].sum(), "draws": g["draw"].sum(), "points": g["points"].sum(),
+        "dealt": g["dealt"].mean(), "dealt_share": g["share"].mean(), "survived": g["stand"].mean(),
+        "last_standing": g["last"].sum() / g["win"].sum().where(g["win"].sum() > 0, np.nan),
+    }).reset_index()
+    heroes["score"] = heroes["points"] / heroes["games"]
+    heroes["lo"], heroes["hi"] = wilson(heroes["points"].to_numpy(), heroes["games"].to_numpy())
+    heroes = heroes[["hero", "games", "wins", "draws", "score", "lo", "hi", "dealt", "dealt_share", "survived",
+                     "last_standing"]].sort_values("score", ascending=False, kind="stable").reset_index(drop=True)
+
+    g = tr.groupby("pair")
+    pairs = pd.DataFrame({"games": g.size(), "wins": g["win"].sum(), "draws": g["draw"].sum(),
+                          "points": g["points"].sum(), "dealt": (g["dealt_a"].mean() + g["dealt_b"].mean())}).reset_index()
+    pairs["losses"] = pairs["games"] - pairs["wins"] - pairs["draws"]
+    pairs["score"] = pairs["points"] / pairs["games"]
+    pairs["lo"], pairs["hi"] = wilson(pairs["points"].to_numpy(), pairs["games"].to_numpy())
+    hs = dict(zip(heroes["hero"], heroes["score"]))
+    pairs["synergy"] = [s - (hs[p.split("+")[0]] + hs[p.split("+")[1]]) / 2 for p, s in zip(pairs["pair"], pairs["score"])]
+    pairs = pairs[["pair", "games", "wins", "draws", "losses", "score", "lo", "hi", "synergy", "dealt"]] \
+        .sort_values("score", ascending=False, kind="stable").reset_index(drop=True)
+
+    first = tr[tr["team_no"] == 1]
+    pr = first.groupby(["pair", "opponents"]).agg(games=("points", "size"), points=("points", "sum")).reset_index()
+    # orient every pairing as (smaller pair, larger pair)
+    flip = pr["pair"] > pr["opponents"]
+    pr.loc[flip, ["pair", "opponents"]] = pr.loc[flip, ["opponents", "pair"]].to_numpy()
+    pr.loc[flip, "points"] = pr.loc[flip, "games"] - pr.loc[flip, "points"]
+    pairings = pr.groupby(["pair", "opponents"], as_index=False)[["games", "points"]].sum()
+    pairings["score"] = pairings["points"] / pairings["games"]
+    pairings = pairings.rename(columns={"opponents": "opponent_pair"})
+
+    w = games["winner"].to_numpy()
+    first_pts = float(np.where(w == 1, 1.0, np.where(w == 0, 0.5, 0.0)).sum())
+    lo, hi = wilson(first_pts, len(games))
+    summary = pd.DataFrame([{
+        "games": len(games), "pairings": len(pairings), "draws": int((w == 0).sum()),
+        "first_team_score": first_pts / len(games), "first_lo": lo, "first_hi": hi,
+        "mean_turns": float(games["turns"].mean()),
+        "end_hero_defeated": int((games["end_reason"] == "hero_defeated").sum()),
+        "end_turn_cap": int((games["end_reason"] == "turn_cap").sum()),
+        "end_error": int((games["end_reason"] == "error").sum()),
+    }])
+    return {"team_pairs": pairs, "team_heroes": heroes, "team_pairings": pairings, "team_summary": summary}
+
+
+def _names(manifest: dict) -> dict:
+    return {k: v["name"] for k, v in manifest.get("heroes", {}).items()}
+
+
+def _pair_name(p: str, names: dict) -> str:
+    return " & ".join(names.get(k, k) for k in p.split("+"))
+
+
+def plot_pairs(pairs: pd.DataFrame, names: dict):
+    """Horizontal bars: each pair's score with its 95% interval (best on top)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+    p = pairs.iloc[::-1]
+    fig = Figure(figsize=(8, max(3.0, 0.22 * len(p) + 1)))
+    ax = fig.add_subplot(111)
+    y = np.arange(len(p))
+    ax.barh(y, p["score"], color=["#2b6cb0" if s >= 0.5 else "#c53030" for s in p["score"]], alpha=0.8)
+    ax.errorbar(p["score"], y, xerr=[p["score"] - p["lo"], p["hi"] - p["score"]], fmt="none", ecolor="black",
+                lw=0.8, capsize=2)
+    ax.axvline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set_yticks(y)
+    ax.set_yticklabels([_pair_name(x, names) for x in p["pair"]], fontsize=7)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("score as a team (wins + draws/2) with 95% Wilson interval")
+    ax.set_title("Hero pairs as teams")
+    return fig
+
+
+def _pct(v) -> str:
+    return "" if pd.isna(v) else f"{v:.1%}"
+
+
+def summary_text(tables: dict, manifest: dict, top: int = 10) -> str:
+    """A plain-text summary: setup, the best and worst pairs, the heroes' contributions."""
+    names = _names(manifest)
+    s = manifest["settings"]
+    sm = tables["team_summary"].iloc[0]
+    pairs, heroes = tables["team_pairs"], tables["team_heroes"]
+    lines = [f"Team run: {int(sm['games'])} games over {int(sm['pairings'])} pairings of {len(s['heroes'])} heroes "
+             f"({s['games_per_pairing']} per pairing), {len(s['battlefields'])} battlefield(s), AI {s['ai']}.",
+             f"Team moving first (seat 1): {_pct(sm['first_team_score'])} [{_pct(sm['first_lo'])}–{_pct(sm['first_hi'])}]; "
+             f"draws {int(sm['draws'])}; mean {sm['mean_turns']:.1f} turns.", "",
+             f"Best hero pairs (score as a team, 95% interval, games):"]
+    for _, r in pairs.head(top).iterrows():
+        lines.append(f"  {_pair_name(r['pair'], names):<42} {_pct(r['score']):>6} [{_pct(r['lo'])}–{_pct(r['hi'])}] "
+                     f"{int(r['games'])}")
+    if len(pairs) > top:
+        lines.append("Weakest hero pairs:")
+        for _, r in pairs.tail(min(top, len(pairs) - top)).iterrows():
+            lines.append(f"  {_pair_name(r['pair'], names):<42} {_pct(r['score']):>6} [{_pct(r['lo'])}–{_pct(r['hi'])}] "
+                         f"{int(r['games'])}")
+    lines += ["", "Heroes (score of their teams, damage dealt per game, share of the team's damage, "
+              "survived, last hero standing in the team's wins):"]
+    for _, r in heroes.iterrows():
+        lines.append(f"  {names.get(r['hero'], r['hero']):<22} {_pct(r['score']):>6} [{_pct(r['lo'])}–{_pct(r['hi'])}] "
+                     f"dealt {r['dealt']:5.1f}  share {_pct(r['dealt_share']):>6}  survived {_pct(r['survived']):>6}  "
+                     f"last standing {_pct(r['last_standing']):>6}")
+    return "\n".join(lines)
+
+
+def _display(tables: dict, names: dict) -> dict:
+    p = tables["team_pairs"].copy()
+    p["pair"] = [_pair_name(x, names) for x in p["pair"]]
+    h = tables["team_heroes"].copy()
+    h["hero"] = [names.get(x, x) for x in h["hero"]]
+    return {"pairs": p, "heroes": h}
+
+
+def _markdown_table(df: pd.DataFrame) -> str:
+    pct = {"score", "lo", "hi", "synergy", "dealt_share", "survived", "last_standing", "first_team_score"}
+
+    def fmt(c, v):
+        if isinstance(v, (float, np.floating)):
+            if c in pct:
+                return _pct(v) if c != "synergy" else ("" if pd.isna(v) else f"{v * 100:+.1f} pts")
+            return f"{v:.1f}"
+        return str(v)
+    head = "| " + " | ".join(df.columns) + " |\n|" + "|".join("---" for _ in df.columns) + "|\n"
+    return head + "".join("| " + " | ".join(fmt(c, v) for c, v in zip(df.columns, row)) + " |\n"
+                          for row in df.itertuples(index=False))
+
+
+EXPLAIN = ("score = (wins + draws/2) / games, with a Wilson 95% interval [lo, hi]. synergy = the pair's score "
+           "minus the mean of its two heroes' scores. dealt = mean damage (health) dealt to opposing fighters per "
+           "game by the hero's player (hero and sidekicks, attacks and effects); dealt_share = mean share of the "
+           "team's damage; survived = share of games the hero was standing at the end; last_standing = share of "
+           "the team's wins in which this hero was the team's last hero standing.")
+
+
+def build_teams_report(run_dir, out_dir=None) -> TeamsReport:
+    """Build the tables, plot, Markdown and HTML of a team run folder (see the module doc).
+
+    Raises ``sim.runner.RunError`` if ``run_dir`` is not a run folder, ValueError if it
+    is not a team run or holds no finished game, OSError if ``out_dir`` cannot be written."""
+    from sim.runner import read_manifest
+    from sim.teams import TEAMS_MODE, read_team_games
+
+    from .html import CSS, table_html
+    run_dir = Path(run_dir)
+    manifest = read_manifest(run_dir)
+    if manifest["settings"].get("mode") != TEAMS_MODE:
+        raise ValueError(f"{run_dir} is not a team run (made by `unmatched-sim teams`)")
+    games = read_team_games(run_dir)
+    tables = team_tables(games)
+    out = Path(out_dir) if out_dir is not None else run_dir / REPORT_DIR
+    (out / "tables").mkdir(parents=True, exist_ok=True)
+    (out / "plots").mkdir(parents=True, exist_ok=True)
+    csv, pq = {}, {}
+    for name, df in tables.items():
+        csv[name] = out / "tables" / f"{name}.csv"
+        pq[name] = out / "tables" / f"{name}.parquet"
+        df.to_csv(csv[name], index=False)
+        df.to_parquet(pq[name], index=False)
+    names = _names(manifest)
+    fig = plot_pairs(tables["team_pairs"], names)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", facecolor="white")
+    png = {"team_pairs": out / "plots" / "team_pairs.png"}
+    png["team_pairs"].write_bytes(buf.getvalue())
+    summary = summary_text(tables, manifest)
+    disp = _display(tables, names)
+    s = manifest["settings"]
+    md = ["# Team games report", "", f"Run folder `{run_dir}`; AI profile `{s['ai']}`, run seed {s['seed']}, "
+          f"battlefields {', '.join(s['battlefields'])}; {s['games_per_pairing']} games per pairing "
+          f"(--games {s['games']} rounded up to a multiple of the {s['pairings']} pairings).", "",
+          "```", summary, "```", "", EXPLAIN, "", "## Hero pairs", "", _markdown_table(disp["pairs"]), "",
+          "## Heroes", "", _markdown_table(disp["heroes"]), "", "![pairs](plots/team_pairs.png)", ""]
+    mdp = out / "teams.md"
+    mdp.write_text("\n".join(md), encoding="utf-8")
+    body = (f"<h1>Team games report</h1><p class='note'>{html.escape(md[2])}</p><pre>{html.escape(summary)}</pre>"
+            f"<p class='note'>{html.escape(EXPLAIN)}</p><h2>Hero pairs</h2>"
+            f"<img alt='pair scores' src='data:image/png;base64,{base64.b64encode(buf.getvalue()).decode()}'>"
+            + table_html(disp["pairs"]) + "<h2>Heroes</h2>" + table_html(disp["heroes"])
+            + "<h2>Summary</h2>" + table_html(tables["team_summary"]))
+    htp = out / "teams.html"
+    htp.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>Team games report</title>"
+                   f"<style>{CSS}</style></head><body>{body}</body></html>", encoding="utf-8")
+    return TeamsReport(out, htp, mdp, tables, summary, csv, pq, png)
