@@ -61,7 +61,7 @@ from .sigs import A1, A2, B, CTL, F, FA1, I, LOG, ST, TB, V, jit, unmanaged  # n
 from .control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_EXPLAIN, CTL_MODE0, CTL_PLAN_BOOST, CTL_PLAN_KEY,
     CTL_FU, CTL_FU_KEY, CTL_SIZE, CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MODE_GREEDY, N_WEIGHTS,
-    MAX_SCR_SCORES, SCR_ACTIONS, SCR_DEFENSE, SCR_FOLLOW, SCR_PLAN, SCR_POOL, SCR_SCORES, SCR_SPACES,
+    MAX_SCR_SCORES, SCR_ACTIONS, SCR_DEFENSE, SCR_FOLLOW, SCR_PLAN, SCR_POOL, SCR_SCORES, SCR_SPACES, SCR_TARGETS,
 )
 from .conditions import (
     CN_ATTACKED, CN_COUNTER_EQ, CN_COUNTER_NE, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED, CN_HERO_HP_AT_MOST,
@@ -658,6 +658,12 @@ def exp_attack(st, ctl, p, t, av, fxd, dvals, dprobs, pn):
     """Expected worth to ``p`` of an attack of value ``av`` on ``t`` over the defense
     distribution; ``fxd``: the card's effect damage, added when the attack wins."""
     hp, per, kill = dmg_params(st, ctl, p, t)
+    return exp_attack_hp(hp, per, kill, av, fxd, dvals, dprobs, pn)
+
+
+@jit(F(F, F, F, F, F, FA1, FA1, F), inline=True)
+def exp_attack_hp(hp, per, kill, av, fxd, dvals, dprobs, pn):
+    """:func:`exp_attack` with the target's :func:`dmg_params` given (read once per target)."""
     e = 0.0
     if av > 0.0:
         k = av + fxd
@@ -694,13 +700,16 @@ def enemy_facts(st, tm, ef):
     return n
 
 
-@jit(F(ST, TB, CTL, I, I, I, B, FA2, FA2, I))
+@jit(F(ST, TB, CTL, I, I, I, B, FA2, FA2, I), inline=True)
 def pos_score(st, tb, ctl, p, g, s, now, fu, ef, ne):
     """How good space ``s`` is for fighter ``g`` (owned by ``p``'s team), in points.
 
     ``now``: an action remains this turn, and ``fu[g, e]`` is the worth of ``g``'s best
     attack on opposing fighter ``e`` (see :func:`follow_up`; < 0: no attack card).
-    ``ef[:ne]``: the fighters opposing ``g`` (see :func:`enemy_facts`).
+    ``ef[:ne]``: the fighters opposing ``g`` (see :func:`enemy_facts`). Team games add
+    :func:`team_pos_bonus` (in the callers: this stays small and inlined into their loops,
+    where the compiler hoists what does not depend on ``s``; a call inside made duels 20%
+    slower).
     """
     ranged = st[fslot(g, F_RANGED)] != 0
     hero = st[fslot(g, F_KIND)] == 0
@@ -743,8 +752,6 @@ def pos_score(st, tb, ctl, p, g, s, now, fu, ef, ne):
         fogv = tb.heroes[st[pslot(st[fslot(g, F_OWNER)], P_HERO)], H_AI_DEF_FOG]
         if fogv != 0 and fog_space(st, st[fslot(g, F_OWNER)], s):
             sc += wv(ctl, p, W_FOG) * fogv
-    if st[G_NPLAYERS] > 2:
-        sc += team_pos_bonus(st, tb, ctl, p, g, s)
     return sc + wv(ctl, p, W_REACH_NOW) * best_now
 
 
@@ -821,6 +828,10 @@ def follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu):
     hb = pile_base(PILE_HAND, p)
     hn = st[pslot(p, P_HANDN)]
     w_opp = wv(ctl, p, W_OPP_CARD)
+    tp = scratch_f2(ctl, SCR_TARGETS, MAX_FIGHTERS, 3)   # each target's dmg_params, read once
+    for e in range(MAX_FIGHTERS):
+        if pnone[e] >= 0.0:
+            tp[e, 0], tp[e, 1], tp[e, 2] = dmg_params(st, ctl, p, e)
     for k in range(FIGHTERS_PER_PLAYER):   # (fighter, card) outside: their parts once, then each target
         g = p * FIGHTERS_PER_PLAYER + k
         if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
@@ -835,7 +846,7 @@ def follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu):
             for e in range(MAX_FIGHTERS):
                 if pnone[e] < 0.0:
                     continue
-                v = (exp_attack(st, ctl, p, e, av, dmg, dvals[e], dprobs[e], pnone[e])
+                v = (exp_attack_hp(tp[e, 0], tp[e, 1], tp[e, 2], av, dmg, dvals[e], dprobs[e], pnone[e])
                      + w_opp * (1.0 - pnone[e]) + fx - kw)   # = attack_worth(.., g, e, c, ..)
                 if v > fu[g, e]:
                     fu[g, e] = v
@@ -880,6 +891,7 @@ def move_gain(st, tb, ctl, p, extra, now, fu, cache, kmax, dests, ef, ne):
     ``kmax`` fighter slots count (1: the hero alone). ``dests``: scratch, int64 (spaces + 1,);
     ``ef[:ne]``: the opposing fighters (:func:`enemy_facts`)."""
     bonus = maneuver_bonus(st, tb, p)
+    team = st[G_NPLAYERS] > 2
     gain = 0.0
     hero = 0.0
     for k in range(kmax):
@@ -890,12 +902,16 @@ def move_gain(st, tb, ctl, p, extra, now, fu, cache, kmax, dests, ef, ne):
         c = cache[k]
         if c[dests[0]] == NEG:
             c[dests[0]] = pos_score(st, tb, ctl, p, g, dests[0], now, fu, ef, ne)
+            if team:
+                c[dests[0]] += team_pos_bonus(st, tb, ctl, p, g, dests[0])
         base = c[dests[0]]
         best = base
         for i in range(1, n):
             s = dests[i]
             if c[s] == NEG:
                 c[s] = pos_score(st, tb, ctl, p, g, s, now, fu, ef, ne)
+                if team:
+                    c[s] += team_pos_bonus(st, tb, ctl, p, g, s)
             if c[s] > best:
                 best = c[s]
         gain += best - base
@@ -1185,8 +1201,11 @@ def score_spaces(st, tb, ctl, p, g, opts, n, scores):
         cached_follow_up(st, tb, ctl, p, fu)
     ef = scratch_f2(ctl, SCR_SPACES + 256, MAX_FIGHTERS, 6)
     ne = enemy_facts(st, team_of(st, q), ef)
+    team = st[G_NPLAYERS] > 2
     for j in range(n):
         v = pos_score(st, tb, ctl, p, g, opts[j], now, fu, ef, ne)
+        if team:
+            v += team_pos_bonus(st, tb, ctl, p, g, opts[j])
         scores[j] = v if own else -v
 
 

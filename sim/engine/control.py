@@ -58,7 +58,8 @@ SCR_DEFENSE = SCR_SPACES + 256 + 96       # score_defense: pool, vals, fxd, prob
 SCR_POOL = SCR_DEFENSE + 4 * 65           # target_dists: pool (65,)
 SCR_SCORES = SCR_POOL + 65                # ai_decide: the options' scores (up to 1024)
 MAX_SCR_SCORES = 1024
-CTL_SIZE = SCR_SCORES + MAX_SCR_SCORES
+SCR_TARGETS = SCR_SCORES + MAX_SCR_SCORES  # follow_up: each target's (health, worth per damage, worth of defeat)
+CTL_SIZE = SCR_TARGETS + 16 * 3
 # optional "explain" buffer after CTL_SIZE (duel --explain): a count, then records
 EXPLAIN_TOP = 4
 EXPLAIN_REC = 5 + 2 * EXPLAIN_TOP   # log position, kind, player, options, shown, (value, score*1000) * TOP
