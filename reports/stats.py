@@ -37,6 +37,10 @@ def wilson(successes, games, alpha: float = 0.05):
     if np.any(ok):
         lo[ok], hi[ok] = proportion_confint(s[ok], n[ok], alpha=alpha, method="wilson")
     lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
+    # the interval always holds the observed share (at 0 or n successes the formula's
+    # bound can miss it by a rounding error, which made error bars negative)
+    p = np.divide(s, n, out=np.full(s.shape, np.nan), where=ok)
+    lo, hi = np.where(ok, np.minimum(lo, p), lo), np.where(ok, np.maximum(hi, p), hi)
     if lo.ndim == 0:
         return float(lo), float(hi)
     return lo, hi

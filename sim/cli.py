@@ -240,7 +240,8 @@ def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, 
     from sim.engine import layout as L
     variant = _variant(variant_path)
     content = _content(variant)
-    if "+" in hero_a or "+" in hero_b or players is not None:
+    from sim.teams import split_heroes
+    if len(split_heroes(hero_a, content)) > 1 or len(split_heroes(hero_b, content)) > 1 or players is not None:
         return _team_duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json,
                           int(players or 4), content, variant)
     try:
@@ -300,15 +301,15 @@ def _team_duel(team_a, team_b, battlefield, seed, loadouts, ai, vs, explain, as_
     from sim.narrate import narrate, narrate_explained
     from sim.engine import layout as L
     from sim.engine.game import TRES_DEALT0, TRES_HP0, TRES_OUT0, TRES_PLAYED0, TRES_SK0
-    from sim.teams import TeamMatch, parse_team
+    from sim.teams import TeamMatch, parse_team, split_heroes
     from sim.content.battlefields import list_battlefields, load_battlefield
     try:
-        if "+" not in team_a or "+" not in team_b:
+        if len(split_heroes(team_a, content)) < 2 or len(split_heroes(team_b, content)) < 2:
             raise MatchError(f"a team game needs two teams of two heroes, each written A+B "
                              f"(e.g. `duel medusa+sinbad king_arthur+alice`); got {team_a!r} and {team_b!r}")
         if loadouts:
             raise MatchError("--loadout is for duels; in a team game write KEY@LOADOUT for the hero")
-        t1, t2 = parse_team(team_a), parse_team(team_b)
+        t1, t2 = parse_team(team_a, content), parse_team(team_b, content)
         m = TeamMatch(t1, t2, battlefield, players=players, content=content)
     except MatchError as e:
         msg = str(e)
@@ -703,6 +704,14 @@ def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, se
                    + f" instead of {games}, so that every battlefield, seat and loadout gets the same number", err=True)
     if variant.is_noop:
         click.echo(f"note: the variant {variant.name!r} sets only values the hero files already have", err=True)
+    changed = set(variant.heroes)
+    if s["hero"] not in changed:
+        click.echo(f"note: the variant {variant.name!r} does not change {s['hero']} (it changes "
+                   f"{', '.join(sorted(changed))}): the difference measured is the effect on {s['hero']}'s "
+                   f"games of changes to other heroes", err=True)
+    if changed & set(s["games_per_opponent"]) - {s["hero"]}:
+        click.echo(f"note: the variant also changes opponents ({', '.join(sorted(changed & set(s['games_per_opponent'])))}"
+                   f"): the difference is the combined effect, not {s['hero']}'s change alone", err=True)
     _execute(base, backend, quiet, base.run_dir, "Baseline: ")
     _execute(var, backend, quiet, var.run_dir, "Variant:  ")
     if not no_report:
@@ -723,6 +732,11 @@ def report(run_dir):
                 and (run_dir / VARIANT_DIR).is_dir():
             _write_compare_report(run_dir)
             return
+        parent = run_dir.resolve().parent
+        if run_dir.resolve().name in (BASELINE_DIR, VARIANT_DIR) and (parent / BASELINE_DIR).is_dir() \
+                and (parent / VARIANT_DIR).is_dir():
+            raise click.BadParameter(f"{run_dir} is one half of a compare folder; its report is made from both: "
+                                     f"run `unmatched-sim report {parent}`", param_hint="RUN_DIR")
         m = read_manifest(run_dir)
         if m["settings"].get("mode") == "teams":
             _write_teams_report(run_dir)

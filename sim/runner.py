@@ -390,7 +390,8 @@ def read_manifest(run_dir) -> dict:
     try:
         m = json.loads(p.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
-        raise RunError(f"{run_dir}: not a matrix run folder (cannot read {MANIFEST}: {e})", "RUN_DIR") from None
+        raise RunError(f"{run_dir}: not a run folder of matrix, teams, loadouts or compare "
+                       f"(cannot read {MANIFEST}: {e})", "RUN_DIR") from None
     if not isinstance(m, dict) or m.get("kind") != RUN_KIND:
         raise RunError(f"{run_dir}: {MANIFEST} is not an unmatched-sim matrix manifest", "RUN_DIR")
     return m

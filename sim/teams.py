@@ -70,11 +70,36 @@ from sim.match import Match, MatchError, env_hero_paths, installed_content
 SEAT_TEAM = (0, 1, 0, 1)
 
 
-def parse_team(text: str) -> list[str]:
-    """'A+B' -> ['A', 'B'] (hero keys, each optionally KEY@LOADOUT); MatchError otherwise."""
+def split_heroes(text: str, content=None) -> list[str]:
+    """Hero names joined by '+' -> the list of names, where a KEY@LOADOUT keeps the '+' of its
+    loadout: after 'geralt@silver' the next (choice groups - 1) parts belong to the loadout
+    ('geralt@silver+wolf-armor+owl+medusa' -> ['geralt@silver+wolf-armor+owl', 'medusa']).
+    ``content``: a compiled content (for each hero's choice groups); installed heroes if None.
+    Unknown keys are kept as they are (the caller's lookup reports them)."""
+    if content is None:
+        content = installed_content(env_hero_paths())
     parts = [p.strip() for p in str(text).split("+")]
+    out, i = [], 0
+    while i < len(parts):
+        t = parts[i]
+        n = 1
+        if "@" in t:
+            key = t.split("@", 1)[0]
+            spec = content.specs.get(key) or next((sp for sp in content.specs.values() if key in sp.aliases), None)
+            if spec is not None and spec.groups:
+                n = len(spec.groups)
+        out.append("+".join(parts[i:i + n]))
+        i += n
+    return out
+
+
+def parse_team(text: str, content=None) -> list[str]:
+    """'A+B' -> ['A', 'B'] (hero keys, each optionally KEY@LOADOUT, whose loadout may hold
+    '+', see :func:`split_heroes`); MatchError otherwise."""
+    parts = split_heroes(text, content)
     if len(parts) != 2 or not all(parts):
-        raise MatchError(f"{text!r} is not a team: write two hero keys joined by '+', e.g. medusa+sinbad")
+        raise MatchError(f"{text!r} is not a team: write two hero keys joined by '+', e.g. medusa+sinbad "
+                         f"(a hero with gear as KEY@LOADOUT, e.g. geralt@silver+wolf-armor+owl+medusa)")
     return parts
 
 

@@ -161,3 +161,16 @@ def test_any_hero_with_choice_groups_and_a_variant(tmp_path):
     m = json.loads((out / "manifest.json").read_text())
     assert m["settings"]["loadouts"] == ["long", "short"] and m["settings"]["variant"]["name"] == "longer bow"
     assert "longer bow" in (out / "report" / "loadouts.html").read_text()
+
+
+def test_compare_says_when_the_variant_changes_other_heroes(tmp_path):
+    """A variant of Medusa compared for King Arthur, with Medusa as an opponent: the command
+    notes that Arthur is unchanged and that an opponent is (a fresh-user trial got a silent
+    null result from a mistyped --hero)."""
+    f = tmp_path / "medusa.toml"
+    f.write_text('name = "gaze 6"\n[hero.medusa.cards."Gaze of Stone"]\nvalue = 6\n')
+    r = cli("compare", "--variant", f, "--hero", "king_arthur", "--games", 12, "--opponents", "medusa",
+            "-b", "soho", "--jobs", 1, "--quiet", "--no-report", "--out", tmp_path / "cmp")
+    assert r.exit_code == 0, r.output
+    assert "note: the variant 'gaze 6' does not change king_arthur (it changes medusa)" in r.output
+    assert "note: the variant also changes opponents (medusa)" in r.output

@@ -190,6 +190,18 @@ def test_report_command(run, tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     r = CliRunner().invoke(main, ["report", str(empty)])
-    assert r.exit_code == 2 and "not a matrix run folder" in r.output and "Traceback" not in r.output
+    assert r.exit_code == 2 and "not a run folder of matrix, teams, loadouts or compare" in r.output and "Traceback" not in r.output
     r = CliRunner().invoke(main, ["report", str(tmp_path / "missing")])
     assert r.exit_code == 2 and "no such folder" in r.output
+
+
+def test_report_on_one_half_of_a_compare_folder_points_to_the_parent(tmp_path):
+    """`report CMP/baseline` names the compare folder to report instead (a fresh-user trial
+    got a traceback)."""
+    from click.testing import CliRunner
+    from sim.cli import main
+    for d in ("baseline", "variant"):
+        (tmp_path / "cmp" / d).mkdir(parents=True)
+    r = CliRunner().invoke(main, ["report", str(tmp_path / "cmp" / "baseline")])
+    assert r.exit_code == 2 and "one half of a compare folder" in r.output and "Traceback" not in r.output
+    assert f"unmatched-sim report {(tmp_path / 'cmp').resolve()}" in r.output

@@ -158,3 +158,14 @@ def test_best_loadout_and_ties():
     sc2 = loadout_scores(s2, LOADOUTS).set_index(["opponent", "loadout"])
     assert sc2.loc[("all", "silver+owl"), "score"] == pytest.approx(0.55)
     assert sc2.loc[("all", "silver+owl"), "var"] == pytest.approx((40 + 30 * 0.25) / 100 - 0.55 ** 2)
+
+
+def test_wilson_interval_holds_the_share_at_a_sweep():
+    """At 0 or n wins the interval still contains the observed share, so error bars are
+    never negative (a 20-0 matrix cell made the report's plot fail, found by a fresh-user trial)."""
+    from reports.stats import wilson
+    lo, hi = wilson(np.array([0.0, 20.0, 7.0]), np.array([20, 20, 20]))
+    share = np.array([0.0, 1.0, 0.35])
+    assert np.all(lo <= share) and np.all(share <= hi)
+    assert lo[0] == 0.0 and hi[1] == 1.0
+    assert hi[0] == pytest.approx(0.1611, abs=1e-4) and lo[1] == pytest.approx(0.8389, abs=1e-4)

@@ -292,3 +292,19 @@ def test_team_run_interrupted_keeps_finished_chunks_and_resumes(tmp_path):
     again = read_team_games(fresh)
     cols = ["seed", "winner", "turns", "s1_health", "s2_health", "s3_health", "s4_health"]
     assert games[cols].equals(again[cols])
+
+
+def test_a_loadout_with_plus_signs_is_one_hero_in_duels_and_teams():
+    """KEY@LOADOUT keeps its '+' (one option per choice group): a duel and a team duel both
+    read it (a fresh-user trial found the '+' taken as a team separator)."""
+    from sim.teams import split_heroes
+    assert split_heroes("geralt@silver+wolf-armor+owl+medusa") == ["geralt@silver+wolf-armor+owl", "medusa"]
+    assert split_heroes("medusa+geralt_of_rivia@steel+medallion+owl") == ["medusa", "geralt_of_rivia@steel+medallion+owl"]
+    assert split_heroes("geralt@silver+wolf-armor+blizzard") == ["geralt@silver+wolf-armor+blizzard"]
+    r = CliRunner().invoke(main, ["duel", "geralt@silver+wolf-armor+blizzard", "sinbad", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["heroes"] == ["geralt_of_rivia[silver+wolf-armor+blizzard]", "sinbad"]
+    r = CliRunner().invoke(main, ["duel", "geralt@silver+wolf-armor+owl+medusa", "sinbad+alice", "--json"])
+    assert r.exit_code == 0, r.output
+    assert [s["hero"] for s in json.loads(r.output)["seats"]] == [
+        "geralt_of_rivia[silver+wolf-armor+owl]", "sinbad", "medusa", "alice"]
