@@ -59,7 +59,20 @@ def variant_option(command):
              "boost, copies or effect arguments) for this command; see the README.")(command)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group; a --homebrew written after the command name gets a hint."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except click.NoSuchOption as e:
+            if e.option_name == "--homebrew":
+                e.message = ("No such option: --homebrew here; it goes before the command, e.g. "
+                             "`unmatched-sim --homebrew my_heroes duel lamplighter medusa`")
+            raise
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="unmatched-sim")
 @click.option("--homebrew", "hero_paths", multiple=True, type=click.Path(path_type=Path), envvar="UNMATCHED_SIM_HEROES",
               help="Extra hero file or folder (homebrew heroes), usable with every command. Repeatable; "

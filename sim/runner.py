@@ -404,6 +404,10 @@ def _write_json(path: Path, data: dict) -> None:
 
 
 def _describe_diff(old: dict, new: dict) -> str:
+    mo, mn = old.get("mode", "matrix"), new.get("mode", "matrix")
+    if mo != mn:   # another command's run: say so, not every setting that differs
+        return (f"the folder holds a {mo} run, and this is a {mn} command: use another --out, "
+                f"or `unmatched-sim report` on it")
     parts = []
     for k in sorted(set(old) | set(new)):
         if old.get(k) != new.get(k):

@@ -119,3 +119,9 @@ def test_cache_is_warm_reads_this_install_cache():
     from sim.match import Match
     Match(["medusa", "sinbad"], "soho").play_many(1, 1, 0, 0)
     assert sim.engine.cache_is_warm()
+
+
+def test_homebrew_after_the_command_name_gets_a_hint():
+    r = run("duel", "medusa", "sinbad", "--homebrew", "my_heroes")
+    assert r.exit_code == 2
+    assert "it goes before the command" in r.output and "unmatched-sim --homebrew my_heroes duel" in r.output

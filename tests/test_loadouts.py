@@ -174,3 +174,15 @@ def test_compare_says_when_the_variant_changes_other_heroes(tmp_path):
     assert r.exit_code == 0, r.output
     assert "note: the variant 'gaze 6' does not change king_arthur (it changes medusa)" in r.output
     assert "note: the variant also changes opponents (medusa)" in r.output
+
+
+def test_another_commands_run_folder_is_named_as_such(tmp_path):
+    """`loadouts --out` on a matrix folder says the folder holds a matrix run (a fresh-user
+    trial got a long list of differing settings instead)."""
+    out = tmp_path / "m"
+    r = cli("matrix", "--games", 2, "--heroes", "medusa,sinbad", "-b", "soho", "--quiet", "--no-report", "--out", out)
+    assert r.exit_code == 0, r.output
+    r = cli("loadouts", "geralt", "--games", 8, "--opponents", "medusa", "-b", "soho", "--quiet", "--out", out)
+    assert r.exit_code == 2
+    assert "the folder holds a matrix run, and this is a loadouts command" in r.output
+    assert "groups:" not in r.output
