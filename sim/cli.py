@@ -59,6 +59,32 @@ def variant_option(command):
              "boost, copies or effect arguments) for this command; see the README.")(command)
 
 
+def run_options(out_default, out_help, *, ai_help="AI profile for both seats",
+                seed_help="Run seed, 0..4294967295 (same seed, same games).",
+                bf_help="Battlefields (comma-separated or repeated). Default: every installed battlefield.",
+                no_report_help="Only play and store the games."):
+    """The options every command that plays a stored run shares (matrix, teams, loadouts,
+    compare): --battlefields, --ai, --seed, --out, --chunk-size, --no-report, --quiet."""
+    opts = [
+        click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS", help=bf_help),
+        click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
+                     help=ai_help + ": " + ", ".join(profile_names()) + ", or a profile .toml file."),
+        click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1), help=seed_help),
+        click.option("--out", "-o", default=out_default, show_default=out_default is not None,
+                     type=click.Path(file_okay=True, path_type=Path), help=out_help),
+        click.option("--chunk-size", default=200, show_default=True, type=click.IntRange(min=1),
+                     help="Games per chunk (the unit of work and of resuming)."),
+        click.option("--no-report", is_flag=True, help=no_report_help),
+        click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
+    ]
+
+    def apply(command):
+        for o in reversed(opts):
+            command = o(command)
+        return command
+    return apply
+
+
 class _Commands(click.Group):
     """The command group; a --homebrew written after the command name gets a hint."""
 
@@ -437,19 +463,8 @@ def _run_error(e):
 @click.option("--heroes", "hero_names", multiple=True, metavar="KEYS",
               help="Heroes to pair (comma-separated or repeated; KEY@LOADOUT for one loadout only). "
                    "Default: every installed hero.")
-@click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS",
-              help="Battlefields (comma-separated or repeated). Default: every installed battlefield.")
-@click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
-              help="AI profile for both seats: " + ", ".join(profile_names()) + ", or a profile .toml file.")
-@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1),
-              help="Run seed, 0..4294967295 (same seed, same games).")
-@click.option("--out", "-o", default=Path("runs/matrix"), show_default=True,
-              type=click.Path(file_okay=True, path_type=Path),
-              help="Run folder: new, empty, or a run of the same command to resume.")
-@click.option("--chunk-size", default=200, show_default=True, type=click.IntRange(min=1),
-              help="Games per chunk (the unit of work and of resuming).")
-@click.option("--no-report", is_flag=True, help="Only play and store the games; skip the tables, plots and HTML.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@run_options(Path("runs/matrix"), "Run folder: new, empty, or a run of the same command to resume.",
+             no_report_help="Only play and store the games; skip the tables, plots and HTML.")
 @variant_option
 @backend_options
 def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_size, no_report, quiet, variant_path):
@@ -480,19 +495,9 @@ def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_s
 @click.option("--heroes", "hero_names", multiple=True, metavar="KEYS",
               help="Heroes to pair (comma-separated or repeated; at least 4; KEY@LOADOUT picks a loadout, "
                    "else a hero with gear plays its first one). Default: every installed hero.")
-@click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS",
-              help="Battlefields with four start spaces (comma-separated or repeated). Default: every installed one.")
-@click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
-              help="AI profile of every player: " + ", ".join(profile_names()) + ", or a profile .toml file.")
-@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1),
-              help="Run seed, 0..4294967295 (same seed, same games).")
-@click.option("--out", "-o", default=Path("runs/teams"), show_default=True,
-              type=click.Path(file_okay=True, path_type=Path),
-              help="Run folder: new, empty, or a run of the same command to resume.")
-@click.option("--chunk-size", default=200, show_default=True, type=click.IntRange(min=1),
-              help="Games per chunk (the unit of work and of resuming).")
-@click.option("--no-report", is_flag=True, help="Only play and store the games.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@run_options(Path("runs/teams"), "Run folder: new, empty, or a run of the same command to resume.",
+             ai_help="AI profile of every player",
+             bf_help="Battlefields with four start spaces (comma-separated or repeated). Default: every installed one.")
 @backend_options
 def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, no_report, quiet, backend):
     """Play every team pairing (hero pair against a disjoint hero pair, 2 vs 2) and report.
@@ -618,19 +623,8 @@ def _out_name(*parts) -> Path:
 @click.option("--opponents", "opponent_names", multiple=True, metavar="KEYS",
               help="Opponents (comma-separated or repeated; KEY@LOADOUT for one loadout of an opponent with gear). "
                    "Default: every other installed hero.")
-@click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS",
-              help="Battlefields (comma-separated or repeated). Default: every installed battlefield.")
-@click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
-              help="AI profile for both seats: " + ", ".join(profile_names()) + ", or a profile .toml file.")
-@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1),
-              help="Run seed, 0..4294967295 (same seed, same games).")
-@click.option("--out", "-o", default=None, type=click.Path(file_okay=True, path_type=Path),
-              help="Run folder: new, empty, or a run of the same command to resume. "
+@run_options(None, "Run folder: new, empty, or a run of the same command to resume. "
                    "Default: runs/loadouts_HERO (plus the variant file's name).")
-@click.option("--chunk-size", default=200, show_default=True, type=click.IntRange(min=1),
-              help="Games per chunk (the unit of work and of resuming).")
-@click.option("--no-report", is_flag=True, help="Only play and store the games.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @variant_option
 @backend_options
 def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chunk_size, no_report, quiet,
@@ -675,19 +669,9 @@ def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chun
                    "(rounded up so that each gets the same number).")
 @click.option("--opponents", "opponent_names", multiple=True, metavar="KEYS",
               help="Opponents (comma-separated or repeated). Default: every other installed hero.")
-@click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS",
-              help="Battlefields (comma-separated or repeated). Default: every installed battlefield.")
-@click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
-              help="AI profile for both seats: " + ", ".join(profile_names()) + ", or a profile .toml file.")
-@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1),
-              help="Run seed, 0..4294967295: both runs use it, so their games are paired.")
-@click.option("--out", "-o", default=None, type=click.Path(file_okay=True, path_type=Path),
-              help="Compare folder (OUT/baseline and OUT/variant are run folders; rerunning resumes). "
-                   "Default: runs/compare_VARIANT_HERO.")
-@click.option("--chunk-size", default=200, show_default=True, type=click.IntRange(min=1),
-              help="Games per chunk (the unit of work and of resuming).")
-@click.option("--no-report", is_flag=True, help="Only play and store the games.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@run_options(None, "Compare folder (OUT/baseline and OUT/variant are run folders; rerunning resumes). "
+                   "Default: runs/compare_VARIANT_HERO.",
+             seed_help="Run seed, 0..4294967295: both runs use it, so their games are paired.")
 @backend_options
 def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, seed, out, chunk_size, no_report,
             quiet, backend):
