@@ -510,7 +510,7 @@ def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, no_re
     damage dealt, share of its team's damage, survival, last hero standing). A 3-player
     game plays by the same rules, so this report covers it too.
     """
-    from sim.runner import RunError, RunInterrupted
+    from sim.runner import RunError
     from sim.teams import execute_teams, plan_teams
     _profile(ai, "--ai")
     try:
@@ -521,20 +521,7 @@ def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, no_re
     click.echo(f"--games {games}: {plan.games_total} games, {s['games_per_pairing']} per pairing "
                f"({s['pairings']} pairings of two disjoint pairs of {len(s['heroes'])} heroes), "
                f"{len(s['battlefields'])} battlefield(s).", err=True)
-    if plan.games_done:
-        click.echo(f"Resuming {out}: {plan.games_done} of {plan.games_total} games already stored.", err=True)
-    try:
-        res = execute_teams(plan, backend=backend, progress=False if quiet else None)
-    except RunError as e:
-        raise _run_error(e) from None
-    except RunInterrupted as e:
-        click.echo(str(e), err=True)
-        sys.exit(130)
-    if res.games_played:
-        click.echo(f"Played {res.games_played} team games in {res.seconds:.1f} s ({res.games_per_second:,.0f} games/s); "
-                   f"{plan.games_total} games stored in {out}.")
-    else:
-        click.echo(f"All {plan.games_total} games were already stored in {out}.")
+    _execute(plan, backend, quiet, out, run=execute_teams)
     if not no_report:
         _write_teams_report(out)
 
@@ -551,15 +538,16 @@ def _write_teams_report(run_dir):
     click.echo(f"Report: {rep.markdown} and {rep.html}  (tables: {rep.out_dir / 'tables'}, plots: {rep.out_dir / 'plots'})")
 
 
-def _execute(plan, backend, quiet, out, what=""):
+def _execute(plan, backend, quiet, out, what="", run=None):
     """Play a planned run with progress and a one-line summary; exits 130 on Ctrl-C
-    (finished chunks stay stored)."""
+    (finished chunks stay stored). ``run``: the executor (``sim.runner.execute_run``,
+    or ``sim.teams.execute_teams`` for a team run)."""
     from sim.runner import RunError, RunInterrupted, execute_run
     total, done = plan.games_total, plan.games_done
     if done:
         click.echo(f"Resuming {out}: {done} of {total} games already stored.", err=True)
     try:
-        res = execute_run(plan, backend=backend, progress=False if quiet else None)
+        res = (run or execute_run)(plan, backend=backend, progress=False if quiet else None)
     except RunError as e:
         raise _run_error(e) from None
     except RunInterrupted as e:

@@ -813,26 +813,56 @@ def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = 
     the folder cannot be written and RunInterrupted on KeyboardInterrupt (finished
     chunks stay stored). Games are identical whatever the backend and ``jobs``.
     """
-    from tqdm import tqdm    # a text bar: the same in a terminal and a notebook (the widget bar needs ipywidgets)
-
     from sim.ai_profiles import get_profile
-    from sim.backend import Backend, BackendError, open_pool
+    from sim.backend import Backend
 
     be = Backend.of(backend, jobs, scheduler)
     prof = get_profile(plan.settings["ai"])
     modes = (prof, prof)
     seed = plan.settings["seed"]
     todo = [ch for ch in plan.chunks if ch.name not in plan.done]
-    by_name = {ch.name: ch for ch in todo}
     n_cards = {k: len(v["cards"]) for k, v in plan.hero_info.items()}
-    games_done = plan.games_done
-    skipped = games_done
-    chunks_done = len(plan.done)
     expect = worker_expectation(plan)
     expect_json = json.dumps(expect, sort_keys=True)
 
+    def warm_up():   # compile (or load) the engine once here, before any chunk is played
+        c = todo[0].cell
+        _match(c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.battlefield, plan.extra_heroes,
+               plan.variant).play_many(1, seed, 0, 0)
+
+    def store(ch, out):
+        _, res, played, spaces, _ = out
+        write_chunk(plan.run_dir, ch, res, played, spaces, (n_cards[ch.cell.p1], n_cards[ch.cell.p2]))
+
+    return drive_chunks(plan, be, expect, plan.games_total, plan.games_done, plan.settings.get("mode", "matrix"),
+                        warm_up, _task, [(ch, seed, modes, plan.extra_heroes, expect_json, plan.variant) for ch in todo],
+                        store, progress, after_chunk)
+
+
+def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str, warm_up, task, task_args: list,
+                 store, progress, after_chunk) -> RunResult:
+    """The driver of a stored run, for every kind of run (matrix, loadouts, compare, teams).
+
+    Plays the chunks of ``plan`` not yet in ``plan.done`` (``task_args``, one tuple of
+    arguments of ``task`` per such chunk, in that order) on backend ``be`` and stores each
+    result as it arrives with ``store(chunk, result)`` (``result``: ``task``'s tuple, the
+    chunk name first and the seconds it took last), at most once; ``warm_up()`` compiles
+    the engine here first. ``total`` and ``games_done``: games of the whole run and those
+    already stored; ``desc``: the progress bar's label; ``expect``: :func:`worker_expectation`
+    of the plan (dask workers are checked against it). Keeps the manifest's status and
+    sessions. Raises RunError if the folder cannot be written, BackendError for differing
+    workers and RunInterrupted on KeyboardInterrupt (finished chunks stay stored)."""
+    from tqdm import tqdm    # a text bar: the same in a terminal and a notebook (the widget bar needs ipywidgets)
+
+    from sim.backend import BackendError, open_pool
+
+    todo = [ch for ch in plan.chunks if ch.name not in plan.done]
+    by_name = {ch.name: ch for ch in todo}
+    skipped = games_done
+    chunks_done = len(plan.done)
+
     def interrupted():
-        return RunInterrupted(plan.run_dir, games_done, plan.games_total, chunks_done, len(plan.chunks))
+        return RunInterrupted(plan.run_dir, games_done, total, chunks_done, len(plan.chunks))
 
     t_setup = time.perf_counter()
     with ExitStack() as stack:
@@ -844,12 +874,9 @@ def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = 
             raise interrupted() from None
         manifest = _prepare_folder(plan)
 
-        # compile (or load) the engine once here, before any chunk is played
         if todo:
-            c = todo[0].cell
             try:
-                _match(c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.battlefield, plan.extra_heroes,
-                       plan.variant).play_many(1, seed, 0, 0)
+                warm_up()
             except KeyboardInterrupt:
                 manifest["status"] = "interrupted"
                 _write_json(plan.run_dir / MANIFEST, manifest)
@@ -859,24 +886,21 @@ def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = 
         setup = t0 - t_setup
         played_now = 0
         busy = 0.0
-        bar = tqdm(total=plan.games_total, initial=games_done, unit=" games", desc=plan.settings.get("mode", "matrix"), smoothing=0.1,
+        bar = tqdm(total=total, initial=games_done, unit=" games", desc=desc, smoothing=0.1,
                    disable=None if progress is None else not progress,
                    ncols=min(120, shutil.get_terminal_size((100, 24)).columns))
         status = "failed"
         try:
-            if pool is not None:
-                results = pool.imap_unordered(_task, [(ch, seed, modes, plan.extra_heroes, expect_json, plan.variant)
-                                                      for ch in todo])
-            else:
-                results = iter(())
+            results = pool.imap_unordered(task, task_args) if pool is not None else iter(())
             try:
-                for name, res, played, spaces, secs in results:
+                for out in results:
+                    name, secs = out[0], out[-1]
                     busy += secs
                     if name in plan.done:       # a result that arrived twice is stored once
                         continue
                     ch = by_name[name]
                     try:
-                        write_chunk(plan.run_dir, ch, res, played, spaces, (n_cards[ch.cell.p1], n_cards[ch.cell.p2]))
+                        store(ch, out)
                     except OSError as e:
                         raise RunError(f"cannot write the run folder {plan.run_dir}: {e.strerror or e}", "--out") from None
                     plan.done.add(name)
@@ -910,7 +934,7 @@ def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = 
                 _write_json(plan.run_dir / MANIFEST, manifest)
             except OSError:
                 pass
-    return RunResult(plan.run_dir, plan.games_total, played_now, skipped, len(plan.chunks), seconds,
+    return RunResult(plan.run_dir, total, played_now, skipped, len(plan.chunks), seconds,
                      played_now / seconds if seconds > 0 else float("nan"),
                      backend=pool.description if pool is not None else "", workers=workers,
                      busy_seconds=busy, setup_seconds=setup)

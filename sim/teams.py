@@ -48,10 +48,8 @@ from __future__ import annotations
 
 import itertools
 import json
-import shutil
 import time
 import zlib
-from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -60,7 +58,7 @@ import numpy as np
 
 from sim.engine import layout as L
 from sim.engine.game import (
-    TRES_DEALT0, TRES_FIELDS, TRES_HP0, TRES_OUT0, TRES_PLAYED0, TRES_SK0, play_team_game, play_team_games,
+    TRES_DEALT0, TRES_FIELDS, TRES_HP0, play_team_game, play_team_games,
     setup_game, team_result_row,
 )
 from sim.engine.policy import CTL_EXPLAIN, MODE_RANDOM, new_control
@@ -539,103 +537,28 @@ def execute_teams(plan, backend=None, progress: bool | None = True, after_chunk=
     """Play every chunk of a team run ``plan`` (:func:`plan_teams`) not yet stored and store
     each as it finishes; like ``sim.runner.execute_run`` (backends, resuming, Ctrl-C keeps
     every finished chunk: raises ``RunInterrupted``). Returns a ``sim.runner.RunResult``."""
-    from tqdm import tqdm
-
     from sim.ai_profiles import get_profile
-    from sim.backend import Backend, BackendError, open_pool
-    from sim.runner import (
-        GAMES_DIR, MANIFEST, RunError, RunInterrupted, RunResult, WorkerMismatch, _check_workers, _now,
-        _prepare_folder, _write_json, _write_parquet, package_version, worker_expectation,
-    )
+    from sim.backend import Backend
+    from sim.runner import GAMES_DIR, _write_parquet, drive_chunks, worker_expectation
     be = Backend.of(backend, jobs)
     prof = get_profile(plan.settings["ai"])
     modes = (prof, prof)
     seed = plan.settings["seed"]
     cells = tuple(plan.cells)
     todo = [ch for ch in plan.chunks if ch.name not in plan.done]
-    by_name = {ch.name: ch for ch in todo}
-    total = sum(c.games for c in cells)
-    games_done = sum(ch.n for ch in plan.chunks if ch.name in plan.done)
-    skipped = games_done
-    chunks_done = len(plan.done)
     expect = worker_expectation(plan)
     expect_json = json.dumps(expect, sort_keys=True)
 
-    def interrupted():
-        return RunInterrupted(plan.run_dir, games_done, total, chunks_done, len(plan.chunks))
+    def warm_up():   # compile (or load) the engine here once, before any chunk
+        c = cells[todo[0].parts[0][0]]
+        _team_match(c.seats, c.loadouts, c.battlefield, plan.extra_heroes).play_many(1, seed, 0, 0)
 
-    t_setup = time.perf_counter()
-    played_now, busy, seconds, workers, pool = 0, 0.0, 0.0, 0, None
-    with ExitStack() as stack:
-        try:
-            pool = stack.enter_context(open_pool(be, len(todo))) if todo else None
-            if pool is not None:
-                _check_workers(pool, expect)
-        except KeyboardInterrupt:
-            raise interrupted() from None
-        manifest = _prepare_folder(plan)
-        if todo:    # compile (or load) the engine here once, before any chunk
-            c = cells[todo[0].parts[0][0]]
-            try:
-                _team_match(c.seats, c.loadouts, c.battlefield, plan.extra_heroes).play_many(1, seed, 0, 0)
-            except KeyboardInterrupt:
-                manifest["status"] = "interrupted"
-                _write_json(plan.run_dir / MANIFEST, manifest)
-                raise interrupted() from None
-        t0 = time.perf_counter()
-        setup = t0 - t_setup
-        bar = tqdm(total=total, initial=games_done, unit=" games", desc="teams", smoothing=0.1,
-                   disable=None if progress is None else not progress,
-                   ncols=min(120, shutil.get_terminal_size((100, 24)).columns))
-        status = "failed"
-        try:
-            results = pool.imap_unordered(_team_task, [(ch, {ci: cells[ci] for ci, _, _ in ch.parts}, seed, modes,
-                                                        plan.extra_heroes, expect_json) for ch in todo]) if pool is not None else iter(())
-            try:
-                for name, parts, secs in results:
-                    busy += secs
-                    if name in plan.done:
-                        continue
-                    ch = by_name[name]
-                    try:
-                        _write_parquet(_team_table(cells, parts), plan.run_dir / GAMES_DIR / f"part-{name}.parquet")
-                    except OSError as e:
-                        raise RunError(f"cannot write the run folder {plan.run_dir}: {e.strerror or e}", "--out") from None
-                    plan.done.add(name)
-                    chunks_done += 1
-                    games_done += ch.n
-                    played_now += ch.n
-                    bar.update(ch.n)
-                    if after_chunk is not None:
-                        after_chunk(name, games_done)
-            except WorkerMismatch as e:
-                raise BackendError(str(e), "--scheduler") from None
-            finally:
-                close = getattr(results, "close", None)
-                if close is not None:
-                    close()
-            status = "complete"
-        except KeyboardInterrupt:
-            status = "interrupted"
-            raise interrupted() from None
-        finally:
-            bar.close()
-            seconds = time.perf_counter() - t0
-            workers = pool.workers if pool is not None else 0
-            manifest["status"] = "complete" if chunks_done == len(plan.chunks) else status
-            manifest.setdefault("sessions", []).append({
-                "finished": _now(), "games": played_now, "seconds": round(seconds, 3), "backend": be.name,
-                "where": pool.description if pool is not None else "", "jobs": workers,
-                "busy_seconds": round(busy, 3), "setup_seconds": round(setup, 3),
-                "package_version": package_version()})
-            try:
-                _write_json(plan.run_dir / MANIFEST, manifest)
-            except OSError:
-                pass
-    return RunResult(plan.run_dir, total, played_now, skipped, len(plan.chunks), seconds,
-                     played_now / seconds if seconds > 0 else float("nan"),
-                     backend=pool.description if pool is not None else "", workers=workers,
-                     busy_seconds=busy, setup_seconds=setup)
+    def store(ch, out):
+        _write_parquet(_team_table(cells, out[1]), plan.run_dir / GAMES_DIR / f"part-{ch.name}.parquet")
+
+    return drive_chunks(plan, be, expect, plan.games_total, plan.games_done, "teams", warm_up, _team_task,
+                        [(ch, {ci: cells[ci] for ci, _, _ in ch.parts}, seed, modes, plan.extra_heroes, expect_json)
+                         for ch in todo], store, progress, after_chunk)
 
 
 def run_teams(out, games: int, heroes=None, battlefields=None, ai: str = "standard", seed: int = 1,

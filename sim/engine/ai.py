@@ -56,7 +56,7 @@ no effect, and Ciri's cards are worth their current Source tier.
 import numpy as np
 from numba import njit, types  # noqa: F401
 
-from .sigs import A1, A2, B, CTL, F, FA1, I, LOG, ST, TB, V, jit, unmanaged  # noqa: F401
+from .sigs import A1, A2, B, CTL, F, FA1, I, LOG, ST, TB, V, jit  # noqa: F401
 
 from .control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_EXPLAIN, CTL_MODE0, CTL_PLAN_BOOST, CTL_PLAN_KEY,
