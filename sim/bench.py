@@ -12,15 +12,18 @@ and every machine. Figures (keys of :func:`run_bench`'s result, also ``--json``)
   (``time.process_time``; on a shared machine the CPU figure is the steadier one),
   ``us_per_duel`` CPU microseconds per duel. Each as ``best`` / ``median`` / ``range``
   over the repeats.
-* ``all_cores``: the same duels on ``jobs`` loky worker processes (joblib), started and
-  warmed up (engine loaded) before the clock starts: wall rate, and each worker's CPU
-  seconds. ``parallel_efficiency`` = all-cores rate / (jobs x one-core rate), both wall
-  rates (best of the repeats); ``cpu_efficiency`` = one-core CPU per duel / the workers'
-  CPU per duel (below 1 when parallel workers slow each other down, e.g. shared caches).
-  ``same_games`` checks that both runs produced identical results. ``cpu_share`` = the
-  workers' CPU seconds / (jobs x wall seconds): the share of ``jobs`` cores the workers
-  actually got; well below 1 means other programs were using the cores, and then the
-  wall-clock efficiency says more about the machine than about the engine.
+* ``all_cores``: ``jobs`` loky worker processes (joblib), started and warmed up (engine
+  loaded) before the clock starts, each playing the whole mix at once (``jobs`` x
+  ``games`` duels: every worker as much work as the one-core run, so no worker waits for
+  a slower share and the run is as long as the one-core run): wall rate, and each
+  worker's CPU seconds. ``parallel_efficiency`` = all-cores rate / (jobs x one-core
+  rate), both wall rates (best of the repeats); ``cpu_efficiency`` = one-core CPU per
+  duel / the workers' CPU per duel (below 1 when parallel workers slow each other down,
+  e.g. shared caches). ``same_games`` checks that every worker produced the one-core
+  run's results. ``cpu_share`` = the workers' CPU seconds / (jobs x wall seconds): the
+  share of ``jobs`` cores the workers actually got; well below 1 means other programs
+  were using the cores, and then the wall-clock efficiency says more about the machine
+  than about the engine.
 * ``compile``: seconds for the first duel of a fresh process with an empty numba cache
   (``NUMBA_CACHE_DIR`` set to a temporary folder in a subprocess, so the user's cache is
   untouched). Measured only with ``compile=True`` (``--compile``: it takes minutes);
@@ -290,16 +293,16 @@ def run_bench(games: int = DEFAULT_GAMES, ai: str = "standard", jobs: int | None
     out["turns_per_duel"] = round(ref["turns"] / ref["games"], 2)
     ref_digest = _digest([ref])
 
-    say(f"all cores: {games} duels on {jobs} workers ...")
+    say(f"all cores: {games} duels on each of {jobs} workers ...")
     with Parallel(n_jobs=jobs, backend="loky") as par:
         par(delayed(_warm)(ai, extra, 1.0) for _ in range(jobs))
         rates, shares_best, eff_cpu, share = [], None, [], []
         for _ in range(max(1, min(repeat, 2))):
             t = time.perf_counter()
-            shares = par(delayed(play_share)(ai, per_cell, i, jobs, extra) for i in range(jobs))
+            shares = par(delayed(play_share)(ai, per_cell, 0, 1, extra) for _ in range(jobs))
             wall = time.perf_counter() - t
-            rates.append(games / wall)
-            eff_cpu.append(sum(s["cpu"] for s in shares) / games)
+            rates.append(jobs * games / wall)
+            eff_cpu.append(sum(s["cpu"] for s in shares) / (jobs * games))
             share.append(sum(s["cpu"] for s in shares) / (jobs * wall))
             if shares_best is None or rates[-1] == max(rates):
                 shares_best = shares
@@ -310,7 +313,7 @@ def run_bench(games: int = DEFAULT_GAMES, ai: str = "standard", jobs: int | None
     out["parallel_efficiency"] = round(max(rates) / (jobs * best_one), 3)
     out["cpu_efficiency"] = round((1.0 / max(cpus)) / min(eff_cpu), 3)
     out["cpu_share"] = round(max(share), 3)
-    out["same_games"] = _digest(shares_best) == ref_digest
+    out["same_games"] = all(_digest([s]) == ref_digest for s in shares_best)
     out["memory"] = {"main_mb": round(_rss_mb(), 1),
                      "workers_mb": sorted(round(s["rss_mb"], 1) for s in shares_best)}
     out["memory"]["max_worker_mb"] = max(out["memory"]["workers_mb"])

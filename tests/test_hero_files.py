@@ -140,6 +140,12 @@ def test_loadout_names_are_checked(tmp_path):
     (('{ op = "draw", amount = 1, if = "won" }', '{ op = "set_value", amount = 5 }'),
      r"after\[0\]\.op: op 'set_value' only works in: attack_value, defense_value, during, immediately"),
     (('name = "Tester"', 'name = "Tester"\nkey = 5'), r"key: 5 is not a valid hero key"),
+    # the engine's work arrays hold at most MAX_OPTIONS options of a "choose" step or counter values
+    (('{ op = "draw", amount = 1, if = "won" }',
+      '{ op = "choose", options = [' + ", ".join(['[{ op = "draw", amount = 1 }]'] * 17) + '] }'),
+     r"after\[0\]\.options: 17 options; at most 16"),
+    (('move = 2', 'move = 2\ncounters = { mood = [' + ", ".join(f'"m{i}"' for i in range(17)) + '] }'),
+     r"hero\.counters\.mood: 17 values; at most 16"),
 ])
 def test_steps_in_the_wrong_place_or_incomplete_are_refused(tmp_path, change, expected):
     old, new = change

@@ -246,10 +246,14 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
     if forms is not None:
         if not (isinstance(forms, list) and len(forms) >= 2 and all(isinstance(x, str) for x in forms)):
             raise HeroFileError(f"{name}: hero.forms: must be a list of at least two form names")
+        if len(forms) > L.MAX_OPTIONS:
+            raise HeroFileError(f"{name}: hero.forms: {len(forms)} forms; at most {L.MAX_OPTIONS}")
         counters["form"] = (0, tuple(forms))
     for cname, values in (hero.get("counters") or {}).items():
         if not (isinstance(values, list) and len(values) >= 2 and all(isinstance(x, str) for x in values)):
             raise HeroFileError(f"{name}: hero.counters.{cname}: must be a list of at least two value names")
+        if len(values) > L.MAX_OPTIONS:
+            raise HeroFileError(f"{name}: hero.counters.{cname}: {len(values)} values; at most {L.MAX_OPTIONS}")
         counters[cname] = (len(counters), tuple(values))
     if len(counters) > L.N_COUNTERS:
         raise HeroFileError(f"{name}: hero.counters: at most {L.N_COUNTERS}")

@@ -488,6 +488,8 @@ def compile_step(ctx, where, step):
         options = step.get("options")
         if not (isinstance(options, list) and len(options) >= 2):
             ctx.fail(where + ".options", "must be a list of at least two step lists, e.g. [[{ op = 'draw' }], [{ op = 'recover', amount = 3 }]]")
+        if len(options) > L.MAX_OPTIONS:
+            ctx.fail(where + ".options", f"{len(options)} options; at most {L.MAX_OPTIONS}")
         row[L.I_N] = _int(ctx, where + ".pick", step.get("pick", 1), 1, len(options))
         row[L.I_X] = len(options)
         rows = [row]

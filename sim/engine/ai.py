@@ -56,7 +56,7 @@ no effect, and Ciri's cards are worth their current Source tier.
 import numpy as np
 from numba import njit, types  # noqa: F401
 
-from .sigs import A1, A2, B, CTL, F, FA1, I, LOG, ST, TB, V, jit  # noqa: F401
+from .sigs import A1, A2, B, CTL, F, FA1, I, LOG, ST, TB, V, f64_view, f64_view2, jit, stack_i64  # noqa: F401
 
 from .control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_EXPLAIN, CTL_MODE0, CTL_PLAN_BOOST, CTL_PLAN_KEY,
@@ -129,13 +129,13 @@ FA2 = types.Array(types.float64, 2, "C")
 @jit(FA1(CTL, I, I), inline=True)
 def scratch_f1(ctl, off, n):
     """float64 (n,) view of ``ctl[off:off + n]`` (work space, see ``control.SCR_*``)."""
-    return ctl[off:off + n].view(np.float64)
+    return f64_view(ctl, off, n)
 
 
 @jit(FA2(CTL, I, I, I), inline=True)
 def scratch_f2(ctl, off, r, c):
     """float64 (r, c) view of ``ctl[off:off + r * c]`` (work space, see ``control.SCR_*``)."""
-    return ctl[off:off + r * c].view(np.float64).reshape((r, c))
+    return f64_view2(ctl, off, r, c)
 
 
 @jit(A1(CTL, I, I), inline=True)
@@ -1159,10 +1159,10 @@ def score_boost(st, tb, ctl, p, kind, opts, n, scores):
     t = st[o + CB_DEF_F]
     if kind == D_BOOST_ATTACK:
         q = st[fslot(t, F_OWNER)]
-        pool = np.empty(MAX_CARDS + 1, np.int64)
+        pool = scratch_i1(ctl, SCR_DEFENSE, MAX_CARDS + 1)
         npool = unknown_pool(st, tb, q, pool)
-        vals = np.empty(MAX_CARDS + 1, np.float64)
-        probs = np.empty(MAX_CARDS + 1, np.float64)
+        vals = scratch_f1(ctl, SCR_DEFENSE + (MAX_CARDS + 1), MAX_CARDS + 1)
+        probs = scratch_f1(ctl, SCR_DEFENSE + 3 * (MAX_CARDS + 1), MAX_CARDS + 1)
         pn = defense_dist(st, tb, ctl, t, st[pslot(q, P_HANDN)], pool, npool, vals, probs)
         c = st[o + CB_CARD0]
         av = att_value(st, tb, ctl, c, st[o + CB_ATT_F], hero_atk_bonus(st, tb, st[o + CB_ATT_F]))
@@ -1321,7 +1321,7 @@ def score_guess(st, tb, ctl, p, opts, n, scores):
         scores[j] = -0.001 * j
     if q < 0:
         return
-    pool = np.empty(MAX_CARDS + 1, np.int64)
+    pool = scratch_i1(ctl, SCR_POOL, MAX_CARDS + 1)
     npool = unknown_pool(st, tb, q, pool)
     for i in range(npool):
         v = tb.cards[pool[i], C_VALUE]
@@ -1381,7 +1381,9 @@ def explain(ctl, logn, kind, p, chosen, opts, n, scores):
     ctl[base + 1] = kind
     ctl[base + 2] = p
     ctl[base + 3] = n
-    used = np.zeros(n, np.bool_)
+    used = stack_i64(MAX_SCR_SCORES)
+    for j in range(n):
+        used[j] = 0
     shown = 0
     order0 = chosen
     for r in range(EXPLAIN_TOP):
@@ -1390,9 +1392,9 @@ def explain(ctl, logn, kind, p, chosen, opts, n, scores):
         bi = order0 if r == 0 else -1
         if r > 0:
             for j in range(n):
-                if not used[j] and (bi < 0 or scores[j] > scores[bi]):
+                if used[j] == 0 and (bi < 0 or scores[j] > scores[bi]):
                     bi = j
-        used[bi] = True
+        used[bi] = 1
         ctl[base + 5 + 2 * r] = opts[bi]
         ctl[base + 6 + 2 * r] = int(scores[bi] * 1000.0)
         shown += 1

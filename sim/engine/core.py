@@ -261,13 +261,21 @@ def occupant(st, space):
 @jit(A1(ST, I))
 def occupancy(st, nspaces):
     """Array (nspaces,) int64: the fighter in play on each space, or -1."""
-    occ = np.full(nspaces, -1, np.int64)
+    occ = np.empty(nspaces, np.int64)
+    fill_occupancy(st, nspaces, occ)
+    return occ
+
+
+@jit(V(ST, I, A1))
+def fill_occupancy(st, nspaces, occ):
+    """Write :func:`occupancy` into ``occ[:nspaces]`` (int64, at least ``nspaces`` long)."""
+    for s in range(nspaces):
+        occ[s] = -1
     for f in range(MAX_FIGHTERS):
         if st[fslot(f, F_STATUS)] == FS_IN_PLAY:
             s = st[fslot(f, F_SPACE)]
             if s >= 0:
                 occ[s] = f
-    return occ
 
 
 @jit(B(TB, I, I), inline=True)

@@ -16,13 +16,13 @@ combat) and the card id (-1 for abilities). Choices are asked of
 import numpy as np
 from numba import njit, types  # noqa: F401
 
-from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
+from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit, stack_i64  # noqa: F401
 
 from .core import (
     PILE_DECK, PILE_DISC, PILE_HAND, add_unique, adjacent, can_play, check_end, count_play, count_tag_in_pile,
     pile_take,
     deal_damage, discard_from_hand, draw_cards, fog_space, hero_of, log_ev,
-    move_fighter, occupancy, opposed, pile_base, pile_push, pile_remove_at,
+    move_fighter, fill_occupancy, opposed, pile_base, pile_push, pile_remove_at,
     place_fighter, rand_below, reachable, recover, same_zone, set_health,
     shuffle_deck, take_to_hand, team_of,
 )
@@ -45,6 +45,7 @@ from .layout import (
     EV_FOG, EV_REPLACE, EV_GUESS, EV_SET_PRINTED, G_GUESS, G_LAST_DISC, G_MOVED, G_FOG_TOKEN, G_FOG_SPACE,
     IF_EMPTY, IF_DIFFERENT, IF_OPTIONAL, IF_ONTO_FOG, N_FOG, P_FOG0, FORM_COUNTER, G_OPPONENT, D_OPPONENT,
     R_OFF_FORM, H_DECK_START, H_DECK_LEN, fslot, pslot,
+    CARD_OPTS, MAX_OPTIONS, MAX_PLAYERS, MAX_SPACES, N_VALUES, SPACE_OPTS, TWO_PILES,
 )
 from .policy import CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, decide
 from .conditions import (  # noqa: F401  (re-exported: the compiler and the rules read them from here)
@@ -188,7 +189,7 @@ def choose_opponent(st, tb, ctl, p, side):
     t = team_of(st, p)
     if st[G_OPPONENT] >= 0 and team_of(st, st[G_OPPONENT]) != t:
         return st[G_OPPONENT]
-    opts = np.empty(4, np.int64)
+    opts = stack_i64(MAX_PLAYERS)
     n = 0
     for q in range(st[G_NPLAYERS]):
         if team_of(st, q) == t:
@@ -352,7 +353,7 @@ def uses_targets(op):
 
 @jit(B(ST, TB, CTL, I))
 def ask_may(st, tb, ctl, p):
-    opts = np.empty(2, np.int64)
+    opts = stack_i64(2)
     opts[0] = 1
     opts[1] = 0
     return decide(st, tb, ctl, D_MAY, p, opts, 2) == 0
@@ -393,9 +394,12 @@ def move_group(st, tb, ctl, log, mover, fighters, budgets, n, through, track, on
     Source: Battle of Legends Vol. 1 rules, "Maneuver and movement".
     """
     S = tb.adj.shape[0]
-    dests = np.empty(S + 1, np.int64)
-    left = fighters[:n].copy()
-    left_b = budgets[:n].copy()
+    dests = stack_i64(SPACE_OPTS)
+    left = stack_i64(MAX_FIGHTERS)
+    left_b = stack_i64(MAX_FIGHTERS)
+    for i in range(n):
+        left[i] = fighters[i]
+        left_b[i] = budgets[i]
     m = n
     while m > 0 and st[G_OVER] == 0:
         i = 0
@@ -437,7 +441,8 @@ def empty_spaces(st, tb, where, center, out):
     """Empty spaces (any / in the zone of ``center`` / adjacent to it / ``center`` itself
     for PL_LAST_FOG) written to ``out``; return how many."""
     S = tb.adj.shape[0]
-    occ = occupancy(st, S)
+    occ = stack_i64(MAX_SPACES)
+    fill_occupancy(st, S, occ)
     n = 0
     for s in range(S):
         if occ[s] >= 0:
@@ -459,7 +464,7 @@ def choose_hand_card(st, tb, ctl, kind, chooser, owner, allow_none):
     hn = st[pslot(owner, P_HANDN)]
     if hn == 0 and not allow_none:
         return -1
-    opts = np.empty(hn + 1, np.int64)
+    opts = stack_i64(CARD_OPTS)
     b = pile_base(PILE_HAND, owner)
     n = 0
     for i in range(hn):
@@ -534,14 +539,14 @@ def search(st, tb, ctl, log, p, where, card, tagbits):
     R61). ``where``: SR_DISCARD_THEN_DECK (the deck is searched only if the
     discard pile has no match: The Lady of the Lake), SR_DECK, SR_DISCARD.
     """
-    opts = np.empty(2 * MAX_CARDS, np.int64)
+    opts = stack_i64(TWO_PILES)
     searched_deck = False
     n = 0
     st[G_FLAGS] &= ~GF_TOOK_FROM_DECK
     pile = PILE_DISC if where != SR_DECK else PILE_DECK
     if where == SR_DECK_OR_DISCARD:
         # the player picks the pile first (1 deck, 2 discard pile) among those with a match
-        piles = np.empty(2, np.int64)
+        piles = stack_i64(2)
         m = 0
         for pl in range(2):
             pi = PILE_DECK if pl == 0 else PILE_DISC
@@ -587,7 +592,7 @@ def look_top(st, tb, ctl, log, p, n, keep, bottom):
     """
     dn = st[pslot(p, P_DECKN)]
     m = n if n < dn else dn
-    seen = np.empty(m, np.int64)
+    seen = stack_i64(MAX_CARDS)
     for k in range(m):
         seen[k] = pile_remove_at(st, PILE_DECK, p, st[pslot(p, P_DECKN)] - 1)
     log_ev(st, log, EV_LOOK_TOP, p, m, 0, 0, 0)
@@ -633,7 +638,7 @@ def summon(st, tb, ctl, log, p, f, side, kind, ref, spaces):
             break
     back = g >= 0
     if not back:
-        opts = np.empty(FIGHTERS_PER_PLAYER, np.int64)
+        opts = stack_i64(FIGHTERS_PER_PLAYER)
         m = 0
         for k in range(1, FIGHTERS_PER_PLAYER):
             h = p * FIGHTERS_PER_PLAYER + k
@@ -711,8 +716,9 @@ def place_fog(st, tb, ctl, log, p, n, center):
     in the zone of space ``center`` that hold no fighter and no fog token (Invisible
     Man's setup; case R22). Tokens already on the board stay."""
     S = tb.adj.shape[0]
-    occ = occupancy(st, S)
-    spaces = np.empty(S, np.int64)
+    occ = stack_i64(MAX_SPACES)
+    fill_occupancy(st, S, occ)
+    spaces = stack_i64(MAX_SPACES)
     for _ in range(n):
         i = -1
         for t in range(N_FOG):
@@ -747,10 +753,11 @@ def move_fog(st, tb, ctl, log, p, mover, n, mode, hero_space, empty, different, 
     Sets G_FOG_TOKEN / G_FOG_SPACE to the last token moved and its space.
     """
     S = tb.adj.shape[0]
-    occ = occupancy(st, S)
-    toks = np.empty(N_FOG, np.int64)
-    tsp = np.empty(N_FOG, np.int64)
-    dests = np.empty(S, np.int64)
+    occ = stack_i64(MAX_SPACES)
+    fill_occupancy(st, S, occ)
+    toks = stack_i64(N_FOG)
+    tsp = stack_i64(N_FOG)
+    dests = stack_i64(MAX_SPACES)
     last = st[G_FOG_TOKEN]
     st[G_FOG_SPACE] = -1
     m = 0
@@ -813,7 +820,7 @@ def replace_card(st, tb, ctl, log, p, o):
     log_ev(st, log, EV_LOOK_HAND, p, q, 0, 0, 0)
     hn = st[pslot(q, P_HANDN)]
     hb = pile_base(PILE_HAND, q)
-    opts = np.empty(hn, np.int64)
+    opts = stack_i64(MAX_CARDS)
     m = 0
     for i in range(hn):
         c = st[hb + i]
@@ -844,10 +851,15 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
     Stops early when the game ends or an effect ends the turn.
     """
     acc = 0
-    tg = np.empty(MAX_FIGHTERS, np.int64)
-    bud = np.empty(MAX_FIGHTERS, np.int64)
+    tg = stack_i64(MAX_FIGHTERS)
+    bud = stack_i64(MAX_FIGHTERS)
     S = tb.adj.shape[0]
-    spaces = np.empty(S, np.int64)
+    spaces = stack_i64(MAX_SPACES)
+    opts = stack_i64(CARD_OPTS)
+    vals = stack_i64(N_VALUES)
+    bstart = stack_i64(MAX_OPTIONS)
+    blen = stack_i64(MAX_OPTIONS)
+    left = stack_i64(MAX_OPTIONS)
     immediate_end = tb.rules[R_END_AT_ACTION] == 0
     i = start
     end = start + length
@@ -910,7 +922,6 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                 if ins[I_X] == 1:
                     # a card whose printed value is the named value (Confirm Suspicion)
                     hb = pile_base(PILE_HAND, q)
-                    opts = np.empty(hn, np.int64)
                     m = 0
                     for k in range(hn):
                         c = st[hb + k]
@@ -1033,7 +1044,8 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
             st[pslot(p, P_COUNTER0 + ins[I_X])] = amt
             log_ev(st, log, EV_COUNTER, p, ins[I_X], amt, 0, 0)
         elif op == OP_CHOOSE_COUNTER:
-            opts = np.arange(amt).astype(np.int64)
+            for k in range(amt):
+                opts[k] = k
             v = decide(st, tb, ctl, D_OPTION, p, opts, amt)
             st[pslot(p, P_COUNTER0 + ins[I_X])] = v
             log_ev(st, log, EV_COUNTER, p, ins[I_X], v, 0, 0)
@@ -1107,7 +1119,6 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
             if side >= 0:
                 while True:
                     hn = st[pslot(p, P_HANDN)]
-                    opts = np.empty(hn + 1, np.int64)
                     m = 0
                     hb = pile_base(PILE_HAND, p)
                     for k in range(hn):
@@ -1126,7 +1137,6 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
         elif op == OP_RECLAIM:
             dn = st[pslot(p, P_DISCN)]
             if dn > 0:
-                opts = np.empty(dn, np.int64)
                 m = 0
                 db = pile_base(PILE_DISC, p)
                 for k in range(dn):
@@ -1171,7 +1181,6 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
         elif op == OP_PREDICT:
             if side >= 0 and opp_card(st, side) >= 0:
                 o = 1 - side
-                vals = np.empty(21, np.int64)
                 m = possible_values(st, tb, st[OFF_CB + CB_ATT_P + o], st[OFF_CB + CB_ATT_F + o], o, vals)
                 if m > 0:
                     v = vals[decide(st, tb, ctl, D_GUESS, p, vals, m)]
@@ -1181,7 +1190,6 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
             st[G_GUESS] = -1
             q = choose_opponent(st, tb, ctl, p, side)
             if q >= 0:
-                vals = np.empty(21, np.int64)
                 m = possible_values(st, tb, q, -1, 2, vals)
                 if m > 0:
                     v = vals[decide(st, tb, ctl, D_GUESS, p, vals, m)]
@@ -1205,14 +1213,13 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                 log_ev(st, log, EV_TAKE, p, c, PILE_HAND, 1, 0)
         elif op == OP_CHOOSE:
             nb = ins[I_X]
-            bstart = np.empty(nb, np.int64)
-            blen = np.empty(nb, np.int64)
             j = row + 1
             for k in range(nb):
                 bstart[k] = j + 1
                 blen[k] = tb.code[j, I_X]
                 j += 1 + blen[k]
-            left = np.arange(1, nb + 1).astype(np.int64)
+            for k in range(nb):
+                left[k] = k + 1
             m = nb
             for _ in range(amt if amt < nb else nb):
                 if st[G_OVER] != 0 or st[G_ENDTURN] != 0:

@@ -8,12 +8,12 @@ shuffle, draw 5, first player takes the first turn.
 import numpy as np
 from numba import njit, types  # noqa: F401
 
-from .sigs import A1, A2, A3, B, CTL, I, LOG, ST, TB, V, jit, unmanaged  # noqa: F401
+from .sigs import A1, A2, A3, B, CTL, I, LOG, ST, TB, V, jit, stack_i64, unmanaged  # noqa: F401
 from .control import CTL_SCRATCH, CTL_SIZE
 from .tables import Tables
 
 from .core import (
-    PILE_DECK, draw_cards, game_seed, log_ev, occupancy, pile_push, rng_seed,
+    PILE_DECK, draw_cards, fill_occupancy, game_seed, log_ev, pile_push, rng_seed,
     same_zone, shuffle_deck,
 )
 from .effects import run_hook
@@ -98,7 +98,8 @@ def setup_game(st, tb, ctl, log, hero_rows, nplayers, seed):
                 st[fslot(g, F_SPACE)] = -1
                 n += 1
         st[pslot(p, P_NFIGHTERS)] = n
-    opts = np.empty(S, np.int64)
+    opts = stack_i64(MAX_SPACES)
+    occ = stack_i64(MAX_SPACES)
     if nplayers > 2:
         # a team game: every hero stands on its start space before any sidekick is placed, so
         # that no sidekick takes another seat's start space (in a duel the two starts' zones
@@ -117,7 +118,7 @@ def setup_game(st, tb, ctl, log, hero_rows, nplayers, seed):
             g = f + k
             if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
                 continue
-            occ = occupancy(st, S)
+            fill_occupancy(st, S, occ)
             m = 0
             for s in range(S):
                 if occ[s] < 0 and same_zone(tb, s, hs):

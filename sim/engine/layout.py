@@ -156,6 +156,14 @@ OFF_SPACE_COMBATS = OFF_PLAYED + MAX_PLAYERS * MAX_HERO_CARDS   # combats per de
 OFF_SPACE_DEFEATS = OFF_SPACE_COMBATS + MAX_SPACES               # fighters defeated per space
 STATE_SIZE = OFF_SPACE_DEFEATS + MAX_SPACES
 
+# Sizes of the engine's work arrays (sigs.stack_i64 takes a named constant, not an expression)
+CARD_OPTS = MAX_CARDS + 1      # one pile's cards, or those plus "none"
+SPACE_OPTS = MAX_SPACES + 1    # spaces, or those plus one
+MAX_OPTIONS = 16               # options of one "choose" step (the hero compiler checks it)
+ACTION_OPTS = 1024             # legal actions at one step of a turn
+TWO_PILES = 2 * MAX_CARDS      # the cards of two piles (deck and discard pile)
+N_VALUES = 21                  # printed values 0..20 (naming a value: Elementary)
+
 # ----------------------------------------------------------------- card table
 C_TYPE = 0
 C_VALUE = 1         # printed value, -1 for schemes

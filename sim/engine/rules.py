@@ -9,7 +9,7 @@ decisions).
 import numpy as np
 from numba import njit, types  # noqa: F401
 
-from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
+from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit, stack_i64  # noqa: F401
 
 from .core import (
     PILE_DECK, PILE_DISC, PILE_HAND, add_unique, shuffle_deck, can_play, can_target, count_play, fog_space, check_end, deal_damage, discard_from_hand,
@@ -37,7 +37,7 @@ from .layout import (
     R_ACTIONS, R_END_AT_ACTION, R_HAND_LIMIT, R_TURN_CAP, TAG_ONGOING,
     W_AFTER, W_DURING, W_IMMEDIATELY, W_SCHEME, W_ON_RETURN, W_ONGOING_DISCARD, W_ONGOING_START,
     G_FLAGS, GF_SELF_TO_DECK, PV_DRAW_AFTER_COMBAT, C_PROG, EV_TAKE, CB_LOCK0, CB_LOCK1, CB_GUESS0,
-    W_ON_PLAY, P_START_FOG, FORM_COUNTER, fslot, pslot,  # noqa: F401 (FORM_COUNTER: kept importable from rules)
+    W_ON_PLAY, P_START_FOG, FORM_COUNTER, fslot, pslot, CARD_OPTS, MAX_SPACES, ACTION_OPTS,  # noqa: F401 (FORM_COUNTER: kept importable from rules)
 )
 
 
@@ -139,8 +139,8 @@ def do_maneuver(st, tb, ctl, log, p):
         log_ev(st, log, EV_BOOST, p, c, 0, boost, 0)
     h = hero_of(p)
     bonus = run_hook(st, tb, ctl, log, HK_MANEUVER_BONUS, p, h, -1)
-    fs = np.empty(FIGHTERS_PER_PLAYER, np.int64)
-    bud = np.empty(FIGHTERS_PER_PLAYER, np.int64)
+    fs = stack_i64(FIGHTERS_PER_PLAYER)
+    bud = stack_i64(FIGHTERS_PER_PLAYER)
     n = 0
     for k in range(FIGHTERS_PER_PLAYER):
         g = p * FIGHTERS_PER_PLAYER + k
@@ -277,7 +277,7 @@ def do_attack(st, tb, ctl, log, p, a, t, card):
             pile_take(st, PILE_HAND, p, b)
             st[o + CB_ABOOST] = b
             log_ev(st, log, EV_BOOST, p, b, 1, tb.cards[b, C_BOOST], 0)
-    opts = np.empty(MAX_CARDS + 1, np.int64)
+    opts = stack_i64(CARD_OPTS)
     n = defense_options(st, tb, q, t, opts)
     d = opts[decide(st, tb, ctl, D_DEFENSE, q, opts, n)]
     st[o + CB_PRINTED0] = tb.cards[card, C_VALUE]
@@ -365,7 +365,7 @@ def start_of_turn(st, tb, ctl, log, p):
     ret = st[pslot(p, P_RETURN)]
     if ret:
         S = tb.adj.shape[0]
-        sp = np.empty(S, np.int64)
+        sp = stack_i64(MAX_SPACES)
         k = empty_spaces(st, tb, PL_ANY, -1, sp)
         if k > 0:
             ctl[CTL_CTX_F] = h
@@ -466,7 +466,7 @@ def take_turn(st, tb, ctl, log):
     st[G_ACTIONS] = tb.rules[R_ACTIONS]
     st[G_ACTION_NO] = 0
     start_of_turn(st, tb, ctl, log, p)
-    opts = np.empty(1024, np.int64)
+    opts = stack_i64(ACTION_OPTS)
     while st[G_ACTIONS] > 0 and st[G_OVER] == 0 and st[G_ENDTURN] == 0 and not dormant(st, p):
         st[G_ACTIONS] -= 1
         st[G_ACTION_NO] += 1

@@ -135,7 +135,20 @@ if numba.config.DISABLE_JIT:
     def unmanaged(arr):
         """Plain Python: the array itself."""
         return arr
+
+    def stack_i64(n):
+        """Plain Python: a new int64 array of ``n`` (uninitialised) items."""
+        return np.empty(n, np.int64)
+
+    def f64_view(arr, off, n):
+        """Plain Python: ``arr[off:off + n]`` seen as float64."""
+        return arr[off:off + n].view(np.float64)
+
+    def f64_view2(arr, off, r, c):
+        """Plain Python: ``arr[off:off + r * c]`` seen as float64 of shape (r, c)."""
+        return arr[off:off + r * c].view(np.float64).reshape((r, c))
 else:
+    from llvmlite import ir
     from numba.core import cgutils
     from numba.extending import intrinsic
 
@@ -166,3 +179,61 @@ else:
             return out._getvalue()
 
         return arr(arr), codegen
+
+
+    @intrinsic(prefer_literal=True)
+    def stack_i64(typingctx, n):
+        """An int64 work array of ``n`` items (uninitialised) in the calling function's
+        stack frame: no allocation, no reference counting, freed when the function
+        returns. ``n`` must be a constant (a module-level integer, not an expression);
+        use an upper bound (``MAX_CARDS + 1`` as a named constant, ``MAX_SPACES``). The
+        array must not outlive the call: never return it or store it. Compiling with it
+        keeps a function free of numba's reference counting (see :func:`jit`)."""
+        if not isinstance(n, types.IntegerLiteral) or n.literal_value <= 0:
+            return None
+        size = n.literal_value
+        arrty = types.Array(types.int64, 1, "C")
+
+        def codegen(context, builder, sig, args):
+            intp = context.get_value_type(types.intp)
+            elt = context.get_value_type(types.int64)
+            with builder.goto_entry_block():   # once per frame, however often this line runs
+                ptr = builder.alloca(elt, size=ir.Constant(intp, size))
+            out = context.make_array(arrty)(context, builder)
+            context.populate_array(out, data=ptr, shape=[ir.Constant(intp, size)],
+                                   strides=[ir.Constant(intp, 8)], itemsize=ir.Constant(intp, 8), meminfo=None)
+            return out._getvalue()
+
+        return arrty(n), codegen
+
+    def _f64_view_codegen(ndim):
+        def codegen(context, builder, sig, args):
+            src = context.make_array(sig.args[0])(context, builder, value=args[0])
+            intp = context.get_value_type(types.intp)
+            dptr = context.get_value_type(types.float64).as_pointer()
+            data = builder.bitcast(builder.gep(src.data, [args[1]]), dptr)
+            eight = ir.Constant(intp, 8)
+            if ndim == 1:
+                shape, strides = [args[2]], [eight]
+            else:
+                shape, strides = [args[2], args[3]], [builder.mul(args[3], eight), eight]
+            out = context.make_array(sig.return_type)(context, builder)
+            context.populate_array(out, data=data, shape=shape, strides=strides, itemsize=eight, meminfo=None)
+            return out._getvalue()
+        return codegen
+
+    @intrinsic
+    def f64_view(typingctx, arr, off, n):
+        """float64 view (n,) of ``arr[off:off + n]`` (an int64 array; no bounds check, no
+        reference counting: ``arr`` must outlive the view). The AI's work space in ``ctl``."""
+        if arr != A1:
+            return None
+        return FA1(arr, types.int64, types.int64), _f64_view_codegen(1)
+
+    @intrinsic
+    def f64_view2(typingctx, arr, off, r, c):
+        """float64 view (r, c) of ``arr[off:off + r * c]``, like :func:`f64_view`; builds the
+        view directly (``.reshape`` calls a C helper on every use)."""
+        if arr != A1:
+            return None
+        return types.Array(types.float64, 2, "C")(arr, types.int64, types.int64, types.int64), _f64_view_codegen(2)
