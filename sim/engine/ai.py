@@ -62,6 +62,7 @@ from .control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_EXPLAIN, CTL_MODE0, CTL_PLAN_BOOST, CTL_PLAN_KEY,
     CTL_FU, CTL_FU_KEY, CTL_SIZE, CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MODE_GREEDY, N_WEIGHTS,
     MAX_SCR_SCORES, SCR_ACTIONS, SCR_DEFENSE, SCR_FOLLOW, SCR_PLAN, SCR_POOL, SCR_SCORES, SCR_SPACES, SCR_TARGETS,
+    SCR_WORTH, SCR_WORTH_SET,
 )
 from .conditions import (
     CN_ATTACKED, CN_COUNTER_EQ, CN_COUNTER_NE, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED, CN_HERO_HP_AT_MOST,
@@ -821,12 +822,19 @@ def attack_worth(st, tb, ctl, p, g, e, c, dvals, dprobs, pnone):
 def follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu):
     """``fu[g, e]``: worth of the best attack ``p``'s fighter ``g`` could make on opposing
     fighter ``e`` with a card in hand (as scored for an attack action), -1 if none;
-    cached in ``ctl`` for the rest of the action (the maneuver's moves reuse it)."""
+    cached in ``ctl`` for the rest of the action (the maneuver's moves reuse it).
+
+    Also keeps every (fighter, card, target) worth it computes: ``ctl``'s ``SCR_WORTH``
+    row ``k * MAX_CARDS + i`` (``p``'s k-th fighter, i-th hand card), column ``e``, written
+    where ``SCR_WORTH_SET`` row is 1 (see :func:`known_attack_worth`)."""
     for a in range(MAX_FIGHTERS):
         for b in range(MAX_FIGHTERS):
             fu[a, b] = -1.0
     hb = pile_base(PILE_HAND, p)
     hn = st[pslot(p, P_HANDN)]
+    aw = scratch_f2(ctl, SCR_WORTH, FIGHTERS_PER_PLAYER * MAX_CARDS, MAX_FIGHTERS)
+    for r in range(FIGHTERS_PER_PLAYER * MAX_CARDS):
+        ctl[SCR_WORTH_SET + r] = 0
     w_opp = wv(ctl, p, W_OPP_CARD)
     tp = scratch_f2(ctl, SCR_TARGETS, MAX_FIGHTERS, 3)   # each target's dmg_params, read once
     for e in range(MAX_FIGHTERS):
@@ -843,17 +851,36 @@ def follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu):
                 continue
             av, dmg, fx = attack_parts(st, tb, ctl, p, g, c)
             kw = keep_worth(tb, ctl, p, c)
+            row = k * MAX_CARDS + i
+            ctl[SCR_WORTH_SET + row] = 1
             for e in range(MAX_FIGHTERS):
                 if pnone[e] < 0.0:
                     continue
                 v = (exp_attack_hp(tp[e, 0], tp[e, 1], tp[e, 2], av, dmg, dvals[e], dprobs[e], pnone[e])
                      + w_opp * (1.0 - pnone[e]) + fx - kw)   # = attack_worth(.., g, e, c, ..)
+                aw[row, e] = v
                 if v > fu[g, e]:
                     fu[g, e] = v
     ctl[CTL_FU_KEY] = action_key(st, p)
     for a in range(MAX_FIGHTERS):
         for b in range(MAX_FIGHTERS):
             ctl[CTL_FU + a * MAX_FIGHTERS + b] = int(fu[a, b] * 1000.0)
+
+
+@jit(F(ST, CTL, I, I, I, I))
+def known_attack_worth(st, ctl, p, g, e, c):
+    """:func:`attack_worth` of ``p``'s fighter ``g`` attacking ``e`` with card ``c`` as
+    :func:`follow_up` computed it this decision (the same numbers), or NEG if it did not
+    (call it right after follow_up, before the hand changes)."""
+    hb = pile_base(PILE_HAND, p)
+    k = g - p * FIGHTERS_PER_PLAYER
+    for i in range(st[pslot(p, P_HANDN)]):
+        if st[hb + i] == c:
+            row = k * MAX_CARDS + i
+            if ctl[SCR_WORTH_SET + row] == 0:
+                return NEG
+            return scratch_f2(ctl, SCR_WORTH, FIGHTERS_PER_PLAYER * MAX_CARDS, MAX_FIGHTERS)[row, e]
+    return NEG
 
 
 @jit(V(ST, TB, CTL, I, FA2))
@@ -1057,7 +1084,8 @@ def score_actions(st, tb, ctl, p, opts, n, scores):
     dprobs = scratch_f2(ctl, SCR_ACTIONS + _DSZ, MAX_FIGHTERS, MAX_CARDS + 1)
     pnone = scratch_f1(ctl, SCR_ACTIONS + 2 * _DSZ, MAX_FIGHTERS)
     target_dists(st, tb, ctl, p, dvals, dprobs, pnone)
-    if st[G_ACTIONS] > 0:   # a maneuver now may be followed by an attack: table of those
+    known = st[G_ACTIONS] > 0
+    if known:   # a maneuver now may be followed by an attack: table of those
         fu = scratch_f2(ctl, SCR_ACTIONS + 2 * _DSZ + MAX_FIGHTERS, MAX_FIGHTERS, MAX_FIGHTERS)
         follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu)
     for i in range(n):
@@ -1070,8 +1098,9 @@ def score_actions(st, tb, ctl, p, opts, n, scores):
             scores[i] = plan_maneuver(st, tb, ctl, p, 1)
         elif kind == A_SCHEME:
             scores[i] = scheme_score(st, tb, ctl, p, c)
-        else:
-            scores[i] = attack_worth(st, tb, ctl, p, g, t, c, dvals, dprobs, pnone)
+        else:   # (follow_up computed most attacks already)
+            v = known_attack_worth(st, ctl, p, g, t, c) if known else NEG
+            scores[i] = v if v > NEG else attack_worth(st, tb, ctl, p, g, t, c, dvals, dprobs, pnone)
 
 
 @jit(V(ST, TB, CTL, I, A1, I, FA1))

@@ -59,7 +59,9 @@ SCR_POOL = SCR_DEFENSE + 4 * 65           # target_dists: pool (65,)
 SCR_SCORES = SCR_POOL + 65                # ai_decide: the options' scores (up to 1024)
 MAX_SCR_SCORES = 1024
 SCR_TARGETS = SCR_SCORES + MAX_SCR_SCORES  # follow_up: each target's (health, worth per damage, worth of defeat)
-CTL_SIZE = SCR_TARGETS + 16 * 3
+SCR_WORTH = SCR_TARGETS + 16 * 3          # follow_up: attack worths (4 * 64, 16) by (fighter, hand index), target
+SCR_WORTH_SET = SCR_WORTH + 4 * 64 * 16   # follow_up: which (fighter, hand index) rows are written (4 * 64,)
+CTL_SIZE = SCR_WORTH_SET + 4 * 64
 # optional "explain" buffer after CTL_SIZE (duel --explain): a count, then records
 EXPLAIN_TOP = 4
 EXPLAIN_REC = 5 + 2 * EXPLAIN_TOP   # log position, kind, player, options, shown, (value, score*1000) * TOP
