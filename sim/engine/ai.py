@@ -60,7 +60,7 @@ from .sigs import A1, A2, B, CTL, F, FA1, I, LOG, ST, TB, V, f64_view, f64_view2
 
 from .control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_EXPLAIN, CTL_MODE0, CTL_PLAN_BOOST, CTL_PLAN_KEY,
-    CTL_FU, CTL_FU_KEY, CTL_SIZE, CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MODE_GREEDY, N_WEIGHTS,
+    CTL_FU, CTL_FU_KEY, CTL_POS_KEY, CTL_POS_SIG, CTL_SIZE, CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MODE_GREEDY, N_WEIGHTS,
     MAX_SCR_SCORES, SCR_ACTIONS, SCR_DEFENSE, SCR_FOLLOW, SCR_PLAN, SCR_POOL, SCR_SCORES, SCR_SPACES, SCR_TARGETS,
     SCR_WORTH, SCR_WORTH_SET,
 )
@@ -757,6 +757,30 @@ def pos_score(st, tb, ctl, p, g, s, now, fu, ef, ne):
 
 
 @jit(I(ST, I))
+def pos_sig(st, p):
+    """A hash of everything :func:`pos_score` reads for a fighter of player ``p`` in a duel
+    (each fighter's status, health, move, reach, kind; the opposing fighters' spaces; ``p``'s
+    fog tokens; whether an action remains): equal signatures within one action mean equal
+    position scores, so the maneuver plan's scores serve the move decisions after it."""
+    h = 1 if st[G_ACTIONS] > 0 else 0
+    tm = team_of(st, p)
+    for e in range(MAX_FIGHTERS):
+        h = h * 1000003 + st[fslot(e, F_STATUS)]
+        if st[fslot(e, F_STATUS)] != FS_IN_PLAY:
+            continue
+        h = h * 1000003 + st[fslot(e, F_HP)]
+        h = h * 1000003 + st[fslot(e, F_MAXHP)]
+        h = h * 1000003 + st[fslot(e, F_MOVE)]
+        h = h * 1000003 + st[fslot(e, F_RANGED)]
+        h = h * 1000003 + st[fslot(e, F_KIND)]
+        if team_of(st, st[fslot(e, F_OWNER)]) != tm:
+            h = h * 1000003 + st[fslot(e, F_SPACE)]
+    for t in range(N_FOG):
+        h = h * 1000003 + st[pslot(p, P_FOG0 + t)]
+    return h
+
+
+@jit(I(ST, I))
 def action_key(st, p):
     """Key of the action in progress (turn, action number, player) for the plans cached in ``ctl``."""
     return ((st[G_TURN] * 64 + st[G_ACTION_NO]) * 4) + p
@@ -992,6 +1016,9 @@ def plan_maneuver(st, tb, ctl, p, record):
     """Score of a maneuver for ``p`` now; with ``record`` remember the BOOST plan in ``ctl``."""
     now = st[G_ACTIONS] > 0
     fu = scratch_f2(ctl, SCR_PLAN, MAX_FIGHTERS, MAX_FIGHTERS)
+    # the position scores below serve this action's move decisions too (score_spaces) when
+    # they use the same follow-up numbers: those stored in ctl, not a fresh exact table
+    shared = st[G_NPLAYERS] <= 2 and not (now and ctl[CTL_FU_KEY] != action_key(st, p))
     if now:
         cached_follow_up(st, tb, ctl, p, fu)
     S = tb.adj.shape[0]
@@ -1021,6 +1048,8 @@ def plan_maneuver(st, tb, ctl, p, record):
     if record != 0:
         ctl[CTL_PLAN_KEY] = action_key(st, p)
         ctl[CTL_PLAN_BOOST] = plan
+    ctl[CTL_POS_KEY] = action_key(st, p) if shared else -1
+    ctl[CTL_POS_SIG] = pos_sig(st, p)
     return score
 
 
@@ -1225,6 +1254,21 @@ def score_spaces(st, tb, ctl, p, g, opts, n, scores):
     q = st[fslot(g, F_OWNER)]
     own = team_of(st, q) == team_of(st, p)
     now = own and st[G_ACTIONS] > 0 and q == p
+    key = action_key(st, p)
+    if (q == p and ctl[CTL_POS_KEY] == key and ctl[CTL_POS_SIG] == pos_sig(st, p)
+            and (not now or ctl[CTL_FU_KEY] == key)):
+        # the maneuver plan of this action scored these positions already, with the same
+        # follow-up table (another player's decision may have replaced it since): same numbers
+        cache = scratch_f2(ctl, SCR_PLAN + 256, FIGHTERS_PER_PLAYER, tb.adj.shape[0])
+        k = g - p * FIGHTERS_PER_PLAYER
+        hit = True
+        for j in range(n):
+            scores[j] = cache[k, opts[j]]
+            if scores[j] == NEG:
+                hit = False
+                break
+        if hit:
+            return
     fu = scratch_f2(ctl, SCR_SPACES, MAX_FIGHTERS, MAX_FIGHTERS)
     if now:
         cached_follow_up(st, tb, ctl, p, fu)

@@ -41,8 +41,10 @@ CTL_CTX_OWNER = CTL_CTX_OP + 4  # owner of the hand a card decision picks from
 CTL_PLAN_KEY = CTL_CTX_OP + 5   # (turn * 64 + action number) * 4 + player the plan was made for, -1 none
 CTL_PLAN_BOOST = CTL_CTX_OP + 6  # card to BOOST the planned maneuver with, -1 none
 CTL_FU_KEY = CTL_CTX_OP + 7     # plan key the cached follow-up attack table below belongs to
+CTL_POS_KEY = CTL_CTX_OP + 8    # plan key of the maneuver plan's position scores (ai.SCR_PLAN), -1 none
+CTL_POS_SIG = CTL_CTX_OP + 9    # ai.pos_sig of the position the plan scored
 N_WEIGHTS = 40
-CTL_W = CTL_CTX_OP + 8          # per player: N_WEIGHTS AI weights in thousandths
+CTL_W = CTL_CTX_OP + 10         # per player: N_WEIGHTS AI weights in thousandths
 CTL_FU = CTL_W + MAX_PLAYERS * N_WEIGHTS   # (MAX_FIGHTERS, MAX_FIGHTERS) follow-up attack worths, thousandths
 # the scripted AI's work arrays (float64 bits or int64; written before read, never kept
 # between decisions): one region per function that needs them, so nested calls do not
