@@ -60,7 +60,7 @@ from .sigs import A1, A2, B, CTL, F, FA1, I, LOG, ST, TB, V, f64_view, f64_view2
 
 from .control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_EXPLAIN, CTL_MODE0, CTL_PLAN_BOOST, CTL_PLAN_KEY,
-    CTL_FU, CTL_FU_KEY, CTL_POS_KEY, CTL_POS_SIG, CTL_SIZE, CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MODE_GREEDY, N_WEIGHTS,
+    CTL_FU, CTL_FU_KEY, CTL_POS_KEY, CTL_POS_SIG, CTL_TD_P, CTL_TD_SIG, CTL_SIZE, CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MODE_GREEDY, N_WEIGHTS,
     MAX_SCR_SCORES, SCR_ACTIONS, SCR_DEFENSE, SCR_FOLLOW, SCR_PLAN, SCR_POOL, SCR_SCORES, SCR_SPACES, SCR_TARGETS,
     SCR_WORTH, SCR_WORTH_SET,
 )
@@ -79,7 +79,7 @@ from .layout import (
     CB_MOD0, CB_OVR0, CB_PRINTED0, CT_ATTACK, CT_DEFENSE, CT_VERSATILE, D_ACTION, D_BOOST_ATTACK, D_BOOST_CARD, D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_EFFECT,
     D_DISCARD_LIMIT, D_MAY, D_MOVE_DEST, D_MOVE_STEP, D_OPTION, D_PLACE, D_SETUP_SPACE, D_TAKE_CARD,
     D_TARGET, D_GUESS, D_FOG_DEST, D_FORCE_CARD, HF_FOG_WALK, H_FLAGS, CB_DEF_P, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER,
-    FS_IN_PLAY, MAX_SPACES, G_ACTION_NO, G_ACTIONS, G_NPLAYERS, G_LOGN, G_TURN, H_AI_ATK0, H_AI_DEF0, H_AI_DEF_FOG, H_AI_MOVE_N,
+    FS_IN_PLAY, MAX_SPACES, N_COUNTERS, G_ACTION_NO, G_ACTIONS, G_NPLAYERS, G_LOGN, G_TURN, H_AI_ATK0, H_AI_DEF0, H_AI_DEF_FOG, H_AI_MOVE_N,
     H_AI_MOVE_TAG, H_AI_HURT_FORM, H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0, P_DECKN,
     P_DISCN, P_HANDN, P_HERO, P_ONGOING, R_EXHAUST_DAMAGE, R_HAND_LIMIT, TAG_ONGOING, fslot, pslot,
 )
@@ -818,6 +818,36 @@ def target_dists(st, tb, ctl, p, dvals, dprobs, pnone):
             pnone[e] = defense_dist(st, tb, ctl, e, st[pslot(q, P_HANDN)], pool, npool, dvals[e], dprobs[e])
 
 
+@jit(I(ST, I))
+def dist_sig(st, p):
+    """A hash of everything :func:`target_dists` reads for player ``p``: each fighter's
+    status, owner, kind and (opposing) space; each opposing player's hand size, discard
+    pile, ongoing scheme, counters and fog tokens. Equal signatures mean equal defense
+    distributions (the opponent's unknown cards and hand size did not change)."""
+    h = p + 1
+    tm = team_of(st, p)
+    for e in range(MAX_FIGHTERS):
+        h = h * 1000003 + st[fslot(e, F_STATUS)]
+        h = h * 1000003 + st[fslot(e, F_OWNER)]
+        h = h * 1000003 + st[fslot(e, F_KIND)]
+        if team_of(st, st[fslot(e, F_OWNER)]) != tm:
+            h = h * 1000003 + st[fslot(e, F_SPACE)]
+    for q in range(st[G_NPLAYERS]):
+        if team_of(st, q) == tm:
+            continue
+        h = h * 1000003 + st[pslot(q, P_HANDN)]
+        h = h * 1000003 + st[pslot(q, P_ONGOING)]
+        for i in range(N_COUNTERS):
+            h = h * 1000003 + st[pslot(q, P_COUNTER0 + i)]
+        for t in range(N_FOG):
+            h = h * 1000003 + st[pslot(q, P_FOG0 + t)]
+        b = pile_base(PILE_DISC, q)
+        h = h * 1000003 + st[pslot(q, P_DISCN)]
+        for i in range(st[pslot(q, P_DISCN)]):
+            h = h * 1000003 + st[b + i]
+    return h
+
+
 @jit(types.UniTuple(F, 3)(ST, TB, CTL, I, I, I))
 def attack_parts(st, tb, ctl, p, g, c):
     """(attack value, effect damage, effect worth less the worth of keeping it) of card ``c``
@@ -1112,7 +1142,11 @@ def score_actions(st, tb, ctl, p, opts, n, scores):
     dvals = scratch_f2(ctl, SCR_ACTIONS, MAX_FIGHTERS, MAX_CARDS + 1)
     dprobs = scratch_f2(ctl, SCR_ACTIONS + _DSZ, MAX_FIGHTERS, MAX_CARDS + 1)
     pnone = scratch_f1(ctl, SCR_ACTIONS + 2 * _DSZ, MAX_FIGHTERS)
-    target_dists(st, tb, ctl, p, dvals, dprobs, pnone)
+    sig = dist_sig(st, p)
+    if ctl[CTL_TD_P] != p or ctl[CTL_TD_SIG] != sig:   # (else the last action decision's still hold)
+        target_dists(st, tb, ctl, p, dvals, dprobs, pnone)
+        ctl[CTL_TD_P] = p
+        ctl[CTL_TD_SIG] = sig
     known = st[G_ACTIONS] > 0
     if known:   # a maneuver now may be followed by an attack: table of those
         fu = scratch_f2(ctl, SCR_ACTIONS + 2 * _DSZ + MAX_FIGHTERS, MAX_FIGHTERS, MAX_FIGHTERS)

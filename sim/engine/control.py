@@ -43,8 +43,10 @@ CTL_PLAN_BOOST = CTL_CTX_OP + 6  # card to BOOST the planned maneuver with, -1 n
 CTL_FU_KEY = CTL_CTX_OP + 7     # plan key the cached follow-up attack table below belongs to
 CTL_POS_KEY = CTL_CTX_OP + 8    # plan key of the maneuver plan's position scores (ai.SCR_PLAN), -1 none
 CTL_POS_SIG = CTL_CTX_OP + 9    # ai.pos_sig of the position the plan scored
+CTL_TD_P = CTL_CTX_OP + 10      # player the defense distributions in ai.SCR_ACTIONS were made for, -1 none
+CTL_TD_SIG = CTL_CTX_OP + 11    # ai.dist_sig of the position they were made in
 N_WEIGHTS = 40
-CTL_W = CTL_CTX_OP + 10         # per player: N_WEIGHTS AI weights in thousandths
+CTL_W = CTL_CTX_OP + 12         # per player: N_WEIGHTS AI weights in thousandths
 CTL_FU = CTL_W + MAX_PLAYERS * N_WEIGHTS   # (MAX_FIGHTERS, MAX_FIGHTERS) follow-up attack worths, thousandths
 # the scripted AI's work arrays (float64 bits or int64; written before read, never kept
 # between decisions): one region per function that needs them, so nested calls do not

@@ -38,7 +38,7 @@ from .layout import (
 from .control import (  # noqa: F401  (re-exported: callers import them from here)
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_ERR_KIND, CTL_ERR_N, CTL_ERR_OPTS,
     CTL_ERR_PLAYER, CTL_ERR_PRESET, CTL_ERR_VALUE, CTL_EXPLAIN, CTL_FALLBACK, CTL_HAS_NAMES, CTL_LEN,
-    CTL_MODE0, CTL_NAMES, CTL_PLAN_KEY, CTL_POS, CTL_POS_KEY, CTL_PRESET, CTL_SCRIPT, CTL_SIZE, CTL_W, EXPLAIN_REC,
+    CTL_MODE0, CTL_NAMES, CTL_PLAN_KEY, CTL_POS, CTL_POS_KEY, CTL_PRESET, CTL_TD_P, CTL_SCRIPT, CTL_SIZE, CTL_W, EXPLAIN_REC,
     EXPLAIN_TOP, MAX_CARD_IDS, MAX_SCRIPT, MODE_FIRST, MODE_GREEDY, MODE_RANDOM, MODE_SCRIPT,
     MODE_STANDARD, N_WEIGHTS,
 )
@@ -93,6 +93,7 @@ def new_control(modes=(MODE_RANDOM,) * 4, script=(), fallback=0, presets=None, c
     ctl[CTL_CTX_OWNER] = -1
     ctl[CTL_PLAN_KEY] = -1
     ctl[CTL_POS_KEY] = -1
+    ctl[CTL_TD_P] = -1
     for p, w in enumerate(weights or ()):
         if w is None:
             continue
