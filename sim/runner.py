@@ -526,9 +526,7 @@ def _finish_plan(out, settings: dict, cells, hero_keys, bf_keys, bfs, ai, profil
             if old.get("settings") != settings:
                 raise RunError(f"{run_dir} holds a run with different settings ({_describe_diff(old.get('settings') or {}, settings)}); "
                                "rerun with the same options to resume it, or choose another --out", "--out")
-            names = {ch.name for ch in chunks}
-            done = {p.name[len("part-"):-len(".parquet")] for p in (run_dir / GAMES_DIR).glob("part-*.parquet")}
-            done &= names
+            done = finished_chunks(run_dir, chunks)
         elif any(run_dir.iterdir()):
             raise RunError(f"{run_dir} is a non-empty folder that is not a matrix run folder; "
                            "choose a new or empty --out folder", "--out")
@@ -706,6 +704,31 @@ def write_chunk(run_dir, chunk: Chunk, res, played, spaces, n_cards: tuple) -> N
     run_dir = Path(run_dir)
     _write_parquet(_spaces_table(chunk, spaces), run_dir / SPACES_DIR / f"part-{chunk.name}.parquet")
     _write_parquet(_games_table(chunk, res, played, n_cards), run_dir / GAMES_DIR / f"part-{chunk.name}.parquet")
+
+
+def finished_chunks(run_dir, chunks) -> set[str]:
+    """Names of the ``chunks`` (objects with ``name`` and ``n``) whose games are stored in
+    ``run_dir``: a games file that can be read and holds the chunk's ``n`` rows. A stored
+    file that is damaged (cut short, overwritten, not Parquet) is removed, with the chunk's
+    spaces file, so that resuming plays that chunk again; files of other chunks are ignored."""
+    import pyarrow.parquet as pq
+    run_dir = Path(run_dir)
+    wanted = {ch.name: ch.n for ch in chunks}
+    done = set()
+    for f in _done_files(run_dir, GAMES_DIR):
+        name = f.name[len("part-"):-len(".parquet")]
+        if name not in wanted:
+            continue
+        try:
+            whole = pq.read_metadata(f).num_rows == wanted[name]
+        except Exception:   # pyarrow raises several kinds for a damaged file
+            whole = False
+        if whole:
+            done.add(name)
+        else:
+            f.unlink(missing_ok=True)
+            (run_dir / SPACES_DIR / f.name).unlink(missing_ok=True)
+    return done
 
 
 def _done_files(run_dir: Path, sub: str) -> list[Path]:

@@ -419,7 +419,7 @@ def plan_teams(out, games: int, heroes=None, battlefields=None, ai: str = "stand
     ``sim.runner.RunPlan`` whose cells are :class:`TeamCell` and chunks :class:`TeamChunk`.
     Raises ``sim.runner.RunError`` (``.param`` names the option) on bad input.
     """
-    from sim.runner import GAMES_DIR, RunError, _battlefield_info, _check_common, _finish_plan, resolve_battlefields
+    from sim.runner import RunError, _battlefield_info, _check_common, _finish_plan, finished_chunks, resolve_battlefields
     from sim.content.battlefields import load_battlefield
     profile, extra, content = _check_common(games, chunk_size, seed, ai, extra_heroes, None)
     sel = _resolve_team_heroes(heroes, content)
@@ -436,9 +436,7 @@ def plan_teams(out, games: int, heroes=None, battlefields=None, ai: str = "stand
     plan = _finish_plan(out, settings, cells, list(sel), bf_keys, bfs, ai, profile, seed, chunk_size,
                         content, extra, None)
     plan.chunks = plan_team_chunks(cells, int(chunk_size))
-    names = {ch.name for ch in plan.chunks}
-    plan.done = {p.name[len("part-"):-len(".parquet")] for p in (Path(out) / GAMES_DIR).glob("part-*.parquet")} & names \
-        if (Path(out) / GAMES_DIR).is_dir() else set()
+    plan.done = finished_chunks(out, plan.chunks)
     plan.battlefield_info = {k: dict(_battlefield_info(bf), starts=[int(s) for s in bf.starts[:4]])
                              for k, bf in bfs.items()}
     return plan

@@ -161,14 +161,18 @@ def test_resume_after_an_interrupted_run_gives_the_same_rows(reference, tmp_path
     (d / "games" / f".part-{seen[0]}.parquet.tmp").write_bytes(b"PAR1 half a file")
     # and a lost chunk is simply played again
     (d / "games" / f"part-{seen[1]}.parquet").unlink()
+    # so is a damaged one (cut short after it was stored): found on resume, removed, replayed
+    cut = d / "games" / f"part-{seen[2]}.parquet"
+    cut.write_bytes(cut.read_bytes()[:200])
     plan = plan_run(d, chunk_size=7, **SMALL)
-    assert len(plan.done) == 4 and plan.games_done == 4 * 7
+    assert len(plan.done) == 3 and plan.games_done == 3 * 7
+    assert not cut.exists() and not (d / "spaces" / cut.name).exists()
     r = run_matrix(d, chunk_size=7, jobs=1, **SMALL)
-    assert r.games_played == 120 - 28 and r.games_skipped == 28
+    assert r.games_played == 120 - 21 and r.games_skipped == 21
     assert not list((d / "games").glob(".*.tmp"))
     pd.testing.assert_frame_equal(read_games(d), games)
     m = read_manifest(d)
-    assert m["status"] == "complete" and [s["games"] for s in m["sessions"]] == [35, 92]
+    assert m["status"] == "complete" and [s["games"] for s in m["sessions"]] == [35, 99]
     # a finished run resumes to nothing
     assert run_matrix(d, chunk_size=7, jobs=1, **SMALL).games_played == 0
 
