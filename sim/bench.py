@@ -13,9 +13,10 @@ and every machine. Figures (keys of :func:`run_bench`'s result, also ``--json``)
   ``us_per_duel`` CPU microseconds per duel. Each as ``best`` / ``median`` / ``range``
   over the repeats.
 * ``all_cores``: ``jobs`` loky worker processes (joblib), started and warmed up (engine
-  loaded) before the clock starts, each playing the whole mix at once (``jobs`` x
-  ``games`` duels: every worker as much work as the one-core run, so no worker waits for
-  a slower share and the run is as long as the one-core run): wall rate, and each
+  loaded) before the clock starts, each playing the whole mix (every worker as much work
+  as the one-core run, so no worker waits for a slower share), repeated so that each
+  plays for at least ``MIN_PARALLEL_SECONDS`` (a fast profile's mix takes a fraction of
+  a second, too short beside starting the tasks): wall rate, and each
   worker's CPU seconds. ``parallel_efficiency`` = all-cores rate / (jobs x one-core
   rate), both wall rates (best of the repeats); ``cpu_efficiency`` = one-core CPU per
   duel / the workers' CPU per duel (below 1 when parallel workers slow each other down,
@@ -43,6 +44,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import platform
 import resource
@@ -58,6 +60,7 @@ BENCH_SEED = 20260101
 DEFAULT_GAMES = 2420
 DEFAULT_REPEAT = 3
 DEFAULT_PYTHON_GAMES = 6
+MIN_PARALLEL_SECONDS = 2.0   # least play per worker in the all-cores run
 
 
 def _rss_mb() -> float:
@@ -93,13 +96,13 @@ def _matches(extra: tuple):
             for a, la, b, lb, bf in mix_cells(extra)]
 
 
-def play_share(ai: str, per_cell: int, part: int, parts: int, extra: tuple = ()) -> dict:
+def play_share(ai: str, per_cell: int, part: int, parts: int, extra: tuple = (), laps: int = 1) -> dict:
     """Play part ``part`` of ``parts`` of the mix (games ``[per_cell*part/parts, per_cell*(part+1)/parts)``
-    of every pair) with AI profile ``ai`` in this process.
+    of every pair) with AI profile ``ai`` in this process, ``laps`` times over (the same games).
 
-    Returns ``games``, ``wall`` and ``cpu`` seconds (the play only), ``turns`` (sum),
-    ``results`` (per pair: the sha1 of its result rows), ``rss_mb`` (this process's peak)
-    and ``pid``. Runs in bench worker processes too.
+    Returns ``games`` (all laps), ``wall`` and ``cpu`` seconds (the play only), ``turns``
+    (sum), ``results`` (per pair: its result rows, of the last lap), ``rss_mb`` (this
+    process's peak) and ``pid``. Runs in bench worker processes too.
     """
     from sim.ai_profiles import get_profile
     prof = get_profile(ai)
@@ -108,12 +111,13 @@ def play_share(ai: str, per_cell: int, part: int, parts: int, extra: tuple = ())
     out = {}
     games = turns = 0
     t, c = time.perf_counter(), time.process_time()
-    for k, m in enumerate(matches):
-        if hi > lo:
-            res = m.play_many(hi - lo, BENCH_SEED, k, lo, modes=(prof, prof))
-            out[k] = res
-            games += hi - lo
-            turns += int(res[:, 1].sum())
+    for _ in range(laps):
+        for k, m in enumerate(matches):
+            if hi > lo:
+                res = m.play_many(hi - lo, BENCH_SEED, k, lo, modes=(prof, prof))
+                out[k] = res
+                games += hi - lo
+                turns += int(res[:, 1].sum())
     wall, cpu = time.perf_counter() - t, time.process_time() - c
     return {"games": games, "wall": wall, "cpu": cpu, "turns": turns, "pid": os.getpid(), "rss_mb": _rss_mb(),
             "results": {k: v.tobytes() for k, v in out.items()}}
@@ -293,21 +297,24 @@ def run_bench(games: int = DEFAULT_GAMES, ai: str = "standard", jobs: int | None
     out["turns_per_duel"] = round(ref["turns"] / ref["games"], 2)
     ref_digest = _digest([ref])
 
-    say(f"all cores: {games} duels on each of {jobs} workers ...")
+    # every worker plays the mix `laps` times over: at least MIN_PARALLEL_SECONDS of play, so
+    # that starting the tasks and collecting their results stay small beside it
+    laps = max(1, math.ceil(MIN_PARALLEL_SECONDS * max(walls) / games))
+    say(f"all cores: {laps * games} duels on each of {jobs} workers ...")
     with Parallel(n_jobs=jobs, backend="loky") as par:
         par(delayed(_warm)(ai, extra, 1.0) for _ in range(jobs))
         rates, shares_best, eff_cpu, share = [], None, [], []
         for _ in range(max(1, min(repeat, 2))):
             t = time.perf_counter()
-            shares = par(delayed(play_share)(ai, per_cell, 0, 1, extra) for _ in range(jobs))
+            shares = par(delayed(play_share)(ai, per_cell, 0, 1, extra, laps) for _ in range(jobs))
             wall = time.perf_counter() - t
-            rates.append(jobs * games / wall)
-            eff_cpu.append(sum(s["cpu"] for s in shares) / (jobs * games))
+            rates.append(jobs * laps * games / wall)
+            eff_cpu.append(sum(s["cpu"] for s in shares) / (jobs * laps * games))
             share.append(sum(s["cpu"] for s in shares) / (jobs * wall))
             if shares_best is None or rates[-1] == max(rates):
                 shares_best = shares
     best_one = max(walls)
-    out["all_cores"] = {"duels_per_second": _spread(rates),
+    out["all_cores"] = {"duels_per_second": _spread(rates), "duels_per_worker": laps * games,
                         "worker_cpu_seconds": [round(s["cpu"], 2) for s in shares_best],
                         "workers": len({s["pid"] for s in shares_best})}
     out["parallel_efficiency"] = round(max(rates) / (jobs * best_one), 3)

@@ -32,6 +32,8 @@ def test_bench_json_has_every_figure_and_they_agree():
     assert abs(one["us_per_duel"]["best"] * one["duels_per_cpu_second"]["best"] - 1e6) < 1e6 * 0.01
     assert b["all_cores"]["duels_per_second"]["best"] > 0
     assert len(b["all_cores"]["worker_cpu_seconds"]) == 2
+    # each worker plays whole laps of the mix (as many as MIN_PARALLEL_SECONDS of play takes)
+    assert b["all_cores"]["duels_per_worker"] % pairs == 0 and b["all_cores"]["duels_per_worker"] >= b["games"]
     assert b["parallel_efficiency"] > 0 and b["cpu_efficiency"] > 0 and 0 < b["cpu_share"] <= 1.05
     assert b["same_games"] is True
     assert b["turns_per_duel"] > 1
