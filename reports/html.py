@@ -4,6 +4,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -134,9 +135,13 @@ def write_html(path, tables: dict, pngs: dict, summary: str) -> Path:
         'against other heroes (mirrors excluded). <i>bt_rating</i>: Bradley–Terry rating in log-odds '
         '(ratings sum to 0), fitted as a binomial GLM on every seating with a first-move term; '
         '<i>bt_elo</i> is the same in Elo points (400/ln 10 per log-odd); <i>bt_expected</i> is the expected '
-        f'score against an average hero. Fitted first-move advantage: {bt.first_move:+.3f} log-odds '
-        f'(± {1.96 * bt.first_move_se:.3f}), i.e. {bt.first_move_score:.1%} for the first player between '
-        'equal heroes.</p>' + table_html(tables["strength"]))
+        'score against an average hero. '
+        + (f'Fitted first-move advantage: {bt.first_move:+.3f} log-odds '
+           f'(± {1.96 * bt.first_move_se:.3f}), i.e. {bt.first_move_score:.1%} for the first player between '
+           'equal heroes.' if math.isfinite(bt.first_move) else
+           '<b>No Bradley–Terry rating</b> (shown as NaN): a hero won or lost every game against the others, '
+           'so no finite rating fits; play more games.')
+        + '</p>' + table_html(tables["strength"]))
     sec("matchups", "Matchups",
         _img(pngs["matchups"], "matchup heatmap") + table_html(matchup_grid(tables["matchups"], names)) +
         "<details><summary>all matchup rows (wins, draws, losses)</summary>" +

@@ -68,6 +68,12 @@ class BradleyTerry:
         return float(1.0 / (1.0 + math.exp(-self.first_move))) if np.isfinite(self.first_move) else float("nan")
 
 
+MAX_RATING_SE = 5.0
+"""A Bradley–Terry fit whose standard error exceeds this (log-odds; about 870 Elo points)
+is a separated one (a hero won or lost every game): :func:`bradley_terry` reports no
+rating (NaN) rather than an arbitrary one."""
+
+
 def bradley_terry(table: pd.DataFrame, first_move: bool = True, heroes=None) -> BradleyTerry:
     """Fit Bradley–Terry ratings by a binomial GLM (logistic regression) on the pairs.
 
@@ -79,7 +85,9 @@ def bradley_terry(table: pd.DataFrame, first_move: bool = True, heroes=None) -> 
     False. ``heroes``: the heroes to rate (default: every hero in the table, sorted).
 
     Returns :class:`BradleyTerry`. With fewer than two heroes every rating is 0 with a
-    NaN interval. Raises ValueError if a required column is missing.
+    NaN interval; when no finite fit exists (a hero won or lost every game, see
+    :data:`MAX_RATING_SE`) every rating is NaN. Raises ValueError if a required column is
+    missing.
     """
     import statsmodels.api as sm
     for col in ("p1", "p2", "p1_score", "games"):
@@ -120,6 +128,11 @@ def bradley_terry(table: pd.DataFrame, first_move: bool = True, heroes=None) -> 
     beta, cov_b = params[: k - 1], cov[: k - 1, : k - 1]
     rating = contrast @ beta
     se = np.sqrt(np.maximum(np.einsum("ij,jk,ik->i", contrast, cov_b, contrast), 0.0))
+    if not np.all(np.isfinite(se)) or se.max() > MAX_RATING_SE:
+        # a hero that won (or lost) every game: the likelihood grows without bound and the
+        # "fit" stops at an arbitrary huge rating with a huge interval; no finite rating exists
+        return BradleyTerry(empty.assign(rating=np.nan, elo=np.nan, expected=np.nan),
+                            float("nan"), float("nan"), False)
     df = pd.DataFrame({"rating": rating, "se": se, "lo": rating - Z95 * se, "hi": rating + Z95 * se,
                        "elo": rating * ELO_PER_LOGIT, "expected": 1.0 / (1.0 + np.exp(-rating))},
                       index=pd.Index(names, name="hero"))

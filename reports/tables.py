@@ -333,9 +333,12 @@ def summary_text(tables: dict) -> str:
              "", f"{'hero':<16}{'vs field':>9}{'95% interval':>17}{'BT rating':>11}{'games':>8}"]
     for _, r in tables["strength"].iterrows():
         lines.append(f"{r['hero']:<16}{r['field_score']:>9.1%}   [{r['lo']:.1%}, {r['hi']:.1%}]"
-                     f"{r['bt_rating']:>+11.2f}{int(r['games']):>8}")
+                     + (f"{r['bt_rating']:>+11.2f}" if pd.notna(r['bt_rating']) else f"{'n/a':>11}")
+                     + f"{int(r['games']):>8}")
     lines.append("(vs field: mean score against the other heroes, with the Wilson interval of the pooled "
                  "score; BT rating: Bradley–Terry, log-odds)")
+    if tables["strength"]["bt_rating"].isna().all() and len(tables["strength"]) > 1:
+        lines.append("(no BT rating: a hero won or lost every game against the others; play more games)")
     mm = matchup_matrix(tables["matchups"])
     if len(mm) > 1:
         lines += ["", "Score of row hero vs column hero (draws count half):"]

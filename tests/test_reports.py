@@ -73,6 +73,21 @@ def test_bradley_terry_on_a_hand_made_table():
     assert one.ratings["rating"].tolist() == [0.0] and np.isnan(one.ratings["se"]).all()
 
 
+def test_bradley_terry_gives_no_rating_when_a_hero_wins_every_game():
+    # x beat y in all 6 games, both seats: the likelihood has no maximum (separation); the
+    # GLM used to stop at a huge rating with an interval of about +-17,000 Elo
+    t = pd.DataFrame([{"p1": "x", "p2": "y", "p1_score": 3.0, "games": 3},
+                      {"p1": "y", "p2": "x", "p1_score": 0.0, "games": 3}])
+    bt = bradley_terry(t, first_move=True)
+    assert bt.ratings["rating"].isna().all() and bt.ratings["elo"].isna().all()
+    assert math.isnan(bt.first_move) and not bt.converged
+    # a draw in each seating is enough for a finite fit again
+    t.loc[0, "p1_score"] = 2.5
+    t.loc[1, "p1_score"] = 0.5
+    bt = bradley_terry(t, first_move=True)
+    assert bt.ratings.loc["x", "rating"] > 0 and bt.ratings["se"].max() < 5
+
+
 # ------------------------------------------------------------------ a stored run
 
 
