@@ -342,7 +342,7 @@ def summary_text(tables: dict) -> str:
     mm = matchup_matrix(tables["matchups"])
     if len(mm) > 1:
         lines += ["", "Score of row hero vs column hero (draws count half):"]
-        w = min(13, max(8, max(len(h) for h in mm.columns) + 1))
+        w = min(17, max(8, max(len(h) for h in mm.columns) + 1))
         lines.append(" " * 16 + "".join(f"{c[:w - 1]:>{w}}" for c in mm.columns))
         for h, row in mm.iterrows():
             lines.append(f"{h:<16}" + "".join(f"{v:>{w}.1%}" if pd.notna(v) else f"{'':>{w}}" for v in row))

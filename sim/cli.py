@@ -155,9 +155,13 @@ def heroes(as_json):
     for r in rows:
         sk = ", ".join(f"{k['count']}x {k['name']} ({k['health']} health, move {k['move']}, {k['attack']})"
                        for k in r["sidekicks"]) or "none"
-        decks = ", ".join(f"{n}" for n in r["deck_size"].values())
+        sizes = list(r["deck_size"].values())
+        if len(set(sizes)) == 1:   # (one size for every loadout: say it once)
+            decks = f"{sizes[0]} cards" + (f" (each of {len(sizes)} loadouts)" if len(sizes) > 1 else "")
+        else:
+            decks = ", ".join(f"{lo or 'default'}: {n} cards" for lo, n in r["deck_size"].items())
         click.echo(f"{r['key']}: {r['name']} ({r['set']})")
-        click.echo(f"  health {r['health']}, move {r['move']}, {r['attack']}; sidekicks: {sk}; deck {decks} cards")
+        click.echo(f"  health {r['health']}, move {r['move']}, {r['attack']}; sidekicks: {sk}; deck {decks}")
         if r["loadouts"]:
             click.echo(f"  loadouts: {', '.join(r['loadouts'])}")
         if r["forms"]:
@@ -325,6 +329,9 @@ def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, 
         return
     if variant is not None:
         click.echo(f"Variant {variant.name!r}: " + "; ".join(variant.describe()))
+        if not set(variant.heroes) & set(m.keys):
+            click.echo(f"note: the variant {variant.name!r} changes none of this duel's heroes "
+                       f"(it changes {', '.join(sorted(variant.heroes))})", err=True)
     if explain:
         from sim.narrate import narrate_explained
         lines = narrate_explained(g)
@@ -482,10 +489,31 @@ def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_s
         plan = plan_run(out, games, hero_names, battlefield_names, ai, seed, chunk_size, _extra(), variant)
     except RunError as e:
         raise _run_error(e) from None
+    _note_uneven_split(plan, games)
     _execute(plan, backend, quiet, out)
     if no_report:
         return
     _write_report(out)
+
+
+def _note_uneven_split(plan, games: int) -> None:
+    """Say when a pair's games do not split evenly over its battlefields x loadouts x seats
+    (the matrix gives some of them one game more; the scores stay balanced to that game)."""
+    heroes, n_bf = plan.settings["heroes"], len(plan.settings["battlefields"])
+    played: dict = {}
+    for c in plan.cells:
+        if c.p1 != c.p2:
+            played.setdefault(tuple(sorted((c.p1, c.p2))), []).append(c.games)
+    uneven = {}
+    for (a, b), v in played.items():
+        k = n_bf * len(heroes[a]) * len(heroes[b]) * 2   # (cells of 0 games are not planned)
+        if len(v) < k or max(v) != min(v):
+            uneven[(a, b)] = k
+    if uneven:
+        (a, b), k = max(uneven.items(), key=lambda kv: kv[1])
+        click.echo(f"note: {games} games per pair do not split evenly over battlefields, loadouts and seats "
+                   f"({len(uneven)} pair(s), e.g. {a} vs {b}: {k} slots); some slots get one game more. "
+                   f"A multiple of {k} splits that pair exactly.", err=True)
 
 
 @main.command()
@@ -711,7 +739,8 @@ def report(run_dir):
     from sim.runner import RunError, read_manifest
     from sim.versus import BASELINE_DIR, VARIANT_DIR
     if not run_dir.is_dir():
-        raise click.BadParameter(f"{run_dir}: no such folder", param_hint="RUN_DIR")
+        raise click.BadParameter(f"{run_dir}: " + ("a file, not a run folder" if run_dir.exists() else "no such folder"),
+                                 param_hint="RUN_DIR")
     try:
         if not (run_dir / "manifest.json").exists() and (run_dir / BASELINE_DIR).is_dir() \
                 and (run_dir / VARIANT_DIR).is_dir():

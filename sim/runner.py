@@ -49,6 +49,7 @@ import json
 import os
 import shutil
 import time
+import warnings
 import zlib
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
@@ -423,8 +424,13 @@ def _describe_diff(old: dict, new: dict) -> str:
                     return "none" if not v else f"{v.get('name')!r} ({v.get('file')}, digest {v.get('digest')})"
                 parts.append(f"variant: run has {name(old.get(k))}, this command {name(new.get(k))}")
             else:
-                parts.append(f"{k}: run has {json.dumps(old.get(k))}, this command {json.dumps(new.get(k))}")
+                parts.append(f"{k}: run has {_short(json.dumps(old.get(k)))}, this command {_short(json.dumps(new.get(k)))}")
     return "; ".join(parts)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    """``text``, cut to ``limit`` characters with an ellipsis (a setting's long list in a message)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def plan_run(out, games: int, heroes=None, battlefields=None, ai: str = "standard", seed: int = DEFAULT_SEED,
@@ -523,8 +529,11 @@ def _finish_plan(out, settings: dict, cells, hero_keys, bf_keys, bfs, ai, profil
             except RunError:
                 raise RunError(f"{run_dir} holds a {MANIFEST} that is not an unmatched-sim run's; "
                                "choose another --out", "--out") from None
-            if old.get("settings") != settings:
-                raise RunError(f"{run_dir} holds a run with different settings ({_describe_diff(old.get('settings') or {}, settings)}); "
+            old_settings = old.get("settings") or {}
+            if old_settings.get("mode", "matrix") != settings.get("mode", "matrix"):
+                raise RunError(f"{run_dir}: {_describe_diff(old_settings, settings)}", "--out")
+            if old_settings != settings:
+                raise RunError(f"{run_dir} holds a run with different settings ({_describe_diff(old_settings, settings)}); "
                                "rerun with the same options to resume it, or choose another --out", "--out")
             done = finished_chunks(run_dir, chunks)
         elif any(run_dir.iterdir()):
@@ -879,6 +888,10 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
 
     from sim.backend import BackendError, open_pool
 
+    # on Ctrl-C joblib warns that the chunks in flight were cancelled; they are simply not
+    # stored (the resume plays them), so the warning only alarms the user
+    warnings.filterwarnings("ignore", message=r".*tasks which were still being processed by the workers have "
+                            r"been cancelled", category=UserWarning)
     todo = [ch for ch in plan.chunks if ch.name not in plan.done]
     by_name = {ch.name: ch for ch in todo}
     skipped = games_done

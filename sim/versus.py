@@ -48,15 +48,16 @@ BASELINE_DIR = "baseline"
 VARIANT_DIR = "variant"
 
 
-def resolve_hero(name: str, content) -> tuple[str, list[str]]:
+def resolve_hero(name: str, content, param: str = "--hero") -> tuple[str, list[str]]:
     """One hero (key, alias or ``key@loadout``) -> (key, its loadouts or the one named).
-    Raises RunError (param ``HERO``/``--hero``) listing the valid heroes or loadouts."""
+    Raises RunError (naming ``param``: ``HERO`` for loadouts' argument, ``--hero`` for
+    compare's option) listing the valid heroes or loadouts."""
     if not name or not str(name).strip() or "," in str(name):
-        raise RunError(f"give one hero key, got {name!r}; valid: {', '.join(sorted(content.specs))}", "--hero")
+        raise RunError(f"give one hero key, got {name!r}; valid: {', '.join(sorted(content.specs))}", param)
     try:
         sel = resolve_heroes([name], content)
     except RunError as e:
-        raise RunError(str(e), "--hero") from None
+        raise RunError(str(e), param) from None
     (key, los), = sel.items()
     return key, los
 
@@ -125,7 +126,7 @@ def plan_loadouts(out, hero: str, games: int = 20000, opponents=None, battlefiel
     ``games_per_cell``. Raises RunError naming the option at fault.
     """
     profile, extra, content = _check_common(games, chunk_size, seed, ai, extra_heroes, variant)
-    key, _ = resolve_hero(hero, content)
+    key, _ = resolve_hero(hero, content, "HERO")
     spec = content.specs[key]
     if not spec.groups:
         with_groups = sorted(k for k, sp in content.specs.items() if sp.groups)
@@ -182,7 +183,8 @@ def plan_compare(out, hero: str, variant, games: int = 2000, opponents=None, bat
     if out.exists() and not out.is_dir():
         raise RunError(f"{out} is a file, not a folder; choose another --out", "--out")
     if out.is_dir() and any(p.name not in (BASELINE_DIR, VARIANT_DIR, "report") for p in out.iterdir()):
-        raise RunError(f"{out} is a non-empty folder that is not a compare folder (it holds only "
+        what = "a matrix, loadouts or teams run folder" if (out / "manifest.json").exists() else "a non-empty folder"
+        raise RunError(f"{out} is {what}, not a compare folder (a compare folder holds only "
                        f"{BASELINE_DIR}/, {VARIANT_DIR}/ and report/); choose a new or empty --out", "--out")
     keys = [key] + sorted(opps)
     base = _finish_plan(out / BASELINE_DIR, dict(settings, role="baseline"), cells, keys, bf_keys, bfs, ai, profile,

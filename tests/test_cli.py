@@ -125,3 +125,38 @@ def test_homebrew_after_the_command_name_gets_a_hint():
     r = run("duel", "medusa", "sinbad", "--homebrew", "my_heroes")
     assert r.exit_code == 2
     assert "it goes before the command" in r.output and "unmatched-sim --homebrew my_heroes duel" in r.output
+
+
+def test_trial_findings_messages(tmp_path):
+    """Messages a fresh-user trial found misleading (session 5)."""
+    # a hero with eight loadouts of one size: said once
+    assert "deck 30 cards (each of 8 loadouts)" in run("heroes").output
+    # `report` on a file
+    f = tmp_path / "afile"
+    f.write_text("x")
+    r = run("report", str(f))
+    assert r.exit_code == 2 and "a file, not a run folder" in r.output
+    # loadouts' HERO is an argument, not --hero
+    r = run("loadouts", "nobody")
+    assert r.exit_code == 2 and "Invalid value for 'HERO': unknown hero 'nobody'" in r.output
+    # a duel with a variant that changes neither hero says so
+    v = tmp_path / "v.toml"
+    v.write_text('name = "silver5"\n[hero.geralt_of_rivia.cards."Sword of Silver"]\nvalue = 5\n')
+    r = run("duel", "medusa", "sinbad", "--variant", str(v))
+    assert r.exit_code == 0, r.output
+    assert "note: the variant 'silver5' changes none of this duel's heroes (it changes geralt_of_rivia)" in r.stderr
+
+
+def test_matrix_says_when_games_do_not_split_evenly(tmp_path):
+    r = run("matrix", "--games", "3", "--heroes", "medusa,sinbad", "-b", "soho,marmoreal", "--out",
+            str(tmp_path / "m3"), "--no-report", "--quiet")
+    assert r.exit_code == 0, r.output
+    assert ("note: 3 games per pair do not split evenly over battlefields, loadouts and seats (1 pair(s), "
+            "e.g. medusa vs sinbad: 4 slots)") in r.stderr
+    r = run("matrix", "--games", "4", "--heroes", "medusa,sinbad", "-b", "soho,marmoreal", "--out",
+            str(tmp_path / "m4"), "--no-report", "--quiet")
+    assert r.exit_code == 0 and "split evenly" not in r.stderr
+    # another command's folder as --out: no advice to "rerun with the same options"
+    r = run("loadouts", "geralt", "--games", "16", "--opponents", "medusa", "-b", "soho", "--out", str(tmp_path / "m4"))
+    assert r.exit_code == 2 and "the folder holds a matrix run, and this is a loadouts command" in r.output
+    assert "rerun with the same options" not in r.output

@@ -146,6 +146,12 @@ def test_loadout_names_are_checked(tmp_path):
      r"after\[0\]\.options: 17 options; at most 16"),
     (('move = 2', 'move = 2\ncounters = { mood = [' + ", ".join(f'"m{i}"' for i in range(17)) + '] }'),
      r"hero\.counters\.mood: 17 values; at most 16"),
+    (('move = 2', 'move = 2\ncounters = { mood = ["calm", "angry", "calm"] }'),
+     r"hero\.counters\.mood: a value is named twice in \['calm', 'angry', 'calm'\]"),
+    (('move = 2', 'move = 2\ncounters = { mood = [1, 2] }'), r"hero\.counters\.mood: must be a list of at least two value names \(strings\)"),
+    # flipping is for two-valued counters only
+    (('{ op = "draw", amount = 1, if = "won" }', '{ op = "flip_counter", counter = "mood" }'),
+     r"after\[0\]\.counter: unknown counter 'mood'"),
 ])
 def test_steps_in_the_wrong_place_or_incomplete_are_refused(tmp_path, change, expected):
     old, new = change
@@ -160,3 +166,25 @@ def test_non_utf8_file_is_refused_and_a_bom_is_accepted(tmp_path):
         load_hero(p)
     p.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
     assert load_hero(p).name == "Tester"
+
+
+def test_flip_counter_needs_a_two_valued_counter(tmp_path):
+    text = GOOD.replace("move = 2", 'move = 2\ncounters = { mood = ["calm", "angry", "furious"] }', 1).replace(
+        '{ op = "draw", amount = 1, if = "won" }', '{ op = "flip_counter", counter = "mood" }')
+    with pytest.raises(HeroFileError, match=r"after\[0\]\.counter: flip_counter needs a counter of two values; "
+                                            r"'mood' has 3 \(calm, angry, furious\): use set_counter or choose_counter"):
+        load_hero(write(tmp_path, text))
+    two = text.replace('"angry", "furious"]', '"angry"]')
+    assert load_hero(write(tmp_path, two)).key == "tester"
+
+
+def test_a_homebrew_folder_given_twice_is_read_once_and_a_clash_names_both_files(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    write(a, GOOD)
+    specs = load_all(extra=[a, a, a / "tester.toml"])
+    assert "tester" in specs and "medusa" in specs
+    write(b, GOOD)
+    with pytest.raises(HeroFileError, match=r"b[/\\]tester\.toml: key 'tester' already used by .*a[/\\]tester\.toml"):
+        load_all(extra=[a, b])

@@ -245,13 +245,19 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
     forms = hero.get("forms")
     if forms is not None:
         if not (isinstance(forms, list) and len(forms) >= 2 and all(isinstance(x, str) for x in forms)):
-            raise HeroFileError(f"{name}: hero.forms: must be a list of at least two form names")
+            raise HeroFileError(f"{name}: hero.forms: must be a list of at least two form names (strings), "
+                                f"e.g. [\"Dr. Jekyll\", \"Mr. Hyde\"]")
+        if len(set(forms)) != len(forms):
+            raise HeroFileError(f"{name}: hero.forms: a form is named twice in {forms}")
         if len(forms) > L.MAX_OPTIONS:
             raise HeroFileError(f"{name}: hero.forms: {len(forms)} forms; at most {L.MAX_OPTIONS}")
         counters["form"] = (0, tuple(forms))
     for cname, values in (hero.get("counters") or {}).items():
         if not (isinstance(values, list) and len(values) >= 2 and all(isinstance(x, str) for x in values)):
-            raise HeroFileError(f"{name}: hero.counters.{cname}: must be a list of at least two value names")
+            raise HeroFileError(f"{name}: hero.counters.{cname}: must be a list of at least two value names "
+                                f"(strings), e.g. [\"big\", \"small\"]")
+        if len(set(values)) != len(values):
+            raise HeroFileError(f"{name}: hero.counters.{cname}: a value is named twice in {values}")
         if len(values) > L.MAX_OPTIONS:
             raise HeroFileError(f"{name}: hero.counters.{cname}: {len(values)} values; at most {L.MAX_OPTIONS}")
         counters[cname] = (len(counters), tuple(values))
@@ -419,8 +425,9 @@ def load_all(directory: str | Path | None = None, extra=()) -> dict[str, HeroSpe
     """All hero files, keyed by hero key; raises HeroFileError on the first bad file.
 
     ``directory``: the folder to read (default: the installed ``heroes/``);
-    ``extra``: more hero files or folders (homebrew heroes) added to those.
-    A key used twice is an error naming both files.
+    ``extra``: more hero files or folders (homebrew heroes) added to those; a file
+    named twice (the same folder given twice) is read once. A key used by two files is
+    an error naming both.
     """
     paths = hero_files(directory)
     for e in extra:
@@ -432,10 +439,14 @@ def load_all(directory: str | Path | None = None, extra=()) -> dict[str, HeroSpe
         else:
             raise HeroFileError(f"{e}: no such hero file or folder")
     out = {}
+    seen = set()
     for p in paths:
+        if p.resolve() in seen:   # the same file named twice (a folder given twice): read once
+            continue
+        seen.add(p.resolve())
         spec = load_hero(p)
         if spec.key in out:
-            raise HeroFileError(f"{p.name}: key {spec.key!r} already used by {out[spec.key].path}; "
+            raise HeroFileError(f"{p}: key {spec.key!r} already used by {out[spec.key].path}; "
                                 "rename the file or set key = \"...\" in it")
         out[spec.key] = spec
     return out

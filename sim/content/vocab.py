@@ -549,6 +549,9 @@ def compile_step(ctx, where, step):
     if op in ("flip_counter", "set_counter", "choose_counter"):
         slot, values = ctx.counter(where + ".counter", step.get("counter"))
         row[L.I_X] = slot
+        if op == "flip_counter" and len(values) != 2:
+            ctx.fail(where + ".counter", f"flip_counter needs a counter of two values; {step.get('counter')!r} has "
+                     f"{len(values)} ({', '.join(values)}): use set_counter or choose_counter")
         if op == "set_counter":
             if step.get("value") not in values:
                 ctx.fail(where + ".value", f"must be one of {list(values)}")
