@@ -239,7 +239,10 @@ def validate(paths):
                     click.echo(f"    warning: {w}")
         except (HeroFileError, BattlefieldError) as e:
             bad += 1
-            click.echo(f"ERR {e}", err=True)
+            msg = str(e)
+            if msg.startswith(f"{f.name}: "):   # the loaders name the file only: give the path, as the ok lines do
+                msg = f"{f}: " + msg[len(f.name) + 2:]
+            click.echo(f"ERR {msg}", err=True)
     if bad:
         click.echo(f"{bad} of {len(files)} file(s) invalid", err=True)
         sys.exit(1)

@@ -50,7 +50,7 @@ def test_validate_reports_good_and_bad_files(tmp_path):
     r = run("validate", "heroes/medusa.toml", str(bad))
     assert r.exit_code == 1
     assert "ok  heroes/medusa.toml: hero Medusa, 30 cards" in r.output
-    assert "bad.toml: card 'A'.type: unknown 'zap'" in r.output
+    assert f"ERR {bad}: card 'A'.type: unknown 'zap'" in r.output   # the path, as on the ok lines
     r = run("validate", "sim/battlefields/soho.toml")
     assert r.exit_code == 0 and "battlefield Soho, 29 spaces" in r.output
 
