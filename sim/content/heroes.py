@@ -244,23 +244,10 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
     counters = {}
     forms = hero.get("forms")
     if forms is not None:
-        if not (isinstance(forms, list) and len(forms) >= 2 and all(isinstance(x, str) for x in forms)):
-            raise HeroFileError(f"{name}: hero.forms: must be a list of at least two form names (strings), "
-                                f"e.g. [\"Dr. Jekyll\", \"Mr. Hyde\"]")
-        if len(set(forms)) != len(forms):
-            raise HeroFileError(f"{name}: hero.forms: a form is named twice in {forms}")
-        if len(forms) > L.MAX_OPTIONS:
-            raise HeroFileError(f"{name}: hero.forms: {len(forms)} forms; at most {L.MAX_OPTIONS}")
-        counters["form"] = (0, tuple(forms))
+        counters["form"] = (0, _state_values(name, "hero.forms", forms, "form", '["Dr. Jekyll", "Mr. Hyde"]'))
     for cname, values in (hero.get("counters") or {}).items():
-        if not (isinstance(values, list) and len(values) >= 2 and all(isinstance(x, str) for x in values)):
-            raise HeroFileError(f"{name}: hero.counters.{cname}: must be a list of at least two value names "
-                                f"(strings), e.g. [\"big\", \"small\"]")
-        if len(set(values)) != len(values):
-            raise HeroFileError(f"{name}: hero.counters.{cname}: a value is named twice in {values}")
-        if len(values) > L.MAX_OPTIONS:
-            raise HeroFileError(f"{name}: hero.counters.{cname}: {len(values)} values; at most {L.MAX_OPTIONS}")
-        counters[cname] = (len(counters), tuple(values))
+        counters[cname] = (len(counters), _state_values(name, f"hero.counters.{cname}", values, "value",
+                                                        '["big", "small"]'))
     if len(counters) > L.N_COUNTERS:
         raise HeroFileError(f"{name}: hero.counters: at most {L.N_COUNTERS}")
 
@@ -419,6 +406,19 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
 def hero_files(directory: str | Path | None = None) -> list[Path]:
     """Hero TOML files in ``directory`` (default: the installed ``heroes/``), sorted."""
     return sorted(Path(directory or HERO_DIR).glob("*.toml"))
+
+
+def _state_values(name: str, field: str, values, noun: str, example: str) -> tuple:
+    """The names of a hero counter's values (or of its forms, ``noun`` "form"): a list of 2 to
+    ``MAX_OPTIONS`` different strings (the engine's work arrays hold that many). Raises
+    HeroFileError naming the file and ``field`` otherwise."""
+    if not (isinstance(values, list) and len(values) >= 2 and all(isinstance(x, str) for x in values)):
+        raise HeroFileError(f"{name}: {field}: must be a list of at least two {noun} names (strings), e.g. {example}")
+    if len(set(values)) != len(values):
+        raise HeroFileError(f"{name}: {field}: a {noun} is named twice in {values}")
+    if len(values) > L.MAX_OPTIONS:
+        raise HeroFileError(f"{name}: {field}: {len(values)} {noun}s; at most {L.MAX_OPTIONS}")
+    return tuple(values)
 
 
 def load_all(directory: str | Path | None = None, extra=()) -> dict[str, HeroSpec]:
