@@ -554,19 +554,7 @@ def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, no_re
                f"{len(s['battlefields'])} battlefield(s).", err=True)
     _execute(plan, backend, quiet, out, run=execute_teams)
     if not no_report:
-        _write_teams_report(out)
-
-
-def _write_teams_report(run_dir):
-    from reports.teams import build_teams_report
-    try:
-        rep = build_teams_report(run_dir)
-    except ValueError as e:
-        raise click.ClickException(f"cannot build the report of {run_dir}: {str(e).splitlines()[0]}") from None
-    click.echo("")
-    click.echo(rep.summary)
-    click.echo("")
-    click.echo(f"Report: {rep.markdown} and {rep.html}  (tables: {rep.out_dir / 'tables'}, plots: {rep.out_dir / 'plots'})")
+        _write_report(out, "teams")
 
 
 def _execute(plan, backend, quiet, out, what="", run=None):
@@ -593,40 +581,31 @@ def _execute(plan, backend, quiet, out, what="", run=None):
     return res
 
 
-def _write_report(run_dir):
-    from reports import build_report
+def _write_report(run_dir, kind: str = "matrix"):
+    """Build the report of a run folder (``kind``: matrix, loadouts, compare or teams, each
+    with its own builder in ``reports``), then print its summary and where its files are.
+    A report that cannot be built (e.g. a damaged games file: pyarrow's errors are
+    ValueErrors) is a one-line error."""
+    if kind == "teams":
+        from reports.teams import build_teams_report as build
+    elif kind == "loadouts":
+        from reports.loadouts import build_loadouts_report as build
+    elif kind == "compare":
+        from reports.compare import build_compare_report as build
+    else:
+        from reports import build_report as build
     try:
-        rep = build_report(run_dir)
-    except ValueError as e:     # e.g. a damaged games file (pyarrow's errors are ValueErrors)
-        raise click.ClickException(f"cannot build the report of {run_dir}: {str(e).splitlines()[0]}") from None
-    click.echo("")
-    click.echo(rep.summary)
-    click.echo("")
-    click.echo(f"Report: {rep.html}  (tables: {rep.out_dir / 'tables'}, plots: {rep.out_dir / 'plots'})")
-
-
-def _write_loadouts_report(run_dir):
-    from reports.loadouts import build_loadouts_report
-    try:
-        rep = build_loadouts_report(run_dir)
+        rep = build(run_dir)
     except ValueError as e:
         raise click.ClickException(f"cannot build the report of {run_dir}: {str(e).splitlines()[0]}") from None
     click.echo("")
     click.echo(rep.summary)
     click.echo("")
-    click.echo(f"Report: {rep.html}  (tables: {rep.out_dir / 'tables'}, plots: {rep.out_dir / 'plots'})")
-
-
-def _write_compare_report(out):
-    from reports.compare import build_compare_report
-    try:
-        rep = build_compare_report(out)
-    except ValueError as e:
-        raise click.ClickException(f"cannot build the report of {out}: {str(e).splitlines()[0]}") from None
-    click.echo("")
-    click.echo(rep.summary)
-    click.echo("")
-    click.echo(f"Report: {rep.html}  (table: {rep.csv['compare']}, plot: {rep.png['compare']})")
+    if kind == "compare":
+        click.echo(f"Report: {rep.html}  (table: {rep.csv['compare']}, plot: {rep.png['compare']})")
+    else:
+        files = f"{rep.markdown} and {rep.html}" if kind == "teams" else f"{rep.html}"
+        click.echo(f"Report: {files}  (tables: {rep.out_dir / 'tables'}, plots: {rep.out_dir / 'plots'})")
 
 
 def _out_name(*parts) -> Path:
@@ -674,7 +653,7 @@ def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chun
                    "battlefield and seat gets the same number", err=True)
     _execute(plan, backend, quiet, out)
     if not no_report:
-        _write_loadouts_report(out)
+        _write_report(out, "loadouts")
 
 
 @main.command()
@@ -731,7 +710,7 @@ def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, se
     _execute(base, backend, quiet, base.run_dir, "Baseline: ")
     _execute(var, backend, quiet, var.run_dir, "Variant:  ")
     if not no_report:
-        _write_compare_report(out)
+        _write_report(out, "compare")
 
 
 @main.command()
@@ -747,7 +726,7 @@ def report(run_dir):
     try:
         if not (run_dir / "manifest.json").exists() and (run_dir / BASELINE_DIR).is_dir() \
                 and (run_dir / VARIANT_DIR).is_dir():
-            _write_compare_report(run_dir)
+            _write_report(run_dir, "compare")
             return
         parent = run_dir.resolve().parent
         if run_dir.resolve().name in (BASELINE_DIR, VARIANT_DIR) and (parent / BASELINE_DIR).is_dir() \
@@ -756,10 +735,10 @@ def report(run_dir):
                                      f"run `unmatched-sim report {parent}`", param_hint="RUN_DIR")
         m = read_manifest(run_dir)
         if m["settings"].get("mode") == "teams":
-            _write_teams_report(run_dir)
+            _write_report(run_dir, "teams")
             return
         if m["settings"].get("mode") == "loadouts":
-            _write_loadouts_report(run_dir)
+            _write_report(run_dir, "loadouts")
             return
         _write_report(run_dir)
     except RunError as e:
