@@ -62,7 +62,7 @@ from sim.engine.game import (
     setup_game, team_result_row,
 )
 from sim.engine.policy import CTL_EXPLAIN, MODE_RANDOM, new_control
-from sim.match import Match, MatchError, env_hero_paths, installed_content
+from sim.match import GameRecord, Match, MatchError, env_hero_paths, installed_content
 
 #: seat (0..3) -> (team, index within the team): seats 0, 2 = team 0; 1, 3 = team 1
 SEAT_TEAM = (0, 1, 0, 1)
@@ -112,32 +112,14 @@ def team_control(team_modes, players: int = 4, explain: int = 0) -> np.ndarray:
 
 
 @dataclass
-class TeamGameRecord:
-    """One finished team game: final state, event log and result row.
-
-    ``state``: (STATE_SIZE,) int64; ``log``: (n_events, 6) int64; ``result``:
-    (TRES_FIELDS,) int64 (``sim.engine.game.TRES_*``); ``seed``: 0..2**32-1.
-    """
-
-    match: "TeamMatch"
-    seed: int
-    state: np.ndarray
-    log: np.ndarray
-    result: np.ndarray
-    explain: np.ndarray | None = None
-
-    @property
-    def winner(self) -> int:
-        """Winning team (0: seats 1 and 3, 1: seats 2 and 4) or -1 for a draw."""
-        return int(self.result[0])
+class TeamGameRecord(GameRecord):
+    """One finished team game, as :class:`sim.match.GameRecord` with ``match`` a
+    :class:`TeamMatch`, ``result`` (TRES_FIELDS,) int64 (``sim.engine.game.TRES_*``) and
+    ``winner`` the winning team (0: seats 1 and 3, 1: seats 2 and 4) or -1 for a draw."""
 
     @property
     def winner_name(self) -> str:
         return "draw" if self.winner < 0 else self.match.team_names[self.winner]
-
-    @property
-    def turns(self) -> int:
-        return int(self.result[1])
 
 
 class TeamMatch:
