@@ -79,13 +79,20 @@ def game_seed(run_seed, matchup, game_index):
     return h
 
 
+@jit(I(I), inline=True)
+def signed32(x):
+    """``x`` (0..2**32-1) as a signed 32-bit value (how the state and result rows store
+    32-bit numbers)."""
+    return x - 0x100000000 if x >= 0x80000000 else x
+
+
 @jit(V(ST, I))
 def rng_seed(st, seed):
     """Seed the game's xorshift32 generator (stored in ``st[G_RNG]``)."""
     x = mix32(seed)
     if x == 0:
         x = 0x9E3779B9
-    st[G_RNG] = x - 0x100000000 if x >= 0x80000000 else x
+    st[G_RNG] = signed32(x)
 
 
 @jit(I(ST), inline=True)
@@ -95,7 +102,7 @@ def rng_next(st):
     x ^= (x << 13) & 0xFFFFFFFF
     x ^= x >> 17
     x ^= (x << 5) & 0xFFFFFFFF
-    st[G_RNG] = x - 0x100000000 if x >= 0x80000000 else x
+    st[G_RNG] = signed32(x)
     return mix32(x)
 
 

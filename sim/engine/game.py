@@ -13,7 +13,7 @@ from .control import CTL_SCRATCH, CTL_SIZE
 from .tables import Tables
 
 from .core import (
-    PILE_DECK, draw_cards, fill_occupancy, game_seed, log_ev, pile_push, rng_seed,
+    PILE_DECK, draw_cards, fill_occupancy, game_seed, log_ev, pile_push, rng_seed, signed32,
     same_zone, shuffle_deck,
 )
 from .effects import run_hook
@@ -161,16 +161,22 @@ def result_row(st, out, seed):
     out[RES_TURNS] = st[G_TURN] if st[G_REASON] == END_TURN_CAP else st[G_TURN] + 1
     out[RES_REASON] = st[G_REASON]
     for p in range(2):
-        f = p * FIGHTERS_PER_PLAYER
-        out[RES_HP0 + p] = st[fslot(f, F_HP)]
-        sk = 0
-        for k in range(1, FIGHTERS_PER_PLAYER):
-            if st[fslot(f + k, F_STATUS)] == FS_IN_PLAY:
-                sk += st[fslot(f + k, F_HP)]
-        out[RES_SK0 + p] = sk
+        out[RES_HP0 + p] = st[fslot(p * FIGHTERS_PER_PLAYER, F_HP)]
+        out[RES_SK0 + p] = sidekick_health(st, p)
         out[RES_PLAYED0 + p] = st[pslot(p, P_CARDS_PLAYED)]
     out[RES_DECISIONS] = st[G_DECISIONS]
-    out[RES_SEED] = seed - 0x100000000 if seed >= 0x80000000 else seed
+    out[RES_SEED] = signed32(seed)
+
+
+@jit(I(ST, I))
+def sidekick_health(st, p):
+    """Total health of player ``p``'s sidekicks in play (a result-row field)."""
+    f = p * FIGHTERS_PER_PLAYER
+    sk = 0
+    for k in range(1, FIGHTERS_PER_PLAYER):
+        if st[fslot(f + k, F_STATUS)] == FS_IN_PLAY:
+            sk += st[fslot(f + k, F_HP)]
+    return sk
 
 
 @jit(TB(TB))
@@ -245,17 +251,12 @@ def team_result_row(st, out, seed):
     out[TRES_TURNS] = st[G_TURN] if st[G_REASON] == END_TURN_CAP else st[G_TURN] + 1
     out[TRES_REASON] = st[G_REASON]
     for p in range(4):
-        f = p * FIGHTERS_PER_PLAYER
-        out[TRES_HP0 + p] = st[fslot(f, F_HP)]
-        sk = 0
-        for k in range(1, FIGHTERS_PER_PLAYER):
-            if st[fslot(f + k, F_STATUS)] == FS_IN_PLAY:
-                sk += st[fslot(f + k, F_HP)]
-        out[TRES_SK0 + p] = sk
+        out[TRES_HP0 + p] = st[fslot(p * FIGHTERS_PER_PLAYER, F_HP)]
+        out[TRES_SK0 + p] = sidekick_health(st, p)
         out[TRES_DEALT0 + p] = st[pslot(p, P_DEALT)]
         out[TRES_PLAYED0 + p] = st[pslot(p, P_CARDS_PLAYED)]
     out[TRES_DECISIONS] = st[G_DECISIONS]
-    out[TRES_SEED] = seed - 0x100000000 if seed >= 0x80000000 else seed
+    out[TRES_SEED] = signed32(seed)
 
 
 @jit(V(ST, TB, CTL, LOG, A1))
