@@ -61,7 +61,7 @@ from .sigs import A1, A2, B, CTL, F, FA1, I, LOG, ST, TB, V, f64_view, f64_view2
 from .control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_EXPLAIN, CTL_MODE0, CTL_PLAN_BOOST, CTL_PLAN_KEY,
     CTL_FU, CTL_FU_KEY, CTL_POS_KEY, CTL_POS_SIG, CTL_TD_P, CTL_TD_SIG, CTL_SIZE, CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MODE_GREEDY, N_WEIGHTS,
-    MAX_SCR_SCORES, SCR_ACTIONS, SCR_DEFENSE, SCR_FOLLOW, SCR_PLAN, SCR_POOL, SCR_SCORES, SCR_SPACES, SCR_TARGETS,
+    MAX_SCR_SCORES, SCR_ACTIONS, SCR_DEFENSE, SCR_FOLLOW, SCR_PLAN, SCR_PLAN_POS, SCR_POOL, SCR_SCORES, SCR_SPACES, SCR_TARGETS,
     SCR_WORTH, SCR_WORTH_SET,
 )
 from .conditions import (
@@ -1052,7 +1052,7 @@ def plan_maneuver(st, tb, ctl, p, record):
     if now:
         cached_follow_up(st, tb, ctl, p, fu)
     S = tb.adj.shape[0]
-    cache = scratch_f2(ctl, SCR_PLAN + 256, FIGHTERS_PER_PLAYER, S)
+    cache = scratch_f2(ctl, SCR_PLAN_POS, FIGHTERS_PER_PLAYER, S)
     for k in range(FIGHTERS_PER_PLAYER):
         for s in range(S):
             cache[k, s] = NEG
@@ -1293,7 +1293,7 @@ def score_spaces(st, tb, ctl, p, g, opts, n, scores):
             and (not now or ctl[CTL_FU_KEY] == key)):
         # the maneuver plan of this action scored these positions already, with the same
         # follow-up table (another player's decision may have replaced it since): same numbers
-        cache = scratch_f2(ctl, SCR_PLAN + 256, FIGHTERS_PER_PLAYER, tb.adj.shape[0])
+        cache = scratch_f2(ctl, SCR_PLAN_POS, FIGHTERS_PER_PLAYER, tb.adj.shape[0])
         k = g - p * FIGHTERS_PER_PLAYER
         hit = True
         for j in range(n):
