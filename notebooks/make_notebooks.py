@@ -58,7 +58,7 @@ import pandas as pd
 from reports import build_report
 from reports.plots import plot_matchups, plot_strength
 from reports.stats import wilson
-from sim.runner import run_matrix
+from sim.runs.matrix import run_matrix
 
 pd.set_option("display.precision", 3)
 pd.set_option("display.width", 140)"""),
@@ -227,8 +227,8 @@ import pandas as pd
 from reports.loadout_plots import plot_gear_effects, plot_loadout_heatmap
 from reports.loadouts import build_loadouts_report
 from sim.content.heroes import load_all
-from sim.runner import read_manifest
-from sim.versus import run_loadouts
+from sim.runs.store import read_manifest
+from sim.runs.versus import run_loadouts
 
 pd.set_option("display.precision", 3)
 pd.set_option("display.width", 140)"""),
@@ -375,8 +375,8 @@ import pandas as pd
 from reports.compare import build_compare_report
 from reports.loadout_plots import plot_compare
 from sim.content.variants import VariantError, load_variant
-from sim.runner import read_manifest
-from sim.versus import run_compare
+from sim.runs.store import read_manifest
+from sim.runs.versus import run_compare
 
 pd.set_option("display.precision", 3)
 pd.set_option("display.width", 140)"""),
@@ -537,7 +537,8 @@ from reports import compute_tables
 from reports.plots import plot_space_map
 from reports.stats import wilson
 from reports.tables import sides
-from sim.runner import read_games, read_manifest, run_matrix
+from sim.runs.store import read_games, read_manifest
+from sim.runs.matrix import run_matrix
 
 pd.set_option("display.precision", 3)
 pd.set_option("display.width", 140)"""),
@@ -578,7 +579,7 @@ print(f"heroes: {', '.join(settings['heroes'])}; battlefields: {', '.join(settin
 * `spaces/part-*.parquet`: per chunk, the combats and defeats on each space;
 * `report/`: what `build_report` / `unmatched-sim report` wrote.
 
-`read_games` reads every stored chunk into one DataFrame; `sim.runner.GAME_COLUMNS` describes
+`read_games` reads every stored chunk into one DataFrame; `sim.runs.store.GAME_COLUMNS` describes
 each column. P1 is the hero who moved first."""),
     code("""\
 print("\\n".join(sorted(str(p.relative_to(RUN_DIR)) for p in RUN_DIR.iterdir())))

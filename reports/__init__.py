@@ -46,7 +46,7 @@ def build_report(run_dir, out_dir=None) -> Report:
     ``tables/<name>.parquet`` for each of ``TABLE_NAMES``, ``plots/<name>.png``
     (matchups, strength, battlefield_hero, game_length, map_<battlefield>) and
     ``report.html`` (self-contained: plots embedded). Works on a partly finished run
-    (the stored chunks). Raises ``sim.runner.RunError`` if ``run_dir`` is not a run
+    (the stored chunks). Raises ``sim.runs.errors.RunError`` if ``run_dir`` is not a run
     folder, ValueError if it holds no finished game, OSError if ``out_dir`` cannot be
     written.
     """

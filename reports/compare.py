@@ -1,6 +1,6 @@
 """The compare report: what does a designer variant do to a hero's win rate?
 
-Reads a compare folder (``sim.versus.plan_compare``: ``OUT/baseline`` and
+Reads a compare folder (``sim.runs.versus.plan_compare``: ``OUT/baseline`` and
 ``OUT/variant``, two run folders with the same cells and run seed) and pairs game
 *i* of a cell in one run with game *i* of the same cell in the other: both started
 from the same seed, so they share the shuffles and every random choice until the
@@ -161,12 +161,12 @@ def build_compare_report(out, out_dir=None) -> CompareReport:
 
     Writes into ``out_dir`` (default ``OUT/report``): ``tables/compare.csv`` /
     ``.parquet``, ``tables/compare_pairs.parquet`` (one row per paired game),
-    ``plots/compare.png`` and ``compare.html``. Raises ``sim.runner.RunError`` if
+    ``plots/compare.png`` and ``compare.html``. Raises ``sim.runs.errors.RunError`` if
     ``OUT/baseline`` or ``OUT/variant`` is not a run folder, ValueError if no paired
     game is stored yet.
     """
-    from sim.runner import read_games, read_manifest
-    from sim.versus import BASELINE_DIR, VARIANT_DIR
+    from sim.runs.store import read_games, read_manifest
+    from sim.runs.versus import BASELINE_DIR, VARIANT_DIR
 
     from . import loadout_plots as P
     out = Path(out)

@@ -1,6 +1,6 @@
 """The loadouts report: which gear loadout of a hero is best, and against whom?
 
-Reads a loadouts run folder (``sim.versus.plan_loadouts``) and writes, into
+Reads a loadouts run folder (``sim.runs.versus.plan_loadouts``) and writes, into
 ``RUN_DIR/report``: ``tables/*.csv`` and ``*.parquet``, ``plots/*.png`` and a
 self-contained ``loadouts.html``. From Python::
 
@@ -215,7 +215,7 @@ def gear_effects(scores: pd.DataFrame, groups, alpha: float = ALPHA) -> tuple[pd
 def loadout_tables(games: pd.DataFrame, settings: dict, alpha: float = ALPHA) -> dict:
     """Every loadouts table from a run's per-game rows.
 
-    ``games``: ``sim.runner.read_games`` of a loadouts run; ``settings``: its manifest
+    ``games``: ``sim.runs.store.read_games`` of a loadouts run; ``settings``: its manifest
     settings (``hero``, ``loadouts``, ``groups``). Returns a dict of DataFrames:
     ``scores`` (:func:`loadout_scores`), ``tests``, ``pairs``, ``best``
     (:func:`loadout_tests`), ``gear_effects``, ``gear_by_combination``
@@ -238,7 +238,7 @@ def _n(k: int, word: str) -> str:
 
 
 def hero_groups(info: dict) -> list:
-    """A hero's choice groups from its manifest entry (``sim.runner._hero_info``):
+    """A hero's choice groups from its manifest entry (``sim.runs.plan.hero_facts``):
     ``[(group, [option, ...]), ...]``; for manifests written before groups were
     recorded, derived from the loadout names (groups named ``gear 1``, ``gear 2``...)."""
     if info.get("groups"):
@@ -339,11 +339,11 @@ def build_loadouts_report(run_dir, out_dir=None) -> LoadoutsReport:
     Writes into ``out_dir`` (default ``RUN_DIR/report``): ``tables/loadouts_<name>.csv``
     and ``.parquet`` for each of ``TABLES``, ``plots/loadouts_heatmap.png``,
     ``plots/loadouts_overall.png``, ``plots/gear_effects.png`` and ``loadouts.html``.
-    Works on a partly finished run. Raises ``sim.runner.RunError`` if ``run_dir`` is
+    Works on a partly finished run. Raises ``sim.runs.errors.RunError`` if ``run_dir`` is
     not a run folder, ValueError if it is not a loadouts run or holds no game,
     OSError if ``out_dir`` cannot be written.
     """
-    from sim.runner import read_games, read_manifest
+    from sim.runs.store import read_games, read_manifest
 
     from . import loadout_plots as P
     run_dir = Path(run_dir)

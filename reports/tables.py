@@ -288,10 +288,10 @@ def compute_tables(run_dir) -> dict:
     ``battlefield_hero``, ``first_player``, ``first_player_by_hero``, ``game_length``,
     ``end_reasons``, ``cards``, ``loadouts``, ``spaces`` (see each function),
     ``loadout_best`` and ``gear_effects`` (``reports.loadouts.matrix_loadout_tables``), plus
-    ``bt`` (the Bradley–Terry fit). Raises ``sim.runner.RunError`` if ``run_dir`` is
+    ``bt`` (the Bradley–Terry fit). Raises ``sim.runs.errors.RunError`` if ``run_dir`` is
     not a run folder and ValueError if it holds no finished game.
     """
-    from sim.runner import read_games, read_manifest, read_spaces
+    from sim.runs.store import read_games, read_manifest, read_spaces
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
     games = read_games(run_dir)

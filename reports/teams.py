@@ -1,6 +1,6 @@
 """Report of a team run (``unmatched-sim teams``): hero pairs as teams, and each hero's share.
 
-Reads the run folder written by :func:`sim.teams.execute_teams` and writes, into
+Reads the run folder written by :func:`sim.runs.teams.execute_teams` and writes, into
 ``RUN_DIR/report`` (or ``out_dir``):
 
 * ``tables/team_pairs.{csv,parquet}``: one row per hero pair: games it played as a team,
@@ -76,7 +76,7 @@ def _team_rows(games: pd.DataFrame) -> pd.DataFrame:
 
 def team_tables(games: pd.DataFrame) -> dict:
     """The report's tables (see the module doc) from a team run's games
-    (``sim.teams.read_team_games``). Raises ValueError if there are no games."""
+    (``sim.runs.teams.read_team_games``). Raises ValueError if there are no games."""
     if len(games) == 0:
         raise ValueError("the run holds no finished game yet")
     tr = _team_rows(games)
@@ -229,10 +229,10 @@ EXPLAIN = ("score = (wins + draws/2) / games, with a Wilson 95% interval [lo, hi
 def build_teams_report(run_dir, out_dir=None) -> TeamsReport:
     """Build the tables, plot, Markdown and HTML of a team run folder (see the module doc).
 
-    Raises ``sim.runner.RunError`` if ``run_dir`` is not a run folder, ValueError if it
+    Raises ``sim.runs.errors.RunError`` if ``run_dir`` is not a run folder, ValueError if it
     is not a team run or holds no finished game, OSError if ``out_dir`` cannot be written."""
-    from sim.runner import read_manifest
-    from sim.teams import TEAMS_MODE, read_team_games
+    from sim.runs.store import read_manifest
+    from sim.runs.teams import TEAMS_MODE, read_team_games
 
     from .html import CSS, table_html
     run_dir = Path(run_dir)

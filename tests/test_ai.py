@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim import arena
-from sim.ai_profiles import AIProfile, ProfileError, get_profile, load_profile, profile_names
+from sim.runs import arena
+from sim.content.profiles import AIProfile, ProfileError, get_profile, load_profile, profile_names
 from sim.cli import main
 from sim.engine import ai as AI
 from sim.engine import effects as E
@@ -23,8 +23,8 @@ from sim.engine.core import PILE_DECK, PILE_DISC, PILE_HAND, pile_base
 from sim.engine.game import setup_game
 from sim.engine.policy import new_control
 from sim.engine.rules import legal_actions, take_turn, unpack_action
-from sim.match import Match
-from sim.scenario import resolve
+from sim.play.match import Match
+from sim.play.scenario import resolve
 
 STANDARD = get_profile("standard")
 

@@ -3,7 +3,7 @@ import json
 
 from click.testing import CliRunner
 
-from sim.bench import mix_cells, python_sample
+from sim.runs.bench import mix_cells, python_sample
 from sim.cli import main
 
 

@@ -23,9 +23,9 @@ from sim.content.battlefields import load_battlefield
 from sim.engine import layout as L
 from sim.engine.game import setup_game
 from sim.engine.policy import MODE_RANDOM, MODE_SCRIPT, new_control
-from sim.match import Match
-from sim.narrate import narrate
-from sim.scenario import Scenario, ScenarioError, resolve
+from sim.play.match import Match
+from sim.play.narrate import narrate
+from sim.play.scenario import Scenario, ScenarioError, resolve
 
 pytestmark = pytest.mark.nojit
 

@@ -31,8 +31,8 @@ from sim.content.heroes import load_all
 from sim.engine import layout as L
 from sim.engine.game import setup_game
 from sim.engine.policy import MODE_RANDOM, new_control
-from sim.match import Match
-from sim.scenario import Scenario, ScenarioError, resolve
+from sim.play.match import Match
+from sim.play.scenario import Scenario, ScenarioError, resolve
 
 pytestmark = pytest.mark.nojit
 

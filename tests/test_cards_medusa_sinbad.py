@@ -17,7 +17,7 @@ import pytest
 from sim.content.battlefields import load_battlefield
 from sim.engine import layout as L
 from sim.engine.rules import legal_actions, unpack_action
-from sim.scenario import Scenario, ScenarioError, resolve
+from sim.play.scenario import Scenario, ScenarioError, resolve
 
 pytestmark = pytest.mark.nojit
 

@@ -37,9 +37,9 @@ from sim.engine.effects import opponent_player
 from sim.engine.game import setup_game
 from sim.engine.policy import MODE_RANDOM, new_control
 from sim.engine.rules import pack_action
-from sim.match import Match, MatchError
-from sim.narrate import narrate
-from sim.scenario import Scenario, ScenarioError, resolve
+from sim.play.match import Match, MatchError
+from sim.play.narrate import narrate
+from sim.play.scenario import Scenario, ScenarioError, resolve
 
 pytestmark = pytest.mark.nojit
 

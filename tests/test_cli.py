@@ -96,12 +96,12 @@ def test_battlefield_without_start_2_is_refused(tmp_path):
 def test_a_cold_engine_cache_is_announced_before_games_only(monkeypatch):
     """A first run compiles for minutes: at a terminal, commands that play games say so on
     stderr first; listing commands do not (sim.engine.cache_is_warm decides)."""
-    import sim.cli
+    import sim.cli.app
     import sim.engine
     monkeypatch.setattr(sim.engine, "cache_is_warm", lambda: False)
     r = CliRunner().invoke(main, ["duel", "medusa", "sinbad", "--json"])
     assert r.exit_code == 0 and "Compiling" not in r.output   # not at a terminal: scripts get clean output
-    monkeypatch.setattr(sim.cli, "_stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(sim.cli.app, "_stderr_is_terminal", lambda: True)
     r = CliRunner().invoke(main, ["duel", "medusa", "sinbad", "--json"])
     assert r.exit_code == 0
     assert r.stderr.startswith("Compiling the game engine")
@@ -116,7 +116,7 @@ def test_a_cold_engine_cache_is_announced_before_games_only(monkeypatch):
 def test_cache_is_warm_reads_this_install_cache():
     """After the suite has played games, the engine's cache folder holds compiled functions."""
     import sim.engine
-    from sim.match import Match
+    from sim.play.match import Match
     Match(["medusa", "sinbad"], "soho").play_many(1, 1, 0, 0)
     assert sim.engine.cache_is_warm()
 

@@ -9,9 +9,11 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from sim.backend import Backend, BackendError
+from sim.runs.backend import Backend, BackendError
 from sim.cli import main
-from sim.runner import WorkerMismatch, _check_worker, plan_run, read_games, read_manifest, read_spaces, run_matrix
+from sim.runs.workers import WorkerMismatch, check_worker as _check_worker
+from sim.runs.matrix import plan_run, run_matrix
+from sim.runs.store import read_games, read_manifest, read_spaces
 
 pytestmark = pytest.mark.dask
 distributed = pytest.importorskip("distributed")
@@ -74,9 +76,10 @@ def test_cli_backend_dask_starts_a_local_cluster(loky_run, tmp_path):
 
 
 def test_workers_with_another_unmatched_sim_are_refused(cluster, tmp_path, monkeypatch):
-    import sim.runner as runner
+    import sim.runs.drive as drive
+    import sim.runs.workers as workers
     # the driver claims another version: refused before anything is written
-    monkeypatch.setattr(runner, "package_version", lambda: "9.9.9")
+    monkeypatch.setattr(workers, "package_version", lambda: "9.9.9")
     with pytest.raises(BackendError, match=r"2 of 2 dask workers differ from this machine, e\.g\. tcp://.*: "
                                            r"unmatched-sim .* here, 9\.9\.9 on the driver; install unmatched-sim "
                                            r"9\.9\.9 from the same source on every worker") as e:
@@ -87,10 +90,10 @@ def test_workers_with_another_unmatched_sim_are_refused(cluster, tmp_path, monke
     # other engine sources; a worker that joined after the start check refuses its first chunk itself
     plan = plan_run(tmp_path / "e", **SMALL)
     plan.settings["fingerprint"]["engine"] = "000000000000"
-    monkeypatch.setattr(runner, "_check_workers", lambda pool, expect: None)
+    monkeypatch.setattr(drive, "check_workers", lambda pool, expect: None)
     with pytest.raises(BackendError, match=r"dask worker tcp://.* differs from this machine: the engine sources "
                                            r"\(sim/engine\) differ; install the same unmatched-sim on every worker"):
-        runner.execute_run(plan, backend=Backend("dask", scheduler=cluster.scheduler_address), progress=False)
+        drive.execute_run(plan, backend=Backend("dask", scheduler=cluster.scheduler_address), progress=False)
     assert read_games(tmp_path / "e").empty
 
 
@@ -185,7 +188,7 @@ def test_a_task_that_fails_inside_dask_stops_the_run(cluster):
     the called function); the pool raises a one-line BackendError instead."""
     import threading
 
-    from sim.backend import open_pool
+    from sim.runs.backend import open_pool
     out = {}
 
     def run():
@@ -211,9 +214,9 @@ def test_lost_workers_and_scheduler_are_one_line_errors():
 
     from distributed.scheduler import KilledWorker
 
-    from sim.backend import _dask_failure
+    from sim.runs.backend import _dask_failure
     b = Backend("dask", scheduler="tcp://10.0.0.5:8786")
-    from sim.backend import _DaskTaskError
+    from sim.runs.backend import _DaskTaskError
     killed = KilledWorker("k", SimpleNamespace(address="tcp://10.0.0.7:4000"), 3)
     assert str(_dask_failure(_DaskTaskError(killed), b)) == str(_dask_failure(killed, b))
     e = _dask_failure(_DaskTaskError(OSError("no such file")), b)

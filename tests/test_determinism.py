@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from sim.engine.core import game_seed
-from sim.match import Match
+from sim.play.match import Match
 
 
 @pytest.mark.nojit

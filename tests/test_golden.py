@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from sim.content.battlefields import list_battlefields
-from sim.match import Match
-from sim.narrate import narrate
+from sim.play.match import Match
+from sim.play.narrate import narrate
 
 GOLDEN = Path(__file__).parent / "golden"
 

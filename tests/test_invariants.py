@@ -144,7 +144,7 @@ from sim.engine.layout import (
 )
 from sim.engine.policy import new_control
 from sim.engine.rules import take_turn
-from sim.match import Match, installed_content
+from sim.play.match import Match, installed_content
 
 HEROES = ("medusa", "sinbad")                                   # on every battlefield
 ALL_HEROES = ("alice", "king_arthur", "medusa", "sinbad")       # every ordered pair ...
@@ -3282,7 +3282,7 @@ def test_no_event_after_game_over(big_run):
 def test_no_choice_after_game_over_looking_glass():
     """Scripted reproducer: Alice (2 health after combat, empty deck) picks Looking Glass's
     'draw 2'; exhaustion defeats her and the game is over, so no 2nd option is chosen."""
-    from sim.scenario import resolve
+    from sim.play.scenario import resolve
     pos = {"battlefield": "marmoreal", "active": 0, "players": [
         {"hero": "king_arthur", "fighters": {"King Arthur": {"space": "M13"}}, "hand": ["Excalibur"],
          "deck": ["Feint"]},
@@ -4306,7 +4306,7 @@ def test_bane_of_the_aen_elle_hits_no_one_without_moving():
     """Regression (found by this test's 'passed' check, now fixed in the engine): Bane of
     the Aen Elle damages "an opposing fighter he moved through"; Ihuarraquax pinned by
     Yrden, or staying on his space, moved through no one."""
-    from sim.scenario import resolve
+    from sim.play.scenario import resolve
     ciri = {"hero": "ciri", "fighters": {"Ciri": {"space": "M06"}, "Ihuarraquax": {"space": "M20"}},
             "hand": ["Bane of the Aen Elle"]}
     out = resolve({"battlefield": "marmoreal", "players": [ciri, {
@@ -4325,7 +4325,7 @@ def test_bane_of_the_aen_elle_hits_no_one_without_moving():
 def test_ongoing_scheme_does_not_enter_play_after_game_over():
     """Reproducer: Geralt (2 health, empty deck) plays Tawny Owl: "draw 2" exhausts him (4
     damage), he is defeated and the game is over, so nothing may follow in the log."""
-    from sim.scenario import resolve
+    from sim.play.scenario import resolve
     out = resolve({"battlefield": "marmoreal", "players": [
         {"hero": GERALT_OWL, "fighters": {"Geralt of Rivia": {"space": "M20", "health": 2}},
          "hand": ["Tawny Owl"], "deck": []},
@@ -4767,7 +4767,7 @@ def _check_team_game(m, seed, stats):
 
 
 def _team_run(games_per_bf):
-    from sim.teams import TeamMatch
+    from sim.play.teams import TeamMatch
     stats = dict.fromkeys(("games", "turns", "moves", "attacks", "heroes_defeated", "skipped",
                            "defeated_hero_turns", "decisive", "through_teammate"), 0)
     problems = []

@@ -10,8 +10,9 @@ from click.testing import CliRunner
 
 from sim.cli import main
 from sim.content.variants import load_variant
-from sim.runner import RunError, read_games
-from sim.versus import plan_compare, plan_loadouts
+from sim.runs.errors import RunError
+from sim.runs.store import read_games
+from sim.runs.versus import plan_compare, plan_loadouts
 
 
 def cli(*args):

@@ -14,19 +14,11 @@ from click.testing import CliRunner
 
 from sim.cli import main
 from sim.engine.core import game_seed
-from sim.match import Match
-from sim.runner import (
-    Cell,
-    RunError,
-    RunInterrupted,
-    plan_cells,
-    plan_chunks,
-    plan_run,
-    read_games,
-    read_manifest,
-    read_spaces,
-    run_matrix,
-)
+from sim.play.match import Match
+from sim.runs.cells import Cell, plan_cells, plan_chunks
+from sim.runs.errors import RunError, RunInterrupted
+from sim.runs.matrix import plan_run, run_matrix
+from sim.runs.store import read_games, read_manifest, read_spaces
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = {"games": 40, "heroes": ["medusa", "sinbad"], "battlefields": ["soho"], "seed": 5}

@@ -12,7 +12,8 @@ from reports import build_report, compute_tables
 from reports.stats import bradley_terry, wilson
 from reports.tables import TABLE_NAMES, seatings
 from sim.cli import main
-from sim.runner import read_games, run_matrix
+from sim.runs.store import read_games
+from sim.runs.matrix import run_matrix
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

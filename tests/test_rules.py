@@ -8,7 +8,7 @@ import pytest
 
 from sim.engine import layout as L
 from sim.engine.core import check_end, deal_damage
-from sim.scenario import Scenario, ScenarioError, resolve
+from sim.play.scenario import Scenario, ScenarioError, resolve
 
 pytestmark = pytest.mark.nojit
 
@@ -258,14 +258,14 @@ def test_scheme_card_of_a_defeated_sidekick_cannot_be_played():
 # ------------------------------------------------------------------ turn structure
 
 def test_turn_cap_is_a_draw():
-    from sim.match import Match
+    from sim.play.match import Match
     m = Match(["medusa", "sinbad"], rules={"turn_cap": 3})
     g = m.play(5)
     assert g.winner == -1 and g.turns == 3 and int(g.result[2]) == L.END_TURN_CAP
 
 
 def test_R22_setup_places_heroes_on_starts_and_sidekicks_in_the_heros_zone():
-    from sim.match import Match
+    from sim.play.match import Match
     for bf in ("marmoreal", "sarpedon", "soho"):
         m = Match(["medusa", "sinbad"], battlefield=bf)
         g = m.play(11, log_size=200)
@@ -282,7 +282,7 @@ def test_R22_setup_places_heroes_on_starts_and_sidekicks_in_the_heros_zone():
 
 
 def test_two_actions_per_turn_and_maneuver_always_draws():
-    from sim.match import Match
+    from sim.play.match import Match
     m = Match(["medusa", "sinbad"], battlefield="sarpedon")
     for seed in range(5):
         g = m.play(seed)

@@ -18,8 +18,9 @@ from sim.engine.effects import choose_opponent
 from sim.engine.game import TRES_OUT0, setup_game
 from sim.engine.policy import MODE_FIRST, MODE_RANDOM, new_control
 from sim.engine.rules import end_of_turn, legal_actions, next_player, unpack_action
-from sim.match import MatchError
-from sim.teams import TeamMatch, parse_team, team_control, team_pairings
+from sim.play.match import MatchError
+from sim.play.teams import TeamMatch, parse_team, team_control
+from sim.runs.teams import team_pairings
 
 FPP = L.FIGHTERS_PER_PLAYER
 
@@ -268,8 +269,8 @@ def test_cli_teams_run_and_report(tmp_path):
 
 
 def test_team_run_interrupted_keeps_finished_chunks_and_resumes(tmp_path):
-    from sim.runner import RunInterrupted
-    from sim.teams import execute_teams, plan_teams, read_team_games
+    from sim.runs.errors import RunInterrupted
+    from sim.runs.teams import execute_teams, plan_teams, read_team_games
     out = tmp_path / "run"
     heroes = ["medusa", "sinbad", "alice", "king_arthur"]
     plan = plan_teams(out, 12, heroes, ["soho"], "random", 3, chunk_size=4)
@@ -297,7 +298,7 @@ def test_team_run_interrupted_keeps_finished_chunks_and_resumes(tmp_path):
 def test_a_loadout_with_plus_signs_is_one_hero_in_duels_and_teams():
     """KEY@LOADOUT keeps its '+' (one option per choice group): a duel and a team duel both
     read it (a fresh-user trial found the '+' taken as a team separator)."""
-    from sim.teams import split_heroes
+    from sim.play.teams import split_heroes
     assert split_heroes("geralt@silver+wolf-armor+owl+medusa") == ["geralt@silver+wolf-armor+owl", "medusa"]
     assert split_heroes("medusa+geralt_of_rivia@steel+medallion+owl") == ["medusa", "geralt_of_rivia@steel+medallion+owl"]
     assert split_heroes("geralt@silver+wolf-armor+blizzard") == ["geralt@silver+wolf-armor+blizzard"]

@@ -10,8 +10,9 @@ from sim.cli import main
 from sim.content.heroes import load_all
 from sim.content.variants import VariantError, load_variant
 from sim.engine import layout as L
-from sim.match import installed_content
-from sim.runner import RunError, plan_run, run_matrix
+from sim.play.match import installed_content
+from sim.runs.errors import RunError
+from sim.runs.matrix import plan_run, run_matrix
 
 
 def write(tmp_path, text, name="v.toml"):
@@ -165,9 +166,9 @@ def test_runs_record_the_variant_and_refuse_to_resume_with_another(tmp_path):
 
 
 def test_run_compare_and_run_loadouts_take_a_variant_file_path(tmp_path):
-    """sim.versus.run_compare / run_loadouts (the notebooks' one-call API) read a variant
+    """sim.runs.versus.run_compare / run_loadouts (the notebooks' one-call API) read a variant
     file path as the CLI does: a bad file is a RunError naming --variant, before any game."""
-    from sim.versus import _as_variant, run_compare, run_loadouts
+    from sim.runs.versus import _as_variant, run_compare, run_loadouts
     with pytest.raises(RunError) as e:
         run_compare(tmp_path / "out", "king_arthur", tmp_path / "missing.toml", games=2)
     assert e.value.param == "--variant" and "no such variant file" in str(e.value)

@@ -38,7 +38,7 @@ Example::
 
     from sim.content.variants import load_variant
     v = load_variant("arthur_plus4.toml")        # validated against the installed heroes
-    content = installed_content((), v.to_json())  # sim.match: compiled with the variant
+    content = installed_content((), v.to_json())  # sim.play.match: compiled with the variant
 """
 from __future__ import annotations
 

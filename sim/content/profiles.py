@@ -32,7 +32,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-PROFILE_DIR = Path(__file__).parent / "profiles"
+from sim.engine import control
+from sim.engine.ai import WEIGHT_NAMES
+
+PROFILE_DIR = Path(__file__).resolve().parent.parent / "profiles"
 MODES = {"standard": "MODE_STANDARD", "greedy": "MODE_GREEDY", "random": "MODE_RANDOM"}
 DEFAULT_PROFILE = "standard"
 
@@ -57,12 +60,10 @@ class AIProfile:
     @property
     def mode(self) -> int:
         """The engine policy mode (``sim.engine.control.MODE_*``)."""
-        from sim.engine import control
         return getattr(control, MODES[self.mode_name])
 
     def weight(self, name: str) -> float:
         """One weight by name; ProfileError on an unknown name."""
-        from sim.engine.ai import WEIGHT_NAMES
         if name not in WEIGHT_NAMES:
             raise ProfileError(f"unknown AI weight {name!r}; valid: {', '.join(WEIGHT_NAMES)}")
         return self.weights[WEIGHT_NAMES.index(name)] if self.weights else 0.0
@@ -71,7 +72,6 @@ class AIProfile:
 def _weight_names() -> tuple:
     # the names live with the engine code that reads them; importing sim.engine.ai
     # does not compile anything until a game is played
-    from sim.engine.ai import WEIGHT_NAMES
     return WEIGHT_NAMES
 
 

@@ -11,7 +11,7 @@ CRC-32 of the cell's identity, so results do not depend on ``jobs``.
 
 Example::
 
-    from sim.arena import run_arena
+    from sim.runs.arena import run_arena
     res = run_arena("standard", "greedy", games=2000, heroes=["medusa", "sinbad"])
     print(res.per_hero)      # pandas DataFrame: hero, games, wins, draws, losses, score, low, high
 """
@@ -22,8 +22,14 @@ import time
 import zlib
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
+
+from reports.stats import wilson
+from sim.content.profiles import ProfileError, get_profile
+from sim.play.match import Match, installed_content
+from sim.runs.backend import Backend, open_pool
+from sim.runs.errors import RunError
+from sim.runs.plan import resolve_battlefields, resolve_heroes
 
 
 class ArenaError(ValueError):
@@ -99,7 +105,6 @@ def plan_cells(heroes: dict, battlefields: list[str], games: int) -> list[ArenaC
 
 
 def _play_cell(cell: ArenaCell, ai, vs, seed: int, extra: tuple, variant: str = ""):
-    from sim.match import Match, installed_content
     content = installed_content(extra, variant)
     if cell.seat_a == 0:
         m = Match([cell.hero_a, cell.hero_b], cell.battlefield, loadouts=[cell.lo_a, cell.lo_b], content=content)
@@ -117,7 +122,6 @@ def _play_cell(cell: ArenaCell, ai, vs, seed: int, extra: tuple, variant: str = 
 
 
 def _score_rows(df: pd.DataFrame, by: str | None) -> pd.DataFrame:
-    from reports.stats import wilson
     g = df.groupby(by)[["games", "wins", "draws", "losses"]].sum() if by else df[["games", "wins", "draws", "losses"]].sum().to_frame().T
     score = (g["wins"] + 0.5 * g["draws"]) / g["games"]
     lo, hi = wilson(g["wins"] + 0.5 * g["draws"], g["games"])
@@ -133,15 +137,11 @@ def run_arena(ai="standard", vs="greedy", games: int = 2000, heroes=None, battle
     heroes, or None.
     ``heroes``: hero keys (None: all installed); ``battlefields``: keys (None: all).
     Raises ArenaError for an unknown hero, battlefield or profile, or games < 1.
-    Cells run on ``backend`` (a ``sim.backend.Backend``: loky processes or a dask
+    Cells run on ``backend`` (a ``sim.runs.backend.Backend``: loky processes or a dask
     cluster), by default loky with ``jobs`` processes (None: all cores); results do
     not depend on either.
     """
-    from sim.backend import Backend, open_pool
 
-    from sim.ai_profiles import ProfileError, get_profile
-    from sim.runner import RunError, resolve_battlefields, resolve_heroes
-    from sim.match import installed_content
     vjson = variant.to_json() if variant is not None else ""
     if games < 1:
         raise ArenaError(f"--games must be at least 1 (got {games})", "--games")
@@ -175,7 +175,6 @@ def run_arena(ai="standard", vs="greedy", games: int = 2000, heroes=None, battle
     ov = _score_rows(df, None).iloc[0]
     overall = {k: (float(ov[k]) if k in ("score", "low", "high") else int(ov[k]))
                for k in ("games", "wins", "draws", "losses", "score", "low", "high")}
-    from reports.stats import wilson
     n = int(df["games"].sum())
     fw = int(df["first_wins"].sum())
     draws = int(df["draws"].sum())

@@ -56,6 +56,10 @@ import tempfile
 import time
 from functools import lru_cache
 
+from sim.content.battlefields import list_battlefields
+from sim.content.profiles import get_profile
+from sim.play.match import Match, installed_content
+
 BENCH_SEED = 20260101
 DEFAULT_GAMES = 2420
 DEFAULT_REPEAT = 3
@@ -73,8 +77,6 @@ def mix_cells(extra: tuple = ()) -> list[tuple]:
     """The bench mix: ``(p1, loadout1, p2, loadout2, battlefield)`` per ordered hero pair
     (all installed heroes plus ``extra`` homebrew files, mirrors included), battlefields
     and loadouts in turn. Fixed order."""
-    from sim.content.battlefields import list_battlefields
-    from sim.match import installed_content
     content = installed_content(tuple(extra))
     keys = sorted(content.specs)
     bfs = list_battlefields()
@@ -90,7 +92,6 @@ def mix_cells(extra: tuple = ()) -> list[tuple]:
 
 @lru_cache(maxsize=4)
 def _matches(extra: tuple):
-    from sim.match import Match, installed_content
     content = installed_content(extra)
     return [Match([a, b], bf, loadouts=[la or None, lb or None], content=content)
             for a, la, b, lb, bf in mix_cells(extra)]
@@ -104,7 +105,6 @@ def play_share(ai: str, per_cell: int, part: int, parts: int, extra: tuple = (),
     (sum), ``results`` (per pair: its result rows, of the last lap), ``rss_mb`` (this
     process's peak) and ``pid``. Runs in bench worker processes too.
     """
-    from sim.ai_profiles import get_profile
     prof = get_profile(ai)
     matches = _matches(tuple(extra))
     lo, hi = per_cell * part // parts, per_cell * (part + 1) // parts
@@ -127,7 +127,6 @@ def _warm(ai: str, extra: tuple, pause: float) -> dict:
     """Worker warm-up: load the engine and build the mix's tables, then hold the worker
     for ``pause`` seconds so that every worker of the pool gets one warm-up task."""
     m = _matches(tuple(extra))
-    from sim.ai_profiles import get_profile
     m[0].play_many(1, BENCH_SEED, 0, 0, modes=(get_profile(ai),) * 2)
     time.sleep(pause)
     return {"pid": os.getpid()}
@@ -154,8 +153,8 @@ def _spread(values: list[float], digits: int = 1) -> dict:
 _START_CODE = r"""
 import json, sys, time
 t0 = time.perf_counter()
-from sim.match import Match
-from sim.ai_profiles import get_profile
+from sim.play.match import Match
+from sim.content.profiles import get_profile
 t1 = time.perf_counter()
 m = Match(["medusa", "sinbad"], "soho")
 m.play_many(1, 1, 0, 0, modes=(get_profile(sys.argv[1]),) * 2)
@@ -165,8 +164,8 @@ print(json.dumps({"import_seconds": t1 - t0, "first_duel_seconds": t2 - t1, "cpu
 
 _PYTHON_CODE = r"""
 import json, sys, time
-from sim.bench import BENCH_SEED, _matches, python_sample
-from sim.ai_profiles import get_profile
+from sim.runs.bench import BENCH_SEED, _matches, python_sample
+from sim.content.profiles import get_profile
 prof = get_profile(sys.argv[1])
 sample = python_sample(int(sys.argv[2]))
 ms = _matches(())
@@ -224,7 +223,6 @@ def python_sample(n: int) -> list[int]:
 def python_speed(ai: str, n: int) -> dict:
     """The same ``n`` duels (see :func:`python_sample`) as plain Python (``NUMBA_DISABLE_JIT=1``,
     subprocess) and compiled (this process, repeated for at least 0.3 s): microseconds per duel."""
-    from sim.ai_profiles import get_profile
     info, _ = _run_child(_PYTHON_CODE, [ai, str(n)], {"NUMBA_DISABLE_JIT": "1"})
     prof = get_profile(ai)
     ms = _matches(())
@@ -254,7 +252,6 @@ def run_bench(games: int = DEFAULT_GAMES, ai: str = "standard", jobs: int | None
     warm start-up measurements (0 = skip); ``progress(msg)``: optional callback."""
     from joblib import Parallel, delayed
 
-    from sim.ai_profiles import get_profile
     say = progress or (lambda msg: None)
     prof = get_profile(ai)
     extra: tuple = ()

@@ -6,7 +6,7 @@ engine tables, and plays games (one with a full event log, or many fast).
 
 Example::
 
-    from sim.match import Match
+    from sim.play.match import Match
     m = Match(["medusa", "sinbad"], battlefield="marmoreal")
     game = m.play(seed=1)          # one game with its event log
     print(game.winner_name, game.turns)
@@ -23,6 +23,8 @@ import numpy as np
 from sim.content.battlefields import Battlefield, list_battlefields, load_battlefield
 from sim.content.compile import Content, build_tables, compile_content, rules_array
 from sim.content.heroes import HeroFileError, load_all
+from sim.content.profiles import seat_controls
+from sim.content.variants import apply_variant, variant_from_json
 from sim.engine import layout as L
 from sim.engine.game import RES_FIELDS, play_game, play_games, result_row, setup_game
 from sim.engine.policy import CTL_EXPLAIN, MODE_RANDOM, new_control
@@ -30,7 +32,6 @@ from sim.engine.policy import CTL_EXPLAIN, MODE_RANDOM, new_control
 
 def _control(modes, explain: int = 0) -> np.ndarray:
     """Control array for two seats from profiles / profile names / engine modes."""
-    from sim.ai_profiles import seat_controls
     m, w = seat_controls(tuple(modes))
     return new_control(m + (MODE_RANDOM,) * (4 - len(m)), weights=w, explain=explain)
 
@@ -49,7 +50,6 @@ def installed_content(extra: tuple = (), variant: str = "") -> Content:
     """
     specs = load_all(None, tuple(str(e) for e in extra))
     if variant:
-        from sim.content.variants import apply_variant, variant_from_json
         specs = apply_variant(specs, variant_from_json(variant))
     return compile_content(specs)
 

@@ -5,7 +5,7 @@ rules case says, resolve one step with scripted choices, and assert numbers.
 
 Example (Gaze of Stone against Regroup)::
 
-    from sim.scenario import resolve
+    from sim.play.scenario import resolve
     out = resolve({
         "battlefield": "marmoreal",
         "players": [
@@ -52,18 +52,43 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.content.profiles import ProfileError, get_profile
 from sim.engine import layout as L
-from sim.engine.core import PILE_DECK, PILE_DISC, PILE_HAND, check_end, pile_push, rng_seed
+from sim.engine.control import CTL_EXPLAIN, EXPLAIN_REC
+from sim.engine.core import (
+    PILE_DECK,
+    PILE_DISC,
+    PILE_HAND,
+    check_end,
+    pile_push,
+    rng_seed,
+)
 from sim.engine.policy import (
-    CTL_ERR_KIND, CTL_ERR_N, CTL_ERR_PRESET, CTL_ERR_OPTS, CTL_ERR_PLAYER, CTL_ERR_VALUE, CTL_LEN,
-    CTL_POS, DECISION_DOMAINS, MODE_SCRIPT, new_control,
+    CTL_ERR_KIND,
+    CTL_ERR_N,
+    CTL_ERR_OPTS,
+    CTL_ERR_PLAYER,
+    CTL_ERR_PRESET,
+    CTL_ERR_VALUE,
+    CTL_LEN,
+    CTL_POS,
+    DECISION_DOMAINS,
+    MODE_SCRIPT,
+    new_control,
 )
 from sim.engine.rules import (
-    do_attack, do_maneuver, do_scheme, end_of_turn, legal_actions, pack_action, start_of_turn,
-    take_turn, unpack_action,
+    do_attack,
+    do_maneuver,
+    do_scheme,
+    end_of_turn,
+    legal_actions,
+    pack_action,
+    start_of_turn,
+    take_turn,
+    unpack_action,
 )
-from sim.match import Match
-from sim.narrate import narrate_events
+from sim.play.match import Match
+from sim.play.narrate import describe_option, narrate_events
 
 DECISION_NAMES = {
     L.D_ACTION: "action", L.D_DEFENSE: "defense card", L.D_BOOST_MANEUVER: "maneuver boost card",
@@ -400,7 +425,6 @@ def _run(sc: Scenario, step: dict, choices, fallback, ai=None):
             presets[L.D_BOOST_ATTACK] = -1 if b is None else sc._card_name(b)
     log = np.zeros((20000, L.EV_FIELDS), np.int64)
     if ai is not None:
-        from sim.ai_profiles import ProfileError, get_profile
         try:
             prof = get_profile(ai)
         except ProfileError as e:
@@ -469,8 +493,6 @@ def _run(sc: Scenario, step: dict, choices, fallback, ai=None):
 
 def _decisions(m, ctl) -> list[dict]:
     """The AI decisions recorded in ``ctl``'s explain buffer, in words."""
-    from sim.engine.control import CTL_EXPLAIN, EXPLAIN_REC
-    from sim.narrate import describe_option
     n = int(ctl[CTL_EXPLAIN])
     out = []
     for r in ctl[CTL_EXPLAIN + 1:CTL_EXPLAIN + 1 + n * EXPLAIN_REC].reshape(n, EXPLAIN_REC):

@@ -4,7 +4,7 @@ A :class:`Backend` names the place (``"loky"`` or ``"dask"``), the number of loc
 worker processes and, for dask, the scheduler address. :func:`open_pool` turns it
 into a :class:`Pool`: a joblib ``Parallel`` (loky, or joblib's dask backend over a
 ``distributed.Client``) that yields results as they finish, in any order. The
-runner (``sim.runner.execute_run``) is the only caller; every command that plays
+runner (``sim.runs.drive.execute_run``) is the only caller; every command that plays
 chunks takes ``backend=`` and so runs on a cluster without code changes.
 
 - ``Backend("loky", jobs=4)``: four loky processes (None = all cores; 1 = play in
@@ -35,7 +35,7 @@ WORKER_TIMEOUT = 30.0
 #: joblib batch size on dask: "auto" sizes batches of chunks to 0.2-2 s of work
 DASK_BATCH_SIZE = "auto"
 
-log = logging.getLogger("sim.backend")
+log = logging.getLogger("sim.runs.backend")
 
 
 class BackendError(Exception):

@@ -6,17 +6,20 @@ a seeded game is stored and diffed).
 from __future__ import annotations
 
 from sim.engine import layout as L
+from sim.engine.control import EXPLAIN_REC
+from sim.engine.policy import DECISION_DOMAINS
+from sim.engine.rules import unpack_action
 
 
 def narrate(game) -> list[str]:
-    """Lines describing a :class:`sim.match.GameRecord` (or a team game's
-    :class:`sim.teams.TeamGameRecord`), from setup to the winner."""
+    """Lines describing a :class:`sim.play.match.GameRecord` (or a team game's
+    :class:`sim.play.teams.TeamGameRecord`), from setup to the winner."""
     return [_header(game)] + narrate_events(game.match, game.log, game.turns) + [_footer(game)]
 
 
 def _header(game) -> str:
     m = game.match
-    if hasattr(m, "header"):    # a team game (sim.teams.TeamMatch)
+    if hasattr(m, "header"):    # a team game (sim.play.teams.TeamMatch)
         return m.header(game)
     return (f"{m.hero_names[0]} ({m.content.label(int(m.rows[0]))}) vs {m.hero_names[1]} "
             f"({m.content.label(int(m.rows[1]))}) on {m.battlefield.name}, seed {game.seed}. "
@@ -207,8 +210,6 @@ _KIND_NAMES = {
 
 def describe_option(m, kind: int, value: int) -> str:
     """A decision option (``value`` in the domain of decision ``kind``) in words."""
-    from sim.engine.policy import DECISION_DOMAINS
-    from sim.engine.rules import unpack_action
     names = m.fighter_names()
     dom = int(DECISION_DOMAINS[kind])
     if kind == L.D_ACTION:
@@ -234,7 +235,6 @@ def describe_option(m, kind: int, value: int) -> str:
 def narrate_explained(game) -> list[str]:
     """Like :func:`narrate`, with the AI's top candidates (and scores, in points) before
     each of its decisions that had a choice; needs a game played with ``explain``."""
-    from sim.engine.control import EXPLAIN_REC
     m = game.match
     ex = game.explain
     n = int(ex[0]) if ex is not None and len(ex) else 0

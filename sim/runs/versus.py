@@ -18,7 +18,7 @@ finished chunk and the same command resumes it.
   the seats and both heroes' loadouts (rounded up the same way).
 
 :func:`run_loadouts` and :func:`run_compare` plan and play in one call (as
-``sim.runner.run_matrix`` does for a matrix); the reports are
+``sim.runs.matrix.run_matrix`` does for a matrix); the reports are
 ``reports.loadouts.build_loadouts_report`` and ``reports.compare.build_compare_report``.
 
 A cell's seeds depend only on its identity (heroes, loadouts, battlefield, seat) and
@@ -29,18 +29,16 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from sim.runner import (
-    DEFAULT_CHUNK_SIZE,
-    DEFAULT_SEED,
-    Cell,
-    RunError,
-    RunPlan,
-    _battlefields,
-    _check_common,
-    _finish_plan,
-    _split,
-    resolve_heroes,
-)
+from sim.content.heroes import HeroFileError, load_all
+from sim.content.variants import VariantError, load_variant
+from sim.runs.cells import Cell
+from sim.runs.drive import execute_run
+from sim.runs.errors import RunError
+from sim.runs.plan import DEFAULT_CHUNK_SIZE, DEFAULT_SEED, RunPlan, resolve_heroes
+from sim.runs.plan import check_common as _check_common
+from sim.runs.plan import finish_plan as _finish_plan
+from sim.runs.plan import load_battlefields as _battlefields
+from sim.runs.plan import split_keys as _split
 
 LOADOUTS_MODE = "loadouts"
 COMPARE_MODE = "compare"
@@ -120,7 +118,7 @@ def plan_loadouts(out, hero: str, games: int = 20000, opponents=None, battlefiel
     ``games``: games per loadout (>= 1), split evenly over opponents, battlefields,
     seats and opponent loadouts, rounded up per cell; ``opponents``: keys (None =
     every other installed hero); ``battlefields``: keys (None = all); ``ai``, ``seed``,
-    ``chunk_size``, ``extra_heroes``, ``variant``: as ``sim.runner.plan_run``.
+    ``chunk_size``, ``extra_heroes``, ``variant``: as ``sim.runs.matrix.plan_run``.
     Settings record ``mode = "loadouts"``, the hero, its choice groups, the
     opponents, ``games_requested`` and ``games_per_loadout`` (played) and
     ``games_per_cell``. Raises RunError naming the option at fault.
@@ -199,8 +197,6 @@ def _as_variant(variant, extra_heroes=()):
     plus ``extra_heroes``; None stays None. Raises RunError (param ``--variant``)."""
     if variant is None or not isinstance(variant, (str, Path)):
         return variant
-    from sim.content.heroes import HeroFileError, load_all
-    from sim.content.variants import VariantError, load_variant
     try:
         return load_variant(variant, load_all(None, tuple(str(Path(p).resolve()) for p in extra_heroes)))
     except VariantError as e:
@@ -212,25 +208,24 @@ def _as_variant(variant, extra_heroes=()):
 def run_loadouts(out, hero: str, games: int = 20000, opponents=None, battlefields=None, ai: str = "standard",
                  seed: int = DEFAULT_SEED, jobs: int | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE,
                  extra_heroes=(), variant=None, progress: bool = False, backend=None, scheduler: str | None = None):
-    """Play a loadouts run: :func:`plan_loadouts` then ``sim.runner.execute_run``, as
+    """Play a loadouts run: :func:`plan_loadouts` then ``sim.runs.drive.execute_run``, as
     ``unmatched-sim loadouts`` does (without the report: ``reports.loadouts.build_loadouts_report(out)``).
 
     Arguments as :func:`plan_loadouts` and ``execute_run`` (``jobs``: local worker
     processes, None = every core, 1 = play in this process); ``variant`` may also be
     the path of a variant file. Rerunning with the same arguments resumes. Returns the
-    ``sim.runner.RunResult``. The games played per loadout (``games`` rounded up so that
+    ``sim.runs.plan.RunResult``. The games played per loadout (``games`` rounded up so that
     every opponent, battlefield and seat gets the same number) are recorded in the run's
-    settings: ``sim.runner.read_manifest(out)["settings"]["games_per_loadout"]``.
+    settings: ``sim.runs.store.read_manifest(out)["settings"]["games_per_loadout"]``.
     Raises RunError naming the option at fault.
 
     Example::
 
-        from sim.versus import run_loadouts
+        from sim.runs.versus import run_loadouts
         from reports.loadouts import build_loadouts_report
         run_loadouts("runs/geralt", "geralt", games=400, opponents=["medusa", "sinbad"], battlefields=["soho"], jobs=2)
         build_loadouts_report("runs/geralt").tables["best"]
     """
-    from sim.runner import execute_run
     plan = plan_loadouts(out, hero, games, opponents, battlefields, ai, seed, chunk_size, extra_heroes,
                          _as_variant(variant, extra_heroes))
     return execute_run(plan, jobs=jobs, progress=progress, backend=backend, scheduler=scheduler)
@@ -240,24 +235,23 @@ def run_compare(out, hero: str, variant, games: int = 2000, opponents=None, batt
                 ai: str = "standard", seed: int = DEFAULT_SEED, jobs: int | None = None,
                 chunk_size: int = DEFAULT_CHUNK_SIZE, extra_heroes=(), progress: bool = False, backend=None,
                 scheduler: str | None = None):
-    """Play a compare run: :func:`plan_compare` then ``sim.runner.execute_run`` for the
+    """Play a compare run: :func:`plan_compare` then ``sim.runs.drive.execute_run`` for the
     baseline and the variant folder, as ``unmatched-sim compare`` does (without the
     report: ``reports.compare.build_compare_report(out)``).
 
     ``variant``: a ``sim.content.variants.Variant`` or the path of a variant file
     (validated against the installed heroes plus ``extra_heroes``); the other
     arguments as :func:`plan_compare` and ``execute_run``. Rerunning resumes.
-    Returns ``(baseline, variant)`` ``sim.runner.RunResult``. Raises RunError naming
+    Returns ``(baseline, variant)`` ``sim.runs.plan.RunResult``. Raises RunError naming
     the option at fault.
 
     Example::
 
-        from sim.versus import run_compare
+        from sim.runs.versus import run_compare
         from reports.compare import build_compare_report
         run_compare("runs/arthur22", "king_arthur", "arthur_plus4.toml", games=200, jobs=2)
         build_compare_report("runs/arthur22").tables["compare"]
     """
-    from sim.runner import execute_run
     base, var = plan_compare(out, hero, _as_variant(variant, extra_heroes), games, opponents, battlefields, ai,
                              seed, chunk_size, extra_heroes)
     return (execute_run(base, jobs=jobs, progress=progress, backend=backend, scheduler=scheduler),

@@ -1,0 +1,135 @@
+"""Options and context shared by the commands: ``--jobs`` / ``--backend`` / ``--scheduler``, the
+run options, ``--variant``, and the homebrew heroes of the command line.
+
+The backend options:
+
+Decorate a click command with :func:`backend_options`; it receives one ``backend``
+argument (a :class:`sim.runs.backend.Backend`) to pass on to the runner::
+
+    @main.command()
+    @backend_options
+    def matrix(..., backend):
+        execute_run(plan, backend=backend, ...)
+
+Bad options are usage errors naming the option; a backend that fails at run time
+(an unreachable scheduler, workers with another unmatched-sim, a cluster lost
+mid-run) is a one-line ``Error: ...`` with exit status 1, never a traceback.
+"""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import click
+
+from sim.content.heroes import HeroFileError, load_all
+from sim.content.profiles import (
+    DEFAULT_PROFILE,
+    ProfileError,
+    get_profile,
+    profile_names,
+)
+from sim.content.variants import VariantError, load_variant
+from sim.play.match import installed_content
+from sim.runs.backend import BACKENDS, CONNECT_TIMEOUT, Backend, BackendError
+
+
+def backend_options(command):
+    """Add ``--jobs/-j``, ``--backend`` and ``--scheduler`` to a click command and call
+    it with ``backend=Backend(...)`` in their place. Raises click.BadParameter for bad
+    combinations and turns a BackendError raised by the command into a one-line
+    click error."""
+
+    @click.option("--jobs", "-j", default=None, type=click.IntRange(min=1),
+                  help="Worker processes on this machine (loky, or a local dask cluster). Default: all cores. "
+                       "Results do not depend on it.")
+    @click.option("--backend", "backend_name", default=None, type=click.Choice(BACKENDS),
+                  help="Where games run: loky (processes on this machine) or dask (a dask.distributed cluster: "
+                       "the one at --scheduler, or a local one). Default: loky, or dask when --scheduler is given. "
+                       "Results do not depend on it.")
+    @click.option("--scheduler", metavar="ADDRESS", default=None,
+                  help=f"Address of a running `dask scheduler` (e.g. tcp://10.0.0.5:8786) whose workers play the "
+                       f"games; it must answer within {CONNECT_TIMEOUT:g} s.")
+    @functools.wraps(command)
+    def wrapper(*args, jobs, backend_name, scheduler, **kwargs):
+        try:
+            backend = Backend.of(backend_name, jobs, scheduler)
+        except BackendError as e:
+            raise click.BadParameter(str(e), param_hint=f"'{e.param}'" if e.param else None) from None
+        try:
+            return command(*args, backend=backend, **kwargs)
+        except BackendError as e:
+            raise click.ClickException(str(e)) from None
+
+    return wrapper
+
+
+
+def homebrew_paths():
+    ctx = click.get_current_context()
+    return tuple((ctx.find_root().obj or {}).get("heroes", ()))
+
+
+def run_content(variant=None):
+    try:
+        return installed_content(homebrew_paths(), variant.to_json() if variant is not None else "")
+    except HeroFileError as e:
+        raise click.ClickException(f"a hero file is invalid: {e}") from None
+
+
+def variant_of(path):
+    """The --variant file as a validated Variant (None without one), or a one-line usage
+    error naming the file, the hero, the card and the field."""
+    if path is None:
+        return None
+    try:
+        specs = load_all(None, homebrew_paths())
+    except HeroFileError as e:
+        raise click.ClickException(f"a hero file is invalid: {e}") from None
+    try:
+        return load_variant(path, specs)
+    except VariantError as e:
+        raise click.BadParameter(str(e), param_hint="'--variant'") from None
+
+
+def variant_option(command):
+    """Add ``--variant FILE`` to a click command."""
+    return click.option(
+        "--variant", "variant_path", default=None, type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+        help="A designer variant: a TOML file that changes parts of hero files (health, move, a card's value, "
+             "boost, copies or effect arguments) for this command; see the README.")(command)
+
+
+def run_options(out_default, out_help, *, ai_help="AI profile for both seats",
+                seed_help="Run seed, 0..4294967295 (same seed, same games).",
+                bf_help="Battlefields (comma-separated or repeated). Default: every installed battlefield.",
+                no_report_help="Only play and store the games."):
+    """The options every command that plays a stored run shares (matrix, teams, loadouts,
+    compare): --battlefields, --ai, --seed, --out, --chunk-size, --no-report, --quiet."""
+    opts = [
+        click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS", help=bf_help),
+        click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
+                     help=ai_help + ": " + ", ".join(profile_names()) + ", or a profile .toml file."),
+        click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1), help=seed_help),
+        click.option("--out", "-o", default=out_default, show_default=out_default is not None,
+                     type=click.Path(file_okay=True, path_type=Path), help=out_help),
+        click.option("--chunk-size", default=200, show_default=True, type=click.IntRange(min=1),
+                     help="Games per chunk (the unit of work and of resuming)."),
+        click.option("--no-report", is_flag=True, help=no_report_help),
+        click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
+    ]
+
+    def apply(command):
+        for o in reversed(opts):
+            command = o(command)
+        return command
+    return apply
+
+
+def check_profile(name, option):
+    """An AI profile by name or file, or a usage error naming the option and the valid profiles."""
+    try:
+        return get_profile(name)
+    except ProfileError as e:
+        raise click.BadParameter(str(e), param_hint=f"'{option}'") from None
+

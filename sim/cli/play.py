@@ -1,0 +1,159 @@
+"""``duel``: one seeded game, narrated (also team games: ``duel A+B C+D``)."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from sim.cli.app import main
+from sim.cli.options import (
+    check_profile,
+    run_content,
+    variant_of,
+    variant_option,
+)
+from sim.content.battlefields import (
+    list_battlefields,
+    load_battlefield,
+)
+from sim.content.profiles import (
+    DEFAULT_PROFILE,
+    profile_names,
+)
+from sim.engine import layout as L
+from sim.engine.game import TRES_DEALT0, TRES_HP0, TRES_OUT0, TRES_PLAYED0, TRES_SK0
+from sim.play.match import Match, MatchError
+from sim.play.narrate import narrate, narrate_explained
+from sim.play.teams import TeamMatch, parse_team, split_heroes
+
+
+@main.command()
+@click.argument("hero_a")
+@click.argument("hero_b")
+@click.option("--battlefield", "-b", default="marmoreal", show_default=True,
+              help="Battlefield key (see `unmatched-sim battlefields`) or a battlefield .toml file.")
+@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1),
+              help="Game seed, 0..4294967295 (same seed, same game).")
+@click.option("--loadout", "-l", "loadouts", multiple=True,
+              help="Gear loadout, e.g. silver+wolf-armor+blizzard: once for the hero that has choice groups, "
+                   "or twice (seat order) when both do. Same as writing KEY@LOADOUT.")
+@click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
+              help="AI profile for HERO_A (and HERO_B unless --vs): " + ", ".join(profile_names())
+                   + ", or a profile .toml file.")
+@click.option("--vs", default=None, metavar="PROFILE", help="AI profile for HERO_B. Default: the same as --ai.")
+@click.option("--explain", is_flag=True,
+              help="Before each AI decision, show the top candidates and their scores.")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary instead of the narration.")
+@click.option("--players", type=click.Choice(["3", "4"]), default=None,
+              help="Team games only (A+B C+D): 4 (default) players, or 3: one player controls both heroes of "
+                   "the first team (A+B) and takes both its turns.")
+@variant_option
+def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, players, variant_path):
+    """Play one seeded game of HERO_A (moves first) against HERO_B and narrate it.
+
+    A hero whose file declares choice groups (gear) takes a loadout, one option per group
+    joined by '+' (`unmatched-sim heroes` lists them): either KEY@LOADOUT or --loadout, e.g.
+    `duel geralt ciri --loadout silver+wolf-armor+blizzard -b kaer_morhen --seed 3`.
+    Both seats play the --ai profile (default: standard) unless --vs names another for HERO_B.
+
+    A team game: `duel A+B C+D` (2 vs 2 on a battlefield with four start spaces; turn
+    order A, C, B, D; --players 3: one player controls A and B). --ai plays the first team,
+    --vs the second. A loadout is then given as KEY@LOADOUT.
+    """
+    variant = variant_of(variant_path)
+    content = run_content(variant)
+    if len(split_heroes(hero_a, content)) > 1 or len(split_heroes(hero_b, content)) > 1 or players is not None:
+        return _team_duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json,
+                          int(players or 4), content, variant)
+    try:
+        m = Match([hero_a, hero_b], battlefield, content=content)
+        if loadouts:
+            with_groups = [i for i, sp in enumerate(m.specs) if sp.groups]
+            if any(not lo.strip() for lo in loadouts):
+                raise MatchError("--loadout is empty; give one option per choice group joined by '+' "
+                                 "(`unmatched-sim heroes` lists the loadouts)")
+            if len(loadouts) > 2 or (len(loadouts) == 2 and len(with_groups) < 2) or not with_groups:
+                raise MatchError(f"--loadout given {len(loadouts)} time(s), but "
+                                 f"{len(with_groups)} of the two heroes have loadouts")
+            if len(loadouts) == 1 and len(with_groups) == 2:
+                raise MatchError("both heroes have loadouts: give --loadout twice (seat order), "
+                                 "or write KEY@LOADOUT for each hero")
+            if any("@" in h for h in (hero_a, hero_b)):
+                raise MatchError("a loadout is given both as KEY@LOADOUT and with --loadout; use one of them")
+            seats = with_groups if len(loadouts) == 2 else with_groups[:1]
+            per_seat = [None, None]
+            for seat, lo in zip(seats, loadouts):
+                per_seat[seat] = lo
+            m = Match([m.keys[0], m.keys[1]], battlefield, loadouts=per_seat, content=content)
+    except MatchError as e:
+        raise click.UsageError(str(e)) from None
+    profiles = (check_profile(ai, "--ai"), check_profile(vs if vs is not None else ai, "--vs"))
+    g = m.play(seed, modes=profiles, explain=20000 if explain else 0)
+    if as_json:
+        reasons = {L.END_HERO_DEFEATED: "hero defeated", L.END_TURN_CAP: "turn cap (draw)", L.END_ERROR: "error"}
+        out = {
+            "seed": g.seed, "battlefield": m.battlefield.key,
+            "heroes": [m.content.label(int(r)) for r in m.rows],
+            "first_player": m.hero_names[0], "winner": g.winner_name,
+            "winner_seat": None if g.winner < 0 else g.winner + 1, "turns": g.turns,
+            "end_reason": reasons.get(int(g.result[2]), str(int(g.result[2]))),
+            "final_health": {m.hero_names[p]: int(g.result[3 + p]) for p in range(2)},
+            "sidekick_health": {m.hero_names[p]: int(g.result[5 + p]) for p in range(2)},
+            "cards_played": {m.hero_names[p]: int(g.result[7 + p]) for p in range(2)},
+            "events": len(g.log), "ai": [p.name for p in profiles],
+            "variant": variant.name if variant is not None else None,
+        }
+        click.echo(json.dumps(out, indent=2))
+        return
+    if variant is not None:
+        click.echo(f"Variant {variant.name!r}: " + "; ".join(variant.describe()))
+        if not set(variant.heroes) & set(m.keys):
+            click.echo(f"note: the variant {variant.name!r} changes none of this duel's heroes "
+                       f"(it changes {', '.join(sorted(variant.heroes))})", err=True)
+    if explain:
+        lines = narrate_explained(g)
+    else:
+        lines = narrate(g)
+    for line in lines:
+        click.echo(line)
+
+
+def _team_duel(team_a, team_b, battlefield, seed, loadouts, ai, vs, explain, as_json, players, content, variant):
+    """`duel A+B C+D`: one narrated team game (see :mod:`sim.teams`)."""
+    try:
+        if len(split_heroes(team_a, content)) < 2 or len(split_heroes(team_b, content)) < 2:
+            raise MatchError(f"a team game needs two teams of two heroes, each written A+B "
+                             f"(e.g. `duel medusa+sinbad king_arthur+alice`); got {team_a!r} and {team_b!r}")
+        if loadouts:
+            raise MatchError("--loadout is for duels; in a team game write KEY@LOADOUT for the hero")
+        t1, t2 = parse_team(team_a, content), parse_team(team_b, content)
+        m = TeamMatch(t1, t2, battlefield, players=players, content=content)
+    except MatchError as e:
+        msg = str(e)
+        if "start space" in msg:
+            good = [b for b in list_battlefields() if (load_battlefield(b).starts[:4] >= 0).all()]
+            msg += f"; battlefields with four: {', '.join(good)}"
+        raise click.UsageError(msg) from None
+    profiles = (check_profile(ai, "--ai"), check_profile(vs if vs is not None else ai, "--vs"))
+    g = m.play(seed, modes=profiles, explain=20000 if explain else 0)
+    if as_json:
+        reasons = {L.END_HERO_DEFEATED: "team defeated", L.END_TURN_CAP: "turn cap (draw)", L.END_ERROR: "error"}
+        r = g.result
+        out = {
+            "seed": g.seed, "battlefield": m.battlefield.key, "players": players,
+            "seats": [{"seat": i + 1, "hero": m.content.label(int(m.rows[i])), "team": i % 2 + 1,
+                       "player": m.controllers[i] + 1, "final_health": int(r[TRES_HP0 + i]),
+                       "sidekick_health": int(r[TRES_SK0 + i]), "damage_dealt": int(r[TRES_DEALT0 + i]),
+                       "cards_played": int(r[TRES_PLAYED0 + i]),
+                       "defeated_on_turn": int(r[TRES_OUT0 + i]) or None} for i in range(4)],
+            "teams": m.team_names, "winner": g.winner_name, "winner_team": None if g.winner < 0 else g.winner + 1,
+            "turns": g.turns, "end_reason": reasons.get(int(r[2]), str(int(r[2]))),
+            "events": len(g.log), "ai": [p.name for p in profiles],
+            "variant": variant.name if variant is not None else None,
+        }
+        click.echo(json.dumps(out, indent=2))
+        return
+    if variant is not None:
+        click.echo(f"Variant {variant.name!r}: " + "; ".join(variant.describe()))
+    for line in (narrate_explained(g) if explain else narrate(g)):
+        click.echo(line)

@@ -1,0 +1,380 @@
+"""Commands that play many games: ``arena``, ``matrix``, ``teams``, ``loadouts``, ``compare``,
+``report`` (rebuild a run's report) and ``bench``."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from reports import build_report
+from reports.compare import build_compare_report
+from reports.loadouts import build_loadouts_report
+from reports.teams import build_teams_report
+from sim.cli.app import main
+from sim.cli.options import (
+    backend_options,
+    check_profile,
+    homebrew_paths,
+    run_options,
+    variant_of,
+    variant_option,
+)
+from sim.content.profiles import (
+    DEFAULT_PROFILE,
+    profile_names,
+)
+from sim.runs.arena import ArenaError, format_arena, run_arena
+from sim.runs.bench import format_bench, run_bench
+from sim.runs.drive import execute_run
+from sim.runs.errors import RunError, RunInterrupted
+from sim.runs.matrix import plan_run
+from sim.runs.store import read_manifest
+from sim.runs.teams import execute_teams, plan_teams
+from sim.runs.versus import BASELINE_DIR, VARIANT_DIR, plan_compare, plan_loadouts
+
+
+@main.command()
+@click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
+              help="The profile being measured: " + ", ".join(profile_names()) + ", or a profile .toml file.")
+@click.option("--vs", default="greedy", show_default=True, metavar="PROFILE", help="The opposing profile.")
+@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(min=1),
+              help="Games per hero for --ai, split evenly over opponents (mirror included), battlefields and seats.")
+@click.option("--heroes", "hero_names", multiple=True, metavar="KEYS",
+              help="Heroes (comma-separated or repeated). Default: every installed hero.")
+@click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS",
+              help="Battlefields (comma-separated or repeated). Default: every installed battlefield.")
+@backend_options
+@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1), help="Run seed.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@variant_option
+def arena(ai, vs, games, hero_names, battlefield_names, seed, as_json, backend, variant_path):
+    """Play AI profile --ai against profile --vs and print --ai's score per hero and overall.
+
+    Every hero played by --ai meets every hero played by --vs (mirrors included) on every
+    battlefield, seats swapped evenly; score = wins + draws/2, with a Wilson 95% interval.
+    Also prints the first player's score. Example: `unmatched-sim arena --ai standard --vs random`.
+    """
+    check_profile(ai, "--ai")
+    check_profile(vs, "--vs")
+    variant = variant_of(variant_path)
+    try:
+        res = run_arena(ai, vs, games, hero_names or None, battlefield_names or None, seed, None, homebrew_paths(),
+                        backend=backend, variant=variant)
+    except ArenaError as e:
+        if e.param:
+            raise click.BadParameter(str(e), param_hint=f"'{e.param}'") from None
+        raise click.UsageError(str(e)) from None
+    per = int(res.per_hero["games"].iloc[0]) if len(res.per_hero) else 0
+    if per != games:
+        click.echo(f"note: {per} games per hero instead of {games}, so that every opponent, battlefield and "
+                   "seat gets the same number of games", err=True)
+    if as_json:
+        click.echo(json.dumps(res.to_dict(), indent=2))
+    else:
+        click.echo(format_arena(res))
+
+
+def _run_error(e):
+    """A sim.runs.errors.RunError as a click usage error naming the option at fault."""
+    if getattr(e, "param", None):
+        return click.BadParameter(str(e), param_hint=f"'{e.param}'")
+    return click.UsageError(str(e))
+
+
+@main.command()
+@click.option("--games", "-n", default=1000, show_default=True, type=click.IntRange(min=1),
+              help="Games per pair of heroes, split evenly between the seats, the battlefields and the loadouts.")
+@click.option("--heroes", "hero_names", multiple=True, metavar="KEYS",
+              help="Heroes to pair (comma-separated or repeated; KEY@LOADOUT for one loadout only). "
+                   "Default: every installed hero.")
+@run_options(Path("runs/matrix"), "Run folder: new, empty, or a run of the same command to resume.",
+             no_report_help="Only play and store the games; skip the tables, plots and HTML.")
+@variant_option
+@backend_options
+def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_size, no_report, quiet, variant_path):
+    """Play every pair of heroes (mirrors included) on the chosen battlefields.
+
+    Games run in chunks on worker processes (or on a dask cluster: --backend dask, with
+    --scheduler ADDRESS for a running one) and are stored in the run folder (--out) as they
+    finish: per-game rows as Parquet plus a manifest. Rerunning the same command resumes,
+    skipping finished chunks; Ctrl-C loses no finished chunk. At the end the report (CSV,
+    Parquet, PNG plots, report.html) is written to OUT/report and a summary printed.
+    """
+    variant = variant_of(variant_path)
+    try:
+        plan = plan_run(out, games, hero_names, battlefield_names, ai, seed, chunk_size, homebrew_paths(), variant)
+    except RunError as e:
+        raise _run_error(e) from None
+    _note_uneven_split(plan, games)
+    _execute(plan, backend, quiet, out)
+    if no_report:
+        return
+    _write_report(out)
+
+
+def _note_uneven_split(plan, games: int) -> None:
+    """Say when a pair's games do not split evenly over its battlefields x loadouts x seats
+    (the matrix gives some of them one game more; the scores stay balanced to that game)."""
+    heroes, n_bf = plan.settings["heroes"], len(plan.settings["battlefields"])
+    played: dict = {}
+    for c in plan.cells:
+        if c.p1 != c.p2:
+            played.setdefault(tuple(sorted((c.p1, c.p2))), []).append(c.games)
+    uneven = {}
+    for (a, b), v in played.items():
+        k = n_bf * len(heroes[a]) * len(heroes[b]) * 2   # (cells of 0 games are not planned)
+        if len(v) < k or max(v) != min(v):
+            uneven[(a, b)] = k
+    if uneven:
+        (a, b), k = max(uneven.items(), key=lambda kv: kv[1])
+        click.echo(f"note: {games} games per pair do not split evenly over battlefields, loadouts and seats "
+                   f"({len(uneven)} pair(s), e.g. {a} vs {b}: {k} slots); some slots get one game more. "
+                   f"A multiple of {k} splits that pair exactly.", err=True)
+
+
+@main.command()
+@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(min=1),
+              help="Total games, spread evenly over the pairings (two disjoint hero pairs) and rounded up so "
+                   "that every pairing gets the same number (the command prints how many).")
+@click.option("--heroes", "hero_names", multiple=True, metavar="KEYS",
+              help="Heroes to pair (comma-separated or repeated; at least 4; KEY@LOADOUT picks a loadout, "
+                   "else a hero with gear plays its first one). Default: every installed hero.")
+@run_options(Path("runs/teams"), "Run folder: new, empty, or a run of the same command to resume.",
+             ai_help="AI profile of every player",
+             bf_help="Battlefields with four start spaces (comma-separated or repeated). Default: every installed one.")
+@backend_options
+def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, no_report, quiet, backend):
+    """Play every team pairing (hero pair against a disjoint hero pair, 2 vs 2) and report.
+
+    Seats (which team moves first, the order within each team) and battlefields are
+    balanced over the run. Games are stored in the run folder as they finish (rerun to
+    resume; Ctrl-C loses no finished chunk). The report (OUT/report: teams.md, teams.html,
+    tables/*.csv and *.parquet, plots/team_pairs.png) gives each hero pair's score as a
+    team with a Wilson 95% interval, and each hero's contribution (score of its teams,
+    damage dealt, share of its team's damage, survival, last hero standing). A 3-player
+    game plays by the same rules, so this report covers it too.
+    """
+    check_profile(ai, "--ai")
+    try:
+        plan = plan_teams(out, games, hero_names or None, battlefield_names or None, ai, seed, chunk_size, homebrew_paths())
+    except RunError as e:
+        raise _run_error(e) from None
+    s = plan.settings
+    click.echo(f"--games {games}: {plan.games_total} games, {s['games_per_pairing']} per pairing "
+               f"({s['pairings']} pairings of two disjoint pairs of {len(s['heroes'])} heroes), "
+               f"{len(s['battlefields'])} battlefield(s).", err=True)
+    _execute(plan, backend, quiet, out, run=execute_teams)
+    if not no_report:
+        _write_report(out, "teams")
+
+
+def _execute(plan, backend, quiet, out, what="", run=None):
+    """Play a planned run with progress and a one-line summary; exits 130 on Ctrl-C
+    (finished chunks stay stored). ``run``: the executor (``sim.runs.drive.execute_run``,
+    or ``sim.runs.teams.execute_teams`` for a team run)."""
+    total, done = plan.games_total, plan.games_done
+    if done:
+        click.echo(f"Resuming {out}: {done} of {total} games already stored.", err=True)
+    try:
+        res = (run or execute_run)(plan, backend=backend, progress=False if quiet else None)
+    except RunError as e:
+        raise _run_error(e) from None
+    except RunInterrupted as e:
+        click.echo(str(e), err=True)
+        sys.exit(130)
+    if res.games_played:
+        click.echo(f"{what}Played {res.games_played} games in {res.seconds:.1f} s ({res.games_per_second:,.0f} games/s) "
+                   f"in {len(plan.cells)} cells; {total} games stored in {out}.")
+        click.echo(f"Workers: {res.backend}; busy {100 * (1 - res.overhead):.0f}% of the time.", err=True)
+    else:
+        click.echo(f"{what}All {total} games were already stored in {out}.")
+    return res
+
+
+def _write_report(run_dir, kind: str = "matrix"):
+    """Build the report of a run folder (``kind``: matrix, loadouts, compare or teams, each
+    with its own builder in ``reports``), then print its summary and where its files are.
+    A report that cannot be built (e.g. a damaged games file: pyarrow's errors are
+    ValueErrors) is a one-line error."""
+    build = {"teams": build_teams_report, "loadouts": build_loadouts_report,
+             "compare": build_compare_report}.get(kind, build_report)
+    try:
+        rep = build(run_dir)
+    except ValueError as e:
+        raise click.ClickException(f"cannot build the report of {run_dir}: {str(e).splitlines()[0]}") from None
+    click.echo("")
+    click.echo(rep.summary)
+    click.echo("")
+    if kind == "compare":
+        click.echo(f"Report: {rep.html}  (table: {rep.csv['compare']}, plot: {rep.png['compare']})")
+    else:
+        files = f"{rep.markdown} and {rep.html}" if kind == "teams" else f"{rep.html}"
+        click.echo(f"Report: {files}  (tables: {rep.out_dir / 'tables'}, plots: {rep.out_dir / 'plots'})")
+
+
+def _out_name(*parts) -> Path:
+    import re
+    return Path("runs") / "_".join(re.sub(r"[^A-Za-z0-9_.-]+", "-", str(p)) for p in parts if p)
+
+
+@main.command()
+@click.argument("hero")
+@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(min=1),
+              help="Games per loadout, split evenly over the opponents, battlefields and seats (rounded up so "
+                   "that each gets the same number; the report says so).")
+@click.option("--opponents", "opponent_names", multiple=True, metavar="KEYS",
+              help="Opponents (comma-separated or repeated; KEY@LOADOUT for one loadout of an opponent with gear). "
+                   "Default: every other installed hero.")
+@run_options(None, "Run folder: new, empty, or a run of the same command to resume. "
+                   "Default: runs/loadouts_HERO (plus the variant file's name).")
+@variant_option
+@backend_options
+def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chunk_size, no_report, quiet,
+             variant_path, backend):
+    """Compare every gear loadout of HERO against every opponent.
+
+    HERO must declare choice groups (Geralt of Rivia: sword, armor, potion; 8 loadouts).
+    Each loadout plays every opponent on every battlefield, seats swapped evenly. The
+    report (OUT/report/loadouts.html, tables/*.csv, plots/*.png) gives each loadout's
+    win rate per opponent and overall with 95% intervals, the best loadout against each
+    opponent, whether the loadouts differ significantly (chi-square, Holm-corrected) and
+    the effect of each single gear choice with the others held fixed. Resumable like
+    `matrix`. Example: `unmatched-sim loadouts geralt_of_rivia --games 20000`.
+    """
+    variant = variant_of(variant_path)
+    if out is None:
+        out = _out_name("loadouts", hero.split("@")[0], variant_path.stem if variant_path else "")
+    try:
+        plan = plan_loadouts(out, hero, games, opponent_names or None, battlefield_names or None, ai, seed,
+                             chunk_size, homebrew_paths(), variant)
+    except RunError as e:
+        raise _run_error(e) from None
+    s = plan.settings
+    if s["games_per_loadout"] != games:
+        click.echo(f"note: {s['games_per_loadout']} games per loadout instead of {games}, so that every opponent, "
+                   "battlefield and seat gets the same number", err=True)
+    _execute(plan, backend, quiet, out)
+    if not no_report:
+        _write_report(out, "loadouts")
+
+
+@main.command()
+@click.option("--variant", "variant_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              metavar="FILE", help="The designer variant to measure (a TOML file; see the README).")
+@click.option("--hero", "hero", required=True, metavar="KEY",
+              help="The hero whose win rate is compared (KEY or KEY@LOADOUT; a hero with gear plays all its "
+                   "loadouts unless one is named).")
+@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(min=1),
+              help="Games per opponent in each of the two runs, split evenly over battlefields, seats and loadouts "
+                   "(rounded up so that each gets the same number).")
+@click.option("--opponents", "opponent_names", multiple=True, metavar="KEYS",
+              help="Opponents (comma-separated or repeated). Default: every other installed hero.")
+@run_options(None, "Compare folder (OUT/baseline and OUT/variant are run folders; rerunning resumes). "
+                   "Default: runs/compare_VARIANT_HERO.",
+             seed_help="Run seed, 0..4294967295: both runs use it, so their games are paired.")
+@backend_options
+def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, seed, out, chunk_size, no_report,
+            quiet, backend):
+    """Measure a designer variant: HERO's win rate without and with it, in paired games.
+
+    Plays HERO against every opponent twice with the same cells and seeds: once with the
+    hero files as installed (OUT/baseline) and once with the variant (OUT/variant). Game i
+    of a cell has the same seed in both, so the two runs are paired, and the report gives
+    the change of HERO's win rate against each opponent and overall with a 95% interval
+    and a significance verdict (paired t-test, Holm-corrected). Example:
+    `unmatched-sim compare --variant arthur_plus4.toml --hero king_arthur --games 2000`.
+    """
+    variant = variant_of(variant_path)
+    if out is None:
+        out = _out_name("compare", variant_path.stem, hero.split("@")[0])
+    try:
+        base, var = plan_compare(out, hero, variant, games, opponent_names or None, battlefield_names or None, ai,
+                                 seed, chunk_size, homebrew_paths())
+    except RunError as e:
+        raise _run_error(e) from None
+    s = var.settings
+    if any(n != games for n in s["games_per_opponent"].values()):
+        click.echo("note: " + ", ".join(f"{n} games against {o}" for o, n in s["games_per_opponent"].items()
+                                        if n != games)
+                   + f" instead of {games}, so that every battlefield, seat and loadout gets the same number", err=True)
+    if variant.is_noop:
+        click.echo(f"note: the variant {variant.name!r} sets only values the hero files already have", err=True)
+    changed = set(variant.heroes)
+    if s["hero"] not in changed:
+        click.echo(f"note: the variant {variant.name!r} does not change {s['hero']} (it changes "
+                   f"{', '.join(sorted(changed))}): the difference measured is the effect on {s['hero']}'s "
+                   f"games of changes to other heroes", err=True)
+    if changed & set(s["games_per_opponent"]) - {s["hero"]}:
+        click.echo(f"note: the variant also changes opponents ({', '.join(sorted(changed & set(s['games_per_opponent'])))}"
+                   f"): the difference is the combined effect, not {s['hero']}'s change alone", err=True)
+    _execute(base, backend, quiet, base.run_dir, "Baseline: ")
+    _execute(var, backend, quiet, var.run_dir, "Variant:  ")
+    if not no_report:
+        _write_report(out, "compare")
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(path_type=Path))
+def report(run_dir):
+    """Write the tables, plots and HTML report of a run folder (RUN_DIR/report): a matrix
+    run, a loadouts run, or a compare folder."""
+    if not run_dir.is_dir():
+        raise click.BadParameter(f"{run_dir}: " + ("a file, not a run folder" if run_dir.exists() else "no such folder"),
+                                 param_hint="RUN_DIR")
+    try:
+        if not (run_dir / "manifest.json").exists() and (run_dir / BASELINE_DIR).is_dir() \
+                and (run_dir / VARIANT_DIR).is_dir():
+            _write_report(run_dir, "compare")
+            return
+        parent = run_dir.resolve().parent
+        if run_dir.resolve().name in (BASELINE_DIR, VARIANT_DIR) and (parent / BASELINE_DIR).is_dir() \
+                and (parent / VARIANT_DIR).is_dir():
+            raise click.BadParameter(f"{run_dir} is one half of a compare folder; its report is made from both: "
+                                     f"run `unmatched-sim report {parent}`", param_hint="RUN_DIR")
+        m = read_manifest(run_dir)
+        if m["settings"].get("mode") == "teams":
+            _write_report(run_dir, "teams")
+            return
+        if m["settings"].get("mode") == "loadouts":
+            _write_report(run_dir, "loadouts")
+            return
+        _write_report(run_dir)
+    except RunError as e:
+        raise click.BadParameter(str(e), param_hint="RUN_DIR") from None
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    except OSError as e:
+        raise click.ClickException(f"cannot write the report in {run_dir}: {e}") from None
+
+
+@main.command()
+@click.option("--games", "-n", default=2420, show_default=True, type=click.IntRange(min=1),
+              help="Duels per timed run, rounded up to a multiple of the hero pairs.")
+@click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE", help="AI profile for both seats.")
+@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Worker processes. Default: all cores.")
+@click.option("--repeat", default=3, show_default=True, type=click.IntRange(min=1), help="Timed one-core runs.")
+@click.option("--python-games", default=6, show_default=True, type=click.IntRange(min=0),
+              help="Duels for the plain-Python (NUMBA_DISABLE_JIT=1) comparison; 0 skips it.")
+@click.option("--start-runs", default=2, show_default=True, type=click.IntRange(min=0),
+              help="Warm start-up measurements (a fresh python each); 0 skips them.")
+@click.option("--compile", "measure_compile", is_flag=True,
+              help="Also measure the compile time with an empty cache (in a temporary folder; takes minutes).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench(games, ai, jobs, repeat, python_games, start_runs, measure_compile, as_json):
+    """Measure how fast the engine plays duels: per core, on all cores, start-up, memory.
+
+    Plays a fixed, seeded mix (every ordered pair of heroes, all battlefields) and prints
+    duels per second on one core and on --jobs cores, the parallel efficiency, the warm
+    start-up time, peak memory per worker and the speed-up over plain Python.
+    `sim/bench.py` explains every figure.
+    """
+    check_profile(ai, "--ai")
+    say = None if as_json else (lambda msg: click.echo(msg, err=True))
+    r = run_bench(games, ai, jobs, repeat, python_games, measure_compile, start_runs, progress=say)
+    click.echo(json.dumps(r, indent=1) if as_json else format_bench(r))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,239 @@
+"""The driver of a stored run: play the chunks not yet stored on a backend and store each
+as its result arrives, keeping the manifest's status and sessions."""
+from __future__ import annotations
+
+import json
+import shutil
+import time
+import warnings
+from contextlib import ExitStack
+from dataclasses import asdict
+from datetime import UTC, datetime
+
+from tqdm import (
+    tqdm,  # a text bar: the same in a terminal and a notebook (the widget bar needs ipywidgets)
+)
+
+from sim.content.profiles import get_profile
+from sim.runs.backend import Backend, BackendError, open_pool
+from sim.runs.errors import RunError, RunInterrupted
+from sim.runs.plan import RunPlan, RunResult, package_version
+from sim.runs.store import (
+    FORMAT_VERSION,
+    GAMES_DIR,
+    MANIFEST,
+    RUN_KIND,
+    SPACES_DIR,
+    read_manifest,
+    write_chunk,
+    write_json,
+)
+from sim.runs.workers import (
+    WorkerMismatch,
+    cached_match,
+    play_task,
+    worker_differences,
+    worker_expectation,
+)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _prepare_folder(plan: RunPlan) -> dict:
+    """Create the run folder (or reopen it) and write/refresh the manifest."""
+    run_dir = plan.run_dir
+    try:
+        for sub in (GAMES_DIR, SPACES_DIR):
+            (run_dir / sub).mkdir(parents=True, exist_ok=True)
+        for sub in (GAMES_DIR, SPACES_DIR):
+            for tmp in (run_dir / sub).glob(".*.tmp"):
+                tmp.unlink()
+        if (run_dir / MANIFEST).exists():
+            manifest = read_manifest(run_dir)
+        else:
+            manifest = {
+                "kind": RUN_KIND, "format": FORMAT_VERSION, "package_version": package_version(),
+                "created": _now(), "settings": plan.settings,
+                "games_total": plan.games_total, "chunks_total": len(plan.chunks),
+                "cells": [dict(asdict(c), matchup_id=c.matchup_id) for c in plan.cells],
+                "heroes": plan.hero_info, "battlefields": plan.battlefield_info,
+                "extra_hero_paths": list(plan.extra_heroes), "sessions": [],
+            }
+        manifest["status"] = "running"
+        write_json(run_dir / MANIFEST, manifest)
+    except OSError as e:
+        raise RunError(f"cannot write the run folder {run_dir}: {e.strerror or e}", "--out") from None
+    return manifest
+
+
+def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = True, after_chunk=None,
+                backend=None, scheduler: str | None = None) -> RunResult:
+    """Play every chunk of ``plan`` not yet stored and store it as it finishes.
+
+    Where the chunks are played: ``backend`` is a :class:`sim.runs.backend.Backend`, or a
+    name, ``"loky"`` (default: worker processes on this machine) or ``"dask"`` (a
+    dask.distributed cluster through joblib's dask backend), combined with
+    ``jobs`` (local worker processes, loky or a local dask cluster; None = all
+    cores; 1 with loky = play in this process) and ``scheduler`` (a dask scheduler
+    address; None with dask = start a local cluster for the run). Every command that
+    plays chunks passes the CLI's ``backend`` here (``sim.cli.options``).
+    ``progress``: show a tqdm bar (games done, games/s, time left) on stderr; None
+    shows it only when stderr is a terminal.
+    ``after_chunk(name, games_done)``: optional callback after each stored chunk.
+
+    The driver (this process) writes each chunk's files as its result arrives,
+    whatever the backend, and stores a chunk at most once: a chunk dask re-runs
+    after losing a worker is stored when its first result arrives. Dask workers
+    must have the same unmatched-sim (version, engine, hero and battlefield files);
+    they are checked before the first chunk and each worker checks itself before
+    its first chunk. The engine is compiled (or loaded from its cache) in this
+    process before any chunk is played; each worker process loads it once.
+
+    Raises sim.runs.backend.BackendError (one line, ``.param`` names the option) for bad
+    backend options, an unreachable scheduler, differing workers or a cluster lost
+    mid-run (nothing is written if the scheduler cannot be reached), RunError if
+    the folder cannot be written and RunInterrupted on KeyboardInterrupt (finished
+    chunks stay stored). Games are identical whatever the backend and ``jobs``.
+    """
+    be = Backend.of(backend, jobs, scheduler)
+    prof = get_profile(plan.settings["ai"])
+    modes = (prof, prof)
+    seed = plan.settings["seed"]
+    todo = [ch for ch in plan.chunks if ch.name not in plan.done]
+    n_cards = {k: len(v["cards"]) for k, v in plan.hero_info.items()}
+    expect = worker_expectation(plan)
+    expect_json = json.dumps(expect, sort_keys=True)
+
+    def warm_up():   # compile (or load) the engine once here, before any chunk is played
+        c = todo[0].cell
+        cached_match(c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.battlefield, plan.extra_heroes,
+               plan.variant).play_many(1, seed, 0, 0)
+
+    def store(ch, out):
+        _, res, played, spaces, _ = out
+        write_chunk(plan.run_dir, ch, res, played, spaces, (n_cards[ch.cell.p1], n_cards[ch.cell.p2]))
+
+    return drive_chunks(plan, be, expect, plan.games_total, plan.games_done, plan.settings.get("mode", "matrix"),
+                        warm_up, play_task, [(ch, seed, modes, plan.extra_heroes, expect_json, plan.variant) for ch in todo],
+                        store, progress, after_chunk)
+
+
+def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str, warm_up, task, task_args: list,
+                 store, progress, after_chunk) -> RunResult:
+    """The driver of a stored run, for every kind of run (matrix, loadouts, compare, teams).
+
+    Plays the chunks of ``plan`` not yet in ``plan.done`` (``task_args``, one tuple of
+    arguments of ``task`` per such chunk, in that order) on backend ``be`` and stores each
+    result as it arrives with ``store(chunk, result)`` (``result``: ``task``'s tuple, the
+    chunk name first and the seconds it took last), at most once; ``warm_up()`` compiles
+    the engine here first. ``total`` and ``games_done``: games of the whole run and those
+    already stored; ``desc``: the progress bar's label; ``expect``: :func:`worker_expectation`
+    of the plan (dask workers are checked against it). Keeps the manifest's status and
+    sessions. Raises RunError if the folder cannot be written, BackendError for differing
+    workers and RunInterrupted on KeyboardInterrupt (finished chunks stay stored)."""
+    # on Ctrl-C joblib warns that the chunks in flight were cancelled; they are simply not
+    # stored (the resume plays them), so the warning only alarms the user
+    warnings.filterwarnings("ignore", message=r".*tasks which were still being processed by the workers have "
+                            r"been cancelled", category=UserWarning)
+    todo = [ch for ch in plan.chunks if ch.name not in plan.done]
+    by_name = {ch.name: ch for ch in todo}
+    skipped = games_done
+    chunks_done = len(plan.done)
+
+    def interrupted():
+        return RunInterrupted(plan.run_dir, games_done, total, chunks_done, len(plan.chunks))
+
+    t_setup = time.perf_counter()
+    with ExitStack() as stack:
+        try:
+            pool = stack.enter_context(open_pool(be, len(todo))) if todo else None
+            if pool is not None:
+                check_workers(pool, expect)
+        except KeyboardInterrupt:
+            raise interrupted() from None
+        manifest = _prepare_folder(plan)
+
+        if todo:
+            try:
+                warm_up()
+            except KeyboardInterrupt:
+                manifest["status"] = "interrupted"
+                write_json(plan.run_dir / MANIFEST, manifest)
+                raise interrupted() from None
+
+        t0 = time.perf_counter()
+        setup = t0 - t_setup
+        played_now = 0
+        busy = 0.0
+        bar = tqdm(total=total, initial=games_done, unit=" games", desc=desc, smoothing=0.1,
+                   disable=None if progress is None else not progress,
+                   ncols=min(120, shutil.get_terminal_size((100, 24)).columns))
+        status = "failed"
+        try:
+            results = pool.imap_unordered(task, task_args) if pool is not None else iter(())
+            try:
+                for out in results:
+                    name, secs = out[0], out[-1]
+                    busy += secs
+                    if name in plan.done:       # a result that arrived twice is stored once
+                        continue
+                    ch = by_name[name]
+                    try:
+                        store(ch, out)
+                    except OSError as e:
+                        raise RunError(f"cannot write the run folder {plan.run_dir}: {e.strerror or e}", "--out") from None
+                    plan.done.add(name)
+                    chunks_done += 1
+                    games_done += ch.n
+                    played_now += ch.n
+                    bar.update(ch.n)
+                    if after_chunk is not None:
+                        after_chunk(name, games_done)
+            except WorkerMismatch as e:
+                raise BackendError(str(e), "--scheduler") from None
+            finally:
+                close = getattr(results, "close", None)
+                if close is not None:
+                    close()
+            status = "complete"
+        except KeyboardInterrupt:
+            status = "interrupted"
+            raise interrupted() from None
+        finally:
+            bar.close()
+            seconds = time.perf_counter() - t0
+            workers = pool.workers if pool is not None else 0
+            manifest["status"] = "complete" if chunks_done == len(plan.chunks) else status
+            manifest.setdefault("sessions", []).append({
+                "finished": _now(), "games": played_now, "seconds": round(seconds, 3),
+                "backend": be.name, "where": pool.description if pool is not None else "",
+                "jobs": workers, "busy_seconds": round(busy, 3), "setup_seconds": round(setup, 3),
+                "package_version": package_version()})
+            try:
+                write_json(plan.run_dir / MANIFEST, manifest)
+            except OSError:
+                pass
+    return RunResult(plan.run_dir, total, played_now, skipped, len(plan.chunks), seconds,
+                     played_now / seconds if seconds > 0 else float("nan"),
+                     backend=pool.description if pool is not None else "", workers=workers,
+                     busy_seconds=busy, setup_seconds=setup)
+
+
+def check_workers(pool, expect: dict) -> None:
+    """Raise BackendError (one line) if a dask worker's unmatched-sim differs from ``expect``."""
+    bad = {}
+    for addr, out in pool.run_on_workers(worker_differences, expect).items():
+        if isinstance(out, BaseException):
+            out = [f"cannot run unmatched-sim ({type(out).__name__}: {out})"]
+        if out:
+            bad[addr] = out
+    if bad:
+        addr, diffs = next(iter(sorted(bad.items())))
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        raise BackendError(f"{len(bad)} of {len(pool.client.nthreads())} dask workers differ from this machine, "
+                           f"e.g. {addr}{more}: {'; '.join(diffs)}; install unmatched-sim {expect['package_version']} "
+                           "from the same source on every worker", "--scheduler")
+
+
