@@ -40,7 +40,7 @@ RULE_OPTIONS = {
 def rules_array(**overrides) -> np.ndarray:
     """Rules options as int64 (N_RULES,); unknown names raise ValueError listing valid ones."""
     r = np.zeros(L.N_RULES, np.int64)
-    for name, (i, default, _) in RULE_OPTIONS.items():
+    for _name, (i, default, _) in RULE_OPTIONS.items():
         r[i] = default
     for name, v in overrides.items():
         if name not in RULE_OPTIONS:

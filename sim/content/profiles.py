@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import tomllib
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from sim.engine import control
@@ -139,7 +139,7 @@ def load_profile(path, _seen: tuple = ()) -> AIProfile:
     return AIProfile(name, mode, str(data.get("description", "")), tuple(weights[n] for n in names), where)
 
 
-@lru_cache(maxsize=None)
+@cache
 def installed_profiles() -> dict[str, AIProfile]:
     """The profiles shipped in ``sim/profiles/``, by name."""
     out = {}

@@ -259,7 +259,7 @@ def _resolve_key(file, name, specs) -> str:
     _fail(file, f"hero {name!r}: unknown hero; valid: {', '.join(sorted(specs))}")
 
 
-def apply_variant(specs: dict, variant: "Variant") -> dict:
+def apply_variant(specs: dict, variant: Variant) -> dict:
     """Hero specs with ``variant`` applied: a new dict (key -> HeroSpec) in which
     every hero the variant names is re-read from its file, patched and validated
     again; the other specs are the same objects. Raises VariantError (naming the
@@ -268,7 +268,7 @@ def apply_variant(specs: dict, variant: "Variant") -> dict:
     return _apply_all(specs, variant)[0]
 
 
-def _apply_all(specs: dict, variant: "Variant") -> tuple[dict, tuple]:
+def _apply_all(specs: dict, variant: Variant) -> tuple[dict, tuple]:
     out = dict(specs)
     changes: list = []
     file = Path(variant.file).name

@@ -79,7 +79,7 @@ class GameRecord:
     int64 (``sim.engine.game.RES_*``); ``seed``: 0..2**32-1.
     """
 
-    match: "Match"
+    match: Match
     seed: int
     state: np.ndarray
     log: np.ndarray

@@ -83,7 +83,7 @@ class Backend:
                                "workers play (start them with `dask worker --nworkers N`)", "--jobs")
 
     @classmethod
-    def of(cls, backend=None, jobs: int | None = None, scheduler: str | None = None) -> "Backend":
+    def of(cls, backend=None, jobs: int | None = None, scheduler: str | None = None) -> Backend:
         """A Backend from ``backend`` (a Backend, returned as is, or a name; None means
         ``"dask"`` if ``scheduler`` is given, else ``"loky"``), ``jobs`` and ``scheduler``.
         Raises BackendError (see the class)."""
@@ -124,8 +124,7 @@ class Pool:
             # costs ~5-20 ms of scheduling, too much for the small chunks of small cells
             gen = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=DASK_BATCH_SIZE)(calls)
             try:
-                for out in gen:
-                    yield out
+                yield from gen
             except Exception as e:
                 err = _dask_failure(e, self.backend)
                 if err is None:
