@@ -27,6 +27,8 @@ from sim.match import Match
 from sim.narrate import narrate
 from sim.scenario import Scenario, ScenarioError, resolve
 
+from helpers.cards import alice, arthur, at, dist, game, hp, log_text, medusa, p0, p1, sinbad, space
+
 pytestmark = pytest.mark.nojit
 
 BF = load_battlefield("marmoreal")
@@ -52,60 +54,8 @@ MANXOME = "Manxome Foe"
 APES = "Voyage to the City of the Man-Eating Apes"
 
 
-def dist(a, b):
-    return int(BF.dist[BF.index(a), BF.index(b)])
-
-
-def game(p0, p1, active=0, **extra):
-    """Position on Marmoreal: ``p0`` is seat 0, ``p1`` seat 1 (each a dict with 'hero')."""
-    return {"battlefield": "marmoreal", "active": active, "players": [p0, p1], **extra}
-
-
-def arthur(**kw):
-    return {"hero": "king_arthur", **kw}
-
-
-def alice(size, **kw):
-    return {"hero": "alice", "counters": {"size": size}, **kw}
-
-
-def sinbad(**kw):
-    return {"hero": "sinbad", **kw}
-
-
-def medusa(**kw):
-    return {"hero": "medusa", **kw}
-
-
-def at(space, health=None):
-    d = {"space": space}
-    if health is not None:
-        d["health"] = health
-    return d
-
-
-def hp(out, name):
-    return out["fighters"][name]["health"]
-
-
-def space(out, name):
-    return out["fighters"][name]["space"]
-
-
-def p0(out):
-    return out["players"][0]
-
-
-def p1(out):
-    return out["players"][1]
-
-
 def size(out, seat=0):
     return out["players"][seat]["counters"]["size"]
-
-
-def log_text(out):
-    return "\n".join(out["log"])
 
 
 def test_map_facts_used_by_these_tests():

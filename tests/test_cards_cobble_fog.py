@@ -22,6 +22,7 @@ the game ends as soon as a hero is defeated).
 """
 import json
 from collections import Counter
+from functools import partial
 
 import numpy as np
 import pytest
@@ -33,6 +34,9 @@ from sim.engine.game import setup_game
 from sim.engine.policy import MODE_RANDOM, new_control
 from sim.match import Match
 from sim.scenario import Scenario, ScenarioError, resolve
+
+from helpers import cards
+from helpers.cards import at, hero, hp, pl, run, space, status
 
 pytestmark = pytest.mark.nojit
 
@@ -108,40 +112,7 @@ HISS = "Hiss and Slither"        # Medusa: versatile 4, BOOST 2... after: oppone
 SNIPE = "Snipe"
 APES = "Voyage to the City of the Man-Eating Apes"
 
-
-def game(p0, p1, active=0, battlefield="soho", **extra):
-    return {"battlefield": battlefield, "active": active, "players": [p0, p1], **extra}
-
-
-def hero(key, **kw):
-    return {"hero": key, **kw}
-
-
-def at(space, health=None):
-    d = {"space": space}
-    if health is not None:
-        d["health"] = health
-    return d
-
-
-def hp(out, name):
-    return out["fighters"][name]["health"]
-
-
-def space(out, name):
-    return out["fighters"][name]["space"]
-
-
-def status(out, name):
-    return out["fighters"][name]["status"]
-
-
-def pl(out, seat):
-    return out["players"][seat]
-
-
-def run(sc, step, choices=()):
-    return sc.run(step, list(choices), "error")
+game = partial(cards.game, battlefield="soho")      # a position on Soho unless stated
 
 
 def adj(a, b, bf=SH):

@@ -19,6 +19,9 @@ from sim.engine import layout as L
 from sim.engine.rules import legal_actions, unpack_action
 from sim.scenario import Scenario, ScenarioError, resolve
 
+from helpers.cards import at, dist, hp, space
+from helpers.cards import p0 as med, p1 as sin     # seat 0 is Medusa, seat 1 Sinbad (``duel``)
+
 pytestmark = pytest.mark.nojit
 
 BF = load_battlefield("marmoreal")
@@ -37,37 +40,10 @@ BFF = "By Fortune and Fate"
 HOUNDS = "The Hounds of Mighty Zeus"
 
 
-def dist(a, b):
-    return int(BF.dist[BF.index(a), BF.index(b)])
-
-
 def duel(medusa, sinbad, active=0):
     """Position: seat 0 Medusa, seat 1 Sinbad; ``active`` 0 = Medusa's turn."""
     return {"battlefield": "marmoreal", "active": active,
             "players": [{"hero": "medusa", **medusa}, {"hero": "sinbad", **sinbad}]}
-
-
-def at(space, health=None):
-    d = {"space": space}
-    if health is not None:
-        d["health"] = health
-    return d
-
-
-def hp(out, name):
-    return out["fighters"][name]["health"]
-
-
-def space(out, name):
-    return out["fighters"][name]["space"]
-
-
-def med(out):
-    return out["players"][0]
-
-
-def sin(out):
-    return out["players"][1]
 
 
 def test_map_facts_used_by_these_tests():
