@@ -1,5 +1,5 @@
 """Card tests for King Arthur and Alice: every card and both hero abilities,
-plus the rules cases of shared/rules/cases.md for these heroes (R04, R05,
+plus the rules cases of docs/rules.md for these heroes (R04, R05,
 R23, R24, R25, R27, R28, R30, R31).
 
 Each test builds an exact position on Marmoreal with the scenario API,
@@ -12,7 +12,7 @@ Map facts used below (sim/battlefields/marmoreal.toml):
   M24-M16, M16-M12, M13-M07, M07-M01, M07-M08, M27-M28, M28-M29.
   M21 is red only; M27 is brown only (adjacent to M20 but in none of its zones).
 Card texts: shared/reference/heroes/{king_arthur,alice}.json.
-Case ids (Rnn): shared/rules/cases.md; project decisions there (R24: a
+Case ids (Rnn): docs/rules.md; project decisions there (R24: a
 cancelled attack card loses Arthur's face-down BOOST even for Excalibur; the
 game ends as soon as a hero is defeated).
 """
@@ -256,7 +256,7 @@ def test_aid_of_morgana_draws_2_even_when_combat_lost():
 
 
 def test_aid_of_morgana_no_draw_when_it_defeats_sinbad_game_over():
-    # cases.md project decision "End of game": the game ends at once.
+    # docs/rules.md project decision "End of game": the game ends at once.
     out = resolve(game(
         arthur(fighters={ARTHUR: at("M21")}, hand=[MORGANA], deck=["Feint", "Regroup"]),
         sinbad(fighters={"Sinbad": at("M20", 4)}),

@@ -1,6 +1,6 @@
 """Card tests for the Cobble & Fog heroes: Dracula, Dr. Jekyll & Mr. Hyde, the Invisible
 Man and Sherlock Holmes. Every card and every ability, and the Cobble & Fog rules cases of
-shared/rules/cases.md (R02, R08, R17, R21, R22, R37, R38, R40, R42-R46, R48, R49, R51, R52,
+docs/rules.md (R02, R08, R17, R21, R22, R37, R38, R40, R42-R46, R48, R49, R51, R52,
 R55 (c)); the test name carries the case id.
 
 Each test builds an exact position with the scenario API (Soho unless stated), resolves one
@@ -16,7 +16,7 @@ Map facts used below (sim/battlefields/soho.toml; checked by test_map_facts_used
   SH11; pink = SH07 SH08 SH14 SH16 SH17 SH20 SH24; red = SH21 SH22 SH25 SH26 SH27 SH28.
 Baskerville Manor (R21): passage spaces BM04, BM09, BM15, BM26; BM04-BM01-BM05 is a line.
 Card texts: shared/reference/heroes/{dracula,jekyll_hyde,invisible_man,sherlock_holmes}.json.
-Rules: shared/rules/cobble-and-fog.txt; project decisions in cases.md (Jekyll/Hyde cards of
+Rules: the Cobble & Fog rules; project decisions in docs/rules.md (Jekyll/Hyde cards of
 the other form cannot be played, rules option off_form_cards; passages are for movement only;
 the game ends as soon as a hero is defeated).
 """

@@ -9,7 +9,7 @@ Map facts used below (sim/battlefields/marmoreal.toml):
   M20-M21, M20-M13, M20-M27, M21-M25, M25-M26, M26-M23, M23-M24 are edges.
   M25 (green/blue/brown) is adjacent to M21 but shares no zone with it.
 Card texts: shared/reference/heroes/{medusa,sinbad}.json.
-Case ids (Rnn): shared/rules/cases.md.
+Case ids (Rnn): docs/rules.md.
 """
 import numpy as np
 import pytest
@@ -345,7 +345,7 @@ def test_snipe_draws_1():
 
 
 def test_snipe_draw_does_not_resolve_after_sinbad_is_defeated():
-    # cases.md project decision "End of game": the game ends at once; the After
+    # docs/rules.md project decision "End of game": the game ends at once; the After
     # Combat draw of Snipe does not resolve.
     out = resolve(duel(
         {"fighters": {"Medusa": at("M21")}, "hand": ["Snipe"], "deck": ["Dash"]},

@@ -1,6 +1,6 @@
 """Card tests for the Witcher heroes (Steel and Silver): Geralt of Rivia, Ciri and
 the Ancient Leshen. Every card and every ability, the loadout rules, the ongoing
-schemes, and the Witcher rules cases of shared/rules/cases.md (R20, R54, R55,
+schemes, and the Witcher rules cases of docs/rules.md (R20, R54, R55,
 R57, R58, R60, R61, R63, R64, R65; R07 with Geralt's Riposte).
 
 Each test builds an exact position with the scenario API (Marmoreal unless
@@ -15,7 +15,7 @@ Map facts used below (sim/battlefields/marmoreal.toml):
   M13 and M21 are both red but not adjacent.
 Kaer Morhen (R20): one-way path KM04 -> KM12 (adjacent both ways, movement down only).
 Card texts: shared/reference/heroes/{geralt_of_rivia,ciri,ancient_leshen}.json.
-Rules: shared/rules/witcher-steel-and-silver.txt; project decisions in cases.md
+Rules: the Steel & Silver set rules; project decisions in docs/rules.md
 (one ongoing scheme per hero, discard conditions only at the end of the owner's
 turn; Ciri at 7+ Source protects every card her player plays; Wolves start on the
 battlefield, rules option summon_start_off_board; the game ends as soon as a hero

@@ -54,7 +54,7 @@ attack at the moment it happens. The expectations come from outside the engine:
   per turn plus gained ones, hand limit 7, the attacker wins only with >= 1 combat damage,
   2 damage to each fighter per missing draw, only from an empty deck; one ongoing scheme
   per hero, discarded only when replaced or at the end of its owner's turn, exactly when
-  its condition holds; cases.md: the turn cap, dormancy (R48, R64), "end the turn" (R57),
+  its condition holds; docs/rules.md: the turn cap, dormancy (R48, R64), "end the turn" (R57),
   Ciri's protection at 7+ Source cards (R60), summoning (R63), the Leshen's Wolves start
   on the board.
 

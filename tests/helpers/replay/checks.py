@@ -205,7 +205,7 @@ def check_final(st, log, turns, info):
         info[0] = k
         return E_END_LOG
     if k != n - 1:
-        # the game ends at once: nothing may happen after EV_GAME_OVER (cases.md "End of game")
+        # the game ends at once: nothing may happen after EV_GAME_OVER (docs/rules.md "End of game")
         only_choose = 1
         only_ongoing = 2
         for i in range(k + 1, n):

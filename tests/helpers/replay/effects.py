@@ -338,7 +338,7 @@ def match_effect(want, g, v1, v2, ctx, eff, eidx, used, pos, hp, xf, card_info, 
 
 @njit(cache=True)
 def form_ok(card_info, c, f, ctx):
-    """A card with a form is played only in that form (Jekyll & Hyde; cases.md project
+    """A card with a form is played only in that form (Jekyll & Hyde; docs/rules.md project
     decision R44): the replayed form counter (slot 0) of ``f``'s player."""
     fm = card_info[c, CI_FORM]
     return fm == 0 or ctx[CX_CNT0 + (f // FIGHTERS_PER_PLAYER) * N_COUNTERS] == fm - 1
