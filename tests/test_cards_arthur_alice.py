@@ -1,5 +1,5 @@
 """Card tests for King Arthur and Alice: every card and both hero abilities,
-plus the rules cases of shared/rules/cases.md for these heroes (R04, R05,
+plus the rules cases of docs/rules.md for these heroes (R04, R05,
 R23, R24, R25, R27, R28, R30, R31).
 
 Each test builds an exact position on Marmoreal with the scenario API,
@@ -12,7 +12,7 @@ Map facts used below (sim/battlefields/marmoreal.toml):
   M24-M16, M16-M12, M13-M07, M07-M01, M07-M08, M27-M28, M28-M29.
   M21 is red only; M27 is brown only (adjacent to M20 but in none of its zones).
 Card texts: shared/reference/heroes/{king_arthur,alice}.json.
-Case ids (Rnn): shared/rules/cases.md; project decisions there (R24: a
+Case ids (Rnn): docs/rules.md; project decisions there (R24: a
 cancelled attack card loses Arthur's face-down BOOST even for Excalibur; the
 game ends as soon as a hero is defeated).
 """
@@ -26,6 +26,8 @@ from sim.engine.policy import MODE_RANDOM, MODE_SCRIPT, new_control
 from sim.play.match import Match
 from sim.play.narrate import narrate
 from sim.play.scenario import Scenario, ScenarioError, resolve
+
+from helpers.cards import alice, arthur, at, dist, game, hp, log_text, medusa, p0, p1, sinbad, space
 
 pytestmark = pytest.mark.nojit
 
@@ -52,60 +54,8 @@ MANXOME = "Manxome Foe"
 APES = "Voyage to the City of the Man-Eating Apes"
 
 
-def dist(a, b):
-    return int(BF.dist[BF.index(a), BF.index(b)])
-
-
-def game(p0, p1, active=0, **extra):
-    """Position on Marmoreal: ``p0`` is seat 0, ``p1`` seat 1 (each a dict with 'hero')."""
-    return {"battlefield": "marmoreal", "active": active, "players": [p0, p1], **extra}
-
-
-def arthur(**kw):
-    return {"hero": "king_arthur", **kw}
-
-
-def alice(size, **kw):
-    return {"hero": "alice", "counters": {"size": size}, **kw}
-
-
-def sinbad(**kw):
-    return {"hero": "sinbad", **kw}
-
-
-def medusa(**kw):
-    return {"hero": "medusa", **kw}
-
-
-def at(space, health=None):
-    d = {"space": space}
-    if health is not None:
-        d["health"] = health
-    return d
-
-
-def hp(out, name):
-    return out["fighters"][name]["health"]
-
-
-def space(out, name):
-    return out["fighters"][name]["space"]
-
-
-def p0(out):
-    return out["players"][0]
-
-
-def p1(out):
-    return out["players"][1]
-
-
 def size(out, seat=0):
     return out["players"][seat]["counters"]["size"]
-
-
-def log_text(out):
-    return "\n".join(out["log"])
 
 
 def test_map_facts_used_by_these_tests():
@@ -306,7 +256,7 @@ def test_aid_of_morgana_draws_2_even_when_combat_lost():
 
 
 def test_aid_of_morgana_no_draw_when_it_defeats_sinbad_game_over():
-    # cases.md project decision "End of game": the game ends at once.
+    # docs/rules.md project decision "End of game": the game ends at once.
     out = resolve(game(
         arthur(fighters={ARTHUR: at("M21")}, hand=[MORGANA], deck=["Feint", "Regroup"]),
         sinbad(fighters={"Sinbad": at("M20", 4)}),

@@ -1,6 +1,6 @@
 """Card tests for the Cobble & Fog heroes: Dracula, Dr. Jekyll & Mr. Hyde, the Invisible
 Man and Sherlock Holmes. Every card and every ability, and the Cobble & Fog rules cases of
-shared/rules/cases.md (R02, R08, R17, R21, R22, R37, R38, R40, R42-R46, R48, R49, R51, R52,
+docs/rules.md (R02, R08, R17, R21, R22, R37, R38, R40, R42-R46, R48, R49, R51, R52,
 R55 (c)); the test name carries the case id.
 
 Each test builds an exact position with the scenario API (Soho unless stated), resolves one
@@ -16,12 +16,13 @@ Map facts used below (sim/battlefields/soho.toml; checked by test_map_facts_used
   SH11; pink = SH07 SH08 SH14 SH16 SH17 SH20 SH24; red = SH21 SH22 SH25 SH26 SH27 SH28.
 Baskerville Manor (R21): passage spaces BM04, BM09, BM15, BM26; BM04-BM01-BM05 is a line.
 Card texts: shared/reference/heroes/{dracula,jekyll_hyde,invisible_man,sherlock_holmes}.json.
-Rules: shared/rules/cobble-and-fog.txt; project decisions in cases.md (Jekyll/Hyde cards of
+Rules: the Cobble & Fog rules; project decisions in docs/rules.md (Jekyll/Hyde cards of
 the other form cannot be played, rules option off_form_cards; passages are for movement only;
 the game ends as soon as a hero is defeated).
 """
 import json
 from collections import Counter
+from functools import partial
 
 import numpy as np
 import pytest
@@ -33,6 +34,9 @@ from sim.engine.game import setup_game
 from sim.engine.policy import MODE_RANDOM, new_control
 from sim.play.match import Match
 from sim.play.scenario import Scenario, ScenarioError, resolve
+
+from helpers import cards
+from helpers.cards import at, hero, hp, pl, run, space, status
 
 pytestmark = pytest.mark.nojit
 
@@ -108,40 +112,7 @@ HISS = "Hiss and Slither"        # Medusa: versatile 4, BOOST 2... after: oppone
 SNIPE = "Snipe"
 APES = "Voyage to the City of the Man-Eating Apes"
 
-
-def game(p0, p1, active=0, battlefield="soho", **extra):
-    return {"battlefield": battlefield, "active": active, "players": [p0, p1], **extra}
-
-
-def hero(key, **kw):
-    return {"hero": key, **kw}
-
-
-def at(space, health=None):
-    d = {"space": space}
-    if health is not None:
-        d["health"] = health
-    return d
-
-
-def hp(out, name):
-    return out["fighters"][name]["health"]
-
-
-def space(out, name):
-    return out["fighters"][name]["space"]
-
-
-def status(out, name):
-    return out["fighters"][name]["status"]
-
-
-def pl(out, seat):
-    return out["players"][seat]
-
-
-def run(sc, step, choices=()):
-    return sc.run(step, list(choices), "error")
+game = partial(cards.game, battlefield="soho")      # a position on Soho unless stated
 
 
 def adj(a, b, bf=SH):

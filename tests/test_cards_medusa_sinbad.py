@@ -9,7 +9,7 @@ Map facts used below (sim/battlefields/marmoreal.toml):
   M20-M21, M20-M13, M20-M27, M21-M25, M25-M26, M26-M23, M23-M24 are edges.
   M25 (green/blue/brown) is adjacent to M21 but shares no zone with it.
 Card texts: shared/reference/heroes/{medusa,sinbad}.json.
-Case ids (Rnn): shared/rules/cases.md.
+Case ids (Rnn): docs/rules.md.
 """
 import numpy as np
 import pytest
@@ -18,6 +18,9 @@ from sim.content.battlefields import load_battlefield
 from sim.engine import layout as L
 from sim.engine.rules import legal_actions, unpack_action
 from sim.play.scenario import Scenario, ScenarioError, resolve
+
+from helpers.cards import at, dist, hp, space
+from helpers.cards import p0 as med, p1 as sin     # seat 0 is Medusa, seat 1 Sinbad (``duel``)
 
 pytestmark = pytest.mark.nojit
 
@@ -37,37 +40,10 @@ BFF = "By Fortune and Fate"
 HOUNDS = "The Hounds of Mighty Zeus"
 
 
-def dist(a, b):
-    return int(BF.dist[BF.index(a), BF.index(b)])
-
-
 def duel(medusa, sinbad, active=0):
     """Position: seat 0 Medusa, seat 1 Sinbad; ``active`` 0 = Medusa's turn."""
     return {"battlefield": "marmoreal", "active": active,
             "players": [{"hero": "medusa", **medusa}, {"hero": "sinbad", **sinbad}]}
-
-
-def at(space, health=None):
-    d = {"space": space}
-    if health is not None:
-        d["health"] = health
-    return d
-
-
-def hp(out, name):
-    return out["fighters"][name]["health"]
-
-
-def space(out, name):
-    return out["fighters"][name]["space"]
-
-
-def med(out):
-    return out["players"][0]
-
-
-def sin(out):
-    return out["players"][1]
 
 
 def test_map_facts_used_by_these_tests():
@@ -369,7 +345,7 @@ def test_snipe_draws_1():
 
 
 def test_snipe_draw_does_not_resolve_after_sinbad_is_defeated():
-    # cases.md project decision "End of game": the game ends at once; the After
+    # docs/rules.md project decision "End of game": the game ends at once; the After
     # Combat draw of Snipe does not resolve.
     out = resolve(duel(
         {"fighters": {"Medusa": at("M21")}, "hand": ["Snipe"], "deck": ["Dash"]},

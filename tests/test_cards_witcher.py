@@ -1,6 +1,6 @@
 """Card tests for the Witcher heroes (Steel and Silver): Geralt of Rivia, Ciri and
 the Ancient Leshen. Every card and every ability, the loadout rules, the ongoing
-schemes, and the Witcher rules cases of shared/rules/cases.md (R20, R54, R55,
+schemes, and the Witcher rules cases of docs/rules.md (R20, R54, R55,
 R57, R58, R60, R61, R63, R64, R65; R07 with Geralt's Riposte).
 
 Each test builds an exact position with the scenario API (Marmoreal unless
@@ -15,7 +15,7 @@ Map facts used below (sim/battlefields/marmoreal.toml):
   M13 and M21 are both red but not adjacent.
 Kaer Morhen (R20): one-way path KM04 -> KM12 (adjacent both ways, movement down only).
 Card texts: shared/reference/heroes/{geralt_of_rivia,ciri,ancient_leshen}.json.
-Rules: shared/rules/witcher-steel-and-silver.txt; project decisions in cases.md
+Rules: the Steel & Silver set rules; project decisions in docs/rules.md
 (one ongoing scheme per hero, discard conditions only at the end of the owner's
 turn; Ciri at 7+ Source protects every card her player plays; Wolves start on the
 battlefield, rules option summon_start_off_board; the game ends as soon as a hero
@@ -40,6 +40,10 @@ from sim.engine.rules import pack_action
 from sim.play.match import Match, MatchError
 from sim.play.narrate import narrate
 from sim.play.scenario import Scenario, ScenarioError, resolve
+
+from helpers.cards import (
+    alice, arthur, at, dist, game, hp, log_text, medusa, p0, p1, run, sinbad, space, status,
+)
 
 pytestmark = pytest.mark.nojit
 
@@ -109,15 +113,6 @@ WHALE = "Voyage to the Island That Was a Whale"
 SERENDIB = "Voyage to the City of the King of Serendib"
 
 
-def dist(a, b, bf=BF):
-    return int(bf.dist[bf.index(a), bf.index(b)])
-
-
-def game(p0, p1, active=0, **extra):
-    """Position on Marmoreal: ``p0`` is seat 0, ``p1`` seat 1 (each a dict with 'hero')."""
-    return {"battlefield": "marmoreal", "active": active, "players": [p0, p1], **extra}
-
-
 def geralt(loadout="steel+medallion+owl", **kw):
     return {"hero": f"geralt_of_rivia@{loadout}", **kw}
 
@@ -130,62 +125,11 @@ def leshen(**kw):
     return {"hero": "ancient_leshen", **kw}
 
 
-def medusa(**kw):
-    return {"hero": "medusa", **kw}
-
-
-def sinbad(**kw):
-    return {"hero": "sinbad", **kw}
-
-
-def arthur(**kw):
-    return {"hero": "king_arthur", **kw}
-
-
-def alice(size, **kw):
-    return {"hero": "alice", "counters": {"size": size}, **kw}
-
-
-def at(space, health=None):
-    d = {"space": space}
-    if health is not None:
-        d["health"] = health
-    return d
-
-
 def source(n, filler=(), without=None):
     """A discard pile holding ``n`` Source cards other than ``without`` (plus non-Source ``filler``)."""
     cards = [c for c in SOURCES if c != without][:n]
     assert len(cards) == n
     return cards + list(filler)
-
-
-def hp(out, name):
-    return out["fighters"][name]["health"]
-
-
-def space(out, name):
-    return out["fighters"][name]["space"]
-
-
-def status(out, name):
-    return out["fighters"][name]["status"]
-
-
-def p0(out):
-    return out["players"][0]
-
-
-def p1(out):
-    return out["players"][1]
-
-
-def log_text(out):
-    return "\n".join(out["log"])
-
-
-def run(sc, step, choices=()):
-    return sc.run(step, list(choices), "error")
 
 
 def test_map_facts_used_by_these_tests():

@@ -1,7 +1,7 @@
-"""Core rules in built positions, named after the cases of shared/rules/cases.md.
+"""Core rules in built positions, named after the cases of docs/rules.md.
 
 Sources: Battle of Legends Vol. 1 rules; Cobble & Fog rules (combat order,
-secret passages); Witcher rules (one-way paths); cases.md project decisions.
+secret passages); Witcher rules (one-way paths); docs/rules.md project decisions.
 """
 import numpy as np
 import pytest

@@ -1,7 +1,7 @@
 """Team games (2 vs 2 and 3 players): rules, the AI's team play, the CLI and the report.
 
 Rules sources: Battle of Legends Vol. 1 rules, "Defeat and ending the game" and
-"Exhaustion and team play"; Cobble & Fog rules, "Team Games"; decisions in ``sim/teams.py``.
+"Exhaustion and team play"; Cobble & Fog rules, "Team Games"; decisions in ``sim/play/teams.py``.
 """
 import json
 

@@ -7,7 +7,7 @@ interpreter, so the call graph is one-way: core -> effects -> rules -> game.
 
 Sources: Battle of Legends Vol. 1 rules ("Maneuver and movement",
 "Combat and damage", "Defeat and ending the game", "Exhaustion and team
-play"); ``shared/rules/cases.md`` project decisions (end of game).
+play"); ``docs/rules.md`` project decisions (end of game).
 """
 import numba
 import numpy as np
@@ -316,7 +316,7 @@ def check_end(st, tb, log):
     """End the game if a team has lost all its heroes; return True if over.
 
     If every team lost its heroes at once, the active player's team wins
-    (cases.md project decision "End of game"; case R07).
+    (docs/rules.md project decision "End of game"; case R07).
     """
     if st[G_OVER]:
         return True
@@ -641,7 +641,7 @@ def can_play(st, tb, card, g):
     """True if fighter ``g`` may play ``card``: its banner (fighter mask) and form.
 
     A card with a form (Dr. Jekyll / Mr. Hyde banner) is playable only in that
-    form (cases.md project decision R44); with the rules option ``off_form_cards``
+    form (docs/rules.md project decision R44); with the rules option ``off_form_cards``
     (``R_OFF_FORM``) it is playable in either form and only its effects need the
     form (see ``effects.run_card_window``).
     """

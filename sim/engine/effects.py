@@ -484,7 +484,7 @@ def cancel_protected(st, tb, side):
 
     The card's tag (Holmes, Watson), or its owner's hero ability: with at least
     H_PROTECT_N cards of tag H_PROTECT_TAG in the discard pile, all of that
-    player's card effects (Ciri at 7+ Source, cases.md project decision).
+    player's card effects (Ciri at 7+ Source, docs/rules.md project decision).
     """
     c = st[OFF_CB + CB_CARD0 + side]
     if c < 0:

@@ -3,7 +3,7 @@
 Sources: Battle of Legends Vol. 1 rules ("Turn and actions", "Maneuver and
 movement", "Scheme and attack", "Combat and damage", "Defeat and ending the
 game", "Exhaustion and team play"); Cobble & Fog rules ("Resolve Combat",
-"End of Turn"); ``shared/rules/cases.md`` (cases R01-R18 and the project
+"End of Turn"); ``docs/rules.md`` (cases R01-R18 and the project
 decisions).
 """
 import numpy as np
@@ -158,7 +158,7 @@ def finish_card(st, tb, log, p, card):
     """After a scheme resolves: discard it, or keep it as the ongoing scheme.
 
     One ongoing scheme per hero; a new one discards the old (Witcher rules,
-    "Ongoing Schemes"; cases.md R58).
+    "Ongoing Schemes"; docs/rules.md R58).
     """
     if st[G_FLAGS] & GF_SELF_TO_DECK:
         st[G_FLAGS] &= ~GF_SELF_TO_DECK
@@ -417,7 +417,7 @@ def end_of_turn(st, tb, ctl, log, p):
     turns per player (``cap * players / 2``).
 
     Sources: Battle of Legends Vol. 1 "Turn and actions"; case R13; turn cap
-    (cases.md project decision: a draw).
+    (docs/rules.md project decision: a draw).
     """
     og = st[pslot(p, P_ONGOING)]
     if og >= 0 and tb.cards[og, C_PROG + 2 * W_ONGOING_DISCARD + 1] > 0:

@@ -19,7 +19,7 @@ team play"; Cobble & Fog rules, "Team Games"; the engine: ``sim.engine``):
 * **Defeat.** A player whose hero is defeated keeps taking turns while they still have
   a fighter (a sidekick); a player with no fighters left is skipped. A team loses only
   when both its heroes are defeated; if both teams lose their last hero in one action,
-  the active player's team wins (as in a duel, cases.md R07).
+  the active player's team wins (as in a duel, docs/rules.md R07).
 * **A defeated hero's ability.** What needs the hero on the board stops with it (start-of-
   turn abilities, attack and defense bonuses, the Invisible Man's fog walk); a maneuver
   bonus for every fighter of the player (Sinbad's Voyages) still applies to the sidekicks
@@ -31,7 +31,7 @@ team play"; Cobble & Fog rules, "Team Games"; the engine: ``sim.engine``):
   combat (a scheme, an ability) the player whose effect it is chooses one opposing player
   who is not dormant, once per card or ability (``sim.engine.effects.choose_opponent``;
   the standard AI picks by the step: the weaker opposing hero for a discard, an empty
-  deck for a draw). Project decision: the rules documents and cases.md are silent; cases
+  deck for a draw). Project decision (docs/rules.md): the rules documents are silent; cases
   R48/R64 say only that a dormant player cannot be chosen as an opponent. "Opponents"
   (plural, Blizzard) means every opposing player.
 * **Turn cap.** 200 turns in a duel; a team game has the same number of turns per
