@@ -439,7 +439,8 @@ def arena(ai, vs, games, hero_names, battlefield_names, seed, as_json, backend, 
     battlefield, seats swapped evenly; score = wins + draws/2, with a Wilson 95% interval.
     Also prints the first player's score. Example: `unmatched-sim arena --ai standard --vs random`.
     """
-    from sim.arena import ArenaError, format_arena, run_arena
+    from reports.arena import format_arena, run_arena
+    from sim.arena import ArenaError
     _profile(ai, "--ai")
     _profile(vs, "--vs")
     variant = _variant(variant_path)

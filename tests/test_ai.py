@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from reports import arena as report_arena
 from sim import arena
 from sim.ai_profiles import AIProfile, ProfileError, get_profile, load_profile, profile_names
 from sim.cli import main
@@ -471,10 +472,9 @@ def test_mirror_games_are_symmetric_once_seats_swap():
 
 
 def test_arena_small_run_is_consistent_and_jobs_independent():
-    a = arena.run_arena("standard", "random", games=24, heroes=["medusa", "sinbad"], battlefields=["marmoreal", "soho"],
-                        seed=3, jobs=1)
-    b = arena.run_arena("standard", "random", games=24, heroes=["medusa", "sinbad"], battlefields=["marmoreal", "soho"],
-                        seed=3, jobs=2)
+    kw = dict(games=24, heroes=["medusa", "sinbad"], battlefields=["marmoreal", "soho"], seed=3)
+    a = report_arena.run_arena("standard", "random", jobs=1, **kw)
+    b = report_arena.run_arena("standard", "random", jobs=2, **kw)
     pd_cols = ["hero_a", "opponent", "battlefield", "seat_a", "games", "wins", "draws", "losses", "first_wins"]
     assert a.games[pd_cols].equals(b.games[pd_cols])
     # 2 heroes x 2 opponents x 2 battlefields x 2 seats = 16 cells of ceil(24 / 8) = 3 games
