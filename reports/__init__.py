@@ -12,31 +12,23 @@ or from the shell: ``unmatched-sim report runs/demo``.
 """
 from __future__ import annotations
 
-import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
+from . import html as H
+from .format import battlefield_names, hero_names
+from .render import REPORT_DIR, ReportFiles, report_dirs, write_pngs, write_tables
 from .stats import bradley_terry, wilson
 from .tables import TABLE_NAMES, compute_tables, summary_text
-
-REPORT_DIR = "report"
 
 __all__ = ["REPORT_DIR", "Report", "bradley_terry", "build_report", "compute_tables", "summary_text", "wilson"]
 
 
 @dataclass
-class Report:
+class Report(ReportFiles):
     """What :func:`build_report` wrote: ``out_dir``, ``html`` path, ``csv`` / ``parquet`` /
     ``png`` paths by name, the ``tables`` (see ``reports.tables.compute_tables``) and the
     plain-text ``summary``."""
-
-    out_dir: Path
-    html: Path
-    tables: dict
-    summary: str
-    csv: dict = field(default_factory=dict)
-    parquet: dict = field(default_factory=dict)
-    png: dict = field(default_factory=dict)
 
 
 def build_report(run_dir, out_dir=None) -> Report:
@@ -50,25 +42,19 @@ def build_report(run_dir, out_dir=None) -> Report:
     folder, ValueError if it holds no finished game, OSError if ``out_dir`` cannot be
     written.
     """
-    from . import html as H
+    # lazy: the plots need matplotlib, which `import reports` (for the tables, the
+    # statistics or reports.arena) should not pay for
     from . import plots as P
 
     run_dir = Path(run_dir)
     tables = compute_tables(run_dir)
-    out = Path(out_dir) if out_dir is not None else run_dir / REPORT_DIR
-    (out / "tables").mkdir(parents=True, exist_ok=True)
-    (out / "plots").mkdir(parents=True, exist_ok=True)
+    out = report_dirs(run_dir, out_dir)
     rep = Report(out, out / "report.html", tables, summary_text(tables))
-    for name in TABLE_NAMES:
-        df = tables[name]
-        rep.csv[name] = out / "tables" / f"{name}.csv"
-        df.to_csv(rep.csv[name], index=False)
-        rep.parquet[name] = out / "tables" / f"{name}.parquet"
-        df.to_parquet(rep.parquet[name], index=False)
+    write_tables(out, tables, TABLE_NAMES, rep.csv, rep.parquet)
 
     m = tables["manifest"]
-    names = {k: v["name"] for k, v in m["heroes"].items()}
-    bf_names = {k: v["name"] for k, v in m["battlefields"].items()}
+    names = hero_names(m)
+    bf_names = battlefield_names(m)
     figs = {
         "matchups": P.plot_matchups(tables["matchups"], names),
         "strength": P.plot_strength(tables["strength"], names),
@@ -80,12 +66,6 @@ def build_report(run_dir, out_dir=None) -> Report:
         rows = sp[sp["battlefield"] == bf]
         if len(rows) and rows["games"].max() > 0:
             figs[f"map_{bf}"] = P.plot_space_map(rows, info)
-    pngs = {}
-    for name, fig in figs.items():
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=P.DPI, bbox_inches="tight", facecolor="white")
-        pngs[name] = buf.getvalue()
-        rep.png[name] = out / "plots" / f"{name}.png"
-        rep.png[name].write_bytes(pngs[name])
+    pngs = write_pngs(out, figs, rep.png, P.DPI)
     H.write_html(rep.html, tables, pngs, rep.summary)
     return rep

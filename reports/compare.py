@@ -23,31 +23,31 @@ one family. From Python::
 from __future__ import annotations
 
 import html
-import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from sim.content.heroes import load_all
+from sim.content.variants import VariantError, parse_variant
+from sim.runs.store import read_games, read_manifest
+from sim.runs.versus import BASELINE_DIR, VARIANT_DIR
+
+from . import loadout_plots as P
+from .format import ALL_OPPONENTS, hero_names, opponent_label, pct, plural, pts, pvalue
+from .render import ReportFiles, img, page, report_dirs, table_html, write_pngs, write_text
 from .stats import holm, paired_difference, wilson
 
-ALL_OPPONENTS = "all"
 ALPHA = 0.05
-REPORT_DIR = "report"
 
 
 @dataclass
-class CompareReport:
+class CompareReport(ReportFiles):
     """What :func:`build_compare_report` wrote: ``out_dir``, ``html`` path, ``tables``
-    (``compare``: see :func:`compare_table`), ``summary`` text, ``csv`` and ``png`` paths."""
-
-    out_dir: Path
-    html: Path
-    tables: dict
-    summary: str
-    csv: dict = field(default_factory=dict)
-    png: dict = field(default_factory=dict)
+    (``compare``: see :func:`compare_table`; ``pairs``: :func:`pair_games`), ``summary``
+    text, ``csv`` and ``png`` paths (``parquet`` stays empty: the Parquet files are
+    written but, as before, not listed)."""
 
 
 def hero_scores(games: pd.DataFrame, hero: str) -> pd.DataFrame:
@@ -114,43 +114,32 @@ def compare_table(pairs: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     return t
 
 
-def _n(k: int, word: str) -> str:
-    return f"{k} {word}" + ("" if k == 1 else "s")
-
-
-def _pct(v):
-    return "" if pd.isna(v) else f"{v:.1%}"
-
-
-def _pts(v):
-    return "" if pd.isna(v) else f"{v * 100:+.1f}"
-
-
-def _p(v):
-    return "" if pd.isna(v) else ("<0.0001" if v < 1e-4 else f"{v:.4f}")
-
-
 def summary_text(table: pd.DataFrame, settings: dict, names: dict, changes: list[str]) -> str:
-    """Plain-text summary of :func:`compare_table`."""
+    """Plain-text summary of :func:`compare_table`.
+
+    ``table``: :func:`compare_table`; ``settings``: the variant run's manifest settings;
+    ``names``: hero key -> display name; ``changes``: the variant's changes as text
+    (``Variant.describe()``). Returns the summary lines joined by newlines.
+    """
     hero = names.get(settings["hero"], settings["hero"])
     v = settings["variant"]
     a = table.set_index("opponent").loc[ALL_OPPONENTS]
     rounded = any(n != settings["games_requested"] for n in settings["games_per_opponent"].values())
     lines = [f"Variant {v['name']!r} ({v['file']}): " + ("; ".join(changes) if changes else "(no changes listed)"),
-             f"{hero} against {_n(len(settings['opponents']), 'opponent')} on "
-             f"{_n(len(settings['battlefields']), 'battlefield')}, "
+             f"{hero} against {plural(len(settings['opponents']), 'opponent')} on "
+             f"{plural(len(settings['battlefields']), 'battlefield')}, "
              f"{int(a['games'])} paired games ({settings['games_requested']} per opponent asked"
              + ("; rounded up so every battlefield, seat and loadout gets the same number" if rounded else "") + ").",
-             f"Overall: {_pct(a['baseline'])} -> {_pct(a['variant'])}, change {_pts(a['change'])} points "
-             f"[{_pts(a['lo'])}, {_pts(a['hi'])}], p {_p(a['p'])} (Holm {_p(a['p_holm'])}): {a['verdict']}.",
+             f"Overall: {pct(a['baseline'])} -> {pct(a['variant'])}, change {pts(a['change'])} points "
+             f"[{pts(a['lo'])}, {pts(a['hi'])}], p {pvalue(a['p'])} (Holm {pvalue(a['p_holm'])}): {a['verdict']}.",
              "", f"{'opponent':<18}{'baseline':>9}{'variant':>9}{'change':>8}  {'95% interval':<17}"
                  f"{'p Holm':>8}  verdict"]
     for _, r in table.iterrows():
         if r["opponent"] == ALL_OPPONENTS:
             continue
-        interval = f"[{_pts(r['lo'])}, {_pts(r['hi'])}]"
-        lines.append(f"{r['opponent']:<18}{_pct(r['baseline']):>9}{_pct(r['variant']):>9}{_pts(r['change']):>8}  "
-                     f"{interval:<17}{_p(r['p_holm']):>8}  {r['verdict']}")
+        interval = f"[{pts(r['lo'])}, {pts(r['hi'])}]"
+        lines.append(f"{r['opponent']:<18}{pct(r['baseline']):>9}{pct(r['variant']):>9}{pts(r['change']):>8}  "
+                     f"{interval:<17}{pvalue(r['p_holm']):>8}  {r['verdict']}")
     lines.append("(paired games: same seeds with and without the variant; change in points of win rate, draws half; "
                  "paired t-test, Holm-corrected over the opponents and the overall row)")
     return "\n".join(lines)
@@ -165,10 +154,6 @@ def build_compare_report(out, out_dir=None) -> CompareReport:
     ``OUT/baseline`` or ``OUT/variant`` is not a run folder, ValueError if no paired
     game is stored yet.
     """
-    from sim.runs.store import read_games, read_manifest
-    from sim.runs.versus import BASELINE_DIR, VARIANT_DIR
-
-    from . import loadout_plots as P
     out = Path(out)
     mb, mv = read_manifest(out / BASELINE_DIR), read_manifest(out / VARIANT_DIR)
     s = mv["settings"]
@@ -176,31 +161,24 @@ def build_compare_report(out, out_dir=None) -> CompareReport:
     if len(pairs) == 0:
         raise ValueError(f"{out}: no paired games stored yet; run `unmatched-sim compare` first")
     table = compare_table(pairs)
-    names = {k: v["name"] for k, v in mv["heroes"].items()}
+    names = hero_names(mv)
     changes = _changes(mv)
     summary = summary_text(table, s, names, changes)
-    od = Path(out_dir) if out_dir is not None else out / REPORT_DIR
-    (od / "tables").mkdir(parents=True, exist_ok=True)
-    (od / "plots").mkdir(parents=True, exist_ok=True)
+    od = report_dirs(out, out_dir)
     rep = CompareReport(od, od / "compare.html", {"compare": table, "pairs": pairs}, summary)
     rep.csv["compare"] = od / "tables" / "compare.csv"
     table.to_csv(rep.csv["compare"], index=False)
     table.to_parquet(od / "tables" / "compare.parquet", index=False)
     pairs.to_parquet(od / "tables" / "compare_pairs.parquet", index=False)
     fig = P.plot_compare(table, names, names.get(s["hero"], s["hero"]), s["variant"]["name"])
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=P.DPI, bbox_inches="tight", facecolor="white")
-    rep.png["compare"] = od / "plots" / "compare.png"
-    rep.png["compare"].write_bytes(buf.getvalue())
-    _write_html(rep.html, table, buf.getvalue(), summary, mb, mv, names, changes)
+    pngs = write_pngs(od, {"compare": fig}, rep.png, P.DPI)
+    _write_html(rep.html, table, pngs["compare"], summary, mb, mv, names, changes)
     return rep
 
 
 def _changes(manifest: dict) -> list[str]:
     """The variant's changes as text, recomputed from the recorded overrides and the
     installed hero files (empty if they cannot be read)."""
-    from sim.content.heroes import load_all
-    from sim.content.variants import VariantError, parse_variant
     s = manifest["settings"]["variant"]
     try:
         specs = load_all(None, tuple(manifest.get("extra_hero_paths") or ()))
@@ -211,7 +189,6 @@ def _changes(manifest: dict) -> list[str]:
 
 
 def _write_html(path, table, png, summary, mb, mv, names, changes) -> Path:
-    from .html import CSS, _img, table_html
     s = mv["settings"]
     hero = names.get(s["hero"], s["hero"])
     v = s["variant"]
@@ -232,17 +209,17 @@ def _write_html(path, table, png, summary, mb, mv, names, changes) -> Path:
         ("simulation time", f"{secs:.1f} s (both runs)"), ("package version", mv.get("package_version", "")),
     ], columns=["setting", "value"])
     shown = table.copy()
-    shown["opponent"] = ["all opponents" if o == ALL_OPPONENTS else names.get(o, o) for o in shown["opponent"]]
+    shown["opponent"] = [opponent_label(o, names) for o in shown["opponent"]]
     shown = pd.DataFrame({
         "opponent": shown["opponent"], "pairs": shown["games"],
-        "baseline [95%]": [f"{_pct(a)} [{_pct(b)}–{_pct(c)}]" for a, b, c in
+        "baseline [95%]": [f"{pct(a)} [{pct(b)}–{pct(c)}]" for a, b, c in
                            zip(table["baseline"], table["baseline_lo"], table["baseline_hi"])],
-        "variant [95%]": [f"{_pct(a)} [{_pct(b)}–{_pct(c)}]" for a, b, c in
+        "variant [95%]": [f"{pct(a)} [{pct(b)}–{pct(c)}]" for a, b, c in
                           zip(table["variant"], table["variant_lo"], table["variant_hi"])],
-        "change (points) [95%]": [f"{_pts(a)} [{_pts(b)}, {_pts(c)}]" for a, b, c in
+        "change (points) [95%]": [f"{pts(a)} [{pts(b)}, {pts(c)}]" for a, b, c in
                                   zip(table["change"], table["lo"], table["hi"])],
-        "p": [_p(x) for x in table["p"]], "p Holm": [_p(x) for x in table["p_holm"]],
-        "verdict": table["verdict"], "same outcome": [_pct(x) for x in table["identical_share"]],
+        "p": [pvalue(x) for x in table["p"]], "p Holm": [pvalue(x) for x in table["p_holm"]],
+        "verdict": table["verdict"], "same outcome": [pct(x) for x in table["identical_share"]],
     })
     body = (f'<h2 id="run">Run</h2>{table_html(setup, cls="data kv")}<pre>{html.escape(summary)}</pre>'
             f'<h2 id="change">Change of {html.escape(hero)}\'s score</h2>'
@@ -252,11 +229,6 @@ def _write_html(path, table, png, summary, mb, mv, names, changes) -> Path:
             'differences (null hypothesis: the variant does not change the hero\'s expected score against this '
             'opponent); Holm-corrected over the opponents and the overall row. <i>same outcome</i>: share of pairs '
             'whose result did not change. Baseline and variant scores carry Wilson 95% intervals of their own.</p>'
-            + _img(png, "change per opponent") + table_html(shown))
-    doc = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-           f"<title>unmatched-sim compare: {html.escape(v['name'])}</title><style>{CSS}</style></head><body>\n"
-           f"<h1>{html.escape(v['name'])}: {html.escape(hero)} with and without the variant</h1>\n{body}\n"
-           "</body></html>\n")
-    path = Path(path)
-    path.write_text(doc, encoding="utf-8")
-    return path
+            + img(png, "change per opponent") + table_html(shown))
+    return write_text(path, page(f"unmatched-sim compare: {v['name']}",
+                                 f"{html.escape(v['name'])}: {html.escape(hero)} with and without the variant", body))

@@ -1,83 +1,25 @@
-"""One self-contained HTML report (inline CSS, plots embedded as base64 PNG)."""
+"""The matrix run's HTML page: one self-contained file (inline CSS, plots embedded as
+base64 PNG), built from :func:`reports.tables.compute_tables` output and the plots'
+PNG bytes. The HTML pieces (CSS, tables, images, page skeleton) are :mod:`reports.render`'s.
+"""
 from __future__ import annotations
 
-import base64
 import html
 import json
 import math
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from .tables import ALL
-
-PERCENT_COLUMNS = {"score", "win_rate", "draw_rate", "lo", "hi", "field_score", "p1_score", "share", "played_share",
-                   "unplayed_share", "score_when_played", "score_when_unplayed", "first_score", "first_lo",
-                   "first_hi", "second_score", "second_lo", "second_hi", "bt_expected"}
-SIGNED_PERCENT = {"lift", "difference"}
-
-CSS = """
-body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2em auto; max-width: 1200px;
-       color: #1a202c; line-height: 1.45; padding: 0 1em; }
-h1 { border-bottom: 2px solid #2b6cb0; padding-bottom: .2em; }
-h2 { margin-top: 2em; border-bottom: 1px solid #cbd5e0; padding-bottom: .15em; }
-table.data { border-collapse: collapse; font-size: 13px; margin: .6em 0 1.2em; }
-table.data th, table.data td { border: 1px solid #e2e8f0; padding: 3px 8px; white-space: nowrap; }
-table.data th { background: #edf2f7; }
-table.data .num { text-align: right; }
-table.data .txt { text-align: left; }
-table.data tr:nth-child(even) td { background: #f7fafc; }
-img { max-width: 100%; border: 1px solid #e2e8f0; margin: .5em 0; }
-.note { color: #4a5568; font-size: 14px; }
-pre { background: #f7fafc; padding: .8em; border: 1px solid #e2e8f0; overflow-x: auto; font-size: 13px; }
-details summary { cursor: pointer; color: #2b6cb0; }
-nav a { margin-right: 1em; }
-table.kv td { text-align: left; white-space: normal; }
-"""
-
-
-def _fmt_frame(df: pd.DataFrame) -> pd.DataFrame:
-    out = df.copy()
-    for c in out.columns:
-        col = out[c]
-        if c in PERCENT_COLUMNS and pd.api.types.is_numeric_dtype(col):
-            out[c] = [("" if pd.isna(v) else f"{v:.1%}") for v in col]
-        elif c in SIGNED_PERCENT and pd.api.types.is_numeric_dtype(col):
-            out[c] = [("" if pd.isna(v) else f"{v * 100:+.1f} pts") for v in col]
-        elif pd.api.types.is_float_dtype(col):
-            if np.all(np.isnan(col) | (np.mod(col, 1) == 0)):
-                out[c] = [("" if pd.isna(v) else f"{v:.0f}") for v in col]
-            else:
-                out[c] = [("" if pd.isna(v) else f"{v:.2f}") for v in col]
-    return out
-
-
-def table_html(df: pd.DataFrame, max_rows: int | None = None, cls: str = "data") -> str:
-    """A DataFrame as an HTML table: percent columns formatted, numbers right-aligned,
-    text left-aligned, optionally truncated to ``max_rows`` rows."""
-    if df is None or len(df) == 0:
-        return '<p class="note">(no rows)</p>'
-    shown = df if max_rows is None or len(df) <= max_rows else df.head(max_rows)
-    numeric = [pd.api.types.is_numeric_dtype(shown[c]) for c in shown.columns]
-    text = _fmt_frame(shown)
-    head = "".join(f'<th class="{"num" if n else "txt"}">{html.escape(str(c))}</th>' for c, n in zip(text.columns, numeric))
-    rows = []
-    for vals in text.itertuples(index=False):
-        rows.append("<tr>" + "".join(f'<td class="{"num" if n else "txt"}">{html.escape(str(v))}</td>'
-                                     for v, n in zip(vals, numeric)) + "</tr>")
-    body = f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>' + "".join(rows) + "</tbody></table>"
-    if shown is not df:
-        body += f'<p class="note">first {max_rows} of {len(df)} rows; the CSV has them all</p>'
-    return body
-
-
-def _img(png: bytes, alt: str) -> str:
-    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{base64.b64encode(png).decode()}">'
+from .format import ALL, battlefield_names, hero_names
+from .render import Sections, img, page, table_html, write_text
 
 
 def matchup_grid(mt: pd.DataFrame, names: dict) -> pd.DataFrame:
-    """Matchup matrix as text cells 'score [lo–hi]' (battlefield all)."""
+    """The matchup matrix as text cells ``'score [lo–hi]'`` (battlefield "all"; mirror cells
+    ``'mirror'``). ``mt``: :func:`reports.tables.matchups`; ``names``: hero key -> display
+    name. Returns a DataFrame with a leading ``hero \\ opponent`` column, rows and columns
+    sorted by display name."""
     t = mt[mt["battlefield"] == ALL]
     keys = sorted(set(t["hero"]), key=lambda k: names.get(k, k))
     grid = pd.DataFrame(index=[names.get(k, k) for k in keys], columns=[names.get(k, k) for k in keys], dtype=object)
@@ -98,19 +40,22 @@ def _per_hero(df: pd.DataFrame, names: dict) -> str:
 
 
 def write_html(path, tables: dict, pngs: dict, summary: str) -> Path:
-    """Write the report to ``path``. ``tables``: :func:`reports.tables.compute_tables`
-    output; ``pngs``: plot name -> PNG bytes; ``summary``: plain-text summary."""
+    """Write the matrix report to ``path`` and return the path.
+
+    ``tables``: :func:`reports.tables.compute_tables` output; ``pngs``: plot name -> PNG
+    bytes (``strength``, ``matchups``, ``battlefield_hero``, ``game_length`` and
+    ``map_<battlefield>`` for the maps drawn); ``summary``: plain-text summary. Raises
+    KeyError if a required plot is missing, OSError if ``path`` cannot be written.
+    """
     m = tables["manifest"]
     s = m["settings"]
-    names = {k: v["name"] for k, v in m["heroes"].items()}
-    bf_names = {k: v["name"] for k, v in m["battlefields"].items()}
+    names = hero_names(m)
+    bf_names = battlefield_names(m)
     games = tables["games"]
     bt = tables["bt"]
     secs = sum(x.get("seconds", 0) for x in m.get("sessions", []))
-    sections = []
-
-    def sec(anchor, title, body):
-        sections.append((anchor, title, f'<h2 id="{anchor}">{html.escape(title)}</h2>\n{body}'))
+    sections = Sections()
+    sec = sections.add
 
     heroes_txt = ", ".join(f"{names[k]}" + (f" ({', '.join(v)})" if any(v) else "") for k, v in s["heroes"].items())
     setup = pd.DataFrame([
@@ -129,7 +74,7 @@ def write_html(path, tables: dict, pngs: dict, summary: str) -> Path:
         'Wins, draws and losses are also shown separately. Intervals are 95% Wilson score intervals of the '
         'score. A mirror match scores 50% by symmetry.</p>')
     sec("strength", "Hero strength",
-        _img(pngs["strength"], "hero strength") +
+        img(pngs["strength"], "hero strength") +
         '<p class="note"><i>field_score</i>: mean of the hero\'s matchup scores against every other hero '
         '(each opponent weighted equally); <i>score</i>, <i>lo</i>, <i>hi</i>: pooled over all its games '
         'against other heroes (mirrors excluded). <i>bt_rating</i>: Bradley–Terry rating in log-odds '
@@ -143,11 +88,11 @@ def write_html(path, tables: dict, pngs: dict, summary: str) -> Path:
            'so no finite rating fits; play more games.')
         + '</p>' + table_html(tables["strength"]))
     sec("matchups", "Matchups",
-        _img(pngs["matchups"], "matchup heatmap") + table_html(matchup_grid(tables["matchups"], names)) +
+        img(pngs["matchups"], "matchup heatmap") + table_html(matchup_grid(tables["matchups"], names)) +
         "<details><summary>all matchup rows (wins, draws, losses)</summary>" +
         table_html(tables["matchups"]) + "</details>")
     sec("battlefields", "Battlefields",
-        _img(pngs["battlefield_hero"], "battlefield by hero heatmap") + table_html(tables["battlefield_hero"]) +
+        img(pngs["battlefield_hero"], "battlefield by hero heatmap") + table_html(tables["battlefield_hero"]) +
         "<details><summary>matchups per battlefield</summary>" +
         table_html(tables["matchups_by_battlefield"], max_rows=2000) + "</details>")
     sec("first", "First-player advantage",
@@ -156,7 +101,7 @@ def write_html(path, tables: dict, pngs: dict, summary: str) -> Path:
         '<p class="note">Each hero\'s score when it moves first and when it moves second (mirrors '
         'excluded).</p>' + table_html(tables["first_player_by_hero"]))
     sec("length", "Game length and how games end",
-        _img(pngs["game_length"], "game length histogram") + table_html(tables["game_length"]) +
+        img(pngs["game_length"], "game length histogram") + table_html(tables["game_length"]) +
         table_html(tables["end_reasons"]))
     sec("cards", "Cards",
         '<p class="note">Over every game a hero played with the card in its deck (both seats, mirrors '
@@ -185,16 +130,10 @@ def write_html(path, tables: dict, pngs: dict, summary: str) -> Path:
     else:
         lo_body = '<p class="note">No hero in this run has choice groups (loadouts).</p>'
     sec("loadouts", "Loadouts", lo_body)
-    maps = "".join(_img(pngs[f"map_{b}"], f"{bf_names.get(b, b)} map") for b in s["battlefields"] if f"map_{b}" in pngs)
+    maps = "".join(img(pngs[f"map_{b}"], f"{bf_names.get(b, b)} map") for b in s["battlefields"] if f"map_{b}" in pngs)
     sec("maps", "Where fighters fall",
         '<p class="note">Each battlefield drawn from its layout: spaces coloured by fighters defeated there '
         'per game (left) and by combats whose defender stood there per game (right).</p>' + maps)
 
-    nav = "<nav>" + "".join(f'<a href="#{a}">{html.escape(t)}</a>' for a, t, _ in sections) + "</nav>"
-    doc = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-           f"<title>unmatched-sim matrix report</title><style>{CSS}</style></head><body>\n"
-           f"<h1>Unmatched hero balance: matrix report</h1>\n{nav}\n"
-           + "\n".join(b for _, _, b in sections) + "\n</body></html>\n")
-    path = Path(path)
-    path.write_text(doc, encoding="utf-8")
-    return path
+    return write_text(path, page("unmatched-sim matrix report", "Unmatched hero balance: matrix report",
+                                 sections.html()))

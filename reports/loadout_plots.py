@@ -12,11 +12,12 @@ matplotlib.use("Agg")
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
-from .plots import DPI, _score_heatmap
+from .format import ALL_OPPONENTS, opponent_label
+from .plots import DPI, score_colorbar, score_heatmap, score_pivots
 
-ALL_OPPONENTS = "all"
 BEST = "#2b6cb0"
 TIE = "#90cdf4"
 OTHER = "#a0aec0"
@@ -26,10 +27,6 @@ DOWN = "#c53030"
 __all__ = ["DPI", "plot_loadout_heatmap", "plot_loadout_overall", "plot_gear_effects", "plot_compare"]
 
 
-def _opp_label(o, names):
-    return "all opponents" if o == ALL_OPPONENTS else names.get(o, o)
-
-
 def plot_loadout_heatmap(scores: pd.DataFrame, best: pd.DataFrame, names: dict) -> Figure:
     """Heatmap: each loadout's score (rows, best overall first) against each opponent
     (columns, "all opponents" last), with its 95% Wilson interval and game count;
@@ -37,12 +34,11 @@ def plot_loadout_heatmap(scores: pd.DataFrame, best: pd.DataFrame, names: dict) 
     overall = scores[scores["opponent"] == ALL_OPPONENTS].sort_values("score", ascending=False, kind="stable")
     rows = overall["loadout"].tolist()
     cols = sorted(set(scores["opponent"]) - {ALL_OPPONENTS}, key=lambda o: names.get(o, o)) + [ALL_OPPONENTS]
-    piv = {c: scores.pivot(index="loadout", columns="opponent", values=c).reindex(index=rows, columns=cols)
-           for c in ("score", "lo", "hi", "games")}
+    piv = score_pivots(scores, "loadout", "opponent", rows, cols)
     fig = Figure(figsize=(3.5 + 1.45 * len(cols), 1.6 + 0.95 * len(rows)))
     ax = fig.add_subplot()
-    im = _score_heatmap(ax, piv["score"].to_numpy(float), piv["lo"].to_numpy(float), piv["hi"].to_numpy(float),
-                        piv["games"].to_numpy(float), rows, [_opp_label(c, names) for c in cols], fontsize=11)
+    im = score_heatmap(ax, piv["score"], piv["lo"], piv["hi"], piv["games"], rows,
+                       [opponent_label(c, names) for c in cols], fontsize=11)
     b = best.set_index("opponent")["best_loadout"]
     for j, c in enumerate(cols):
         if c in b.index and b[c] in rows:
@@ -54,9 +50,7 @@ def plot_loadout_heatmap(scores: pd.DataFrame, best: pd.DataFrame, names: dict) 
     ax.set_ylabel("loadout (best overall first)")
     ax.set_title("Score of each loadout against each opponent (draw = ½; 95% Wilson interval; n = games)\n"
                  "black frame: the best loadout against that opponent", fontsize=11)
-    cb = fig.colorbar(im, ax=ax, fraction=0.03, pad=0.02)
-    cb.set_label("score of the loadout")
-    cb.ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    score_colorbar(fig, im, ax, "score of the loadout", fraction=0.03, pad=0.02)
     return fig
 
 
@@ -81,7 +75,6 @@ def plot_loadout_overall(scores: pd.DataFrame, best: pd.DataFrame, hero_name: st
     ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     ax.set_xlabel("score against all opponents (draw = ½)")
     ax.grid(axis="x", alpha=0.3)
-    from matplotlib.lines import Line2D
     ax.legend(handles=[Line2D([], [], marker="o", color=BEST, linestyle="", label="best"),
                        Line2D([], [], marker="o", color=TIE, linestyle="",
                               label="not significantly worse than the best"),
@@ -152,7 +145,7 @@ def plot_compare(per: pd.DataFrame, names: dict, hero_name: str, variant_name: s
         ax.annotate(f"{r['baseline']:.1%} → {r['variant']:.1%}", (hi, yi), textcoords="offset points",
                     xytext=(6, -3), fontsize=8)
     ax.axvline(0, color="black", linewidth=1)
-    ax.set_yticks(y, [_opp_label(o, names) for o in t["opponent"]])
+    ax.set_yticks(y, [opponent_label(o, names) for o in t["opponent"]])
     ax.set_ylim(-0.7, len(t) - 0.3)
     ax.invert_yaxis()
     ax.margins(x=0.3)

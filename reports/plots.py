@@ -17,11 +17,15 @@ from matplotlib.collections import LineCollection
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 
-from .tables import ALL
+from .format import ALL
+from .render import DPI
 
 SCORE_CMAP = "RdBu"      # red: the row hero loses, blue: it wins
 HEAT_CMAP = "YlOrRd"
-DPI = 110
+SCORE_COLUMNS = ("score", "lo", "hi", "games")
+
+__all__ = ["DPI", "HEAT_CMAP", "SCORE_CMAP", "plot_battlefield_hero", "plot_game_length", "plot_matchups",
+           "plot_space_map", "plot_strength", "save", "score_colorbar", "score_heatmap", "score_pivots"]
 
 
 def save(fig: Figure, path) -> Path:
@@ -35,8 +39,24 @@ def _text_colour(value: float) -> str:
     return "white" if abs(value - 0.5) > 0.28 else "black"
 
 
-def _score_heatmap(ax, values: np.ndarray, lo: np.ndarray, hi: np.ndarray, games: np.ndarray,
-                   rows: list[str], cols: list[str], mirror_mask=None, fontsize: int | None = None):
+def score_pivots(table: pd.DataFrame, index: str, columns: str, rows: list, cols: list) -> dict:
+    """The ``score``, ``lo``, ``hi`` and ``games`` columns of ``table`` pivoted to
+    (``index`` x ``columns``) float arrays of shape (len(rows), len(cols)), in the
+    order of ``rows`` and ``cols`` (missing cells NaN): the input of :func:`score_heatmap`."""
+    return {c: table.pivot(index=index, columns=columns, values=c).reindex(index=rows, columns=cols).to_numpy(float)
+            for c in SCORE_COLUMNS}
+
+
+def score_heatmap(ax, values: np.ndarray, lo: np.ndarray, hi: np.ndarray, games: np.ndarray,
+                  rows: list[str], cols: list[str], mirror_mask=None, fontsize: int | None = None):
+    """Draw a score heatmap on the axes ``ax`` and return its image (for a colour bar).
+
+    ``values``, ``lo``, ``hi``, ``games``: float arrays (len(rows), len(cols)): each
+    cell's score (0..1, diverging colours centred on 0.5), its 95% interval and game
+    count, written in the cell; NaN cells are left blank. ``rows`` / ``cols``: tick
+    labels. ``mirror_mask``: optional bool array of the same shape, cells drawn grey
+    and labelled "mirror". ``fontsize``: of the score text (default by size).
+    """
     norm = TwoSlopeNorm(vmin=0.0, vcenter=0.5, vmax=1.0)
     shown = np.ma.masked_invalid(np.where(mirror_mask, np.nan, values) if mirror_mask is not None else values)
     cmap = matplotlib.colormaps[SCORE_CMAP].with_extremes(bad="#d9d9d9")
@@ -66,6 +86,15 @@ def _score_heatmap(ax, values: np.ndarray, lo: np.ndarray, hi: np.ndarray, games
     return im
 
 
+def score_colorbar(fig: Figure, im, ax, label: str, fraction: float = 0.046, pad: float = 0.04):
+    """A colour bar for :func:`score_heatmap`'s image ``im`` beside ``ax``, labelled
+    ``label``, ticks as percentages; returns the colour bar."""
+    cb = fig.colorbar(im, ax=ax, fraction=fraction, pad=pad)
+    cb.set_label(label)
+    cb.ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    return cb
+
+
 def plot_matchups(mt: pd.DataFrame, names: dict) -> Figure:
     """Heatmap of the row hero's score against the column hero (battlefield "all").
 
@@ -74,22 +103,18 @@ def plot_matchups(mt: pd.DataFrame, names: dict) -> Figure:
     """
     t = mt[mt["battlefield"] == ALL]
     keys = sorted(set(t["hero"]), key=lambda k: names.get(k, k))
-    piv = {c: t.pivot(index="hero", columns="opponent", values=c).reindex(index=keys, columns=keys)
-           for c in ("score", "lo", "hi", "games")}
+    piv = score_pivots(t, "hero", "opponent", keys, keys)
     k = len(keys)
     fig = Figure(figsize=(2.0 + 1.35 * k, 1.5 + 1.1 * k))
     ax = fig.add_subplot()
     mirror = np.eye(k, dtype=bool)
-    im = _score_heatmap(ax, piv["score"].to_numpy(float), piv["lo"].to_numpy(float), piv["hi"].to_numpy(float),
-                        piv["games"].to_numpy(float), [names.get(h, h) for h in keys],
-                        [names.get(h, h) for h in keys], mirror)
+    labels = [names.get(h, h) for h in keys]
+    im = score_heatmap(ax, piv["score"], piv["lo"], piv["hi"], piv["games"], labels, labels, mirror)
     ax.set_xlabel("opponent")
     ax.set_ylabel("hero")
     ax.set_title("Score of each hero (row) against each opponent (column)\n"
                  "win = 1, draw = ½; 95% Wilson interval; n = games", fontsize=11)
-    cb = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
-    cb.set_label("score of the row hero")
-    cb.ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    score_colorbar(fig, im, ax, "score of the row hero")
     return fig
 
 
@@ -136,19 +161,15 @@ def plot_battlefield_hero(bh: pd.DataFrame, names: dict, bf_names: dict) -> Figu
     with the pooled column "all battlefields" last."""
     heroes = sorted(set(bh["hero"]), key=lambda k: names.get(k, k))
     bfs = sorted(b for b in set(bh["battlefield"]) if b != ALL) + [ALL]
-    piv = {c: bh.pivot(index="hero", columns="battlefield", values=c).reindex(index=heroes, columns=bfs)
-           for c in ("score", "lo", "hi", "games")}
+    piv = score_pivots(bh, "hero", "battlefield", heroes, bfs)
     fig = Figure(figsize=(2.5 + 1.45 * len(bfs), 1.5 + 1.0 * len(heroes)))
     ax = fig.add_subplot()
-    im = _score_heatmap(ax, piv["score"].to_numpy(float), piv["lo"].to_numpy(float), piv["hi"].to_numpy(float),
-                        piv["games"].to_numpy(float), [names.get(h, h) for h in heroes],
-                        [bf_names.get(b, "all battlefields") for b in bfs])
+    im = score_heatmap(ax, piv["score"], piv["lo"], piv["hi"], piv["games"], [names.get(h, h) for h in heroes],
+                       [bf_names.get(b, "all battlefields") for b in bfs])
     ax.axvline(len(bfs) - 1.5, color="black", linewidth=2)
     ax.set_title("Score of each hero against the field, per battlefield\n"
                  "(mirrors excluded; draw = ½; 95% Wilson interval; n = games)", fontsize=11)
-    cb = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
-    cb.set_label("score against the field")
-    cb.ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    score_colorbar(fig, im, ax, "score against the field")
     return fig
 
 

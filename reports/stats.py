@@ -25,7 +25,7 @@ def wilson(successes, games, alpha: float = 0.05):
     ``statsmodels.stats.proportion.proportion_confint(method="wilson")``. Raises
     ValueError if ``successes`` is negative or exceeds ``games``.
     """
-    from statsmodels.stats.proportion import proportion_confint
+    from statsmodels.stats.proportion import proportion_confint  # lazy: statsmodels takes ~1 s to import
     s = np.asarray(successes, dtype=float)
     n = np.asarray(games, dtype=float)
     s, n = np.broadcast_arrays(s, n)
@@ -45,6 +45,38 @@ def wilson(successes, games, alpha: float = 0.05):
         return float(lo), float(hi)
     return lo, hi
 
+
+
+def score_interval(points, games, alpha: float = 0.05):
+    """Score and its Wilson interval, elementwise: the columns ``score``, ``lo``, ``hi`` of
+    every report table.
+
+    ``points``: float or array (wins + draws / 2); ``games``: int or array of the same
+    shape. Returns ``(score, lo, hi)``: ``score = points / games`` (float64; NaN where
+    ``games`` is 0) and :func:`wilson`'s interval. Raises ValueError as :func:`wilson`.
+    """
+    p = np.asarray(points, dtype=float)
+    n = np.asarray(games, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        score = p / n
+    lo, hi = wilson(p, n, alpha)
+    return score, lo, hi
+
+
+def outcome_counts(s: pd.DataFrame, by: list[str], squares: bool = False) -> pd.DataFrame:
+    """Games, wins, draws, losses and points per group of one-row-per-game-side rows.
+
+    ``s``: rows with int ``win`` / ``draw`` / ``loss`` (0/1) and float ``score`` columns
+    (``reports.tables.sides``); ``by``: the grouping columns. Returns one row per group
+    (sorted): the ``by`` columns, ``games``, ``wins``, ``draws``, ``losses``, ``points``
+    (sum of scores) and, with ``squares``, ``sq`` (sum of squared scores, for a variance).
+    """
+    agg = dict(games=("win", "size"), wins=("win", "sum"), draws=("draw", "sum"), losses=("loss", "sum"),
+               points=("score", "sum"))
+    if squares:
+        s = s.assign(sq=s["score"] ** 2)
+        agg["sq"] = ("sq", "sum")
+    return s.groupby(by, sort=True, observed=True).agg(**agg).reset_index()
 
 @dataclass
 class BradleyTerry:
@@ -89,7 +121,7 @@ def bradley_terry(table: pd.DataFrame, first_move: bool = True, heroes=None) -> 
     :data:`MAX_RATING_SE`) every rating is NaN. Raises ValueError if a required column is
     missing.
     """
-    import statsmodels.api as sm
+    import statsmodels.api as sm  # lazy: heavy (statsmodels, ~1 s)
     for col in ("p1", "p2", "p1_score", "games"):
         if col not in table.columns:
             raise ValueError(f"bradley_terry: missing column {col!r}")
@@ -169,7 +201,7 @@ def homogeneity_test(points, games) -> TestResult:
     fewer than two groups p is NaN. Raises ValueError if points lie outside
     0..games.
     """
-    from scipy.stats import chi2_contingency
+    from scipy.stats import chi2_contingency  # lazy: heavy (scipy)
     s = np.asarray(points, float)
     n = np.asarray(games, float)
     if np.any(s < 0) or np.any(s > n):
@@ -195,7 +227,7 @@ def two_proportion_test(points1, games1, points2, games2) -> TestResult:
     proportions_ztest``); p = 1 (z = 0) when both scores are 0 or both 1; NaN if a
     group has no games.
     """
-    from statsmodels.stats.proportion import proportions_ztest
+    from statsmodels.stats.proportion import proportions_ztest  # lazy: heavy (statsmodels)
     method = "two-proportion z-test (pooled)"
     if games1 <= 0 or games2 <= 0:
         return TestResult(float("nan"), float("nan"), float("nan"), method)
@@ -214,7 +246,7 @@ def holm(pvalues, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
     bool (m,) whether each null hypothesis is rejected at family-wise error rate
     ``alpha``. Uses ``statsmodels.stats.multitest.multipletests(method="holm")``.
     """
-    from statsmodels.stats.multitest import multipletests
+    from statsmodels.stats.multitest import multipletests  # lazy: heavy (statsmodels)
     p = np.asarray(pvalues, float)
     adj = np.full(p.shape, np.nan)
     rej = np.zeros(p.shape, bool)
@@ -281,7 +313,7 @@ def paired_difference(baseline, variant, alpha: float = 0.05) -> PairedDifferenc
     discordant pairs in its t form). Raises ValueError if the arrays differ in length
     or hold fewer than 2 pairs.
     """
-    from scipy import stats as ss
+    from scipy import stats as ss  # lazy: heavy (scipy)
     b = np.asarray(baseline, float)
     v = np.asarray(variant, float)
     if b.shape != v.shape:

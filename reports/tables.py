@@ -14,9 +14,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .stats import bradley_terry, wilson
+from sim.runs.store import read_games, read_manifest, read_spaces
 
-ALL = "all"    # the battlefield value of rows that pool every battlefield
+from .format import ALL
+from .loadout_stats import matrix_loadout_tables
+from .stats import bradley_terry, outcome_counts, score_interval
 
 
 def sides(games: pd.DataFrame) -> pd.DataFrame:
@@ -50,19 +52,13 @@ def _rate(df: pd.DataFrame) -> pd.DataFrame:
     """Add score, win/draw rates and the Wilson interval to a frame with games/wins/draws/losses/points."""
     df = df.copy()
     g = df["games"].to_numpy(float)
+    score, lo, hi = score_interval(df["points"].to_numpy(float), g)
+    df["score"] = score
     with np.errstate(invalid="ignore", divide="ignore"):
-        df["score"] = df["points"] / g
         df["win_rate"] = df["wins"] / g
         df["draw_rate"] = df["draws"] / g
-    df["lo"], df["hi"] = wilson(df["points"].to_numpy(float), g)
+    df["lo"], df["hi"] = lo, hi
     return df.drop(columns="points")
-
-
-def _count(s: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    agg = s.groupby(by, sort=True, observed=True).agg(
-        games=("win", "size"), wins=("win", "sum"), draws=("draw", "sum"), losses=("loss", "sum"),
-        points=("score", "sum"))
-    return agg.reset_index()
 
 
 def matchups(s: pd.DataFrame, by_battlefield: bool = False) -> pd.DataFrame:
@@ -74,7 +70,7 @@ def matchups(s: pd.DataFrame, by_battlefield: bool = False) -> pd.DataFrame:
     ``losses`` are half the decisive games. Pooled rows have battlefield ``"all"``.
     """
     by = ["hero", "opponent"] + (["battlefield"] if by_battlefield else [])
-    t = _count(s, by)
+    t = outcome_counts(s, by)
     m = t["hero"] == t["opponent"]
     for c in ("games", "wins", "draws", "losses", "points"):
         t[c] = t[c].astype(float)
@@ -114,7 +110,7 @@ def strength(s: pd.DataFrame, mt: pd.DataFrame, games: pd.DataFrame, heroes) -> 
     heroes = list(heroes)
     m = mt[(mt["battlefield"] == ALL) & (mt["hero"] != mt["opponent"])]
     field = m.groupby("hero")["score"].mean().rename("field_score")
-    pooled = _rate(_count(s[~s["mirror"]], ["hero"])).set_index("hero")
+    pooled = _rate(outcome_counts(s[~s["mirror"]], ["hero"])).set_index("hero")
     bt = bradley_terry(seatings(games), first_move=True, heroes=heroes)
     t = pd.DataFrame(index=pd.Index(heroes, name="hero"))
     t = t.join(field).join(pooled[["games", "wins", "draws", "losses", "score", "lo", "hi"]])
@@ -133,8 +129,8 @@ def battlefield_hero(s: pd.DataFrame) -> pd.DataFrame:
     draw_rate, lo, hi; also battlefield "all".
     """
     t = s[~s["mirror"]]
-    per = _count(t, ["hero", "battlefield"])
-    pooled = _count(t, ["hero"]).assign(battlefield=ALL)
+    per = outcome_counts(t, ["hero", "battlefield"])
+    pooled = outcome_counts(t, ["hero"]).assign(battlefield=ALL)
     return _rate(pd.concat([per, pooled[per.columns]], ignore_index=True))
 
 
@@ -151,8 +147,7 @@ def first_player(games: pd.DataFrame) -> pd.DataFrame:
                 "points": p1 + 0.5 * d}
     rows = [one(g, bf) for bf, g in games.groupby("battlefield", sort=True)] + [one(games, ALL)]
     t = pd.DataFrame(rows)
-    t["p1_score"] = t["points"] / t["games"].where(t["games"] > 0)
-    t["lo"], t["hi"] = wilson(t["points"].to_numpy(float), t["games"].to_numpy(float))
+    t["p1_score"], t["lo"], t["hi"] = score_interval(t["points"].to_numpy(float), t["games"].to_numpy(float))
     return t.drop(columns="points")
 
 
@@ -162,7 +157,7 @@ def first_player_by_hero(s: pd.DataFrame) -> pd.DataFrame:
     Columns: hero, ``first_games``, ``first_score``, ``first_lo``, ``first_hi``,
     ``second_games``, ``second_score``, ``second_lo``, ``second_hi``, ``difference``.
     """
-    t = _rate(_count(s[~s["mirror"]], ["hero", "seat"]))
+    t = _rate(outcome_counts(s[~s["mirror"]], ["hero", "seat"]))
     out = None
     for seat, name in ((0, "first"), (1, "second")):
         p = t[t["seat"] == seat].set_index("hero")[["games", "score", "lo", "hi"]]
@@ -248,8 +243,8 @@ def loadouts(s: pd.DataFrame, hero_info: dict) -> pd.DataFrame:
     if not with_lo:
         return pd.DataFrame(columns=cols)
     t = s[s["hero"].isin(with_lo)]
-    per = _count(t, ["hero", "loadout", "opponent"])
-    field = _count(t[~t["mirror"]], ["hero", "loadout"]).assign(opponent="field")
+    per = outcome_counts(t, ["hero", "loadout", "opponent"])
+    field = outcome_counts(t[~t["mirror"]], ["hero", "loadout"]).assign(opponent="field")
     return _rate(pd.concat([per, field[per.columns]], ignore_index=True))[cols]
 
 
@@ -287,11 +282,10 @@ def compute_tables(run_dir) -> dict:
     DataFrames ``matchups``, ``matchups_by_battlefield``, ``strength``,
     ``battlefield_hero``, ``first_player``, ``first_player_by_hero``, ``game_length``,
     ``end_reasons``, ``cards``, ``loadouts``, ``spaces`` (see each function),
-    ``loadout_best`` and ``gear_effects`` (``reports.loadouts.matrix_loadout_tables``), plus
+    ``loadout_best`` and ``gear_effects`` (``reports.loadout_stats.matrix_loadout_tables``), plus
     ``bt`` (the Bradley–Terry fit). Raises ``sim.runs.errors.RunError`` if ``run_dir`` is
     not a run folder and ValueError if it holds no finished game.
     """
-    from sim.runs.store import read_games, read_manifest, read_spaces
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
     games = read_games(run_dir)
@@ -301,7 +295,6 @@ def compute_tables(run_dir) -> dict:
     heroes = list(manifest["heroes"])
     mt = matchups(s)
     st, bt = strength(s, mt, games, heroes)
-    from .loadouts import matrix_loadout_tables
     lo_best, gear = matrix_loadout_tables(s, manifest["heroes"])
     return {
         "manifest": manifest, "games": games,

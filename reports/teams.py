@@ -25,34 +25,33 @@ Draws (turn cap) count as half a win, as in every report.
 """
 from __future__ import annotations
 
-import base64
 import html
-import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
+import matplotlib
+
+matplotlib.use("Agg")
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
-from .stats import wilson
+from sim.runs.store import read_manifest
+from sim.runs.teams import TEAMS_MODE, read_team_games
 
-REPORT_DIR = "report"
+from .format import hero_names, pct, pts
+from .render import CSS, DPI, ReportFiles, png_data_uri, report_dirs, table_html, write_pngs, write_tables, write_text
+from .stats import score_interval, wilson
+
 TEAM_TABLES = ("team_pairs", "team_heroes", "team_pairings", "team_summary")
 
 
 @dataclass
-class TeamsReport:
+class TeamsReport(ReportFiles):
     """What :func:`build_teams_report` wrote: ``out_dir``, ``html`` and ``markdown`` paths,
     the ``tables`` (DataFrames by name), the plain-text ``summary`` and file paths."""
 
-    out_dir: Path
-    html: Path
-    markdown: Path
-    tables: dict
-    summary: str
-    csv: dict = field(default_factory=dict)
-    parquet: dict = field(default_factory=dict)
-    png: dict = field(default_factory=dict)
+    markdown: Path | None = None
 
 
 def _team_rows(games: pd.DataFrame) -> pd.DataFrame:
@@ -96,8 +95,7 @@ def team_tables(games: pd.DataFrame) -> dict:
         "dealt": g["dealt"].mean(), "dealt_share": g["share"].mean(), "survived": g["stand"].mean(),
         "last_standing": g["last"].sum() / g["win"].sum().where(g["win"].sum() > 0, np.nan),
     }).reset_index()
-    heroes["score"] = heroes["points"] / heroes["games"]
-    heroes["lo"], heroes["hi"] = wilson(heroes["points"].to_numpy(), heroes["games"].to_numpy())
+    heroes["score"], heroes["lo"], heroes["hi"] = score_interval(heroes["points"], heroes["games"])
     heroes = heroes[["hero", "games", "wins", "draws", "score", "lo", "hi", "dealt", "dealt_share", "survived",
                      "last_standing"]].sort_values("score", ascending=False, kind="stable").reset_index(drop=True)
 
@@ -105,8 +103,7 @@ def team_tables(games: pd.DataFrame) -> dict:
     pairs = pd.DataFrame({"games": g.size(), "wins": g["win"].sum(), "draws": g["draw"].sum(),
                           "points": g["points"].sum(), "dealt": (g["dealt_a"].mean() + g["dealt_b"].mean())}).reset_index()
     pairs["losses"] = pairs["games"] - pairs["wins"] - pairs["draws"]
-    pairs["score"] = pairs["points"] / pairs["games"]
-    pairs["lo"], pairs["hi"] = wilson(pairs["points"].to_numpy(), pairs["games"].to_numpy())
+    pairs["score"], pairs["lo"], pairs["hi"] = score_interval(pairs["points"], pairs["games"])
     hs = dict(zip(heroes["hero"], heroes["score"]))
     pairs["synergy"] = [s - (hs[p.split("+")[0]] + hs[p.split("+")[1]]) / 2 for p, s in zip(pairs["pair"], pairs["score"])]
     pairs = pairs[["pair", "games", "wins", "draws", "losses", "score", "lo", "hi", "synergy", "dealt"]] \
@@ -136,19 +133,16 @@ def team_tables(games: pd.DataFrame) -> dict:
     return {"team_pairs": pairs, "team_heroes": heroes, "team_pairings": pairings, "team_summary": summary}
 
 
-def _names(manifest: dict) -> dict:
-    return {k: v["name"] for k, v in manifest.get("heroes", {}).items()}
-
-
 def _pair_name(p: str, names: dict) -> str:
     return " & ".join(names.get(k, k) for k in p.split("+"))
 
 
 def plot_pairs(pairs: pd.DataFrame, names: dict):
-    """Horizontal bars: each pair's score with its 95% interval (best on top)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure
+    """Horizontal bars: each pair's score with its 95% Wilson interval, best on top.
+
+    ``pairs``: the ``team_pairs`` table (``pair`` as ``"a+b"`` hero keys, ``score``,
+    ``lo``, ``hi``); ``names``: hero key -> display name. Returns a matplotlib Figure.
+    """
     p = pairs.iloc[::-1]
     fig = Figure(figsize=(8, max(3.0, 0.22 * len(p) + 1)))
     ax = fig.add_subplot(111)
@@ -165,35 +159,35 @@ def plot_pairs(pairs: pd.DataFrame, names: dict):
     return fig
 
 
-def _pct(v) -> str:
-    return "" if pd.isna(v) else f"{v:.1%}"
-
-
 def summary_text(tables: dict, manifest: dict, top: int = 10) -> str:
-    """A plain-text summary: setup, the best and worst pairs, the heroes' contributions."""
-    names = _names(manifest)
+    """A plain-text summary: setup, the best and worst pairs, the heroes' contributions.
+
+    ``tables``: :func:`team_tables`; ``manifest``: the run's manifest; ``top``: how many
+    of the best (and of the weakest) pairs to list. Returns the lines joined by newlines.
+    """
+    names = hero_names(manifest)
     s = manifest["settings"]
     sm = tables["team_summary"].iloc[0]
     pairs, heroes = tables["team_pairs"], tables["team_heroes"]
     lines = [f"Team run: {int(sm['games'])} games over {int(sm['pairings'])} pairings of {len(s['heroes'])} heroes "
              f"({s['games_per_pairing']} per pairing), {len(s['battlefields'])} battlefield(s), AI {s['ai']}.",
-             f"Team moving first (seat 1): {_pct(sm['first_team_score'])} [{_pct(sm['first_lo'])}–{_pct(sm['first_hi'])}]; "
+             f"Team moving first (seat 1): {pct(sm['first_team_score'])} [{pct(sm['first_lo'])}–{pct(sm['first_hi'])}]; "
              f"draws {int(sm['draws'])}; mean {sm['mean_turns']:.1f} turns.", "",
-             f"Best hero pairs (score as a team, 95% interval, games):"]
+             "Best hero pairs (score as a team, 95% interval, games):"]
     for _, r in pairs.head(top).iterrows():
-        lines.append(f"  {_pair_name(r['pair'], names):<42} {_pct(r['score']):>6} [{_pct(r['lo'])}–{_pct(r['hi'])}] "
+        lines.append(f"  {_pair_name(r['pair'], names):<42} {pct(r['score']):>6} [{pct(r['lo'])}–{pct(r['hi'])}] "
                      f"{int(r['games'])}")
     if len(pairs) > top:
         lines.append("Weakest hero pairs:")
         for _, r in pairs.tail(min(top, len(pairs) - top)).iterrows():
-            lines.append(f"  {_pair_name(r['pair'], names):<42} {_pct(r['score']):>6} [{_pct(r['lo'])}–{_pct(r['hi'])}] "
+            lines.append(f"  {_pair_name(r['pair'], names):<42} {pct(r['score']):>6} [{pct(r['lo'])}–{pct(r['hi'])}] "
                          f"{int(r['games'])}")
     lines += ["", "Heroes (score of their teams, damage dealt per game, share of the team's damage, "
               "survived, last hero standing in the team's wins):"]
     for _, r in heroes.iterrows():
-        lines.append(f"  {names.get(r['hero'], r['hero']):<22} {_pct(r['score']):>6} [{_pct(r['lo'])}–{_pct(r['hi'])}] "
-                     f"dealt {r['dealt']:5.1f}  share {_pct(r['dealt_share']):>6}  survived {_pct(r['survived']):>6}  "
-                     f"last standing {_pct(r['last_standing']):>6}")
+        lines.append(f"  {names.get(r['hero'], r['hero']):<22} {pct(r['score']):>6} [{pct(r['lo'])}–{pct(r['hi'])}] "
+                     f"dealt {r['dealt']:5.1f}  share {pct(r['dealt_share']):>6}  survived {pct(r['survived']):>6}  "
+                     f"last standing {pct(r['last_standing']):>6}")
     return "\n".join(lines)
 
 
@@ -205,13 +199,15 @@ def _display(tables: dict, names: dict) -> dict:
     return {"pairs": p, "heroes": h}
 
 
-def _markdown_table(df: pd.DataFrame) -> str:
-    pct = {"score", "lo", "hi", "synergy", "dealt_share", "survived", "last_standing", "first_team_score"}
+MARKDOWN_PERCENT = frozenset({"score", "lo", "hi", "synergy", "dealt_share", "survived", "last_standing", "first_team_score"})
+"""Columns the Markdown tables show as percentages (``synergy`` as signed points)."""
 
+
+def _markdown_table(df: pd.DataFrame) -> str:
     def fmt(c, v):
         if isinstance(v, (float, np.floating)):
-            if c in pct:
-                return _pct(v) if c != "synergy" else ("" if pd.isna(v) else f"{v * 100:+.1f} pts")
+            if c in MARKDOWN_PERCENT:
+                return pct(v) if c != "synergy" else pts(v, " pts")
             return f"{v:.1f}"
         return str(v)
     head = "| " + " | ".join(df.columns) + " |\n|" + "|".join("---" for _ in df.columns) + "|\n"
@@ -231,31 +227,17 @@ def build_teams_report(run_dir, out_dir=None) -> TeamsReport:
 
     Raises ``sim.runs.errors.RunError`` if ``run_dir`` is not a run folder, ValueError if it
     is not a team run or holds no finished game, OSError if ``out_dir`` cannot be written."""
-    from sim.runs.store import read_manifest
-    from sim.runs.teams import TEAMS_MODE, read_team_games
-
-    from .html import CSS, table_html
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
     if manifest["settings"].get("mode") != TEAMS_MODE:
         raise ValueError(f"{run_dir} is not a team run (made by `unmatched-sim teams`)")
     games = read_team_games(run_dir)
     tables = team_tables(games)
-    out = Path(out_dir) if out_dir is not None else run_dir / REPORT_DIR
-    (out / "tables").mkdir(parents=True, exist_ok=True)
-    (out / "plots").mkdir(parents=True, exist_ok=True)
-    csv, pq = {}, {}
-    for name, df in tables.items():
-        csv[name] = out / "tables" / f"{name}.csv"
-        pq[name] = out / "tables" / f"{name}.parquet"
-        df.to_csv(csv[name], index=False)
-        df.to_parquet(pq[name], index=False)
-    names = _names(manifest)
-    fig = plot_pairs(tables["team_pairs"], names)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", facecolor="white")
-    png = {"team_pairs": out / "plots" / "team_pairs.png"}
-    png["team_pairs"].write_bytes(buf.getvalue())
+    out = report_dirs(run_dir, out_dir)
+    csv, pq, png = {}, {}, {}
+    write_tables(out, tables, tables, csv, pq)
+    names = hero_names(manifest)
+    pngs = write_pngs(out, {"team_pairs": plot_pairs(tables["team_pairs"], names)}, png, DPI)
     summary = summary_text(tables, manifest)
     disp = _display(tables, names)
     s = manifest["settings"]
@@ -264,14 +246,12 @@ def build_teams_report(run_dir, out_dir=None) -> TeamsReport:
           f"(--games {s['games']} rounded up to a multiple of the {s['pairings']} pairings).", "",
           "```", summary, "```", "", EXPLAIN, "", "## Hero pairs", "", _markdown_table(disp["pairs"]), "",
           "## Heroes", "", _markdown_table(disp["heroes"]), "", "![pairs](plots/team_pairs.png)", ""]
-    mdp = out / "teams.md"
-    mdp.write_text("\n".join(md), encoding="utf-8")
+    mdp = write_text(out / "teams.md", "\n".join(md))
     body = (f"<h1>Team games report</h1><p class='note'>{html.escape(md[2])}</p><pre>{html.escape(summary)}</pre>"
             f"<p class='note'>{html.escape(EXPLAIN)}</p><h2>Hero pairs</h2>"
-            f"<img alt='pair scores' src='data:image/png;base64,{base64.b64encode(buf.getvalue()).decode()}'>"
+            f"<img alt='pair scores' src='{png_data_uri(pngs['team_pairs'])}'>"
             + table_html(disp["pairs"]) + "<h2>Heroes</h2>" + table_html(disp["heroes"])
             + "<h2>Summary</h2>" + table_html(tables["team_summary"]))
-    htp = out / "teams.html"
-    htp.write_text(f"<!doctype html><html><head><meta charset='utf-8'><title>Team games report</title>"
-                   f"<style>{CSS}</style></head><body>{body}</body></html>", encoding="utf-8")
-    return TeamsReport(out, htp, mdp, tables, summary, csv, pq, png)
+    htp = write_text(out / "teams.html", f"<!doctype html><html><head><meta charset='utf-8'><title>Team games report"
+                     f"</title><style>{CSS}</style></head><body>{body}</body></html>")
+    return TeamsReport(out, htp, tables, summary, csv, pq, png, markdown=mdp)

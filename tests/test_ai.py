@@ -12,13 +12,14 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from reports import arena as report_arena
 from sim.runs import arena
-from sim.content.profiles import AIProfile, ProfileError, get_profile, load_profile, profile_names
 from sim.cli import main
+from sim.content.profiles import ProfileError, get_profile, load_profile, profile_names
 from sim.engine import ai as AI
 from sim.engine import effects as E
 from sim.engine import layout as L
-from sim.engine.control import CTL_EXPLAIN, EXPLAIN_REC, MODE_GREEDY, MODE_RANDOM, MODE_STANDARD
+from sim.engine.control import MODE_GREEDY, MODE_RANDOM, MODE_STANDARD
 from sim.engine.core import PILE_DECK, PILE_DISC, PILE_HAND, pile_base
 from sim.engine.game import setup_game
 from sim.engine.policy import new_control
@@ -471,10 +472,9 @@ def test_mirror_games_are_symmetric_once_seats_swap():
 
 
 def test_arena_small_run_is_consistent_and_jobs_independent():
-    a = arena.run_arena("standard", "random", games=24, heroes=["medusa", "sinbad"], battlefields=["marmoreal", "soho"],
-                        seed=3, jobs=1)
-    b = arena.run_arena("standard", "random", games=24, heroes=["medusa", "sinbad"], battlefields=["marmoreal", "soho"],
-                        seed=3, jobs=2)
+    kw = dict(games=24, heroes=["medusa", "sinbad"], battlefields=["marmoreal", "soho"], seed=3)
+    a = report_arena.run_arena("standard", "random", jobs=1, **kw)
+    b = report_arena.run_arena("standard", "random", jobs=2, **kw)
     pd_cols = ["hero_a", "opponent", "battlefield", "seat_a", "games", "wins", "draws", "losses", "first_wins"]
     assert a.games[pd_cols].equals(b.games[pd_cols])
     # 2 heroes x 2 opponents x 2 battlefields x 2 seats = 16 cells of ceil(24 / 8) = 3 games
@@ -505,7 +505,8 @@ def test_arena_cli_json_and_errors():
 def test_invariants_hold_in_ai_played_games():
     """The independent invariant checker over games the standard and greedy profiles play
     (they reach positions random play rarely does: boosts, kills, long combats)."""
-    from test_invariants import ALL_SEVEN, R_CODE, OK, run_match
+    from helpers.replay.constants import ALL_SEVEN, OK, R_CODE
+    from helpers.replay.runs import run_match
     bad = []
     games = 0
     for i, bf in enumerate(["marmoreal", "kaer_morhen"]):

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from reports import build_report
+from reports.arena import format_arena, run_arena
 from reports.compare import build_compare_report
 from reports.loadouts import build_loadouts_report
 from reports.teams import build_teams_report
@@ -25,7 +26,7 @@ from sim.content.profiles import (
     DEFAULT_PROFILE,
     profile_names,
 )
-from sim.runs.arena import ArenaError, format_arena, run_arena
+from sim.runs.arena import ArenaError
 from sim.runs.bench import format_bench, run_bench
 from sim.runs.drive import execute_run
 from sim.runs.errors import RunError, RunInterrupted

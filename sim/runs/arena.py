@@ -2,16 +2,17 @@
 
 Profile A plays every hero against profile B playing every hero (mirrors
 included), on every chosen battlefield, with seats swapped evenly. A hero with
-loadouts (Geralt) cycles through them. The result is profile A's score per hero
-(the games where A plays that hero) and overall, with Wilson 95% intervals, plus
-the first player's score (seat effect).
+loadouts (Geralt) cycles through them. :func:`play_arena` plays the cells and
+returns one row of counts per cell (:class:`ArenaPlay`); the scores (profile A's
+score per hero and overall with Wilson 95% intervals, the first player's score)
+are a report's: :func:`reports.arena.run_arena` plays and scores in one call.
 
 Game ``i`` of a cell uses ``game_seed(seed, cell_id, i)`` where ``cell_id`` is a
 CRC-32 of the cell's identity, so results do not depend on ``jobs``.
 
 Example::
 
-    from sim.runs.arena import run_arena
+    from reports.arena import run_arena
     res = run_arena("standard", "greedy", games=2000, heroes=["medusa", "sinbad"])
     print(res.per_hero)      # pandas DataFrame: hero, games, wins, draws, losses, score, low, high
 """
@@ -24,7 +25,6 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reports.stats import wilson
 from sim.content.profiles import ProfileError, get_profile
 from sim.play.match import Match, installed_content
 from sim.runs.backend import Backend, open_pool
@@ -59,32 +59,18 @@ class ArenaCell:
 
 
 @dataclass
-class ArenaResult:
-    """``games``: one row per cell (hero_a, hero, opponent, battlefield, seat_a, games, wins,
-    draws, losses, first_wins); ``per_hero`` and ``overall``: profile A's score with Wilson
-    95% intervals (score = wins + draws / 2), per hero also the score in the mirror match
-    alone (same hero on both sides: the profiles' skill without the heroes' strength);
-    ``first_player``: the first seat's score."""
+class ArenaPlay:
+    """What :func:`play_arena` played: the profiles' names ``ai`` and ``vs``, ``games``
+    (one row per cell: hero_a (hero, or hero@loadout), hero, opponent, battlefield,
+    seat_a, games, wins, draws, losses (profile A's), first_wins), the wall time
+    ``seconds`` of the games (compilation excluded) and the ``variant``'s name ('' for
+    none)."""
 
     ai: str
     vs: str
     games: pd.DataFrame
-    per_hero: pd.DataFrame
-    overall: dict
-    first_player: dict
     seconds: float
-    variant: str = ""     # the designer variant's name, '' for none
-
-    @property
-    def games_per_second(self) -> float:
-        return float(self.games["games"].sum()) / self.seconds if self.seconds > 0 else float("nan")
-
-    def to_dict(self) -> dict:
-        """JSON-ready summary."""
-        return {"ai": self.ai, "vs": self.vs, "variant": self.variant or None,
-                "overall": self.overall, "first_player": self.first_player,
-                "per_hero": self.per_hero.to_dict(orient="records"), "seconds": round(self.seconds, 2),
-                "games_per_second": round(self.games_per_second, 1)}
+    variant: str = ""
 
 
 def plan_cells(heroes: dict, battlefields: list[str], games: int) -> list[ArenaCell]:
@@ -121,17 +107,12 @@ def _play_cell(cell: ArenaCell, ai, vs, seed: int, extra: tuple, variant: str = 
             "first_wins": int((w == 0).sum())}
 
 
-def _score_rows(df: pd.DataFrame, by: str | None) -> pd.DataFrame:
-    g = df.groupby(by)[["games", "wins", "draws", "losses"]].sum() if by else df[["games", "wins", "draws", "losses"]].sum().to_frame().T
-    score = (g["wins"] + 0.5 * g["draws"]) / g["games"]
-    lo, hi = wilson(g["wins"] + 0.5 * g["draws"], g["games"])
-    g = g.assign(score=score, low=lo, high=hi)
-    return g.reset_index() if by else g
-
-
-def run_arena(ai="standard", vs="greedy", games: int = 2000, heroes=None, battlefields=None, seed: int = 1,
-              jobs: int | None = None, extra_heroes: tuple = (), backend=None, variant=None) -> ArenaResult:
+def play_arena(ai="standard", vs="greedy", games: int = 2000, heroes=None, battlefields=None, seed: int = 1,
+               jobs: int | None = None, extra_heroes: tuple = (), backend=None, variant=None) -> ArenaPlay:
     """Play profile ``ai`` against profile ``vs``; ``games`` per hero for ``ai``.
+
+    Returns :class:`ArenaPlay` (the per-cell counts, in plan order, and the timing);
+    ``reports.arena.score_arena`` turns it into scores.
 
     ``variant``: a designer variant (``sim.content.variants.Variant``) applied to the
     heroes, or None.
@@ -167,34 +148,4 @@ def run_arena(ai="standard", vs="greedy", games: int = 2000, heroes=None, battle
     dt = time.perf_counter() - t0
     order = {(c.hero_a, c.hero_b, c.battlefield, c.seat_a): i for i, c in enumerate(cells)}
     rows.sort(key=lambda r: order[(r["hero"], r["opponent"], r["battlefield"], r["seat_a"])])
-    df = pd.DataFrame(rows)
-    per_hero = _score_rows(df, "hero")
-    mir = _score_rows(df[df["hero"] == df["opponent"]], "hero").set_index("hero")
-    per_hero["mirror_games"] = per_hero["hero"].map(mir["games"]).fillna(0).astype(int)
-    per_hero["mirror_score"] = per_hero["hero"].map(mir["score"])
-    ov = _score_rows(df, None).iloc[0]
-    overall = {k: (float(ov[k]) if k in ("score", "low", "high") else int(ov[k]))
-               for k in ("games", "wins", "draws", "losses", "score", "low", "high")}
-    n = int(df["games"].sum())
-    fw = int(df["first_wins"].sum())
-    draws = int(df["draws"].sum())
-    lo, hi = wilson(fw + 0.5 * draws, n)
-    first = {"games": n, "first_wins": fw, "draws": draws, "score": (fw + 0.5 * draws) / n,
-             "low": float(lo), "high": float(hi)}
-    return ArenaResult(pa.name, pb.name, df, per_hero, overall, first, dt, variant.name if variant is not None else "")
-
-
-def format_arena(res: ArenaResult) -> str:
-    """A readable table of an arena result."""
-    lines = [f"{res.ai} vs {res.vs}: {res.overall['games']} games in {res.seconds:.1f} s "
-             f"({res.games_per_second:,.0f} games/s)" + (f"; variant {res.variant!r}" if res.variant else ""),
-             f"{'hero':<22}{'games':>7}{'wins':>7}{'draws':>7}{'score':>8}   95% interval   mirror score"]
-    for _, r in res.per_hero.iterrows():
-        lines.append(f"{r['hero']:<22}{int(r['games']):>7}{int(r['wins']):>7}{int(r['draws']):>7}"
-                     f"{r['score']:>8.3f}   {r['low']:.3f}-{r['high']:.3f}    {r['mirror_score']:.3f}")
-    o = res.overall
-    lines.append(f"{'overall':<22}{o['games']:>7}{o['wins']:>7}{o['draws']:>7}{o['score']:>8.3f}   "
-                 f"{o['low']:.3f}-{o['high']:.3f}")
-    f = res.first_player
-    lines.append(f"first player's score: {f['score']:.3f} ({f['low']:.3f}-{f['high']:.3f}) over {f['games']} games")
-    return "\n".join(lines)
+    return ArenaPlay(pa.name, pb.name, pd.DataFrame(rows), dt, variant.name if variant is not None else "")

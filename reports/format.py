@@ -1,0 +1,77 @@
+"""Number formatting and labels shared by every report (text summaries, HTML and Markdown tables).
+
+The lowest module of ``reports`` with :mod:`reports.stats`: it imports no other report
+module. Scores are fractions (0..1) shown as percentages; differences of scores are
+shown as points of win rate (0.01 = one point).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+ALL = "all"             # the battlefield value of rows that pool every battlefield
+ALL_OPPONENTS = "all"   # the opponent value of rows that pool every opponent
+
+PERCENT_COLUMNS = frozenset({
+    "score", "win_rate", "draw_rate", "lo", "hi", "field_score", "p1_score", "share", "played_share",
+    "unplayed_share", "score_when_played", "score_when_unplayed", "first_score", "first_lo", "first_hi",
+    "second_score", "second_lo", "second_hi", "bt_expected"})
+"""Columns that :func:`format_frame` shows as percentages (``0.512`` -> ``51.2%``)."""
+SIGNED_PERCENT = frozenset({"lift", "difference"})
+"""Columns that :func:`format_frame` shows as signed points (``0.034`` -> ``+3.4 pts``)."""
+
+
+def pct(v) -> str:
+    """A fraction as a percentage with one decimal (``0.5123`` -> ``"51.2%"``); ``""`` for NaN/None."""
+    return "" if pd.isna(v) else f"{v:.1%}"
+
+
+def pts(v, suffix: str = "") -> str:
+    """A score difference as signed points of win rate (``0.034`` -> ``"+3.4"``, then
+    ``suffix``, e.g. ``" pts"``); ``""`` for NaN/None."""
+    return "" if pd.isna(v) else f"{v * 100:+.1f}{suffix}"
+
+
+def pvalue(v) -> str:
+    """A p-value with four decimals, ``"<0.0001"`` below 1e-4; ``""`` for NaN/None."""
+    return "" if pd.isna(v) else ("<0.0001" if v < 1e-4 else f"{v:.4f}")
+
+
+def plural(k: int, word: str) -> str:
+    """``"1 opponent"``, ``"3 opponents"``: ``k`` and ``word`` with an ``s`` unless ``k`` is 1."""
+    return f"{k} {word}" + ("" if k == 1 else "s")
+
+
+def hero_names(manifest: dict) -> dict:
+    """Hero key -> display name, from a run manifest's ``heroes`` (empty if it has none)."""
+    return {k: v["name"] for k, v in manifest.get("heroes", {}).items()}
+
+
+def battlefield_names(manifest: dict) -> dict:
+    """Battlefield key -> display name, from a run manifest's ``battlefields``."""
+    return {k: v["name"] for k, v in manifest["battlefields"].items()}
+
+
+def opponent_label(opponent: str, names: dict) -> str:
+    """An opponent's display name (``names``: key -> name); ``"all opponents"`` for the pooled row."""
+    return "all opponents" if opponent == ALL_OPPONENTS else names.get(opponent, opponent)
+
+
+def format_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``df`` with numbers as display text: :data:`PERCENT_COLUMNS` as
+    percentages, :data:`SIGNED_PERCENT` as signed points (``+3.4 pts``), other float
+    columns with no decimals when every value is whole, else two; NaN as ``""``. Other
+    columns are left as they are."""
+    out = df.copy()
+    for c in out.columns:
+        col = out[c]
+        if c in PERCENT_COLUMNS and pd.api.types.is_numeric_dtype(col):
+            out[c] = [pct(v) for v in col]
+        elif c in SIGNED_PERCENT and pd.api.types.is_numeric_dtype(col):
+            out[c] = [pts(v, " pts") for v in col]
+        elif pd.api.types.is_float_dtype(col):
+            if np.all(np.isnan(col) | (np.mod(col, 1) == 0)):
+                out[c] = [("" if pd.isna(v) else f"{v:.0f}") for v in col]
+            else:
+                out[c] = [("" if pd.isna(v) else f"{v:.2f}") for v in col]
+    return out
