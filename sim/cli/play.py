@@ -21,7 +21,18 @@ from sim.content.profiles import (
     profile_names,
 )
 from sim.engine import layout as L
-from sim.engine.game import TRES_DEALT0, TRES_HP0, TRES_OUT0, TRES_PLAYED0, TRES_SK0
+from sim.engine.game import (
+    RES_HP0,
+    RES_PLAYED0,
+    RES_REASON,
+    RES_SK0,
+    TRES_DEALT0,
+    TRES_HP0,
+    TRES_OUT0,
+    TRES_PLAYED0,
+    TRES_REASON,
+    TRES_SK0,
+)
 from sim.play.match import Match, MatchError
 from sim.play.narrate import narrate, narrate_explained
 from sim.play.teams import TeamMatch, parse_team, split_heroes
@@ -96,10 +107,10 @@ def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, 
             "heroes": [m.content.label(int(r)) for r in m.rows],
             "first_player": m.hero_names[0], "winner": g.winner_name,
             "winner_seat": None if g.winner < 0 else g.winner + 1, "turns": g.turns,
-            "end_reason": reasons.get(int(g.result[2]), str(int(g.result[2]))),
-            "final_health": {m.hero_names[p]: int(g.result[3 + p]) for p in range(2)},
-            "sidekick_health": {m.hero_names[p]: int(g.result[5 + p]) for p in range(2)},
-            "cards_played": {m.hero_names[p]: int(g.result[7 + p]) for p in range(2)},
+            "end_reason": reasons.get(int(g.result[RES_REASON]), str(int(g.result[RES_REASON]))),
+            "final_health": {m.hero_names[p]: int(g.result[RES_HP0 + p]) for p in range(2)},
+            "sidekick_health": {m.hero_names[p]: int(g.result[RES_SK0 + p]) for p in range(2)},
+            "cards_played": {m.hero_names[p]: int(g.result[RES_PLAYED0 + p]) for p in range(2)},
             "events": len(g.log), "ai": [p.name for p in profiles],
             "variant": variant.name if variant is not None else None,
         }
@@ -147,7 +158,7 @@ def _team_duel(team_a, team_b, battlefield, seed, loadouts, ai, vs, explain, as_
                        "cards_played": int(r[TRES_PLAYED0 + i]),
                        "defeated_on_turn": int(r[TRES_OUT0 + i]) or None} for i in range(4)],
             "teams": m.team_names, "winner": g.winner_name, "winner_team": None if g.winner < 0 else g.winner + 1,
-            "turns": g.turns, "end_reason": reasons.get(int(r[2]), str(int(r[2]))),
+            "turns": g.turns, "end_reason": reasons.get(int(r[TRES_REASON]), str(int(r[TRES_REASON]))),
             "events": len(g.log), "ai": [p.name for p in profiles],
             "variant": variant.name if variant is not None else None,
         }

@@ -26,7 +26,7 @@ from sim.content.heroes import HeroFileError, load_all
 from sim.content.profiles import seat_controls
 from sim.content.variants import apply_variant, variant_from_json
 from sim.engine import layout as L
-from sim.engine.game import RES_FIELDS, play_game, play_games, result_row, setup_game
+from sim.engine.game import RES_FIELDS, RES_TURNS, RES_WINNER, play_game, play_games, result_row, setup_game
 from sim.engine.policy import CTL_EXPLAIN, MODE_RANDOM, new_control
 
 
@@ -89,7 +89,7 @@ class GameRecord:
     @property
     def winner(self) -> int:
         """Winning seat (0 moved first, 1 second) or -1 for a draw."""
-        return int(self.result[0])
+        return int(self.result[RES_WINNER])
 
     @property
     def winner_name(self) -> str:
@@ -97,7 +97,7 @@ class GameRecord:
 
     @property
     def turns(self) -> int:
-        return int(self.result[1])
+        return int(self.result[RES_TURNS])
 
 
 class Match:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from sim.engine.game import RES_WINNER
 from sim.content.profiles import ProfileError, get_profile
 from sim.play.match import Match, installed_content
 from sim.runs.backend import Backend, open_pool
@@ -98,7 +99,7 @@ def _play_cell(cell: ArenaCell, ai, vs, seed: int, extra: tuple, variant: str = 
     else:
         m = Match([cell.hero_b, cell.hero_a], cell.battlefield, loadouts=[cell.lo_b, cell.lo_a], content=content)
         res = m.play_many(cell.games, seed, cell.cell_id, 0, modes=(vs, ai))
-    w = res[:, 0]
+    w = res[:, RES_WINNER]
     wins = int((w == cell.seat_a).sum())
     draws = int((w < 0).sum())
     return {"hero_a": cell.hero_a if not cell.lo_a else f"{cell.hero_a}@{cell.lo_a}",

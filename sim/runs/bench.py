@@ -57,6 +57,7 @@ import time
 from functools import lru_cache
 
 from sim.content.battlefields import list_battlefields
+from sim.engine.game import RES_TURNS
 from sim.content.profiles import get_profile
 from sim.play.match import Match, installed_content
 
@@ -117,7 +118,7 @@ def play_share(ai: str, per_cell: int, part: int, parts: int, extra: tuple = (),
                 res = m.play_many(hi - lo, BENCH_SEED, k, lo, modes=(prof, prof))
                 out[k] = res
                 games += hi - lo
-                turns += int(res[:, 1].sum())
+                turns += int(res[:, RES_TURNS].sum())
     wall, cpu = time.perf_counter() - t, time.process_time() - c
     return {"games": games, "wall": wall, "cpu": cpu, "turns": turns, "pid": os.getpid(), "rss_mb": _rss_mb(),
             "results": {k: v.tobytes() for k, v in out.items()}}
