@@ -19,6 +19,7 @@ from sim.engine.game import TRES_OUT0, setup_game
 from sim.engine.policy import MODE_FIRST, MODE_RANDOM, new_control
 from sim.engine.rules import end_of_turn, legal_actions, next_player, unpack_action
 from sim.play.match import MatchError
+from sim.play.scenario import ScenarioError, resolve
 from sim.play.teams import TeamMatch, parse_team, team_control
 from sim.runs.teams import team_pairings
 
@@ -309,3 +310,32 @@ def test_a_loadout_with_plus_signs_is_one_hero_in_duels_and_teams():
     assert r.exit_code == 0, r.output
     assert [s["hero"] for s in json.loads(r.output)["seats"]] == [
         "geralt_of_rivia[silver+wolf-armor+owl]", "sinbad", "medusa", "alice"]
+
+
+TEAM_POSITION = {
+    "battlefield": "marmoreal",
+    "players": [
+        {"hero": "medusa", "fighters": {"Medusa": {"space": "M13"}}, "hand": ["Gaze of Stone"]},
+        {"hero": "sinbad", "fighters": {"Sinbad": {"space": "M20", "health": 13}},
+         "hand": ["Regroup"], "deck": ["Feint", "Exploit", "Leap Away"]},
+        {"hero": "alice", "fighters": {"Alice": {"space": "M03"}}},
+        {"hero": "king_arthur", "fighters": {"King Arthur": {"space": "M31"}}},
+    ],
+}
+
+
+def test_the_scenario_api_builds_a_four_player_team_position():
+    """A 2 vs 2 position (seats 0 and 2 against 1 and 3): Gaze of Stone against Regroup
+    resolves as in a duel (1 combat damage, then 8), and every seat is in the snapshot."""
+    out = resolve(TEAM_POSITION, {"attack": "Gaze of Stone", "by": "Medusa", "target": "Sinbad",
+                                  "defense": "Regroup"})
+    assert out["combat"]["damage"] == 1 and out["fighters"]["Sinbad"]["health"] == 4
+    assert [p["hero"] for p in out["players"]] == ["Medusa", "Sinbad", "Alice", "King Arthur"]
+    assert out["fighters"]["Alice"] == {"space": "M03", "health": 13, "status": "in play"}
+
+
+def test_a_team_scenario_refuses_to_target_a_teammate():
+    with pytest.raises(ScenarioError, match="'Alice' is not an opposing fighter of Medusa"):
+        resolve(TEAM_POSITION, {"attack": "Gaze of Stone", "by": "Medusa", "target": "Alice"})
+    with pytest.raises(ScenarioError, match="two player dicts .* or four"):
+        resolve(dict(TEAM_POSITION, players=TEAM_POSITION["players"][:3]), {"maneuver": True})

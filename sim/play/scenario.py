@@ -23,7 +23,8 @@ Position dict keys:
 * ``battlefield`` (key, default ``marmoreal``), ``rules`` (rules options),
   ``active`` (seat whose turn it is, default 0), ``actions`` (actions the
   active player has left after the current one, default 1), ``turn``.
-* ``players``: two dicts with ``hero`` (key or ``key@loadout``),
+* ``players``: two dicts (a duel), or four (a team game: seats 0 and 2 are one team,
+  1 and 3 the other; the battlefield needs four start spaces), each with ``hero`` (key or ``key@loadout``),
   ``fighters`` ({name: {"space": id, "health": n} | "defeated" | "removed"};
   fighters not listed are defeated/off the board, the hero must be listed),
   ``hand``/``deck``/``discard`` (card names; the deck's first name is the
@@ -89,6 +90,7 @@ from sim.engine.rules import (
 )
 from sim.play.match import Match
 from sim.play.narrate import describe_option, narrate_events
+from sim.play.teams import TeamMatch
 
 DECISION_NAMES = {
     L.D_ACTION: "action", L.D_DEFENSE: "defense card", L.D_BOOST_MANEUVER: "maneuver boost card",
@@ -128,15 +130,21 @@ class Scenario:
             raise ScenarioError(f"unknown position key(s) {sorted(bad)}; valid: {', '.join(sorted(POSITION_KEYS))}")
         self.position = position
         players = position.get("players")
-        if not (isinstance(players, list) and len(players) == 2 and all(isinstance(p, dict) for p in players)):
-            raise ScenarioError("position needs 'players': a list of two player dicts")
+        if not (isinstance(players, list) and len(players) in (2, 4) and all(isinstance(p, dict) for p in players)):
+            raise ScenarioError("position needs 'players': a list of two player dicts (a duel) or four "
+                                "(a team game: seats 0 and 2 against seats 1 and 3)")
+        self.n_players = len(players)
         for i, pd in enumerate(players):
             bad = set(pd) - PLAYER_KEYS
             if bad:
                 raise ScenarioError(f"player {i}: unknown key(s) {sorted(bad)}; valid: {', '.join(sorted(PLAYER_KEYS))}")
         try:
-            self.match = Match([p["hero"] for p in players], position.get("battlefield", "marmoreal"),
-                               rules=position.get("rules"))
+            heroes = [p["hero"] for p in players]
+            bf = position.get("battlefield", "marmoreal")
+            if self.n_players == 2:
+                self.match = Match(heroes, bf, rules=position.get("rules"))
+            else:
+                self.match = TeamMatch([heroes[0], heroes[2]], [heroes[1], heroes[3]], bf, rules=position.get("rules"))
         except KeyError:
             raise ScenarioError("each player needs a 'hero'") from None
         except ValueError as e:
@@ -147,7 +155,7 @@ class Scenario:
         cn = m.content.card_names
         self.name_ids = {n: i for i, n in enumerate(dict.fromkeys(cn))}
         self.card_name_ids = np.array([self.name_ids[n] for n in cn], np.int64)
-        self.st = m.new_state()
+        self.st = np.zeros(L.STATE_SIZE, np.int64)
         self._build(players, seed)
 
     # ------------------------------------------------------------ naming
@@ -158,7 +166,7 @@ class Scenario:
             raise ScenarioError(f"unknown space {sid!r} on {self.bf.key}; valid: {', '.join(self.bf.space_ids)}") from None
 
     def fighter(self, name, seat=None, role="fighter"):
-        seats = [seat] if seat is not None else [0, 1]
+        seats = [seat] if seat is not None else range(self.n_players)
         for s in seats:
             for k in range(L.FIGHTERS_PER_PLAYER):
                 f = s * L.FIGHTERS_PER_PLAYER + k
@@ -183,7 +191,9 @@ class Scenario:
     def _build(self, players, seed):
         st, m = self.st, self.match
         pos = self.position
-        st[L.G_NPLAYERS] = 2
+        st[L.G_NPLAYERS] = self.n_players
+        if self.n_players > 2:
+            st[L.G_OPPONENT] = -1     # no opponent chosen yet (team games, as in setup_game)
         st[L.G_WINNER] = -1
         st[L.G_ACTIVE] = int(pos.get("active", 0))
         st[L.G_ACTIONS] = int(pos.get("actions", 1))
@@ -193,7 +203,7 @@ class Scenario:
         for seat, pd in enumerate(players):
             spec = m.specs[seat]
             st[L.pslot(seat, L.P_HERO)] = m.rows[seat]
-            st[L.pslot(seat, L.P_TEAM)] = seat
+            st[L.pslot(seat, L.P_TEAM)] = seat % 2
             st[L.pslot(seat, L.P_ONGOING)] = -1
             for i in range(L.N_FOG):
                 st[L.pslot(seat, L.P_FOG0 + i)] = -1
@@ -347,7 +357,7 @@ class Scenario:
                 "health": int(st[L.fslot(f, L.F_HP)]),
                 "status": STATUS_NAMES[int(st[L.fslot(f, L.F_STATUS)])],
             }
-        for seat in range(2):
+        for seat in range(self.n_players):
             spec = m.specs[seat]
             piles = {}
             for key, base, nslot in (("hand", L.OFF_HAND, L.P_HANDN), ("deck", L.OFF_DECK, L.P_DECKN),
@@ -367,7 +377,8 @@ class Scenario:
         out["actions_left"] = int(st[L.G_ACTIONS])
         out["turn_ended"] = bool(st[L.G_ENDTURN])
         w = int(st[L.G_WINNER])
-        out["winner"] = None if not st[L.G_OVER] else ("draw" if w == -2 else m.hero_names[w] if w >= 0 else None)
+        names = m.hero_names if self.n_players == 2 else m.team_names   # a team game's winner is a team
+        out["winner"] = None if not st[L.G_OVER] else ("draw" if w == -2 else names[w] if w >= 0 else None)
         return out
 
 
@@ -415,7 +426,9 @@ def _run(sc: Scenario, step: dict, choices, fallback, ai=None):
         raise ScenarioError(f"choices must be a list, got {type(choices).__name__}")
     if "attack" in step:
         a = sc.fighter(step.get("by"), p, "attacker")
-        t = sc.fighter(step.get("target"), 1 - p, "target")
+        t = sc.fighter(step.get("target"), 1 - p if sc.n_players == 2 else None, "target")
+        if sc.st[L.fslot(t, L.F_OWNER)] % 2 == p % 2:     # a team game: not a teammate's fighter
+            raise ScenarioError(f"target {step.get('target')!r} is not an opposing fighter of {m.hero_names[p]}")
         card = sc.card(p, step["attack"])
         if "defense" in step:
             d = step["defense"]
