@@ -1,4 +1,4 @@
-"""The scripted AI (sim/engine/ai.py) and the AI profiles (sim/ai_profiles.py).
+"""The scripted AI (sim/engine/ai.py) and the AI profiles (sim/content/profiles.py).
 
 Decisions in built positions (scenario API with ``ai=``), the hidden-information
 guarantee (shuffling what the AI may not see changes nothing), the features read

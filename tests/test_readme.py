@@ -121,7 +121,7 @@ def test_readme_runs_do_not_share_a_folder_with_other_settings():
             else:
                 rest.append(a)
                 i += 1
-        if out is None:      # the command's default folder (sim/cli.py)
+        if out is None:      # the command's default folder (sim/cli/)
             if args[0] == "matrix":
                 out = "runs/matrix"
             elif args[0] == "loadouts":

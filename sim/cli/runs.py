@@ -369,7 +369,7 @@ def bench(games, ai, jobs, repeat, python_games, start_runs, measure_compile, as
     Plays a fixed, seeded mix (every ordered pair of heroes, all battlefields) and prints
     duels per second on one core and on --jobs cores, the parallel efficiency, the warm
     start-up time, peak memory per worker and the speed-up over plain Python.
-    `sim/bench.py` explains every figure.
+    `sim/runs/bench.py` explains every figure.
     """
     check_profile(ai, "--ai")
     say = None if as_json else (lambda msg: click.echo(msg, err=True))
