@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -216,7 +217,6 @@ def _write_report(run_dir, kind: str = "matrix"):
 
 
 def _out_name(*parts) -> Path:
-    import re
     return Path("runs") / "_".join(re.sub(r"[^A-Za-z0-9_.-]+", "-", str(p)) for p in parts if p)
 
 

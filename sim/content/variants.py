@@ -49,7 +49,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .heroes import HOOKS, WINDOWS, HeroFileError, hero_from_data, read_hero_data
+from .heroes import HOOKS, WINDOWS, HeroFileError, hero_from_data, load_all, read_hero_data
 from .vocab import OPS
 
 TOP_FIELDS = ("name", "description", "hero")
@@ -335,7 +335,6 @@ def load_variant(path, specs: dict | None = None) -> Variant:
     except tomllib.TOMLDecodeError as e:
         raise VariantError(f"{path.name}: not valid TOML: {e}") from None
     if specs is None:
-        from .heroes import load_all
         specs = load_all()
     return parse_variant(data, str(path), specs)
 

@@ -5,6 +5,8 @@ a seeded game is stored and diffed).
 """
 from __future__ import annotations
 
+import numpy as np
+
 from sim.engine import layout as L
 from sim.engine.control import EXPLAIN_REC
 from sim.engine.policy import DECISION_DOMAINS
@@ -38,7 +40,6 @@ def _how(m, f, src, dst, budget, fog) -> str:
     """' (secret passage)' / ' (through the fog)' when a move of ``budget`` spaces from
     ``src`` to ``dst`` is impossible along lines alone (ignoring other fighters), so it
     must have used a Baskerville passage or the Invisible Man's fog; '' otherwise."""
-    import numpy as np
     bf = m.battlefield
     adj = np.asarray(bf.adj) != 0
     S = adj.shape[0]

@@ -13,6 +13,9 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.dataset as ds
 
 from sim.content.battlefields import load_battlefield
 from sim.content.profiles import get_profile
@@ -237,8 +240,6 @@ def _team_task(chunk: TeamChunk, cells: dict, run_seed, modes, extra, expect_jso
 
 
 def _team_table(cells, parts):
-    import pyarrow as pa
-
     cols = {k: [] for k in TEAM_GAME_COLUMNS}
     for ci, first, res in parts:
         c = cells[ci]
@@ -275,8 +276,6 @@ def read_team_games(run_dir):
     """All stored games of a team run folder as a pandas DataFrame (one row per game,
     :data:`TEAM_GAME_COLUMNS`), sorted by seat heroes, battlefield and game index. Raises
     ``sim.runs.errors.RunError`` if ``run_dir`` is not a run folder."""
-    import pandas as pd
-    import pyarrow.dataset as ds
     run_dir = Path(run_dir)
     read_manifest(run_dir)
     files = sorted((run_dir / GAMES_DIR).glob("part-*.parquet"))
