@@ -59,12 +59,12 @@ def _team_rows(games: pd.DataFrame) -> pd.DataFrame:
     each hero's damage dealt and whether it stood at the end."""
     out = []
     for t, (a, b) in ((1, (1, 3)), (2, (2, 4))):
-        w = games["winner"].to_numpy()
-        pts = np.where(w == t, 1.0, np.where(w == 0, 0.5, 0.0))
+        w = games["winner"].to_numpy()     # 0 team1, 1 team2, -1 draw
+        pts = np.where(w == t - 1, 1.0, np.where(w < 0, 0.5, 0.0))
         out.append(pd.DataFrame({
             "game": np.arange(len(games)), "team_no": t, "pair": games[f"team{t}"].to_numpy(),
             "hero_a": games[f"s{a}_hero"].to_numpy(), "hero_b": games[f"s{b}_hero"].to_numpy(),
-            "points": pts, "win": w == t, "draw": w == 0,
+            "points": pts, "win": w == t - 1, "draw": w < 0,
             "dealt_a": games[f"s{a}_dealt"].to_numpy().astype(float),
             "dealt_b": games[f"s{b}_dealt"].to_numpy().astype(float),
             "stand_a": games[f"s{a}_health"].to_numpy() > 0, "stand_b": games[f"s{b}_health"].to_numpy() > 0,
@@ -120,10 +120,10 @@ def team_tables(games: pd.DataFrame) -> dict:
     pairings = pairings.rename(columns={"opponents": "opponent_pair"})
 
     w = games["winner"].to_numpy()
-    first_pts = float(np.where(w == 1, 1.0, np.where(w == 0, 0.5, 0.0)).sum())
+    first_pts = float(np.where(w == 0, 1.0, np.where(w < 0, 0.5, 0.0)).sum())
     lo, hi = wilson(first_pts, len(games))
     summary = pd.DataFrame([{
-        "games": len(games), "pairings": len(pairings), "draws": int((w == 0).sum()),
+        "games": len(games), "pairings": len(pairings), "draws": int((w < 0).sum()),
         "first_team_score": first_pts / len(games), "first_lo": lo, "first_hi": hi,
         "mean_turns": float(games["turns"].mean()),
         "end_hero_defeated": int((games["end_reason"] == "hero_defeated").sum()),

@@ -304,3 +304,22 @@ def test_cli_matrix_runs_resumes_and_reports(tmp_path):
     r = cli(*args)
     assert r.exit_code == 0 and "All 60 games were already stored" in r.output
     assert json.loads((d / "manifest.json").read_text())["status"] == "complete"
+
+
+def test_a_run_folder_of_an_older_format_gets_a_one_line_message(tmp_path):
+    """The stored layout has a format number; a folder of another one is named as such by
+    `report` and by a rerun, never read as if it were this version's."""
+    from sim.runs.store import FORMAT_VERSION, MANIFEST
+    out = tmp_path / "old"
+    r = CliRunner().invoke(main, ["matrix", "--games", "4", "--heroes", "medusa,sinbad", "-b", "soho", "--ai", "random",
+                                  "--no-report", "-q", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    m = json.loads((out / MANIFEST).read_text())
+    m["format"] = FORMAT_VERSION - 1
+    (out / MANIFEST).write_text(json.dumps(m))
+    for args in (["report", str(out)], ["matrix", "--games", "4", "--heroes", "medusa,sinbad", "-b", "soho",
+                                        "--ai", "random", "-q", "--out", str(out)]):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code != 0 and "Traceback" not in r.output
+        assert f"a run folder of format {FORMAT_VERSION - 1}" in r.output
+        assert f"this version reads format {FORMAT_VERSION}" in r.output

@@ -56,7 +56,7 @@ TEAM_GAME_COLUMNS = {
     **{f"s{k}_loadout": f"string: loadout of seat {k} ('' for none)" for k in range(1, 5)},
     "team1": "string: hero pair of seats 1 and 3, keys sorted and joined by '+'",
     "team2": "string: hero pair of seats 2 and 4",
-    "winner": "int8: 1 = team1 won, 2 = team2 won, 0 = draw (turn cap or engine error)",
+    "winner": "int8: 0 = team1 won, 1 = team2 won, -1 = draw (turn cap or engine error); as a duel's seats",
     "turns": "int32: turns played (every seat's turns together)",
     "end_reason": "string: hero_defeated (a team lost both heroes), turn_cap or error",
     **{f"s{k}_health": f"int16: seat {k}'s hero health at the end" for k in range(1, 5)},
@@ -254,7 +254,7 @@ def _team_table(cells, parts):
         cols["team1"].append(np.array(["+".join(sorted((c.seats[0], c.seats[2])))] * n, dtype=object))
         cols["team2"].append(np.array(["+".join(sorted((c.seats[1], c.seats[3])))] * n, dtype=object))
         w = res[:, G.TRES_WINNER]
-        cols["winner"].append(np.where(w < 0, 0, w + 1).astype(np.int8))
+        cols["winner"].append(np.where(w < 0, -1, w).astype(np.int8))
         cols["turns"].append(res[:, G.TRES_TURNS].astype(np.int32))
         cols["end_reason"].append(np.array([END_REASONS.get(int(r), f"code_{int(r)}") for r in res[:, G.TRES_REASON]],
                                            dtype=object))
