@@ -128,7 +128,7 @@ def test_homebrew_after_the_command_name_gets_a_hint():
 
 
 def test_trial_findings_messages(tmp_path):
-    """Messages a fresh-user trial found misleading (session 5)."""
+    """Messages that must name the right thing: a run folder, a hint, the option at fault."""
     # a hero with eight loadouts of one size: said once
     assert "deck 30 cards (each of 8 loadouts)" in run("heroes").output
     # `report` on a file

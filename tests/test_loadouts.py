@@ -166,8 +166,8 @@ def test_any_hero_with_choice_groups_and_a_variant(tmp_path):
 
 def test_compare_says_when_the_variant_changes_other_heroes(tmp_path):
     """A variant of Medusa compared for King Arthur, with Medusa as an opponent: the command
-    notes that Arthur is unchanged and that an opponent is (a fresh-user trial got a silent
-    null result from a mistyped --hero)."""
+    notes that Arthur is unchanged and that an opponent is, so a mistyped --hero does not give
+    a silent null result."""
     f = tmp_path / "medusa.toml"
     f.write_text('name = "gaze 6"\n[hero.medusa.cards."Gaze of Stone"]\nvalue = 6\n')
     r = cli("compare", "--variant", f, "--hero", "king_arthur", "--games", 12, "--opponents", "medusa",

@@ -75,8 +75,8 @@ def test_bradley_terry_on_a_hand_made_table():
 
 
 def test_bradley_terry_gives_no_rating_when_a_hero_wins_every_game():
-    # x beat y in all 6 games, both seats: the likelihood has no maximum (separation); the
-    # GLM used to stop at a huge rating with an interval of about +-17,000 Elo
+    # x beat y in all 6 games, both seats: the likelihood has no maximum (separation), so a
+    # fitted GLM would stop at an arbitrary huge rating; no rating is the honest answer
     t = pd.DataFrame([{"p1": "x", "p2": "y", "p1_score": 3.0, "games": 3},
                       {"p1": "y", "p2": "x", "p1_score": 0.0, "games": 3}])
     bt = bradley_terry(t, first_move=True)
@@ -212,8 +212,8 @@ def test_report_command(run, tmp_path):
 
 
 def test_report_on_one_half_of_a_compare_folder_points_to_the_parent(tmp_path):
-    """`report CMP/baseline` names the compare folder to report instead (a fresh-user trial
-    got a traceback)."""
+    """`report CMP/baseline` names the compare folder to report instead of
+    a traceback."""
     from click.testing import CliRunner
     from sim.cli import main
     for d in ("baseline", "variant"):

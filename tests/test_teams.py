@@ -298,7 +298,7 @@ def test_team_run_interrupted_keeps_finished_chunks_and_resumes(tmp_path):
 
 def test_a_loadout_with_plus_signs_is_one_hero_in_duels_and_teams():
     """KEY@LOADOUT keeps its '+' (one option per choice group): a duel and a team duel both
-    read it (a fresh-user trial found the '+' taken as a team separator)."""
+    read it; the '+' is not taken as a team separator."""
     from sim.play.teams import split_heroes
     assert split_heroes("geralt@silver+wolf-armor+owl+medusa") == ["geralt@silver+wolf-armor+owl", "medusa"]
     assert split_heroes("medusa+geralt_of_rivia@steel+medallion+owl") == ["medusa", "geralt_of_rivia@steel+medallion+owl"]
