@@ -13,7 +13,6 @@ import pytest
 from click.testing import CliRunner
 
 from reports import arena as report_arena
-from sim.runs import arena
 from sim.cli import main
 from sim.content.profiles import ProfileError, get_profile, load_profile, profile_names
 from sim.engine import ai as AI
@@ -26,6 +25,7 @@ from sim.engine.policy import new_control
 from sim.engine.rules import legal_actions, take_turn, unpack_action
 from sim.play.match import Match
 from sim.play.scenario import resolve
+from sim.runs import arena
 
 STANDARD = get_profile("standard")
 

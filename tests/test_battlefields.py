@@ -81,7 +81,8 @@ def test_kaer_morhen_one_way_paths():
         assert km.adj[i, j] == km.adj[j, i] == 1
     directed = {(km.space_ids[i], km.space_ids[j]) for i, j in zip(*np.nonzero(km.move & ~km.move.T))}
     assert directed == set(KM_ONE_WAY)
-    d = lambda a, b: int(km.dist[km.index(a), km.index(b)])
+    def d(a, b):
+        return int(km.dist[km.index(a), km.index(b)])
     assert (d("KM04", "KM12"), d("KM12", "KM04")) == (1, 7)  # down the rampart arrow vs. back up
     assert (d("KM27", "KM23"), d("KM23", "KM27")) == (1, 5)
     assert int(km.dist.max()) == 9

@@ -3,8 +3,8 @@ import json
 
 from click.testing import CliRunner
 
-from sim.runs.bench import mix_cells, python_sample
 from sim.cli import main
+from sim.runs.bench import mix_cells, python_sample
 
 
 def test_mix_covers_every_hero_and_battlefield():

@@ -18,6 +18,7 @@ game ends as soon as a hero is defeated).
 """
 import numpy as np
 import pytest
+from helpers.cards import alice, arthur, at, dist, game, hp, log_text, medusa, p0, p1, sinbad, space
 
 from sim.content.battlefields import load_battlefield
 from sim.engine import layout as L
@@ -26,8 +27,6 @@ from sim.engine.policy import MODE_RANDOM, MODE_SCRIPT, new_control
 from sim.play.match import Match
 from sim.play.narrate import narrate
 from sim.play.scenario import Scenario, ScenarioError, resolve
-
-from helpers.cards import alice, arthur, at, dist, game, hp, log_text, medusa, p0, p1, sinbad, space
 
 pytestmark = pytest.mark.nojit
 

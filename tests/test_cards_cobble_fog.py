@@ -26,6 +26,8 @@ from functools import partial
 
 import numpy as np
 import pytest
+from helpers import cards
+from helpers.cards import at, hero, hp, pl, run, space, status
 
 from sim.content.battlefields import load_battlefield
 from sim.content.heroes import load_all
@@ -34,9 +36,6 @@ from sim.engine.game import setup_game
 from sim.engine.policy import MODE_RANDOM, new_control
 from sim.play.match import Match
 from sim.play.scenario import Scenario, ScenarioError, resolve
-
-from helpers import cards
-from helpers.cards import at, hero, hp, pl, run, space, status
 
 pytestmark = pytest.mark.nojit
 

@@ -13,14 +13,14 @@ Case ids (Rnn): docs/rules.md.
 """
 import numpy as np
 import pytest
+from helpers.cards import at, dist, hp, space
+from helpers.cards import p0 as med  # seat 0 is Medusa, seat 1 Sinbad (``duel``)
+from helpers.cards import p1 as sin
 
 from sim.content.battlefields import load_battlefield
 from sim.engine import layout as L
 from sim.engine.rules import legal_actions, unpack_action
 from sim.play.scenario import Scenario, ScenarioError, resolve
-
-from helpers.cards import at, dist, hp, space
-from helpers.cards import p0 as med, p1 as sin     # seat 0 is Medusa, seat 1 Sinbad (``duel``)
 
 pytestmark = pytest.mark.nojit
 

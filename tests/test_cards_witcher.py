@@ -29,6 +29,22 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from helpers.cards import (
+    alice,
+    arthur,
+    at,
+    dist,
+    game,
+    hp,
+    log_text,
+    medusa,
+    p0,
+    p1,
+    run,
+    sinbad,
+    space,
+    status,
+)
 
 from sim.content.battlefields import load_battlefield
 from sim.content.heroes import load_all
@@ -40,10 +56,6 @@ from sim.engine.rules import pack_action
 from sim.play.match import Match, MatchError
 from sim.play.narrate import narrate
 from sim.play.scenario import Scenario, ScenarioError, resolve
-
-from helpers.cards import (
-    alice, arthur, at, dist, game, hp, log_text, medusa, p0, p1, run, sinbad, space, status,
-)
 
 pytestmark = pytest.mark.nojit
 

@@ -9,11 +9,12 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from sim.runs.backend import Backend, BackendError
 from sim.cli import main
-from sim.runs.workers import WorkerMismatch, check_worker as _check_worker
+from sim.runs.backend import Backend, BackendError
 from sim.runs.matrix import plan_run, run_matrix
 from sim.runs.store import read_games, read_manifest, read_spaces
+from sim.runs.workers import WorkerMismatch
+from sim.runs.workers import check_worker as _check_worker
 
 pytestmark = pytest.mark.dask
 distributed = pytest.importorskip("distributed")

@@ -12,8 +12,8 @@ from reports import build_report, compute_tables
 from reports.stats import bradley_terry, wilson
 from reports.tables import TABLE_NAMES, seatings
 from sim.cli import main
-from sim.runs.store import read_games
 from sim.runs.matrix import run_matrix
+from sim.runs.store import read_games
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -215,6 +215,7 @@ def test_report_on_one_half_of_a_compare_folder_points_to_the_parent(tmp_path):
     """`report CMP/baseline` names the compare folder to report instead of
     a traceback."""
     from click.testing import CliRunner
+
     from sim.cli import main
     for d in ("baseline", "variant"):
         (tmp_path / "cmp" / d).mkdir(parents=True)

@@ -8,14 +8,13 @@ The figures are printed at the end of the run; no test asserts a time.
 import numpy as np
 import pytest
 
+from bench import bench_harness as H
+from bench.bench_harness import record
 from sim.content.profiles import get_profile
 from sim.engine import layout as L
 from sim.engine.game import RES_FIELDS, play_games, setup_game
 from sim.engine.rules import legal_actions, start_of_turn, take_turn, unpack_action
 from sim.play.match import Match, _control
-
-from bench import bench_harness as H
-from bench.bench_harness import record
 
 pytestmark = pytest.mark.bench
 

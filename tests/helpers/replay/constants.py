@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from sim.engine.layout import N_COUNTERS, N_FOG
 
-
 HEROES = ("medusa", "sinbad")                                   # on every battlefield
 ALL_HEROES = ("alice", "king_arthur", "medusa", "sinbad")       # every ordered pair ...
 PAIR_BATTLEFIELDS = ("marmoreal", "sarpedon")                   # ... on these two

@@ -11,13 +11,40 @@ from sim.engine.layout import END_HERO_DEFEATED, END_TURN_CAP, R_ACTIONS, R_TURN
 from sim.engine.policy import new_control
 from sim.play.match import Match
 
-from .constants import (
-    ACTIONS, ALL_ELEVEN, ALL_HEROES, ALL_SEVEN, COBBLE, COBBLE_BATTLEFIELDS, GAMES_CLASSIC,
-    GAMES_COBBLE, GAMES_WITCHER, GERALT, HEROES, MESSAGES, OK, PAIR_BATTLEFIELDS, R_CODE,
-    R_DETAIL, R_EVENT, R_FIELDS, R_REASON, R_SEED, R_TURN, RUN_SEED, SX_ATTACKS, SX_FIELDS,
-    SX_GAMES, SX_MOVES, SX_STATE_CHECKS, SX_TURNS, TURN_CAP, WITCHER, WITCHER_BATTLEFIELDS,
-)
 from .checks import run_checked
+from .constants import (
+    ACTIONS,
+    ALL_ELEVEN,
+    ALL_HEROES,
+    ALL_SEVEN,
+    COBBLE,
+    COBBLE_BATTLEFIELDS,
+    GAMES_CLASSIC,
+    GAMES_COBBLE,
+    GAMES_WITCHER,
+    GERALT,
+    HEROES,
+    MESSAGES,
+    OK,
+    PAIR_BATTLEFIELDS,
+    R_CODE,
+    R_DETAIL,
+    R_EVENT,
+    R_FIELDS,
+    R_REASON,
+    R_SEED,
+    R_TURN,
+    RUN_SEED,
+    SX_ATTACKS,
+    SX_FIELDS,
+    SX_GAMES,
+    SX_MOVES,
+    SX_STATE_CHECKS,
+    SX_TURNS,
+    TURN_CAP,
+    WITCHER,
+    WITCHER_BATTLEFIELDS,
+)
 from .expect import Expect, hero_toml
 
 
@@ -144,7 +171,7 @@ def assert_clean(results, stats, n_min):
             for h in ALL_ELEVEN:
                 assert (bf, (c, h)) in played and (bf, (h, c)) in played, (bf, c, h)
     assert len({mu for mu, _, _ in results}) == len(results)          # distinct seeds per matchup
-    for mu, m, out in results:
+    for _mu, _m, out in results:
         assert len(out) > 0
         assert set(np.unique(out[:, R_REASON])) <= {END_HERO_DEFEATED, END_TURN_CAP}
     assert stats[SX_STATE_CHECKS] >= stats[SX_TURNS]

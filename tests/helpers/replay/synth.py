@@ -4,14 +4,19 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.layout import (
-    EV_ACTION, EV_DRAW, EV_FIELDS, EV_TURN, FIGHTERS_PER_PLAYER, MAX_FIGHTERS,
+    EV_ACTION,
+    EV_DRAW,
+    EV_FIELDS,
+    EV_TURN,
+    FIGHTERS_PER_PLAYER,
+    MAX_FIGHTERS,
 )
 from sim.play.match import Match
 
-from .constants import N_PILES, OK, SX_FIELDS
 from .board import close_step, flush_pending, move_dist, new_context
-from .events import replay
 from .checks import check_state
+from .constants import N_PILES, OK, SX_FIELDS
+from .events import replay
 from .expect import Expect
 
 

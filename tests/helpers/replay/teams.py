@@ -8,18 +8,54 @@ from sim.content.battlefields import list_battlefields
 from sim.engine.core import game_seed
 from sim.engine.game import setup_game
 from sim.engine.layout import (
-    END_HERO_DEFEATED, EV_ACTION, EV_ATTACK, EV_CHOOSE, EV_DAMAGE, EV_DEFEATED, EV_FIELDS,
-    EV_FOG, EV_GAME_OVER, EV_MOVE, EV_ONGOING, EV_PLACE, EV_RECOVER, EV_REMOVE, EV_RETURN,
-    EV_SET_HP, EV_SETUP, EV_SWAP, F_HP, F_MAXHP, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER,
-    FS_DEFEATED, FS_IN_PLAY, FS_UNUSED, G_LOGN, G_OVER, G_REASON, G_WINNER, MAX_CARDS,
-    MAX_FIGHTERS, N_FOG, OFF_DECK, OFF_DISC, OFF_HAND, P_DECKN, P_DISCN, P_HANDN, P_ONGOING,
-    STATE_SIZE, fslot, pslot,
+    END_HERO_DEFEATED,
+    EV_ACTION,
+    EV_ATTACK,
+    EV_CHOOSE,
+    EV_DAMAGE,
+    EV_DEFEATED,
+    EV_FIELDS,
+    EV_FOG,
+    EV_GAME_OVER,
+    EV_MOVE,
+    EV_ONGOING,
+    EV_PLACE,
+    EV_RECOVER,
+    EV_REMOVE,
+    EV_RETURN,
+    EV_SET_HP,
+    EV_SETUP,
+    EV_SWAP,
+    F_HP,
+    F_MAXHP,
+    F_SPACE,
+    F_STATUS,
+    FIGHTERS_PER_PLAYER,
+    FS_DEFEATED,
+    FS_IN_PLAY,
+    FS_UNUSED,
+    G_LOGN,
+    G_OVER,
+    G_REASON,
+    G_WINNER,
+    MAX_CARDS,
+    MAX_FIGHTERS,
+    N_FOG,
+    OFF_DECK,
+    OFF_DISC,
+    OFF_HAND,
+    P_DECKN,
+    P_DISCN,
+    P_HANDN,
+    P_ONGOING,
+    STATE_SIZE,
+    fslot,
+    pslot,
 )
 from sim.engine.policy import new_control
 from sim.engine.rules import take_turn
 
 from .constants import HAND_LIMIT, LOG_ROWS, RUN_SEED, TURN_CAP
-
 
 # The same kind of check for team games (sim/play/teams.py): random-policy games with four seats on
 # all six battlefields, every hero playing, checked after every turn and at every event by a
