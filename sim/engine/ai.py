@@ -58,32 +58,37 @@ from numba import njit, types  # noqa: F401
 
 from .sigs import A1, A2, B, CTL, F, FA1, I, LOG, ST, TB, V, f64_view, f64_view2, jit, stack_i64  # noqa: F401
 
+from .codes import (
+    A_ATTACK, A_MANEUVER, A_SCHEME, CN_ATTACKED, CN_COUNTER_EQ, CN_COUNTER_NE, CN_FIRST_ACTION,
+    CN_HAND_AT_LEAST, CN_HERO_ATTACKED, CN_HERO_HP_AT_MOST, CN_LEFT_SPACE, CN_ON_FOG, CN_STARTED_ELSEWHERE,
+    CN_STARTED_ON_FOG, CN_TAG_TIER, CT_ATTACK, CT_DEFENSE, CT_VERSATILE, D_ACTION, D_BOOST_ATTACK,
+    D_BOOST_CARD, D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_EFFECT, D_DISCARD_LIMIT, D_FOG_DEST, D_FORCE_CARD,
+    D_GUESS, D_MAY, D_MOVE_DEST, D_MOVE_STEP, D_OPPONENT, D_OPTION, D_PLACE, D_SETUP_SPACE, D_TAKE_CARD,
+    D_TARGET, FS_DEFEATED, FS_IN_PLAY, HF_FOG_WALK, IF_NEGATE, MODE_GREEDY, N_WINDOWS, PILE_DISC, PILE_HAND,
+    R_EXHAUST_DAMAGE, R_HAND_LIMIT, TAG_ONGOING, W_DURING, W_IMMEDIATELY, W_ON_PLAY, W_ONGOING_DISCARD,
+    W_ONGOING_START, OP_CHOOSE_COUNTER, OP_DAMAGE, OP_DRAW, OP_FLIP_COUNTER, OP_RECOVER, OP_SET_HEALTH,
+    OP_SET_VALUE, S_OWN, SEL_ONE_ADJ, SEL_ONE_ZONE,
+)
 from .control import (
-    CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_EXPLAIN, CTL_MODE0, CTL_PLAN_BOOST, CTL_PLAN_KEY,
-    CTL_FU, CTL_FU_KEY, CTL_POS_KEY, CTL_POS_SIG, CTL_TD_P, CTL_TD_SIG, CTL_SIZE, CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MODE_GREEDY, N_WEIGHTS,
-    MAX_SCR_SCORES, SCR_ACTIONS, SCR_DEFENSE, SCR_FOLLOW, SCR_PLAN, SCR_PLAN_POS, SCR_POOL, SCR_SCORES, SCR_SPACES, SCR_TARGETS,
-    SCR_WORTH, SCR_WORTH_SET,
+    CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_EXPLAIN, CTL_FU, CTL_FU_KEY, CTL_MODE0,
+    CTL_PLAN_BOOST, CTL_PLAN_KEY, CTL_POS_KEY, CTL_POS_SIG, CTL_SIZE, CTL_TD_P, CTL_TD_SIG, CTL_W,
+    EXPLAIN_REC, EXPLAIN_TOP, MAX_SCR_SCORES, N_WEIGHTS, SCR_ACTIONS, SCR_DEFENSE, SCR_FOLLOW, SCR_PLAN,
+    SCR_PLAN_POS, SCR_POOL, SCR_SCORES, SCR_SPACES, SCR_TARGETS, SCR_WORTH, SCR_WORTH_SET,
 )
-from .conditions import (
-    CN_ATTACKED, CN_COUNTER_EQ, CN_COUNTER_NE, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED, CN_HERO_HP_AT_MOST,
-    CN_LEFT_SPACE, CN_ON_FOG, CN_STARTED_ELSEWHERE, CN_STARTED_ON_FOG, CN_TAG_TIER,
-)
-from .core import PILE_DISC, PILE_HAND, count_tag_in_pile, fog_space, pile_base, reachable, team_of
+from .core import count_tag_in_pile, fog_space, pile_base, reachable, team_of
 from .layout import (
-    C_AI_LIVE, C_PROG, I_AI0, I_AI_LIVE, I_SEL, I_SIDE, I_REF, I_CA, I_CB, I_COND, I_CREF, I_CTAG, I_FLAGS, I_N, I_OP, IF_NEGATE, N_FOG,
-    F_LEFT, F_START_SPACE, P_ATTACKED, P_FOG0, P_HERO_ATTACKED, P_START_FOG, N_WINDOWS, W_DURING, W_IMMEDIATELY, W_ON_PLAY,
-    W_ONGOING_DISCARD, W_ONGOING_START,
-    A_ATTACK, A_MANEUVER, A_SCHEME, AI_ACTION, AI_CANCEL, AI_DMG, AI_DRAW, AI_MOVE, AI_OPP_DISCARD,
-    AI_OTHER, AI_RECOVER, AI_SELF_DMG, AI_VALUE_ATK, AI_VALUE_DEF, C_AI0, C_BOOST, C_FMASK, C_FORM,
-    C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CARD0, CB_CARD1, CB_DEF_F,
-    CB_MOD0, CB_OVR0, CB_PRINTED0, CT_ATTACK, CT_DEFENSE, CT_VERSATILE, D_ACTION, D_BOOST_ATTACK, D_BOOST_CARD, D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_EFFECT,
-    D_DISCARD_LIMIT, D_MAY, D_MOVE_DEST, D_MOVE_STEP, D_OPTION, D_PLACE, D_SETUP_SPACE, D_TAKE_CARD,
-    D_TARGET, D_GUESS, D_FOG_DEST, D_FORCE_CARD, HF_FOG_WALK, H_FLAGS, CB_DEF_P, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER,
-    FS_IN_PLAY, MAX_SPACES, N_COUNTERS, G_ACTION_NO, G_ACTIONS, G_NPLAYERS, G_LOGN, G_TURN, H_AI_ATK0, H_AI_DEF0, H_AI_DEF_FOG, H_AI_MOVE_N,
-    H_AI_MOVE_TAG, H_AI_HURT_FORM, H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0, P_DECKN,
-    P_DISCN, P_HANDN, P_HERO, P_ONGOING, R_EXHAUST_DAMAGE, R_HAND_LIMIT, TAG_ONGOING, fslot, pslot,
+    AI_ACTION, AI_CANCEL, AI_DMG, AI_DRAW, AI_MOVE, AI_OPP_DISCARD, AI_OTHER, AI_RECOVER, AI_SELF_DMG,
+    AI_VALUE_ATK, AI_VALUE_DEF, C_AI0, C_AI_LIVE, C_BOOST, C_FMASK, C_FORM, C_PROG, C_TAGS, C_TYPE, C_VALUE,
+    CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CARD0, CB_CARD1, CB_DEF_F, CB_DEF_P, CB_MOD0, CB_OVR0,
+    CB_PRINTED0, F_HP, F_KIND, F_LEFT, F_MAXHP, F_MOVE, F_OWNER, F_RANGED, F_SPACE, F_START_SPACE, F_STATUS,
+    FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, G_ACTIONS, G_LOGN, G_NPLAYERS, G_TURN, H_AI_ATK0, H_AI_DEF0,
+    H_AI_DEF_FOG, H_AI_HURT_FORM, H_AI_MOVE_N, H_AI_MOVE_TAG, H_DECK_LEN, H_DECK_START, H_FLAGS, I_AI0,
+    I_AI_LIVE, I_CA, I_CB, I_COND, I_CREF, I_CTAG, I_FLAGS, I_N, I_OP, I_REF, I_SEL, I_SIDE, MAX_CARDS,
+    MAX_FIGHTERS, MAX_SPACES, N_COUNTERS, N_FOG, OFF_CB, P_ATTACKED, P_COUNTER0, P_DECKN, P_DISCN, P_FOG0,
+    P_HANDN, P_HERO, P_HERO_ATTACKED, P_ONGOING, P_START_FOG, pslot,
 )
-from .layout import D_OPPONENT, FS_DEFEATED, G_OPPONENT  # team games
+from .layout import G_OPPONENT  # team games
+from .codes import W_SCHEME as WINDOW_SCHEME   # the scheme's program window (W_SCHEME here is a weight)
 
 # ------------------------------------------------------------------ weights
 WEIGHT_NAMES = (
@@ -108,19 +113,6 @@ WEIGHT_NAMES = (
 assert len(WEIGHT_NAMES) <= N_WEIGHTS
 
 NEG = -1.0e18
-# effect ops the AI reads from the decision context (the same numbers as effects.OP_*;
-# effects imports the policy, so they cannot be imported from there; a test checks them)
-_OP_DAMAGE = 2
-_OP_DRAW = 3
-_OP_RECOVER = 7
-_OP_SET_HEALTH = 8
-_OP_FLIP_COUNTER = 18
-_OP_CHOOSE_COUNTER = 20
-_OP_SET_VALUE = 12
-_WIN_SCHEME = 3      # layout.W_SCHEME, the scheme's program window (W_SCHEME here is the scheme weight)
-_SEL_ONE_ZONE = 4    # effects.SEL_ONE_ZONE
-_SEL_ONE_ADJ = 6     # effects.SEL_ONE_ADJ
-_S_OWN = 2           # effects.S_OWN
 FA2 = types.Array(types.float64, 2, "C")
 
 # The AI's work arrays are views of regions of ``ctl`` (``control.SCR_*``), not
@@ -277,7 +269,7 @@ def live_value(st, tb, c, g, side):
     for w in (W_IMMEDIATELY, W_ON_PLAY, W_DURING):
         s0 = tb.cards[c, C_PROG + 2 * w]
         for r in range(s0, s0 + tb.cards[c, C_PROG + 2 * w + 1]):
-            if (tb.code[r, I_OP] == _OP_SET_VALUE and tb.code[r, I_AI_LIVE] != 0
+            if (tb.code[r, I_OP] == OP_SET_VALUE and tb.code[r, I_AI_LIVE] != 0
                     and live_cond(st, tb, r, q, g, side)):
                 v = tb.code[r, I_N]
     return float(v)
@@ -590,9 +582,9 @@ def score_opponents(st, tb, ctl, p, opts, n, scores):
     for j in range(n):
         q = opts[j]
         h = q * FIGHTERS_PER_PLAYER
-        if op == _OP_DAMAGE:
+        if op == OP_DAMAGE:
             scores[j] = dmg_value(st, ctl, p, h, float(amt if amt > 0 else 1)) if st[fslot(h, F_STATUS)] == FS_IN_PLAY else -1.0
-        elif op == _OP_DRAW:
+        elif op == OP_DRAW:
             if st[pslot(q, P_DECKN)] < (amt if amt > 0 else 1):
                 v = 0.0
                 for k in range(FIGHTERS_PER_PLAYER):
@@ -1091,11 +1083,11 @@ def near_target_correction(st, tb, ctl, p, c):
     only ours are there; 0 if none) minus the static worth (A Momentary Glance: never at
     her own fighters when no opponent is in her zone; lethal when one is)."""
     d = 0.0
-    s0 = tb.cards[c, C_PROG + 2 * _WIN_SCHEME]
-    for r in range(s0, s0 + tb.cards[c, C_PROG + 2 * _WIN_SCHEME + 1]):
+    s0 = tb.cards[c, C_PROG + 2 * WINDOW_SCHEME]
+    for r in range(s0, s0 + tb.cards[c, C_PROG + 2 * WINDOW_SCHEME + 1]):
         sel = tb.code[r, I_SEL]
-        if (tb.code[r, I_OP] != _OP_DAMAGE or tb.code[r, I_COND] != 0 or tb.code[r, I_SIDE] == _S_OWN
-                or (sel != _SEL_ONE_ZONE and sel != _SEL_ONE_ADJ)):
+        if (tb.code[r, I_OP] != OP_DAMAGE or tb.code[r, I_COND] != 0 or tb.code[r, I_SIDE] == S_OWN
+                or (sel != SEL_ONE_ZONE and sel != SEL_ONE_ADJ)):
             continue
         ref = tb.code[r, I_REF]
         kind = 0 if ref < 0 else ref
@@ -1114,7 +1106,7 @@ def near_target_correction(st, tb, ctl, p, c):
             if st[fslot(t, F_STATUS)] != FS_IN_PLAY:
                 continue
             ts = st[fslot(t, F_SPACE)]
-            near = (tb.zmask[xs] & tb.zmask[ts]) != 0 if sel == _SEL_ONE_ZONE else tb.adj[xs, ts] != 0
+            near = (tb.zmask[xs] & tb.zmask[ts]) != 0 if sel == SEL_ONE_ZONE else tb.adj[xs, ts] != 0
             if not near:
                 continue
             if tb.code[r, I_SIDE] == 0 or team_of(st, st[fslot(t, F_OWNER)]) != team_of(st, p):
@@ -1325,10 +1317,10 @@ def score_targets(st, tb, ctl, p, opts, n, scores):
         t = opts[j]
         own = team_of(st, st[fslot(t, F_OWNER)]) == team_of(st, p)
         hero = st[fslot(t, F_KIND)] == 0
-        if op == _OP_RECOVER or op == _OP_SET_HEALTH:   # recover / set health: the most damaged of ours
+        if op == OP_RECOVER or op == OP_SET_HEALTH:   # recover / set health: the most damaged of ours
             miss = st[fslot(t, F_MAXHP)] - st[fslot(t, F_HP)]
             scores[j] = miss * (2.0 if hero else 1.0) if own else -1.0 - miss
-        elif op == _OP_DAMAGE:   # damage
+        elif op == OP_DAMAGE:   # damage
             scores[j] = dmg_value(st, ctl, p, t, float(amt if amt > 0 else 1))
         else:                    # anything else: opposing hero first, then opposing fighters
             scores[j] = (-1.0 if own else (2.0 if hero else 1.0))
@@ -1360,7 +1352,7 @@ def score_options(st, tb, ctl, p, opts, n, scores):
     h = st[pslot(p, P_HERO)]
     for j in range(n):
         scores[j] = -0.001 * j
-        if op == _OP_CHOOSE_COUNTER and opts[j] <= 1:   # choose_counter
+        if op == OP_CHOOSE_COUNTER and opts[j] <= 1:   # choose_counter
             v = opts[j]
             scores[j] += tb.heroes[h, H_AI_ATK0 + v] * 1.0 + tb.heroes[h, H_AI_DEF0 + v] * 1.2
 
@@ -1398,11 +1390,11 @@ def score_may(st, tb, ctl, p, opts, n, scores):
     """"May" (option 1 yes, 0 no): yes, unless the step would damage our own fighter, or
     it flips our hero's form (Jekyll/Hyde) to the less useful one."""
     yes = True
-    if ctl[CTL_CTX_P] == p and ctl[CTL_CTX_OP] == _OP_DAMAGE:
+    if ctl[CTL_CTX_P] == p and ctl[CTL_CTX_OP] == OP_DAMAGE:
         g = ctl[CTL_CTX_F]
         if g >= 0 and team_of(st, st[fslot(g, F_OWNER)]) == team_of(st, p):
             yes = False
-    if ctl[CTL_CTX_P] == p and ctl[CTL_CTX_OP] == _OP_FLIP_COUNTER:
+    if ctl[CTL_CTX_P] == p and ctl[CTL_CTX_OP] == OP_FLIP_COUNTER:
         cur = 1 if st[pslot(p, P_COUNTER0)] == 1 else 0
         yes = form_worth(st, tb, ctl, p, 1 - cur) > form_worth(st, tb, ctl, p, cur) + 0.1
     for j in range(n):
@@ -1573,3 +1565,11 @@ def ai_decide(st, tb, ctl, kind, p, opts, n):
             best = j
     explain(ctl, st[G_LOGN], kind, p, best, opts, n, scores)
     return best
+
+
+# The codes the AI reads from the decision context, under the names
+# tests/test_ai.py compares with effects.OP_* (the same objects now, from codes).
+(_OP_DAMAGE, _OP_DRAW, _OP_RECOVER, _OP_SET_HEALTH, _OP_FLIP_COUNTER, _OP_CHOOSE_COUNTER, _OP_SET_VALUE,
+ _WIN_SCHEME, _SEL_ONE_ZONE, _SEL_ONE_ADJ, _S_OWN) = (
+    OP_DAMAGE, OP_DRAW, OP_RECOVER, OP_SET_HEALTH, OP_FLIP_COUNTER, OP_CHOOSE_COUNTER, OP_SET_VALUE,
+    WINDOW_SCHEME, SEL_ONE_ZONE, SEL_ONE_ADJ, S_OWN)

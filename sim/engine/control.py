@@ -8,13 +8,11 @@ context of the decision being asked (which effect step, which fighter), which
 the engine writes just before asking; and the scripted AI's plan for the action
 in progress.
 """
-from .layout import MAX_PLAYERS, N_DECISIONS
+from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
+    MODE_FIRST, MODE_GREEDY, MODE_RANDOM, MODE_SCRIPT, MODE_STANDARD, N_DECISIONS,
+)
+from .layout import MAX_PLAYERS
 
-MODE_RANDOM = 0        # uniformly random legal option
-MODE_SCRIPT = 1        # scripted choices (scenario API)
-MODE_FIRST = 2         # always the first option
-MODE_STANDARD = 3      # the scripted AI, weights from the profile (sim.engine.ai)
-MODE_GREEDY = 4        # attack with the best card, else close in; defend with the best card
 
 CTL_MODE0 = 0          # mode of players 0..3
 CTL_POS = 4            # next script entry

@@ -18,139 +18,54 @@ from numba import njit, types  # noqa: F401
 
 from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit, stack_i64  # noqa: F401
 
-from .core import (
-    PILE_DECK, PILE_DISC, PILE_HAND, add_unique, adjacent, can_play, check_end, count_play, count_tag_in_pile,
-    pile_take,
-    deal_damage, discard_from_hand, draw_cards, fog_space, hero_of, log_ev,
-    move_fighter, fill_occupancy, opposed, pile_base, pile_push, pile_remove_at,
-    place_fighter, rand_below, reachable, recover, same_zone, set_health,
-    shuffle_deck, take_to_hand, team_of,
-)
-from .layout import (
-    C_BOOST, C_PROG, CB_ATT_F, CB_CANCEL0, CB_CARD0, CB_DEF_F,
-    CB_IGN0, CB_MOD0, CB_OVR0, CB_PREVENT, CB_PRINTED0, D_BOOST_CARD,
-    D_DISCARD_EFFECT, D_MAY, D_MOVE_DEST, D_MOVE_WHICH, D_OPTION, D_PLACE,
-    D_TARGET, EV_BOOST, EV_CANCEL, EV_COUNTER, EV_END_TURN, EV_GAIN_ACTION,
-    EV_CHOOSE, EV_DISCARD, EV_IGNORE, EV_PIN, EV_REMOVE, EV_SWAP, CB_ATT_P, EV_LOOK_HAND, EV_LOOK_TOP, EV_RETURN, EV_SEARCH, EV_TAKE, D_TAKE_CARD, P_DECKN, F_HP, F_KIND, F_MAXHP, F_OWNER, F_SPACE,
-    F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FS_DEFEATED, FS_IN_PLAY,
-    G_ACTIONS, G_ACTIVE, G_ENDTURN, G_FLAGS, G_PASSED, GF_SELF_TO_DECK, GF_TOOK_FROM_DECK,
-    F_LEFT, F_NOLEAVE, FS_REMOVED, P_ONGOING, P_RETURN, C_PASSIVE,
-    PV_NO_OPPONENT_ACTIONS, PV_MAY_IGNORE_DISCARD, H_PROTECT_TAG, H_PROTECT_N,
-    G_LAST_BOOST, G_LAST_DMG, G_LAST_KO, G_NPLAYERS, G_OVER, H_HOOKS, I_X, I_Y, I_RANGE,
-    I_FLAGS, I_N, I_OP, I_PARG, I_PER, I_REF, I_SEL, I_SIDE, IF_MAY,
-    IF_BOTTOM, IF_EXCLUDE_OPP, IF_TO_OPPONENT, IF_TRACK, IF_RANDOM, IF_THROUGH, IF_YOU_CHOOSE, IF_EXCLUDE_REF, MAX_CARDS, MAX_FIGHTERS,
-    OFF_CB, P_COUNTER0, P_DISCN, P_HAND_SEEN, P_HANDN, P_HERO, R_END_AT_ACTION,
-    TAG_UNCANCELABLE, C_TAGS, C_TYPE, C_VALUE, C_FORM, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE,
-    CB_DMG, CB_LOCK0, CB_GUESS0, D_GUESS, D_FOG_TOKEN, D_FOG_DEST, D_FORCE_CARD,
-    EV_FOG, EV_REPLACE, EV_GUESS, EV_SET_PRINTED, G_GUESS, G_LAST_DISC, G_MOVED, G_FOG_TOKEN, G_FOG_SPACE,
-    IF_EMPTY, IF_DIFFERENT, IF_OPTIONAL, IF_ONTO_FOG, N_FOG, P_FOG0, FORM_COUNTER, G_OPPONENT, D_OPPONENT,
-    R_OFF_FORM, H_DECK_START, H_DECK_LEN, fslot, pslot,
-    CARD_OPTS, MAX_OPTIONS, MAX_PLAYERS, MAX_SPACES, N_VALUES, SPACE_OPTS, TWO_PILES,
-)
-from .policy import CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, decide
-from .conditions import (  # noqa: F401  (re-exported: the compiler and the rules read them from here)
+from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
     CN_ADJACENT, CN_ALWAYS, CN_ATTACKED, CN_ATTACKING, CN_COUNTER_EQ, CN_COUNTER_NE, CN_DEALT_DAMAGE,
     CN_DEFEATED_ANY, CN_DEFENDING, CN_DISCARDED, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED,
     CN_HERO_HP_AT_MOST, CN_KIND_IN_ZONE_OF, CN_LEFT_SPACE, CN_NOT_WON, CN_ON_FOG, CN_OPP_HP_AT_LEAST,
     CN_OPP_PRINTED_AT_LEAST, CN_OPP_PRINTED_EQ, CN_OPPOSING_IS_HERO, CN_PREDICTED, CN_STARTED_ELSEWHERE,
-    CN_STARTED_ON_FOG, CN_TAG_TIER, CN_TOOK_FROM_DECK, CN_WON, REF_OPPOSING, REF_SELF,
+    CN_STARTED_ON_FOG, CN_TAG_TIER, CN_TOOK_FROM_DECK, CN_WON, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE,
+    D_BOOST_CARD, D_DISCARD_EFFECT, D_FOG_DEST, D_FOG_TOKEN, D_FORCE_CARD, D_GUESS, D_MAY, D_MOVE_DEST,
+    D_MOVE_WHICH, D_OPPONENT, D_OPTION, D_PLACE, D_TAKE_CARD, D_TARGET, EV_BOOST, EV_CANCEL, EV_CHOOSE,
+    EV_COUNTER, EV_DISCARD, EV_END_TURN, EV_FOG, EV_GAIN_ACTION, EV_GUESS, EV_IGNORE, EV_LOOK_HAND,
+    EV_LOOK_TOP, EV_PIN, EV_REMOVE, EV_REPLACE, EV_RETURN, EV_SEARCH, EV_SET_PRINTED, EV_SWAP, EV_TAKE,
+    FS_DEFEATED, FS_IN_PLAY, FS_REMOVED, FT_ANY, FT_EACH, FT_UNDER_HERO, GF_SELF_TO_DECK, GF_TOOK_FROM_DECK,
+    IF_BOTTOM, IF_DIFFERENT, IF_EMPTY, IF_EXCLUDE_OPP, IF_EXCLUDE_REF, IF_MAY, IF_ONTO_FOG, IF_OPTIONAL,
+    IF_RANDOM, IF_THROUGH, IF_TO_OPPONENT, IF_TRACK, IF_YOU_CHOOSE, N_OPS, OP_ADD_MOVE, OP_ADD_VALUE,
+    OP_BOOST_THIS, OP_BRANCH, OP_CANCEL, OP_CHOOSE, OP_CHOOSE_COUNTER, OP_DAMAGE, OP_DAMAGE_SPACES,
+    OP_DISCARD, OP_DISCARD_FOR_VALUE, OP_DISCARD_TOP, OP_DRAW, OP_END_TURN, OP_FLIP_COUNTER, OP_GAIN_ACTION,
+    OP_HAND_TO_DECK, OP_IGNORE_VALUE, OP_LOOK_AT_HAND, OP_LOOK_TOP, OP_MOVE, OP_MOVE_FOG, OP_NAME_VALUE,
+    OP_NOP, OP_PIN, OP_PLACE, OP_PLACE_FOG, OP_PREDICT, OP_PREVENT_DAMAGE, OP_RECLAIM, OP_RECOVER, OP_REMOVE,
+    OP_REPLACE_CARD, OP_RETURN_DEFEATED, OP_REVEAL_TOP, OP_SEARCH, OP_SELF_TO_DECK, OP_SET_COUNTER,
+    OP_SET_HEALTH, OP_SET_PRINTED, OP_SET_VALUE, OP_SUMMON, OP_SWAP, OP_TAKE_FROM_DISCARD, OP_ZERO_VALUE,
+    PER_ADJ_TO_SELF, PER_DAMAGE_TAKEN, PER_DISCARD_TAG, PER_KIND_ADJ_MOVED, PER_KIND_IN_ZONE_OF_OPPOSING,
+    PER_LAST_BOOST, PER_LAST_DAMAGE, PER_ONE, PER_OPP_BOOST, PER_OWN_ADJ_OPPOSING, PILE_DECK, PILE_DISC,
+    PILE_HAND, PL_ADJ, PL_ANY, PL_IN_ZONE, PL_LAST_FOG, PV_MAY_IGNORE_DISCARD, PV_NO_OPPONENT_ACTIONS,
+    R_END_AT_ACTION, R_OFF_FORM, REF_OPPOSING, REF_SELF, S_ANY, S_OPPOSING, S_OWN, SEL_ALL, SEL_EACH_ADJ,
+    SEL_EACH_FOG, SEL_EACH_KIND, SEL_EACH_OWN, SEL_EACH_ZONE, SEL_MOVED, SEL_ONE_ADJ, SEL_ONE_ANY,
+    SEL_ONE_COMBATANT, SEL_ONE_PASSED, SEL_ONE_WITHIN, SEL_ONE_ZONE, SEL_OPP_HERO, SEL_REF, SR_DECK,
+    SR_DECK_OR_DISCARD, SR_DISCARD, SR_DISCARD_THEN_DECK, TAG_UNCANCELABLE,
+)
+from .core import (
+    add_unique, adjacent, can_play, check_end, count_play, count_tag_in_pile, deal_damage, discard_from_hand,
+    draw_cards, fill_occupancy, fog_space, hero_of, log_ev, move_fighter, opposed, pile_base, pile_push,
+    pile_remove_at, pile_take, place_fighter, rand_below, reachable, recover, same_zone, set_health,
+    shuffle_deck, take_to_hand, team_of,
+)
+from .layout import (
+    C_BOOST, C_FORM, C_PASSIVE, C_PROG, C_TAGS, C_TYPE, C_VALUE, CARD_OPTS, CB_ATT_F, CB_ATT_P, CB_CANCEL0,
+    CB_CARD0, CB_DEF_F, CB_DMG, CB_GUESS0, CB_IGN0, CB_LOCK0, CB_MOD0, CB_OVR0, CB_PREVENT, CB_PRINTED0, F_HP,
+    F_KIND, F_LEFT, F_MAXHP, F_NOLEAVE, F_OWNER, F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER,
+    FORM_COUNTER, fslot, G_ACTIONS, G_ACTIVE, G_ENDTURN, G_FLAGS, G_FOG_SPACE, G_FOG_TOKEN, G_GUESS,
+    G_LAST_BOOST, G_LAST_DISC, G_LAST_DMG, G_LAST_KO, G_MOVED, G_NPLAYERS, G_OPPONENT, G_OVER, G_PASSED,
+    H_DECK_LEN, H_DECK_START, H_HOOKS, H_PROTECT_N, H_PROTECT_TAG, I_FLAGS, I_N, I_OP, I_PARG, I_PER, I_RANGE,
+    I_REF, I_SEL, I_SIDE, I_X, I_Y, MAX_CARDS, MAX_FIGHTERS, MAX_OPTIONS, MAX_PLAYERS, MAX_SPACES, N_FOG,
+    N_VALUES, OFF_CB, P_COUNTER0, P_DECKN, P_DISCN, P_FOG0, P_HAND_SEEN, P_HANDN, P_HERO, P_ONGOING, P_RETURN,
+    pslot, SPACE_OPTS, TWO_PILES,
+)
+from .policy import CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, decide
+from .conditions import (  # noqa: F401  (re-exported: the compiler and the rules read them from here)
     cond_ok, opp_card, resolve_ref,
 )
-
-# ------------------------------------------------------------------ opcodes
-OP_NOP = 0
-OP_CANCEL = 1          # cancel all effects on the opponent's card
-OP_DAMAGE = 2          # N damage to the targets
-OP_DRAW = 3            # N cards (side: you / opponent)
-OP_DISCARD = 4         # N cards from a hand (side: whose; flags: random / you choose)
-OP_MOVE = 5            # targets move up to N (flag: through opposing fighters)
-OP_PLACE = 6           # place the target (X: where PL_*, Y: reference)
-OP_RECOVER = 7         # targets recover N
-OP_SET_HEALTH = 8      # targets' health becomes N
-OP_RETURN_DEFEATED = 9  # return a defeated fighter of kind REF in zone of Y
-OP_GAIN_ACTION = 10    # N actions
-OP_ADD_VALUE = 11      # this card's value +N (x per count)
-OP_SET_VALUE = 12      # this card's value is N instead
-OP_BOOST_THIS = 13     # may discard a card to add its BOOST to this card
-OP_TAKE_FROM_DISCARD = 14  # all cards with tag PARG from discard to hand
-OP_LOOK_AT_HAND = 15   # look at the opponent's hand
-OP_END_TURN = 16       # end the turn
-OP_ADD_MOVE = 17       # (maneuver hook) +N move (x per count)
-OP_FLIP_COUNTER = 18   # hero counter CA: 0 <-> 1 (Alice: change size)
-OP_SET_COUNTER = 19    # hero counter CA := N
-OP_CHOOSE_COUNTER = 20  # hero counter CA := chosen 0..N-1
-OP_PREVENT_DAMAGE = 21  # prevent all combat damage to your fighter
-OP_IGNORE_VALUE = 22   # ignore the value of the opponent's card
-OP_SEARCH = 23         # search piles (CA: SR_*) for card CB-1 or tag PARG; take one; shuffle a searched deck
-OP_LOOK_TOP = 24       # look at the top N cards, keep CA in hand, the rest back (top, or bottom with IF_BOTTOM)
-OP_DAMAGE_SPACES = 25  # choose a space in REF's zone and one adjacent space: N damage to fighters there
-OP_DISCARD_TOP = 26    # discard the top card of a deck (side: whose); remember its BOOST
-OP_CHOOSE = 27         # choose N of the CA branches that follow and resolve them in that order
-OP_BRANCH = 28         # header of one option of OP_CHOOSE: CA = rows in the branch
-OP_PIN = 29            # the targets cannot leave their space this turn
-OP_SWAP = 30           # your fighter swaps spaces with the target (a choice)
-OP_SUMMON = 31         # put a fighter of kind REF (off the board, else one on it) in the zone of CA
-OP_REMOVE = 32         # remove your hero from the board; it comes back at the start of your next turn
-OP_DISCARD_FOR_VALUE = 33  # discard any number of cards with tag PARG: +N value each
-OP_RECLAIM = 34        # a card of your choice from your discard pile to the top of the deck (CA 0) or hand (1)
-OP_SELF_TO_DECK = 35   # this scheme is shuffled into your deck instead of going to the discard
-OP_PLACE_FOG = 36      # place N of your fog tokens on separate empty spaces in the zone of fighter Y
-OP_MOVE_FOG = 37       # move a fog token (X: FT_*) up to N spaces along lines (N 0: to any other space)
-OP_REPLACE_CARD = 38   # the opponent's combat card goes back to their hand; you choose the card they play
-OP_SET_PRINTED = 39    # the printed value of a combat card (X 1: the opponent's) becomes its BOOST (Y 0) or N
-OP_ZERO_VALUE = 40     # the opponent's value is 0 and card effects cannot change it
-OP_PREDICT = 41        # predict the printed value of the opponent's combat card (public information only)
-OP_NAME_VALUE = 42     # name a printed value (G_GUESS) the opponent's cards may have (public information only)
-OP_REVEAL_TOP = 43     # reveal the top card of your deck and put it in your hand; remember its BOOST
-OP_HAND_TO_DECK = 44   # put N cards from your hand on top of your deck, in the order you choose
-N_OPS = 45
-
-FT_ANY = 0             # move_fog: one token of the mover's choice
-FT_UNDER_HERO = 1      # the token on your hero's space
-FT_EACH = 2            # every token, one after the other
-
-SR_DISCARD_THEN_DECK = 0
-SR_DECK = 1
-SR_DISCARD = 2
-SR_DECK_OR_DISCARD = 3
-
-# ------------------------------------------------------------- selectors
-SEL_REF = 0            # the fighter REF
-SEL_EACH_KIND = 1      # each of your fighters of kind REF
-SEL_EACH_OWN = 2       # each of your fighters
-SEL_ALL = 3            # each fighter (side filter)
-SEL_ONE_ZONE = 4       # one fighter in the zone of REF (side filter)
-SEL_EACH_ZONE = 5
-SEL_ONE_ADJ = 6        # one fighter adjacent to REF
-SEL_EACH_ADJ = 7
-SEL_ONE_COMBATANT = 8  # one of the two fighters in the combat
-SEL_ONE_ANY = 9        # any one fighter (side filter)
-SEL_ONE_WITHIN = 10    # one fighter within CB spaces of REF (counted along lines)
-SEL_ONE_PASSED = 11    # one fighter the last tracked move passed through
-SEL_EACH_FOG = 12      # each fighter on a space with one of your fog tokens (side filter)
-SEL_OPP_HERO = 13      # the opponent's hero
-SEL_MOVED = 14         # the fighter the last move step moved (or chose)
-
-
-S_ANY = 0
-S_OPPOSING = 1
-S_OWN = 2
-
-PER_ONE = 0
-PER_DISCARD_TAG = 1    # cards with tag bits PARG in your discard pile
-PER_OWN_ADJ_OPPOSING = 2  # your fighters adjacent to the opposing fighter
-PER_KIND_IN_ZONE_OF_OPPOSING = 3  # your fighters of kind PARG in its zone
-PER_ADJ_TO_SELF = 4    # fighters adjacent to your fighter
-PER_LAST_BOOST = 5     # BOOST of the card the last discard_top step discarded
-PER_LAST_DAMAGE = 6    # damage dealt by the last damage step
-PER_OPP_BOOST = 7      # printed BOOST of the opponent's combat card
-PER_DAMAGE_TAKEN = 8   # combat damage your fighter took in this combat
-PER_KIND_ADJ_MOVED = 9  # your fighters of kind PARG adjacent to the fighter the last move step moved
-
-PL_ANY = 0
-PL_IN_ZONE = 1         # a space in the zone of fighter CA
-PL_ADJ = 2             # a space adjacent to fighter CA
-PL_LAST_FOG = 3        # the space the last move_fog step moved a token to
 
 
 @jit(I(ST, I, I))
