@@ -287,13 +287,14 @@ def _sha(path) -> str:
 
 
 def engine_fingerprint(package: str = "engine") -> str:
-    """Hash of the source files of ``sim/<package>/*.py`` (the engine, or ``"content"``:
-    the hero-file compiler). A changed engine may play different games, so a run
-    cannot be resumed across an engine edit."""
+    """Hash of every source file under ``sim/<package>/`` (the engine, or ``"content"``:
+    the hero-file compiler), subpackages included: sorted relative paths and bytes. A
+    changed engine may play different games, so a run cannot be resumed across an
+    engine edit."""
     d = hashlib.sha1()
     here = Path(__file__).resolve().parent / package
-    for p in sorted(here.glob("*.py")):
-        d.update(p.name.encode() + p.read_bytes())
+    for rel, p in sorted((p.relative_to(here).as_posix(), p) for p in here.rglob("*.py")):
+        d.update(rel.encode() + p.read_bytes())
     return d.hexdigest()[:12]
 
 
