@@ -27,9 +27,10 @@ from .core import (
     team_of,
 )
 from .policy import CTL_CTX_F, CTL_CTX_OP, decide
-from .effects import (
-    choose_hand_card, cond_ok, empty_spaces, has_passive, move_group, run_card_window, run_hook,
-)
+from .conditions import cond_ok
+from .targets import choose_hand_card, has_passive
+from .effect_ops import empty_spaces, move_group
+from .effects import run_card_window, run_hook
 from .layout import (
     ACTION_OPTS, C_BOOST, C_FMASK, C_FORM, C_LOCAL, C_PROG, C_TAGS, C_TYPE, C_VALUE, CARD_OPTS, CB_ABOOST,
     CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CANCEL0, CB_CANCEL1, CB_CARD0, CB_CARD1, CB_DEF_F, CB_DEF_P, CB_DMG,
