@@ -5,8 +5,8 @@ field, ...) rather than a slot of the state array (:mod:`sim.engine.layout`).
 The compiler (``sim.content``), the engine and the readers of its output (narration,
 runs, reports) share these numbers. Module-level integers are compile-time constants for
 numba, so engine modules import them from here directly. ``layout``, ``effects``,
-``conditions``, ``control``, ``core`` and ``game`` re-export the names that used to live
-in them, for callers outside the engine.
+``conditions``, ``control``, ``core`` and ``game`` re-export the names of their own
+vocabularies, for callers outside the engine.
 
 Where code outside the engine needs a readable name for a code, a ``*_LABELS`` table
 (code -> short label) is defined at the end.

@@ -1,8 +1,8 @@
 """State layout of one game: a flat ``int64`` array with named offsets.
 
-(DESIGN.md said int32; int64 is used so that every integer the compiled code
-handles has one type: numba then compiles each function once instead of once
-per mix of int32/int64 arguments, which cut the first compile from ~4 minutes.)
+The array is ``int64``, not ``int32``, so that every integer the compiled code
+handles has one type: numba then compiles each function once, not once per mix
+of int32/int64 arguments.
 
 Everything the rules need to know about a game in progress lives in one
 ``np.ndarray`` of shape ``(STATE_SIZE,)`` and dtype ``int64``, so that a copy is
@@ -90,7 +90,7 @@ G_MOVED = 22        # fighter chosen by the last move step, -1 none (Ravening Se
 G_FOG_TOKEN = 23    # fog token moved by the last move_fog step, -1 none
 G_FOG_SPACE = 24    # where that token went, -1 none (Slip Away: place on that space)
 G_OPPONENT = 25     # team games: the opposing player chosen as "your opponent" for the card or ability
-                    # being resolved (effects.choose_opponent), -1 none; always 0 in duels
+                    # being resolved (targets.choose_opponent), -1 none; always 0 in duels
 G_SIZE = 26
 
 # ------------------------------------------------------------ fighter slots

@@ -58,8 +58,8 @@ def pos_score(st, tb, ctl, p, g, s, now, fu, ef, ne):
     attack on opposing fighter ``e`` (see :func:`follow_up`; < 0: no attack card).
     ``ef[:ne]``: the fighters opposing ``g`` (see :func:`enemy_facts`). Team games add
     :func:`team_pos_bonus` (in the callers: this stays small and inlined into their loops,
-    where the compiler hoists what does not depend on ``s``; a call inside made duels 20%
-    slower).
+    where the compiler hoists what does not depend on ``s``; a call inside slows duels by
+    about a fifth).
     """
     ranged = st[fslot(g, F_RANGED)] != 0
     hero = st[fslot(g, F_KIND)] == 0

@@ -47,7 +47,7 @@ NEG = -1.0e18
 FA2 = types.Array(types.float64, 2, "C")
 
 # The AI's work arrays are views of regions of ``ctl`` (``control.SCR_*``), not
-# allocated per decision: allocating and freeing them was a fifth of the AI's time.
+# allocated per decision: allocating and freeing them would cost about a fifth of the AI's time.
 
 
 @jit(FA1(CTL, I, I), inline=True)
