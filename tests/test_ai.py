@@ -16,7 +16,6 @@ from reports import arena as report_arena
 from sim.cli import main
 from sim.content.profiles import ProfileError, get_profile, load_profile, profile_names
 from sim.engine import ai as AI
-from sim.engine import effects as E
 from sim.engine import layout as L
 from sim.engine.control import MODE_GREEDY, MODE_RANDOM, MODE_STANDARD
 from sim.engine.core import PILE_DECK, PILE_DISC, PILE_HAND, pile_base
@@ -364,13 +363,6 @@ def test_invisible_man_prefers_a_fog_space():
         st[L.pslot(0, L.P_FOG0 + i)] = -1
     w = dict(zip(AI.WEIGHT_NAMES, STANDARD.weights))
     assert base - AI.pos_score(st, m.tables, ctl, 0, 0, fog, False, fu, ef, ne) == pytest.approx(w["fog"])
-
-
-def test_ai_context_op_numbers_match_the_interpreter():
-    assert (AI._OP_DAMAGE, AI._OP_RECOVER, AI._OP_SET_HEALTH, AI._OP_FLIP_COUNTER, AI._OP_CHOOSE_COUNTER) == (
-        E.OP_DAMAGE, E.OP_RECOVER, E.OP_SET_HEALTH, E.OP_FLIP_COUNTER, E.OP_CHOOSE_COUNTER)
-    assert (AI._OP_SET_VALUE, AI._SEL_ONE_ZONE, AI._SEL_ONE_ADJ, AI._S_OWN, AI._WIN_SCHEME) == (
-        E.OP_SET_VALUE, E.SEL_ONE_ZONE, E.SEL_ONE_ADJ, E.S_OWN, L.W_SCHEME)
 
 
 def test_best_defense_distribution_is_hypergeometric():

@@ -20,7 +20,7 @@ from sim.content.profiles import (
     DEFAULT_PROFILE,
     profile_names,
 )
-from sim.engine import layout as L
+from sim.engine.codes import END_REASON_LABELS
 from sim.engine.game import (
     RES_HP0,
     RES_PLAYED0,
@@ -101,7 +101,7 @@ def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, 
     profiles = (check_profile(ai, "--ai"), check_profile(vs if vs is not None else ai, "--vs"))
     g = m.play(seed, modes=profiles, explain=20000 if explain else 0)
     if as_json:
-        reasons = {L.END_HERO_DEFEATED: "hero defeated", L.END_TURN_CAP: "turn cap (draw)", L.END_ERROR: "error"}
+        reasons = END_REASON_LABELS
         out = {
             "seed": g.seed, "battlefield": m.battlefield.key,
             "heroes": [m.content.label(int(r)) for r in m.rows],
@@ -130,7 +130,7 @@ def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, 
 
 
 def _team_duel(team_a, team_b, battlefield, seed, loadouts, ai, vs, explain, as_json, players, content, variant):
-    """`duel A+B C+D`: one narrated team game (see :mod:`sim.teams`)."""
+    """`duel A+B C+D`: one narrated team game (see :mod:`sim.play.teams`)."""
     try:
         if len(split_heroes(team_a, content)) < 2 or len(split_heroes(team_b, content)) < 2:
             raise MatchError(f"a team game needs two teams of two heroes, each written A+B "
@@ -148,7 +148,7 @@ def _team_duel(team_a, team_b, battlefield, seed, loadouts, ai, vs, explain, as_
     profiles = (check_profile(ai, "--ai"), check_profile(vs if vs is not None else ai, "--vs"))
     g = m.play(seed, modes=profiles, explain=20000 if explain else 0)
     if as_json:
-        reasons = {L.END_HERO_DEFEATED: "team defeated", L.END_TURN_CAP: "turn cap (draw)", L.END_ERROR: "error"}
+        reasons = END_REASON_LABELS
         r = g.result
         out = {
             "seed": g.seed, "battlefield": m.battlefield.key, "players": players,

@@ -4,7 +4,7 @@ Compiled code is cached on disk. Numba's own cache only notices when a
 function's *own* file changes, not when a function it calls changes, so a
 cache built before an engine edit could silently run old code. To rule that
 out, the cache lives in a folder named after a hash of every engine source
-file (``__pycache__/numba-<hash>``); any edit starts a fresh cache.
+file, subpackages included (``__pycache__/numba-<hash>``); any edit starts a fresh cache.
 Set ``NUMBA_CACHE_DIR`` yourself to override.
 """
 import hashlib
@@ -19,8 +19,8 @@ _HERE = Path(__file__).resolve().parent
 
 def _cache_dir() -> Path | None:
     digest = hashlib.sha1()
-    for p in sorted(_HERE.glob("*.py")):
-        digest.update(p.name.encode() + p.read_bytes())
+    for rel, p in sorted((p.relative_to(_HERE).as_posix(), p) for p in _HERE.rglob("*.py")):
+        digest.update(rel.encode() + p.read_bytes())
     parent = _HERE / "__pycache__"
     target = parent / f"numba-{digest.hexdigest()[:12]}"
     try:

@@ -8,45 +8,23 @@ vocabulary is documented in ``heroes/README.md``.
 """
 from .sigs import A1, B, I, ST, TB, jit
 
-from .core import PILE_DISC, adjacent, count_tag_in_pile, fog_space, hero_of, same_zone
+from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
+    CN_ADJACENT, CN_ALWAYS, CN_ATTACKED, CN_ATTACKING, CN_COUNTER_EQ, CN_COUNTER_NE, CN_DEALT_DAMAGE,
+    CN_DEFEATED_ANY, CN_DEFENDING, CN_DISCARDED, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED,
+    CN_HERO_HP_AT_MOST, CN_KIND_IN_ZONE_OF, CN_LEFT_SPACE, CN_NOT_WON, CN_ON_FOG, CN_OPP_HP_AT_LEAST,
+    CN_OPP_PRINTED_AT_LEAST, CN_OPP_PRINTED_EQ, CN_OPPOSING_IS_HERO, CN_PREDICTED, CN_STARTED_ELSEWHERE,
+    CN_STARTED_ON_FOG, CN_TAG_TIER, CN_TOOK_FROM_DECK, CN_WON, FS_IN_PLAY, GF_TOOK_FROM_DECK, IF_NEGATE,
+    PILE_DISC, REF_OPPOSING, REF_SELF,
+)
+from .core import adjacent, count_tag_in_pile, fog_space, hero_of, same_zone
 from .layout import (
     CB_ATT_F, CB_CARD0, CB_DEF_F, CB_GUESS0, CB_PRINTED0, CB_WON, F_HP, F_KIND, F_LEFT, F_SPACE,
-    F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FS_IN_PLAY, G_ACTION_NO, G_FLAGS, G_LAST_DISC, G_LAST_DMG,
-    G_LAST_KO, GF_TOOK_FROM_DECK, I_CA, I_CB, I_COND, I_CREF, I_CTAG, I_FLAGS, IF_NEGATE, OFF_CB,
-    P_ATTACKED, P_COUNTER0, P_HANDN, P_HERO_ATTACKED, P_START_FOG, fslot, pslot,
+    F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, G_FLAGS, G_LAST_DISC, G_LAST_DMG,
+    G_LAST_KO, I_CA, I_CB, I_COND, I_CREF, I_CTAG, I_FLAGS, OFF_CB, P_ATTACKED, P_COUNTER0, P_HANDN,
+    P_HERO_ATTACKED, P_START_FOG, pslot,
 )
 
-CN_ALWAYS = 0
-CN_WON = 1             # you won the combat
-CN_NOT_WON = 2         # you did not win the combat
-CN_COUNTER_EQ = 3      # your hero counter CA == CB
-CN_OPPOSING_IS_HERO = 4
-CN_STARTED_ELSEWHERE = 5  # your fighter started this turn in another space
-CN_HERO_HP_AT_MOST = 6  # your hero is in play with health <= CA
-CN_ATTACKING = 7
-CN_DEFENDING = 8
-CN_OPP_PRINTED_AT_LEAST = 9
-CN_OPP_PRINTED_EQ = 10
-CN_OPP_HP_AT_LEAST = 11
-CN_TAG_TIER = 12       # CA <= cards with tag bits PARG in your discard < CB (CB 0: no top)
-CN_ADJACENT = 13       # fighter REF adjacent to fighter CA (both REF codes)
-CN_ON_FOG = 14         # your hero is on a space with one of your fog tokens
-CN_COUNTER_NE = 15
-CN_DEFEATED_ANY = 16   # the last damage step defeated a fighter
-CN_DEALT_DAMAGE = 17   # the last damage step dealt damage
-CN_ATTACKED = 18       # one of your fighters attacked this turn
-CN_HERO_ATTACKED = 19  # your hero attacked this turn (before this combat)
-CN_LEFT_SPACE = 20     # your fighter left its space this turn
-CN_HAND_AT_LEAST = 21  # you hold at least CA cards
-CN_KIND_IN_ZONE_OF = 22  # one of your fighters of kind REF is in the zone of fighter CA
-CN_TOOK_FROM_DECK = 23  # the last search took its card from the deck
-CN_STARTED_ON_FOG = 24  # your hero began this turn on a space with one of your fog tokens
-CN_PREDICTED = 25      # your prediction (OP_PREDICT) equals the opponent card's printed value
-CN_DISCARDED = 26      # the last discard step discarded at least one card
-CN_FIRST_ACTION = 27   # this is the first action of the turn
 
-REF_SELF = -1          # your fighter (who played the card)
-REF_OPPOSING = -2      # the opposing fighter in this combat
 # REF >= 0: your fighter of kind REF (0 = hero)
 
 

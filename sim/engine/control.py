@@ -8,13 +8,11 @@ context of the decision being asked (which effect step, which fighter), which
 the engine writes just before asking; and the scripted AI's plan for the action
 in progress.
 """
-from .layout import MAX_PLAYERS, N_DECISIONS
+from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
+    MODE_FIRST, MODE_GREEDY, MODE_RANDOM, MODE_SCRIPT, MODE_STANDARD, N_DECISIONS,
+)
+from .layout import MAX_PLAYERS
 
-MODE_RANDOM = 0        # uniformly random legal option
-MODE_SCRIPT = 1        # scripted choices (scenario API)
-MODE_FIRST = 2         # always the first option
-MODE_STANDARD = 3      # the scripted AI, weights from the profile (sim.engine.ai)
-MODE_GREEDY = 4        # attack with the best card, else close in; defend with the best card
 
 CTL_MODE0 = 0          # mode of players 0..3
 CTL_POS = 4            # next script entry
@@ -42,15 +40,15 @@ CTL_PLAN_KEY = CTL_CTX_OP + 5   # (turn * 64 + action number) * 4 + player the p
 CTL_PLAN_BOOST = CTL_CTX_OP + 6  # card to BOOST the planned maneuver with, -1 none
 CTL_FU_KEY = CTL_CTX_OP + 7     # plan key the cached follow-up attack table below belongs to
 CTL_POS_KEY = CTL_CTX_OP + 8    # plan key of the maneuver plan's position scores (SCR_PLAN_POS), -1 none
-CTL_POS_SIG = CTL_CTX_OP + 9    # ai.pos_sig of the position the plan scored
-CTL_TD_P = CTL_CTX_OP + 10      # player the defense distributions in ai.SCR_ACTIONS were made for, -1 none
-CTL_TD_SIG = CTL_CTX_OP + 11    # ai.dist_sig of the position they were made in
+CTL_POS_SIG = CTL_CTX_OP + 9    # ai.position.pos_sig of the position the plan scored
+CTL_TD_P = CTL_CTX_OP + 10      # player the defense distributions in SCR_ACTIONS were made for, -1 none
+CTL_TD_SIG = CTL_CTX_OP + 11    # ai.position.dist_sig of the position they were made in
 N_WEIGHTS = 40
 CTL_W = CTL_CTX_OP + 12         # per player: N_WEIGHTS AI weights in thousandths
 CTL_FU = CTL_W + MAX_PLAYERS * N_WEIGHTS   # (MAX_FIGHTERS, MAX_FIGHTERS) follow-up attack worths, thousandths
 # the scripted AI's work arrays (float64 bits or int64; written before read, never kept
 # between decisions): one region per function that needs them, so nested calls do not
-# share one (see ai.scratch_f1). Using these instead of allocating per decision saves
+# share one (see ai.weights.scratch_f1). Using these instead of allocating per decision saves
 # a fifth of the standard AI's time.
 CTL_SCRATCH = CTL_FU + 16 * 16
 _DIST = 2 * 16 * 65 + 16                  # defense distributions: dvals, dprobs (16, 65), pnone (16,)

@@ -12,36 +12,28 @@ from .sigs import A1, A2, A3, B, CTL, I, LOG, ST, TB, V, jit, stack_i64, unmanag
 from .control import CTL_SCRATCH, CTL_SIZE
 from .tables import Tables
 
+from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
+    DRAW, NO_WINNER,
+    D_SETUP_SPACE, END_TURN_CAP, EV_SETUP, FS_DEFEATED, FS_IN_PLAY, FS_REMOVED, HK_SETUP, PILE_DECK,
+    R_OPENING_HAND, R_SUMMON_OFF_BOARD, RES_DECISIONS, RES_FIELDS, RES_HP0, RES_HP1, RES_PLAYED0, RES_PLAYED1,
+    RES_REASON, RES_SEED, RES_SK0, RES_SK1, RES_TURNS, RES_WINNER, TRES_DEALT0, TRES_DECISIONS, TRES_FIELDS,
+    TRES_HP0, TRES_OUT0, TRES_PLAYED0, TRES_REASON, TRES_SEED, TRES_SK0, TRES_TURNS, TRES_WINNER,
+)
 from .core import (
-    PILE_DECK, draw_cards, fill_occupancy, game_seed, log_ev, pile_push, rng_seed, signed32,
-    same_zone, shuffle_deck,
+    draw_cards, fill_occupancy, game_seed, log_ev, pile_push, rng_seed, same_zone, shuffle_deck, signed32,
 )
 from .effects import run_hook
 from .layout import (
-    D_SETUP_SPACE, END_TURN_CAP, EV_SETUP, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED,
-    F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FS_IN_PLAY, G_ACTIVE,
-    G_DECISIONS, G_FIRST, G_NPLAYERS, G_OVER, G_REASON, G_TURN, G_WINNER,
-    H_DECK_LEN, H_DECK_START, H_HP, H_KIND0, H_MOVE, H_NKINDS, H_RANGED,
-    HK_SETUP, K_COUNT, K_FIELDS, K_HP, K_MOVE, K_RANGED, K_SUMMON, FS_REMOVED, R_SUMMON_OFF_BOARD, N_FOG, P_CARDS_PLAYED,
-    G_OPPONENT, P_DEALT, FS_DEFEATED, MAX_HERO_CARDS, MAX_SPACES, OFF_PLAYED, OFF_SPACE_COMBATS, OFF_SPACE_DEFEATS, P_FOG0, P_HERO, P_NFIGHTERS, P_ONGOING, P_TEAM, R_OPENING_HAND, STATE_SIZE,
-    fslot, pslot,
+    F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED, F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER,
+    fslot, G_ACTIVE, G_DECISIONS, G_FIRST, G_NPLAYERS, G_OPPONENT, G_OVER, G_REASON, G_TURN, G_WINNER,
+    H_DECK_LEN, H_DECK_START, H_HP, H_KIND0, H_MOVE, H_NKINDS, H_RANGED, K_COUNT, K_FIELDS, K_HP, K_MOVE,
+    K_RANGED, K_SUMMON, MAX_HERO_CARDS, MAX_SPACES, N_FOG, OFF_PLAYED, OFF_SPACE_COMBATS, OFF_SPACE_DEFEATS,
+    P_CARDS_PLAYED, P_DEALT, P_FOG0, P_HERO, P_NFIGHTERS, P_ONGOING, P_TEAM, pslot, STATE_SIZE,
 )
 from .policy import CTL_CTX_F, decide
 from .rules import take_turn
 
 # per-game result row (int64)
-RES_WINNER = 0      # winning seat (0 first player, 1 second), -1 draw
-RES_TURNS = 1       # turns played (the turn the game ended in)
-RES_REASON = 2      # layout.END_* code
-RES_HP0 = 3         # hero health of seat 0 at the end
-RES_HP1 = 4
-RES_SK0 = 5         # total sidekick health of seat 0
-RES_SK1 = 6
-RES_PLAYED0 = 7     # cards played (attack, defense, scheme) by seat 0
-RES_PLAYED1 = 8
-RES_DECISIONS = 9
-RES_SEED = 10       # the game's seed, stored signed
-RES_FIELDS = 12
 
 
 @jit(V(ST, TB, CTL, LOG, A1, I, I))
@@ -51,7 +43,7 @@ def setup_game(st, tb, ctl, log, hero_rows, nplayers, seed):
     ``hero_rows``: int64 (nplayers,) rows of the hero table, in turn order
     (player 0 moves first and starts on start space 1; player k on start space
     k + 1). ``nplayers``: 2 for a duel, 4 for a team game (a three-player game is
-    also 4 seats, see ``sim.teams``). ``seed``: 0..2**32-1. Players 0 and 2 are
+    also 4 seats, see ``sim.play.teams``). ``seed``: 0..2**32-1. Players 0 and 2 are
     team 0, 1 and 3 team 1. Each player's sidekicks go on separate empty spaces in
     their hero's zone, each player draws the opening hand (5); the same for every
     seat in a team game (Battle of Legends Vol. 1 rules, "Battlefield setup" and
@@ -64,7 +56,7 @@ def setup_game(st, tb, ctl, log, hero_rows, nplayers, seed):
         st[G_OPPONENT] = -1
     st[G_FIRST] = 0
     st[G_ACTIVE] = 0
-    st[G_WINNER] = -1
+    st[G_WINNER] = NO_WINNER
     S = tb.adj.shape[0]
     for p in range(nplayers):
         h = hero_rows[p]
@@ -157,7 +149,7 @@ def play_game(st, tb, ctl, log):
 def result_row(st, out, seed):
     """Fill ``out`` (int64, RES_FIELDS) with the result of a finished game."""
     w = st[G_WINNER]
-    out[RES_WINNER] = w if w >= 0 else -1
+    out[RES_WINNER] = w if w >= 0 else DRAW
     out[RES_TURNS] = st[G_TURN] if st[G_REASON] == END_TURN_CAP else st[G_TURN] + 1
     out[RES_REASON] = st[G_REASON]
     for p in range(2):
@@ -228,17 +220,6 @@ def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_ga
 
 
 # per-game result row of a team game (int64); seats 0..3 in turn order, team = seat % 2
-TRES_WINNER = 0     # winning team (0: seats 1 and 3, 1: seats 2 and 4), -1 draw
-TRES_TURNS = 1      # turns played (every seat's turns together)
-TRES_REASON = 2     # layout.END_* code
-TRES_HP0 = 3        # hero health of seats 0..3 at the end (4 entries)
-TRES_SK0 = 7        # total sidekick health in play of seats 0..3 (4 entries)
-TRES_DEALT0 = 11    # damage dealt to opposing fighters by seats 0..3 (4 entries, P_DEALT)
-TRES_PLAYED0 = 15   # cards played by seats 0..3 (4 entries)
-TRES_OUT0 = 19      # turn (1-based) in which the hero of seats 0..3 was defeated, 0 if never (4 entries)
-TRES_DECISIONS = 23
-TRES_SEED = 24      # the game's seed, stored signed
-TRES_FIELDS = 26
 
 
 @jit(V(ST, A1, I))
@@ -247,7 +228,7 @@ def team_result_row(st, out, seed):
     (everything but the ``TRES_OUT0`` entries, which :func:`play_team_games` records
     as the game goes)."""
     w = st[G_WINNER]
-    out[TRES_WINNER] = w if w >= 0 else -1
+    out[TRES_WINNER] = w if w >= 0 else DRAW
     out[TRES_TURNS] = st[G_TURN] if st[G_REASON] == END_TURN_CAP else st[G_TURN] + 1
     out[TRES_REASON] = st[G_REASON]
     for p in range(4):

@@ -1,8 +1,8 @@
 """State layout of one game: a flat ``int64`` array with named offsets.
 
-(DESIGN.md said int32; int64 is used so that every integer the compiled code
-handles has one type: numba then compiles each function once instead of once
-per mix of int32/int64 arguments, which cut the first compile from ~4 minutes.)
+The array is ``int64``, not ``int32``, so that every integer the compiled code
+handles has one type: numba then compiles each function once, not once per mix
+of int32/int64 arguments.
 
 Everything the rules need to know about a game in progress lives in one
 ``np.ndarray`` of shape ``(STATE_SIZE,)`` and dtype ``int64``, so that a copy is
@@ -27,12 +27,33 @@ compiled code. Other engine modules index the state only through them:
   defender there, and fighters defeated there (for battlefield heat maps).
 * ``CB_*``: the combat in progress (cards, cancel flags, value layers).
 
-Also defined here: card types, tag bits, decision kinds, event codes and the
-rules-option indices shared by the compiler (``sim.content``) and the engine.
+The integer vocabularies (statuses, card types, tag bits, decision kinds, event
+codes, rules-option indices, ...) live in :mod:`sim.engine.codes`; this module
+re-exports them for callers outside the engine.
 """
 from numba import njit, types  # noqa: F401
 
 from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
+from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
+    A_ATTACK, A_MANEUVER, A_SCHEME, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE, D_ACTION, D_BOOST_ATTACK,
+    D_BOOST_CARD, D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_EFFECT, D_DISCARD_LIMIT, D_FOG_DEST, D_FOG_TOKEN,
+    D_FORCE_CARD, D_GUESS, D_MAY, D_MOVE_DEST, D_MOVE_STEP, D_MOVE_WHICH, D_OPPONENT, D_OPTION, D_PLACE,
+    D_SETUP_SPACE, D_TAKE_CARD, D_TARGET, DOM_BOOL, DOM_CARD, DOM_FIGHTER, DOM_INT, DOM_SPACE, END_ERROR,
+    END_HERO_DEFEATED, END_NONE, END_TURN_CAP, ERR_NONE, ERR_SCRIPT_DOMAIN, ERR_SCRIPT_EMPTY,
+    ERR_SCRIPT_ILLEGAL, EV_ABILITY, EV_ACTION, EV_ATTACK, EV_BOOST, EV_CANCEL, EV_CHOOSE, EV_COUNTER,
+    EV_DAMAGE, EV_DEFEATED, EV_DEFENSE, EV_DISCARD, EV_DRAW, EV_END_TURN, EV_EXHAUST, EV_FOG, EV_GAIN_ACTION,
+    EV_GAME_OVER, EV_GUESS, EV_IGNORE, EV_LOOK_HAND, EV_LOOK_TOP, EV_MOVE, EV_ONGOING, EV_PIN, EV_PLACE,
+    EV_PLAY_SCHEME_DONE, EV_RECOVER, EV_REMOVE, EV_REPLACE, EV_RETURN, EV_SCHEME, EV_SEARCH, EV_SET_HP,
+    EV_SET_PRINTED, EV_SETUP, EV_SWAP, EV_TAKE, EV_TURN, EV_VALUES, FIRST_FREE_TAG_BIT, FS_DEFEATED,
+    FS_IN_PLAY, FS_REMOVED, FS_UNUSED, GF_SELF_TO_DECK, GF_TOOK_FROM_DECK, HF_ATTACK_BOOST, HF_FOG_WALK,
+    HK_AFTER_MANEUVER, HK_ATTACK_VALUE, HK_DEFENSE_VALUE, HK_MANEUVER_BONUS, HK_SETUP, HK_START_TURN,
+    IF_BOTTOM, IF_DIFFERENT, IF_EMPTY, IF_EXCLUDE_OPP, IF_EXCLUDE_REF, IF_MAY, IF_NEGATE, IF_ONTO_FOG,
+    IF_OPTIONAL, IF_RANDOM, IF_THROUGH, IF_TO_OPPONENT, IF_TRACK, IF_YOU_CHOOSE, N_DECISIONS, N_HOOKS,
+    N_RULES, N_WINDOWS, PV_DRAW_AFTER_COMBAT, PV_MAY_IGNORE_DISCARD, PV_NO_OPPONENT_ACTIONS, R_ACTIONS,
+    R_END_AT_ACTION, R_EXHAUST_DAMAGE, R_HAND_LIMIT, R_OFF_FORM, R_OPENING_HAND, R_SUMMON_OFF_BOARD,
+    R_TURN_CAP, TAG_ONGOING, TAG_UNCANCELABLE, W_AFTER, W_DURING, W_IMMEDIATELY, W_ON_PLAY, W_ON_RETURN,
+    W_ONGOING_DISCARD, W_ONGOING_START, W_SCHEME,
+)
 
 MAX_PLAYERS = 4
 FIGHTERS_PER_PLAYER = 4
@@ -46,7 +67,7 @@ N_FOG = 3               # fog tokens per player
 G_TURN = 0          # turns completed so far (both players)
 G_ACTIVE = 1        # active player
 G_OVER = 2          # 1 once the game has ended
-G_WINNER = 3        # winning team, -1 none yet, -2 draw
+G_WINNER = 3        # winning team, codes.NO_WINNER (-1) none yet / error, codes.TURN_CAP_WINNER (-2) draw
 G_REASON = 4        # END_* code
 G_RNG = 5           # xorshift32 state (stored signed)
 G_NPLAYERS = 6
@@ -69,10 +90,8 @@ G_MOVED = 22        # fighter chosen by the last move step, -1 none (Ravening Se
 G_FOG_TOKEN = 23    # fog token moved by the last move_fog step, -1 none
 G_FOG_SPACE = 24    # where that token went, -1 none (Slip Away: place on that space)
 G_OPPONENT = 25     # team games: the opposing player chosen as "your opponent" for the card or ability
-                    # being resolved (effects.choose_opponent), -1 none; always 0 in duels
+                    # being resolved (targets.choose_opponent), -1 none; always 0 in duels
 G_SIZE = 26
-GF_TOOK_FROM_DECK = 1   # the last search took its card from the deck
-GF_SELF_TO_DECK = 2     # the scheme being resolved goes into the deck (shuffled), not the discard
 
 # ------------------------------------------------------------ fighter slots
 F_STATUS = 0        # FS_* code
@@ -87,11 +106,6 @@ F_START_SPACE = 8   # space at the start of its owner's current/last turn
 F_NOLEAVE = 9       # 1: cannot leave its space this turn
 F_LEFT = 10         # 1: left its space this turn
 F_FIELDS = 12
-
-FS_UNUSED = 0
-FS_IN_PLAY = 1      # on the board
-FS_DEFEATED = 2     # health reached 0 (sidekick removed; hero lost)
-FS_REMOVED = 3      # off the board but not defeated (e.g. Vanish)
 
 # ------------------------------------------------------------- player slots
 P_HERO = 0          # row in the hero table
@@ -174,15 +188,6 @@ C_HERO = 5          # hero-table row that owns the card
 C_FORM = 6          # required form counter value + 1, 0 = any form
 C_LOCAL = 7         # index of the card within its hero file (0..MAX_HERO_CARDS-1)
 C_PROG = 8          # start of (start, length) pairs, one per window
-N_WINDOWS = 8
-W_IMMEDIATELY = 0
-W_DURING = 1
-W_AFTER = 2
-W_SCHEME = 3
-W_ONGOING_START = 4  # ongoing scheme: at the start of the owner's turn
-W_ONGOING_DISCARD = 5  # ongoing scheme: one condition row, checked at the end of the owner's turn
-W_ON_RETURN = 6      # a removed hero is placed again at the start of the next turn: then this
-W_ON_PLAY = 7        # a combat card, right after it is chosen, before the cards are revealed (Elementary)
 C_PASSIVE = C_PROG + 2 * N_WINDOWS  # PV_* bits: ongoing effects while the scheme is in play
 # what the scripted AI reads about a card's effects (hundredths; ``sim.content.ai_features``)
 C_AI0 = C_PASSIVE + 1
@@ -201,20 +206,6 @@ N_AI_FEAT = 11
 C_AI_LIVE = C_AI0 + N_AI_FEAT   # 1: some step of the card has a condition the AI checks as it scores it
 C_FIELDS = C_AI_LIVE + 1
 
-PV_NO_OPPONENT_ACTIONS = 1   # opponents can't gain actions (Blizzard)
-PV_MAY_IGNORE_DISCARD = 2    # you may ignore effects that make you discard from hand (Tawny Owl)
-PV_DRAW_AFTER_COMBAT = 4     # after each combat your fighter is in, draw 1 (Unicorn Ally)
-
-CT_ATTACK = 0
-CT_DEFENSE = 1
-CT_VERSATILE = 2
-CT_SCHEME = 3
-
-TAG_ONGOING = 1
-TAG_UNCANCELABLE = 2   # effects cannot be cancelled by an opponent
-# bits 8.. are assigned to the free-form tags of the hero files (voyage, ...)
-FIRST_FREE_TAG_BIT = 8
-
 # ----------------------------------------------------------------- hero table
 H_HP = 0
 H_MOVE = 1
@@ -231,13 +222,6 @@ K_RANGED = 3
 K_SUMMON = 4            # 1: "summon" sidekick (may start off the board, rules option)
 K_FIELDS = 5
 H_HOOKS = H_KIND0 + MAX_SIDEKICK_KINDS * K_FIELDS
-N_HOOKS = 6
-HK_SETUP = 0            # after the hero is placed
-HK_START_TURN = 1       # start of the owner's turn
-HK_MANEUVER_BONUS = 2   # extra move during a maneuver (add_move)
-HK_AFTER_MANEUVER = 3
-HK_ATTACK_VALUE = 4     # run when this hero's attack value is computed
-HK_DEFENSE_VALUE = 5
 H_PROTECT_TAG = H_HOOKS + 2 * N_HOOKS   # tag bits: with >= H_PROTECT_N such cards in your
 H_PROTECT_N = H_PROTECT_TAG + 1          # discard, your card effects can't be cancelled (Ciri)
 # what the scripted AI reads about the hero's abilities (``sim.content.ai_features``)
@@ -250,9 +234,6 @@ H_AI_MOVE_N = H_AI_ATK0 + 5   # maneuver bonus per card with tag bits H_AI_MOVE_
 H_AI_MOVE_TAG = H_AI_ATK0 + 6
 H_AI_HURT_FORM = H_AI_ATK0 + 7   # form + 1 whose maneuvers cost the hero health (Hyde), 0 none
 H_FIELDS = H_AI_ATK0 + 8
-
-HF_ATTACK_BOOST = 1     # King Arthur: may BOOST his attack with a face-down card
-HF_FOG_WALK = 2         # Invisible Man: moves between spaces with his fog tokens as if adjacent
 
 FORM_COUNTER = 0        # hero counter 0 holds the form when a hero file declares forms
 
@@ -281,118 +262,7 @@ I_AI0 = 16      # the AI's reading of this step: N_AI_FEAT features (AI_*, hundr
 I_AI_LIVE = I_AI0 + N_AI_FEAT   # 1: the step's condition is checked when the AI scores the card (conditions.LIVE)
 I_FIELDS = I_AI_LIVE + 1
 
-IF_MAY = 1          # the player may decline
-IF_THROUGH = 2      # move through opposing fighters
-IF_RANDOM = 4       # random card
-IF_YOU_CHOOSE = 8   # you look at the hand and choose
-IF_EXCLUDE_REF = 16  # "other": not the reference fighter
-IF_BOTTOM = 32      # look_top: the rest goes to the bottom of the deck
-IF_NEGATE = 64      # the condition is negated ("unless")
-IF_EXCLUDE_OPP = 128  # targets exclude the opposing fighter of this combat
-IF_TRACK = 256      # move step by step, remembering opposing fighters moved through
-IF_TO_OPPONENT = 512  # add_value: change the opponent's card instead of yours
-IF_EMPTY = 1024     # move_fog: only to a space without a fighter
-IF_DIFFERENT = 2048  # move_fog: a different token than the last one moved
-IF_OPTIONAL = 4096  # discard: the discarding player may decline (Confound)
-IF_ONTO_FOG = 8192  # move: the move must end on a space with one of your fog tokens (Lurking)
-
-# ------------------------------------------------------------- rules options
-R_TURN_CAP = 0          # total turns before the game is a draw
-R_HAND_LIMIT = 1
-R_OPENING_HAND = 2
-R_EXHAUST_DAMAGE = 3    # damage per missing draw
-R_END_AT_ACTION = 4     # 1: check the game end at the end of the action (R07)
-R_ACTIONS = 5           # actions per turn
-R_SUMMON_OFF_BOARD = 6  # 1: "summon" sidekicks (Leshen's Wolves) start off the board
-R_OFF_FORM = 7          # 1: form cards playable in either form, their effects only in that form (R44)
-N_RULES = 8
-
-# -------------------------------------------------------------- end reasons
-END_NONE = 0
-END_HERO_DEFEATED = 1
-END_TURN_CAP = 2
-END_ERROR = 3
-
-ERR_NONE = 0
-ERR_SCRIPT_ILLEGAL = 1  # scripted choice not among the legal options
-ERR_SCRIPT_DOMAIN = 2   # scripted choice of the wrong kind
-ERR_SCRIPT_EMPTY = 3    # a decision was needed but the script ran out
-
-# ------------------------------------------------------------ decision kinds
-D_ACTION = 0            # value: packed action (see rules.pack_action)
-D_DEFENSE = 1           # value: card id or -1
-D_BOOST_MANEUVER = 2    # value: card id or -1
-D_BOOST_ATTACK = 3      # value: card id or -1 (King Arthur's ability)
-D_BOOST_CARD = 4        # value: card id or -1 ("you may BOOST this card")
-D_DISCARD_LIMIT = 5     # value: card id (hand limit)
-D_DISCARD_EFFECT = 6    # value: card id
-D_MOVE_WHICH = 7        # value: fighter slot to move next
-D_MOVE_DEST = 8         # value: space index
-D_PLACE = 9             # value: space index
-D_TARGET = 10           # value: fighter slot
-D_MAY = 11              # value: 1 yes, 0 no
-D_SETUP_SPACE = 12      # value: space index
-D_OPTION = 13           # value: option number
-D_TAKE_CARD = 14        # value: card id
-D_MOVE_STEP = 15        # value: next space of a step-by-step move (the current space = stop)
-D_GUESS = 16            # value: a printed value named or predicted (Elementary, Confirm Suspicion)
-D_FOG_TOKEN = 17        # value: space of the fog token to move
-D_FOG_DEST = 18         # value: space a fog token goes to
-D_FORCE_CARD = 19       # value: card id the opponent must play instead (Do My Bidding)
-D_OPPONENT = 20         # value: player index of the opposing player an effect's "your opponent" means (team games)
-N_DECISIONS = 21
-
-DOM_INT = 0
-DOM_CARD = 1
-DOM_FIGHTER = 2
-DOM_SPACE = 3
-DOM_BOOL = 4
-
-# ------------------------------------------------------------------ events
-EV_TURN = 1             # player, turn number
-EV_ACTION = 2           # player, action kind, action number
-EV_DRAW = 3             # player, card
-EV_EXHAUST = 4          # player, missing draws
-EV_BOOST = 5            # player, card, purpose (0 maneuver, 1 attack, 2 card)
-EV_MOVE = 6             # fighter, from, to, budget, through
-EV_PLACE = 7            # fighter, from, to
-EV_SCHEME = 8           # player, fighter, card
-EV_ATTACK = 9           # attacker, defender, attack card
-EV_DEFENSE = 10         # defender, card or -1
-EV_CANCEL = 11          # player who cancels, side whose card is cancelled
-EV_VALUES = 12          # attack value, defense value, damage taken, attacker won, damage before the health cap
-EV_DAMAGE = 13          # fighter, amount taken, health after, amount dealt
-EV_RECOVER = 14         # fighter, amount, health after
-EV_DEFEATED = 15        # fighter
-EV_DISCARD = 16         # player, card, why (0 effect, 1 hand limit)
-EV_GAIN_ACTION = 17     # player, n
-EV_GAME_OVER = 18       # winner team, reason
-EV_RETURN = 19          # fighter, space
-EV_TAKE = 20            # player, card (from discard or deck to hand)
-EV_LOOK_HAND = 21       # player looking, player looked at
-EV_SETUP = 22           # fighter, space
-EV_ABILITY = 23         # player, hook
-EV_SET_HP = 24          # fighter, health
-EV_PLAY_SCHEME_DONE = 25
-EV_ONGOING = 26         # player, card, 1 in play / 0 discarded
-EV_END_TURN = 27        # player (an effect ended the turn)
-EV_COUNTER = 28         # player, counter, value
-EV_LOOK_TOP = 29        # player, cards looked at
-EV_SEARCH = 30          # player, card found (-1 none), 1 if the deck was shuffled
-EV_CHOOSE = 31          # player, option chosen (1-based)
-EV_PIN = 32             # fighter (cannot leave its space this turn)
-EV_REMOVE = 33          # fighter removed from the board (not defeated)
-EV_SWAP = 34            # fighter, other fighter (they swapped spaces)
-EV_IGNORE = 35          # player who ignored a discard effect (Tawny Owl)
-EV_FOG = 36             # owner, token, from space (-1 at setup), to space, player who moved it
-EV_REPLACE = 37         # player whose card is replaced, old card, new card, player who chose
-EV_GUESS = 38           # player, value named/predicted, 1 predicted correctly / 0 not / -1 not checked
-EV_SET_PRINTED = 39     # player who changed it, side whose card, new printed value
-EV_FIELDS = 6
-
-A_MANEUVER = 0
-A_SCHEME = 1
-A_ATTACK = 2
+EV_FIELDS = 6           # int64 columns of one log row: the EV_* code and five arguments
 
 
 @jit(I(I, I))

@@ -6,40 +6,40 @@ game", "Exhaustion and team play"); Cobble & Fog rules ("Resolve Combat",
 "End of Turn"); ``docs/rules.md`` (cases R01-R18 and the project
 decisions).
 """
-import numpy as np
 from numba import njit, types  # noqa: F401
 
 from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit, stack_i64  # noqa: F401
 
+from .codes import (
+    TURN_CAP_WINNER,
+    A_ATTACK, A_MANEUVER, A_SCHEME, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE, D_ACTION, D_BOOST_ATTACK,
+    D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_LIMIT, D_PLACE, END_TURN_CAP, EV_ABILITY, EV_ACTION, EV_ATTACK,
+    EV_BOOST, EV_DEFENSE, EV_GAME_OVER, EV_ONGOING, EV_SCHEME, EV_TAKE, EV_TURN, EV_VALUES, FS_IN_PLAY,
+    GF_SELF_TO_DECK, HF_ATTACK_BOOST, HK_AFTER_MANEUVER, HK_ATTACK_VALUE, HK_DEFENSE_VALUE, HK_MANEUVER_BONUS,
+    HK_START_TURN, PILE_DECK, PILE_DISC, PILE_HAND, PL_ANY, PV_DRAW_AFTER_COMBAT, R_ACTIONS, R_END_AT_ACTION,
+    R_HAND_LIMIT, R_TURN_CAP, TAG_ONGOING, W_AFTER, W_DURING, W_IMMEDIATELY, W_ON_PLAY, W_ON_RETURN,
+    W_ONGOING_DISCARD, W_ONGOING_START, W_SCHEME,
+)
 from .core import (
-    PILE_DECK, PILE_DISC, PILE_HAND, add_unique, shuffle_deck, can_play, can_target, count_play, fog_space, check_end, deal_damage, discard_from_hand,
-    draw_cards, eliminated, hero_of, log_ev, pile_base, pile_push, pile_take, place_fighter,
+    add_unique, can_play, check_end, count_play, deal_damage, discard_from_hand, draw_cards,
+    eliminated, fog_space, hero_of, log_ev, pile_base, pile_push, pile_take, place_fighter, shuffle_deck,
     team_of,
 )
 from .policy import CTL_CTX_F, CTL_CTX_OP, decide
-from .effects import cond_ok, has_passive, choose_hand_card, move_group, run_card_window, run_hook, empty_spaces, PL_ANY
+from .conditions import cond_ok
+from .targets import choose_hand_card, has_passive
+from .effect_ops import empty_spaces, move_group
+from .effects import run_card_window, run_hook
 from .layout import (
-    A_ATTACK, A_MANEUVER, A_SCHEME, C_BOOST, C_FMASK, C_FORM,
-    C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P,
-    CB_CANCEL0, CB_CANCEL1, CB_CARD0, CB_CARD1, CB_DEF_F, CB_DEF_P, CB_DMG,
-    CB_FIELDS, CB_IGN0, CB_MOD0, CB_OVR0, CB_OVR1, CB_PREVENT, CB_PRINTED0,
-    CB_PRINTED1, CB_VAL0, CB_VAL1, CB_WON, CT_ATTACK, CT_DEFENSE, CT_SCHEME,
-    CT_VERSATILE, D_ACTION, D_BOOST_ATTACK, D_BOOST_MANEUVER, D_DEFENSE,
-    D_DISCARD_LIMIT, D_PLACE, END_TURN_CAP, EV_ACTION, EV_ATTACK, EV_BOOST,
-    EV_ABILITY, EV_DEFENSE, EV_GAME_OVER, EV_ONGOING, EV_SCHEME, EV_TURN, EV_VALUES,
-    F_HP, F_KIND, F_LEFT, F_MOVE, F_NOLEAVE, F_OWNER, F_RANGED, F_SPACE, F_START_SPACE,
-    F_STATUS, FIGHTERS_PER_PLAYER, FS_IN_PLAY, G_ACTION_NO, G_ACTIONS,
-    G_ACTIVE, G_ENDTURN, G_LOGN, G_NPLAYERS, G_OVER, G_REASON, G_TURN, G_WINNER,
-    H_FLAGS, H_HOOKS, HF_ATTACK_BOOST, HK_AFTER_MANEUVER, HK_ATTACK_VALUE,
-    HK_DEFENSE_VALUE, HK_MANEUVER_BONUS, HK_START_TURN, MAX_CARDS,
-    MAX_FIGHTERS, MAX_HERO_CARDS, OFF_CB, OFF_PLAYED, OFF_SPACE_COMBATS, C_LOCAL, P_ATTACKED, P_CARDS_PLAYED, P_COUNTER0,
-    P_HANDN, P_HERO, P_HERO_ATTACKED, P_ONGOING, P_RETURN,
-    R_ACTIONS, R_END_AT_ACTION, R_HAND_LIMIT, R_TURN_CAP, TAG_ONGOING,
-    W_AFTER, W_DURING, W_IMMEDIATELY, W_SCHEME, W_ON_RETURN, W_ONGOING_DISCARD, W_ONGOING_START,
-    G_FLAGS, GF_SELF_TO_DECK, PV_DRAW_AFTER_COMBAT, C_PROG, EV_TAKE, CB_LOCK0, CB_LOCK1, CB_GUESS0,
-    W_ON_PLAY, P_START_FOG, FORM_COUNTER, fslot, pslot, CARD_OPTS, MAX_SPACES, ACTION_OPTS,  # noqa: F401 (FORM_COUNTER: kept importable from rules)
+    ACTION_OPTS, C_BOOST, C_PROG, C_TAGS, C_TYPE, C_VALUE, CARD_OPTS, CB_ABOOST,
+    CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CANCEL0, CB_CANCEL1, CB_CARD0, CB_CARD1, CB_DEF_F, CB_DEF_P, CB_DMG,
+    CB_FIELDS, CB_IGN0, CB_LOCK0, CB_MOD0, CB_OVR0, CB_OVR1, CB_PREVENT, CB_PRINTED0,
+    CB_PRINTED1, CB_VAL0, CB_VAL1, CB_WON, F_HP, F_KIND, F_LEFT, F_MOVE, F_NOLEAVE, F_OWNER, F_RANGED,
+    F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, G_ACTIONS,
+    G_ACTIVE, G_ENDTURN, G_FLAGS, G_LOGN, G_NPLAYERS, G_OVER, G_REASON, G_TURN, G_WINNER, H_FLAGS, H_HOOKS,
+    MAX_FIGHTERS, MAX_SPACES, OFF_CB, OFF_SPACE_COMBATS, P_ATTACKED,
+    P_HANDN, P_HERO, P_HERO_ATTACKED, P_ONGOING, P_RETURN, P_START_FOG, pslot,
 )
-
 
 
 @jit(I(I, I, I, I))
@@ -364,7 +364,6 @@ def start_of_turn(st, tb, ctl, log, p):
     h = hero_of(p)
     ret = st[pslot(p, P_RETURN)]
     if ret:
-        S = tb.adj.shape[0]
         sp = stack_i64(MAX_SPACES)
         k = empty_spaces(st, tb, PL_ANY, -1, sp)
         if k > 0:
@@ -440,9 +439,9 @@ def end_of_turn(st, tb, ctl, log, p):
         cap = cap * npl // 2   # a team game: the same number of turns per player as a duel
     if st[G_TURN] >= cap and st[G_OVER] == 0:
         st[G_OVER] = 1
-        st[G_WINNER] = -2
+        st[G_WINNER] = TURN_CAP_WINNER
         st[G_REASON] = END_TURN_CAP
-        log_ev(st, log, EV_GAME_OVER, -2, END_TURN_CAP, 0, 0, 0)
+        log_ev(st, log, EV_GAME_OVER, TURN_CAP_WINNER, END_TURN_CAP, 0, 0, 0)
 
 
 @jit(B(ST, I))

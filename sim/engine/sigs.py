@@ -54,7 +54,7 @@ def _needs_nrt(fn, sig):
     src = inspect.getsource(fn)
     if _returns_array(sig) or _ALLOCATES.search(src):
         return True
-    return any(re.search(r"\b%s\(" % name, src) for name in _ARRAY_RETURNING)
+    return any(re.search(rf"\b{name}\(", src) for name in _ARRAY_RETURNING)
 
 
 def jit(sig, inline=False):
@@ -89,7 +89,7 @@ def jit(sig, inline=False):
         nrt = _needs_nrt(fn, sig)
         if _returns_array(sig) and not inline:   # (an inlined function's body joins its caller's)
             for name, src in _NO_NRT.items():
-                if re.search(r"\b%s\(" % fn.__name__, src):
+                if re.search(rf"\b{fn.__name__}\(", src):
                     raise RuntimeError(f"{name} calls {fn.__name__}, which returns an array and is defined "
                                        f"after it: define {fn.__name__} first")
             _ARRAY_RETURNING[fn.__name__] = fn

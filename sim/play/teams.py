@@ -29,7 +29,7 @@ team play"; Cobble & Fog rules, "Team Games"; the engine: ``sim.engine``):
   fighters move through friendly fighters (teammates' too) but not through opposing ones.
 * **"Your opponent".** In a combat it is the player of the opposing fighter. Outside a
   combat (a scheme, an ability) the player whose effect it is chooses one opposing player
-  who is not dormant, once per card or ability (``sim.engine.effects.choose_opponent``;
+  who is not dormant, once per card or ability (``sim.engine.targets.choose_opponent``;
   the standard AI picks by the step: the weaker opposing hero for a discard, an empty
   deck for a draw). Project decision (docs/rules.md): the rules documents are silent; cases
   R48/R64 say only that a dormant player cannot be chosen as an opponent. "Opponents"

@@ -1,0 +1,70 @@
+"""The scripted AI: scores every legal option of a decision and picks the best.
+
+Two modes use this package (``codes.MODE_STANDARD`` and ``MODE_GREEDY``); the
+weights of the deciding player's AI profile are in ``ctl[CTL_W + p * N_WEIGHTS:]``
+(thousandths; names in :data:`WEIGHT_NAMES`, defaults in ``sim/content/profiles.py``).
+
+**Public information only.** The AI reads the board, health, its own hand, every
+discard pile, the ongoing schemes, hand and deck *sizes*, and each hero's deck
+*list*. What an opponent may hold is estimated from their unknown cards (deck list
+minus discard pile minus ongoing scheme); it never reads an opponent's hand, nor
+any deck order, nor the face-down card of a combat it has not seen revealed.
+
+How it scores (units: "points", roughly one point = one damage to the opposing
+hero at full health):
+
+* **attack** (fighter, target, card): the expected value of the combat damage
+  over the defender's best defense, where "best defense" is the highest value in
+  a random hand of the defender's hand size drawn from their unknown cards
+  (hypergeometric, exact); damage to the hero is worth more as its health falls;
+  defeating the opposing hero is worth ``win``; defeating a sidekick adds
+  ``kill_sidekick``; plus ``opp_card`` times the chance the defender holds a
+  defense card (an attack usually costs them a card too), plus the card's effect
+  worth, minus what the card is worth kept in hand.
+* **maneuver**: the drawn card (nothing once the deck is empty: exhaustion
+  damage instead) plus, for each fighter, the best position it can reach minus
+  its current position, with or without a BOOST card (the plan is remembered for
+  the BOOST decision that follows).
+* **position** of a fighter on a space: opposing fighters it can attack from
+  there (now, if actions remain), distance to them (melee and ranged alike), and
+  the threat of opposing fighters that can reach it next turn (more for a
+  damaged hero); ``fog`` per point of defense a hero gains on its fog (the
+  Invisible Man).
+* **scheme**: ``scheme`` + its effect worth (+ ``ongoing`` for an ongoing scheme).
+* **defense**: minus the expected loss of health over the attacker's likely
+  card (the best attack value in a random hand of their size from their unknown
+  cards), with each defense card or none; losing the hero costs ``win``.
+* effect choices (targets, destinations, "may", options, cards to discard or
+  take) use the same pieces; the engine writes the context (which effect step,
+  which fighter) into ``ctl`` before it asks.
+
+**Team games** (more than two players, ``sim.play.teams``): damage is valued by
+:func:`dmg_value_team` (defeating one hero of a team whose other hero stands is worth
+``team_kill``, the last one ``win``; damage to the weaker opposing hero counts ``1 + focus``
+times, to our weaker hero ``1 + guard`` times; defeating a player's last fighter after its
+hero fell adds ``eliminate``), a position gains :func:`team_pos_bonus` for covering our
+weaker hero, and "your opponent" outside a combat is picked by :func:`score_opponents`.
+Duels never reach these functions.
+
+Card effects are read once at compile time from the effect programs
+(``sim.content.ai_features``); nothing here is specific to one hero. Steps whose
+condition reads only the board, piles and turn (Source tiers, "on fog", a form or
+size, ``conditions.LIVE_CONDITIONS``) are checked when a card is scored
+(:func:`value_now`, :func:`live_delta`): a scheme whose condition fails is worth
+no effect, and Ciri's cards are worth their current Source tier.
+
+Modules, each using only the ones before it: :mod:`.weights` (weights, work arrays,
+card features and live conditions), :mod:`.estimate` (hands an opponent may hold,
+best-value distributions, worth of damage, expected damage), :mod:`.position`
+(position scores, follow-up attacks, the maneuver plan), :mod:`.choices` (the scores
+of each decision kind's options) and :mod:`.decide` (greedy scores, explain,
+:func:`ai_decide`).
+"""
+from .weights import WEIGHT_NAMES, dmg_now, live_cond, value_now
+from .estimate import best_dist
+from .position import enemy_facts, pos_score
+from .choices import score_actions, score_defense
+from .decide import ai_decide
+
+__all__ = ["WEIGHT_NAMES", "ai_decide", "best_dist", "dmg_now", "enemy_facts", "live_cond", "pos_score",
+           "score_actions", "score_defense", "value_now"]

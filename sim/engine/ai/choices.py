@@ -1,0 +1,388 @@
+"""Scores of the options of each decision kind: actions, defense, BOOST, spaces, targets,
+hand cards, options, "may" and guesses.
+"""
+from ..codes import (
+    A_MANEUVER, A_SCHEME, CT_ATTACK, CT_DEFENSE, CT_VERSATILE, D_BOOST_ATTACK, D_TAKE_CARD, FS_IN_PLAY,
+    OP_CHOOSE_COUNTER, OP_DAMAGE, OP_FLIP_COUNTER, OP_RECOVER, OP_SET_HEALTH, PILE_HAND, S_OWN,
+    SEL_ONE_ADJ, SEL_ONE_ZONE, TAG_ONGOING,
+)
+from ..control import (
+    CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_FU_KEY, CTL_POS_KEY, CTL_POS_SIG,
+    CTL_TD_P, CTL_TD_SIG, SCR_ACTIONS, SCR_DEFENSE, SCR_PLAN_POS, SCR_POOL, SCR_SPACES,
+)
+from ..core import pile_base, team_of
+from ..layout import (
+    C_BOOST, C_FORM, C_PROG, C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CARD0,
+    CB_CARD1, CB_DEF_F, CB_DEF_P, CB_MOD0, CB_OVR0, CB_PRINTED0, F_HP, F_KIND, F_MAXHP, F_OWNER, F_SPACE,
+    F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTIONS, G_NPLAYERS, G_OPPONENT, H_AI_ATK0, H_AI_DEF0,
+    H_AI_HURT_FORM, I_COND, I_N, I_OP, I_REF, I_SEL, I_SIDE, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0,
+    P_HANDN, P_HERO, P_ONGOING, pslot,
+)
+from ..sigs import A1, CTL, F, FA1, I, jit, ST, TB, V
+from ..codes import W_SCHEME as WINDOW_SCHEME   # the scheme's program window (W_SCHEME here is a weight)
+from .weights import (
+    _DSZ, dmg_now, fx_now, keep_worth, NEG, scratch_f1, scratch_f2, scratch_i1, W_BOOST_MARGIN,
+    W_DEFEND_MARGIN, W_FX_DMG, W_ONGOING, W_SCHEME, wv,
+)
+from .estimate import (
+    att_value, attack_dist, def_value, defense_dist, dmg_params, dmg_value, exp_attack, hero_atk_bonus,
+    hero_def_bonus, team_pos_bonus, unknown_pool,
+)
+from .position import (
+    action_key, attack_worth, cached_follow_up, dist_sig, enemy_facts, follow_up, known_attack_worth,
+    plan_maneuver, pos_score, pos_sig, target_dists,
+)
+
+
+@jit(F(ST, TB, CTL, I, I))
+def near_target_correction(st, tb, ctl, p, c):
+    """For scheme ``c``'s unconditional "N damage to one fighter in the zone of / adjacent to
+    X" steps, the best real target now instead of the static damage worth: returns the
+    worth of the best fighter there (an opposing one, or the least harm to one of ours when
+    only ours are there; 0 if none) minus the static worth (A Momentary Glance: never at
+    her own fighters when no opponent is in her zone; lethal when one is)."""
+    d = 0.0
+    s0 = tb.cards[c, C_PROG + 2 * WINDOW_SCHEME]
+    for r in range(s0, s0 + tb.cards[c, C_PROG + 2 * WINDOW_SCHEME + 1]):
+        sel = tb.code[r, I_SEL]
+        if (tb.code[r, I_OP] != OP_DAMAGE or tb.code[r, I_COND] != 0 or tb.code[r, I_SIDE] == S_OWN
+                or (sel != SEL_ONE_ZONE and sel != SEL_ONE_ADJ)):
+            continue
+        ref = tb.code[r, I_REF]
+        kind = 0 if ref < 0 else ref
+        x = -1
+        for k in range(FIGHTERS_PER_PLAYER):
+            g = p * FIGHTERS_PER_PLAYER + k
+            if st[fslot(g, F_STATUS)] == FS_IN_PLAY and st[fslot(g, F_KIND)] == kind:
+                x = g
+                break
+        if x < 0:
+            continue
+        xs = st[fslot(x, F_SPACE)]
+        n = float(tb.code[r, I_N])
+        best = NEG
+        for t in range(MAX_FIGHTERS):
+            if st[fslot(t, F_STATUS)] != FS_IN_PLAY:
+                continue
+            ts = st[fslot(t, F_SPACE)]
+            near = (tb.zmask[xs] & tb.zmask[ts]) != 0 if sel == SEL_ONE_ZONE else tb.adj[xs, ts] != 0
+            if not near:
+                continue
+            if tb.code[r, I_SIDE] == 0 or team_of(st, st[fslot(t, F_OWNER)]) != team_of(st, p):
+                v = dmg_value(st, ctl, p, t, n)
+                if v > best:
+                    best = v
+        d += (best if best > NEG else 0.0) - wv(ctl, p, W_FX_DMG) * n
+    return d
+
+
+@jit(F(ST, TB, CTL, I, I))
+def scheme_score(st, tb, ctl, p, c):
+    """Score of playing scheme ``c``."""
+    h = p * FIGHTERS_PER_PLAYER
+    s = (wv(ctl, p, W_SCHEME) + fx_now(st, tb, ctl, p, c, h, -1)
+         + wv(ctl, p, W_FX_DMG) * dmg_now(st, tb, ctl, c, h, -1) + near_target_correction(st, tb, ctl, p, c))
+    if tb.cards[c, C_TAGS] & TAG_ONGOING:
+        s += wv(ctl, p, W_ONGOING) if st[pslot(p, P_ONGOING)] < 0 else 0.2 * wv(ctl, p, W_ONGOING)
+    return s
+
+
+@jit(V(ST, TB, CTL, I, A1, I, FA1))
+def score_actions(st, tb, ctl, p, opts, n, scores):
+    """Scores of the packed actions ``opts[:n]`` for player ``p`` (see rules.pack_action)."""
+    dvals = scratch_f2(ctl, SCR_ACTIONS, MAX_FIGHTERS, MAX_CARDS + 1)
+    dprobs = scratch_f2(ctl, SCR_ACTIONS + _DSZ, MAX_FIGHTERS, MAX_CARDS + 1)
+    pnone = scratch_f1(ctl, SCR_ACTIONS + 2 * _DSZ, MAX_FIGHTERS)
+    sig = dist_sig(st, p)
+    if ctl[CTL_TD_P] != p or ctl[CTL_TD_SIG] != sig:   # (else the last action decision's still hold)
+        target_dists(st, tb, ctl, p, dvals, dprobs, pnone)
+        ctl[CTL_TD_P] = p
+        ctl[CTL_TD_SIG] = sig
+    known = st[G_ACTIONS] > 0
+    if known:   # a maneuver now may be followed by an attack: table of those
+        fu = scratch_f2(ctl, SCR_ACTIONS + 2 * _DSZ + MAX_FIGHTERS, MAX_FIGHTERS, MAX_FIGHTERS)
+        follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu)
+    for i in range(n):
+        a = opts[i]
+        kind = a & 3
+        g = (a >> 2) & 31
+        t = ((a >> 7) & 31) - 1
+        c = (a >> 12) - 1
+        if kind == A_MANEUVER:
+            scores[i] = plan_maneuver(st, tb, ctl, p, 1)
+        elif kind == A_SCHEME:
+            scores[i] = scheme_score(st, tb, ctl, p, c)
+        else:   # (follow_up computed most attacks already)
+            v = known_attack_worth(st, ctl, p, g, t, c) if known else NEG
+            scores[i] = v if v > NEG else attack_worth(st, tb, ctl, p, g, t, c, dvals, dprobs, pnone)
+
+
+@jit(V(ST, TB, CTL, I, A1, I, FA1))
+def score_defense(st, tb, ctl, q, opts, n, scores):
+    """Scores of defense options ``opts[:n]`` (card ids, -1 none) for the defending player ``q``.
+
+    Reads only public facts about the attack: the attacking fighter, the
+    attacker's hand size and unknown cards, whether a face-down BOOST was added.
+    """
+    o = OFF_CB
+    a = st[o + CB_ATT_F]
+    t = st[o + CB_DEF_F]
+    p = st[o + CB_ATT_P]
+    pool = scratch_i1(ctl, SCR_DEFENSE, MAX_CARDS + 1)
+    npool = unknown_pool(st, tb, p, pool)
+    hand = st[pslot(p, P_HANDN)] + 1
+    extra = 0.0
+    if st[o + CB_ABOOST] >= 0:
+        hand += 1
+        tot = 0.0
+        for i in range(npool):
+            tot += tb.cards[pool[i], C_BOOST]
+        extra = tot / npool if npool > 0 else 0.0
+    vals = scratch_f1(ctl, SCR_DEFENSE + (MAX_CARDS + 1), MAX_CARDS + 1)
+    fxd = scratch_f1(ctl, SCR_DEFENSE + 2 * (MAX_CARDS + 1), MAX_CARDS + 1)
+    probs = scratch_f1(ctl, SCR_DEFENSE + 3 * (MAX_CARDS + 1), MAX_CARDS + 1)
+    pn = attack_dist(st, tb, ctl, a, hand, pool, npool, vals, fxd, probs, extra)
+    m = int(vals[MAX_CARDS])
+    norm = 1.0 - pn
+    bonus = hero_def_bonus(st, tb, t)
+    hp, per, kill = dmg_params(st, ctl, q, t)
+    for j in range(n):
+        d = opts[j]
+        vd = 0.0
+        s = 0.0
+        if d >= 0:
+            vd = def_value(st, tb, ctl, d, t, bonus)
+            s = (fx_now(st, tb, ctl, q, d, t, 1) + 0.5 * wv(ctl, q, W_FX_DMG) * dmg_now(st, tb, ctl, d, t, 1)
+                 - keep_worth(tb, ctl, q, d) - wv(ctl, q, W_DEFEND_MARGIN))
+        loss = 0.0
+        if norm > 1e-9:
+            for i in range(m):
+                k = vals[i] - vd
+                if k > 0.0 and probs[i] > 0.0:
+                    k += fxd[i]
+                    loss += probs[i] * (kill if k >= hp else k * per)
+            loss /= norm
+        else:
+            loss = dmg_value(st, ctl, q, t, 3.0 - vd)
+        scores[j] = s + loss
+
+
+@jit(F(ST, TB, I))
+def combat_att_value(st, tb, side):
+    """Current value of the card of ``side`` in the combat (printed or set, + changes, + ability)."""
+    o = OFF_CB
+    base = st[o + CB_OVR0 + side]
+    if base < 0:
+        base = st[o + CB_PRINTED0 + side]
+    if st[o + CB_CARD0 + side] >= 0 and base == 0 and st[o + CB_PRINTED0 + side] == 0:
+        base = tb.cards[st[o + CB_CARD0 + side], C_VALUE]
+    g = st[o + CB_ATT_F + side]
+    v = base + st[o + CB_MOD0 + side]
+    if side == 0:
+        v += hero_atk_bonus(st, tb, g)
+        if st[o + CB_ABOOST] >= 0:
+            v += tb.cards[st[o + CB_ABOOST], C_BOOST]
+    else:
+        v += hero_def_bonus(st, tb, g)
+    return float(v)
+
+
+@jit(V(ST, TB, CTL, I, I, A1, I, FA1))
+def score_boost(st, tb, ctl, p, kind, opts, n, scores):
+    """Scores of BOOST options (card ids, -1 none) for an attack (Arthur) or a card in combat."""
+    o = OFF_CB
+    for j in range(n):
+        scores[j] = 0.0
+    if st[o + CB_ACTIVE] == 0:
+        for j in range(n):
+            if opts[j] >= 0:
+                scores[j] = -1.0
+        return
+    attacker = st[o + CB_ATT_P] == p
+    t = st[o + CB_DEF_F]
+    if kind == D_BOOST_ATTACK:
+        q = st[fslot(t, F_OWNER)]
+        pool = scratch_i1(ctl, SCR_DEFENSE, MAX_CARDS + 1)
+        npool = unknown_pool(st, tb, q, pool)
+        vals = scratch_f1(ctl, SCR_DEFENSE + (MAX_CARDS + 1), MAX_CARDS + 1)
+        probs = scratch_f1(ctl, SCR_DEFENSE + 3 * (MAX_CARDS + 1), MAX_CARDS + 1)
+        pn = defense_dist(st, tb, ctl, t, st[pslot(q, P_HANDN)], pool, npool, vals, probs)
+        c = st[o + CB_CARD0]
+        av = att_value(st, tb, ctl, c, st[o + CB_ATT_F], hero_atk_bonus(st, tb, st[o + CB_ATT_F]))
+        fx = dmg_now(st, tb, ctl, c, st[o + CB_ATT_F], 0)
+        base = exp_attack(st, ctl, p, t, av, fx, vals, probs, pn)
+        for j in range(n):
+            b = opts[j]
+            if b >= 0:
+                scores[j] = (exp_attack(st, ctl, p, t, av + tb.cards[b, C_BOOST], fx, vals, probs, pn) - base
+                             - keep_worth(tb, ctl, p, b) - wv(ctl, p, W_BOOST_MARGIN))
+        return
+    av = combat_att_value(st, tb, 0)
+    dv = combat_att_value(st, tb, 1) if st[o + CB_CARD1] >= 0 else 0.0
+    for j in range(n):
+        b = opts[j]
+        if b < 0:
+            continue
+        bv = tb.cards[b, C_BOOST]
+        if attacker:
+            gain = dmg_value(st, ctl, p, t, av + bv - dv) - dmg_value(st, ctl, p, t, av - dv)
+        else:
+            gain = dmg_value(st, ctl, p, t, av - dv - bv) - dmg_value(st, ctl, p, t, av - dv)
+        scores[j] = gain - keep_worth(tb, ctl, p, b) - wv(ctl, p, W_BOOST_MARGIN)
+
+
+@jit(V(ST, TB, CTL, I, I, A1, I, FA1))
+def score_spaces(st, tb, ctl, p, g, opts, n, scores):
+    """Scores of spaces ``opts[:n]`` for fighter ``g``: its owner's position score,
+    negated when ``g`` is an opposing fighter (``p`` moves or places it; then only
+    public facts are used: no follow-up attack from the opponent's hand)."""
+    q = st[fslot(g, F_OWNER)]
+    own = team_of(st, q) == team_of(st, p)
+    now = own and st[G_ACTIONS] > 0 and q == p
+    key = action_key(st, p)
+    if (q == p and ctl[CTL_POS_KEY] == key and ctl[CTL_POS_SIG] == pos_sig(st, p)
+            and (not now or ctl[CTL_FU_KEY] == key)):
+        # the maneuver plan of this action scored these positions already, with the same
+        # follow-up table (another player's decision may have replaced it since): same numbers
+        cache = scratch_f2(ctl, SCR_PLAN_POS, FIGHTERS_PER_PLAYER, tb.adj.shape[0])
+        k = g - p * FIGHTERS_PER_PLAYER
+        hit = True
+        for j in range(n):
+            scores[j] = cache[k, opts[j]]
+            if scores[j] == NEG:
+                hit = False
+                break
+        if hit:
+            return
+    fu = scratch_f2(ctl, SCR_SPACES, MAX_FIGHTERS, MAX_FIGHTERS)
+    if now:
+        cached_follow_up(st, tb, ctl, p, fu)
+    ef = scratch_f2(ctl, SCR_SPACES + 256, MAX_FIGHTERS, 6)
+    ne = enemy_facts(st, team_of(st, q), ef)
+    team = st[G_NPLAYERS] > 2
+    for j in range(n):
+        v = pos_score(st, tb, ctl, p, g, opts[j], now, fu, ef, ne)
+        if team:
+            v += team_pos_bonus(st, tb, ctl, p, g, opts[j])
+        scores[j] = v if own else -v
+
+
+@jit(V(ST, TB, CTL, I, A1, I, FA1))
+def score_targets(st, tb, ctl, p, opts, n, scores):
+    """Scores of fighters ``opts[:n]`` as the target of the effect step in the context."""
+    op = ctl[CTL_CTX_OP]
+    amt = ctl[CTL_CTX_N]
+    for j in range(n):
+        t = opts[j]
+        own = team_of(st, st[fslot(t, F_OWNER)]) == team_of(st, p)
+        hero = st[fslot(t, F_KIND)] == 0
+        if op == OP_RECOVER or op == OP_SET_HEALTH:   # recover / set health: the most damaged of ours
+            miss = st[fslot(t, F_MAXHP)] - st[fslot(t, F_HP)]
+            scores[j] = miss * (2.0 if hero else 1.0) if own else -1.0 - miss
+        elif op == OP_DAMAGE:   # damage
+            scores[j] = dmg_value(st, ctl, p, t, float(amt if amt > 0 else 1))
+        else:                    # anything else: opposing hero first, then opposing fighters
+            scores[j] = (-1.0 if own else (2.0 if hero else 1.0))
+
+
+@jit(V(ST, TB, CTL, I, I, A1, I, FA1))
+def score_hand_cards(st, tb, ctl, p, kind, opts, n, scores):
+    """Scores of hand cards to discard or take: discard what is worth least (ours) or most (theirs)."""
+    owner = ctl[CTL_CTX_OWNER]
+    for j in range(n):
+        c = opts[j]
+        if c < 0:
+            scores[j] = 0.0
+            continue
+        k = keep_worth(tb, ctl, p, c) + 0.1 * tb.cards[c, C_VALUE]
+        if kind == D_TAKE_CARD:
+            scores[j] = k
+        elif owner >= 0 and team_of(st, owner) != team_of(st, p):
+            scores[j] = k
+        else:
+            scores[j] = -k
+
+
+@jit(V(ST, TB, CTL, I, A1, I, FA1))
+def score_options(st, tb, ctl, p, opts, n, scores):
+    """Scores of numbered options: a hero counter choice (Alice's size) by the ability
+    bonuses it gives; other options keep their order."""
+    op = ctl[CTL_CTX_OP]
+    h = st[pslot(p, P_HERO)]
+    for j in range(n):
+        scores[j] = -0.001 * j
+        if op == OP_CHOOSE_COUNTER and opts[j] <= 1:   # choose_counter
+            v = opts[j]
+            scores[j] += tb.heroes[h, H_AI_ATK0 + v] * 1.0 + tb.heroes[h, H_AI_DEF0 + v] * 1.2
+
+
+@jit(F(ST, TB, CTL, I, I))
+def form_worth(st, tb, ctl, p, form):
+    """Worth of player ``p``'s hero being in ``form`` (hero counter 0): the hand cards it
+    could play then, the ability's value bonuses, minus health lost to maneuvers (Hyde)."""
+    h = st[pslot(p, P_HERO)]
+    hb = pile_base(PILE_HAND, p)
+    g = p * FIGHTERS_PER_PLAYER
+    v = 0.0
+    cur = st[pslot(p, P_COUNTER0)]
+    st[pslot(p, P_COUNTER0)] = form   # the cards' values in that form (Duality of Man), then put back
+    for i in range(st[pslot(p, P_HANDN)]):
+        c = st[hb + i]
+        f = tb.cards[c, C_FORM]
+        if f == 0 or f - 1 == form:
+            ty = tb.cards[c, C_TYPE]
+            best = 0.0
+            if ty == CT_ATTACK or ty == CT_VERSATILE:
+                best = att_value(st, tb, ctl, c, g, hero_atk_bonus(st, tb, g))
+            if ty == CT_DEFENSE or ty == CT_VERSATILE:
+                best = max(best, def_value(st, tb, ctl, c, g, 0.0))
+            v += 0.5 + 0.2 * max(best, 0.0)
+    st[pslot(p, P_COUNTER0)] = cur
+    v += tb.heroes[h, H_AI_ATK0 + min(form, 1)] + tb.heroes[h, H_AI_DEF0 + min(form, 1)]
+    if tb.heroes[h, H_AI_HURT_FORM] == form + 1:
+        v += 0.7 * dmg_value(st, ctl, p, p * FIGHTERS_PER_PLAYER, 1.0)
+    return v
+
+
+@jit(V(ST, TB, CTL, I, A1, I, FA1))
+def score_may(st, tb, ctl, p, opts, n, scores):
+    """"May" (option 1 yes, 0 no): yes, unless the step would damage our own fighter, or
+    it flips our hero's form (Jekyll/Hyde) to the less useful one."""
+    yes = True
+    if ctl[CTL_CTX_P] == p and ctl[CTL_CTX_OP] == OP_DAMAGE:
+        g = ctl[CTL_CTX_F]
+        if g >= 0 and team_of(st, st[fslot(g, F_OWNER)]) == team_of(st, p):
+            yes = False
+    if ctl[CTL_CTX_P] == p and ctl[CTL_CTX_OP] == OP_FLIP_COUNTER:
+        cur = 1 if st[pslot(p, P_COUNTER0)] == 1 else 0
+        yes = form_worth(st, tb, ctl, p, 1 - cur) > form_worth(st, tb, ctl, p, cur) + 0.1
+    for j in range(n):
+        scores[j] = 1.0 if (opts[j] == 1) == yes else 0.0
+
+
+@jit(V(ST, TB, CTL, I, A1, I, FA1))
+def score_guess(st, tb, ctl, p, opts, n, scores):
+    """A named or predicted printed value (Holmes): the value most frequent among the
+    opponent's unknown cards (card counting from public piles, never their hand)."""
+    o = OFF_CB
+    q = -1
+    if st[o + CB_ACTIVE] != 0:
+        q = st[o + CB_DEF_P] if st[o + CB_ATT_P] == p else st[o + CB_ATT_P]
+    elif st[G_NPLAYERS] > 2 and st[G_OPPONENT] >= 0:   # a team game: the opponent chosen for this card
+        q = st[G_OPPONENT]
+    else:
+        for r in range(4):
+            if r != p and st[pslot(r, P_HERO)] >= 0 and team_of(st, r) != team_of(st, p):
+                q = r
+                break
+    for j in range(n):
+        scores[j] = -0.001 * j
+    if q < 0:
+        return
+    pool = scratch_i1(ctl, SCR_POOL, MAX_CARDS + 1)
+    npool = unknown_pool(st, tb, q, pool)
+    for i in range(npool):
+        v = tb.cards[pool[i], C_VALUE]
+        for j in range(n):
+            if opts[j] == v:
+                scores[j] += 1.0

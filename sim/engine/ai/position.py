@@ -1,0 +1,432 @@
+"""Where fighters stand: position scores, the follow-up attack table, the maneuver plan
+(how far each fighter moves, with or without a BOOST card) and the worth of a draw.
+"""
+from numba import types
+
+from ..codes import CT_ATTACK, CT_VERSATILE, FS_IN_PLAY, PILE_DISC, PILE_HAND, R_EXHAUST_DAMAGE, R_HAND_LIMIT
+from ..control import (
+    CTL_FU, CTL_FU_KEY, CTL_PLAN_BOOST, CTL_PLAN_KEY, CTL_POS_KEY, CTL_POS_SIG, SCR_FOLLOW, SCR_PLAN,
+    SCR_PLAN_POS, SCR_POOL, SCR_TARGETS, SCR_WORTH, SCR_WORTH_SET,
+)
+from ..core import count_tag_in_pile, fog_space, pile_base, reachable, team_of
+from ..layout import (
+    AI_DMG, AI_VALUE_ATK, C_AI_LIVE, C_BOOST, C_TYPE, C_VALUE, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER,
+    F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, G_ACTIONS, G_NPLAYERS, G_TURN,
+    H_AI_DEF_FOG, H_AI_HURT_FORM, H_AI_MOVE_N, H_AI_MOVE_TAG, MAX_CARDS, MAX_FIGHTERS, MAX_SPACES,
+    N_COUNTERS, N_FOG, P_COUNTER0, P_DECKN, P_DISCN, P_FOG0, P_HANDN, P_HERO, P_ONGOING, pslot,
+)
+from ..sigs import A1, B, CTL, F, FA1, I, jit, ST, TB, V
+from .weights import (
+    _DSZ, dmg_now, FA2, feat, fx_now, fx_worth, keep_worth, NEG, playable, scratch_f1, scratch_f2,
+    scratch_i1, W_APPROACH, W_BOOST_MARGIN, W_CARD, W_EXHAUST, W_FOG, W_FULL_HAND, W_OPP_CARD,
+    W_REACH_NEXT, W_REACH_NOW, W_THREAT, W_THREAT_SK, wv,
+)
+from .estimate import (
+    att_value, defense_dist, dmg_params, dmg_value, exp_attack, exp_attack_hp, hero_atk_bonus,
+    team_pos_bonus, unknown_pool,
+)
+
+
+@jit(I(ST, I, FA2))
+def enemy_facts(st, tm, ef):
+    """Facts about the fighters in play opposing team ``tm``, one row each (float64
+    ``ef`` of shape (MAX_FIGHTERS, 6)): space, target worth (heroes more as their health
+    falls), threat factor (1 hero, 0.6 sidekick), ranged (0/1), move + 1, fighter slot.
+    Returns the number of rows. Read once by the callers of :func:`pos_score`."""
+    n = 0
+    for e in range(MAX_FIGHTERS):
+        if st[fslot(e, F_STATUS)] != FS_IN_PLAY or team_of(st, st[fslot(e, F_OWNER)]) == tm:
+            continue
+        ehero = st[fslot(e, F_KIND)] == 0
+        ehp = st[fslot(e, F_HP)]
+        emx = st[fslot(e, F_MAXHP)]
+        ef[n, 0] = st[fslot(e, F_SPACE)]
+        ef[n, 1] = (1.0 + (1.0 - ehp / emx)) if ehero else 0.5
+        ef[n, 2] = 1.0 if ehero else 0.6
+        ef[n, 3] = 1.0 if st[fslot(e, F_RANGED)] != 0 else 0.0
+        ef[n, 4] = st[fslot(e, F_MOVE)] + 1
+        ef[n, 5] = e
+        n += 1
+    return n
+
+
+@jit(F(ST, TB, CTL, I, I, I, B, FA2, FA2, I), inline=True)
+def pos_score(st, tb, ctl, p, g, s, now, fu, ef, ne):
+    """How good space ``s`` is for fighter ``g`` (owned by ``p``'s team), in points.
+
+    ``now``: an action remains this turn, and ``fu[g, e]`` is the worth of ``g``'s best
+    attack on opposing fighter ``e`` (see :func:`follow_up`; < 0: no attack card).
+    ``ef[:ne]``: the fighters opposing ``g`` (see :func:`enemy_facts`). Team games add
+    :func:`team_pos_bonus` (in the callers: this stays small and inlined into their loops,
+    where the compiler hoists what does not depend on ``s``; a call inside slows duels by
+    about a fifth).
+    """
+    ranged = st[fslot(g, F_RANGED)] != 0
+    hero = st[fslot(g, F_KIND)] == 0
+    hp = st[fslot(g, F_HP)]
+    mx = st[fslot(g, F_MAXHP)]
+    if hero:   # being attacked matters more as the hero's health falls
+        low = 1.0 - hp / mx if mx > 0 else 0.0
+        vuln = wv(ctl, p, W_THREAT) * (0.25 + 2.0 * low)
+    else:
+        vuln = wv(ctl, p, W_THREAT_SK)
+    w_next = wv(ctl, p, W_REACH_NEXT)
+    w_app = wv(ctl, p, W_APPROACH)
+    zs = tb.zmask[s]
+    sc = 0.0
+    best_now = 0.0
+    for i in range(ne):
+        se = int(ef[i, 0])
+        tw = ef[i, 1]
+        adj = tb.adj[s, se] != 0
+        zone = (zs & tb.zmask[se]) != 0
+        if adj or (ranged and zone):
+            sc += w_next * tw
+            if now:
+                x = fu[g, int(ef[i, 5])]
+                if x > best_now:
+                    best_now = x
+        else:
+            d = tb.dist[s, se]
+            if d > 10:
+                d = 10
+            sc -= w_app * tw * d
+        em = int(ef[i, 4])
+        if ef[i, 3] != 0.0:
+            thr = zone or tb.dist[se, s] <= em
+        else:
+            thr = adj or tb.dist[se, s] <= em + 1
+        if thr:
+            sc -= vuln * ef[i, 2]
+    if hero:   # a hero who defends better on fog (the Invisible Man) wants to stand on it
+        fogv = tb.heroes[st[pslot(st[fslot(g, F_OWNER)], P_HERO)], H_AI_DEF_FOG]
+        if fogv != 0 and fog_space(st, st[fslot(g, F_OWNER)], s):
+            sc += wv(ctl, p, W_FOG) * fogv
+    return sc + wv(ctl, p, W_REACH_NOW) * best_now
+
+
+@jit(I(ST, I))
+def pos_sig(st, p):
+    """A hash of everything :func:`pos_score` reads for a fighter of player ``p`` in a duel
+    (each fighter's status, health, move, reach, kind; the opposing fighters' spaces; ``p``'s
+    fog tokens; whether an action remains): equal signatures within one action mean equal
+    position scores, so the maneuver plan's scores serve the move decisions after it."""
+    h = 1 if st[G_ACTIONS] > 0 else 0
+    tm = team_of(st, p)
+    for e in range(MAX_FIGHTERS):
+        h = h * 1000003 + st[fslot(e, F_STATUS)]
+        if st[fslot(e, F_STATUS)] != FS_IN_PLAY:
+            continue
+        h = h * 1000003 + st[fslot(e, F_HP)]
+        h = h * 1000003 + st[fslot(e, F_MAXHP)]
+        h = h * 1000003 + st[fslot(e, F_MOVE)]
+        h = h * 1000003 + st[fslot(e, F_RANGED)]
+        h = h * 1000003 + st[fslot(e, F_KIND)]
+        if team_of(st, st[fslot(e, F_OWNER)]) != tm:
+            h = h * 1000003 + st[fslot(e, F_SPACE)]
+    for t in range(N_FOG):
+        h = h * 1000003 + st[pslot(p, P_FOG0 + t)]
+    return h
+
+
+@jit(I(ST, I))
+def action_key(st, p):
+    """Key of the action in progress (turn, action number, player) for the plans cached in ``ctl``."""
+    return ((st[G_TURN] * 64 + st[G_ACTION_NO]) * 4) + p
+
+
+@jit(V(ST, TB, CTL, I, FA2, FA2, FA1))
+def target_dists(st, tb, ctl, p, dvals, dprobs, pnone):
+    """For each opposing fighter ``e`` of ``p``: its owner's likely best defense
+    (``dvals[e]``, ``dprobs[e]``, ``pnone[e]``, see :func:`defense_dist`); ``pnone[e]``
+    is -1 for fighters that are not opposing or not in play."""
+    pool = scratch_i1(ctl, SCR_POOL, MAX_CARDS + 1)
+    tm = team_of(st, p)
+    last_q = -1
+    npool = 0
+    for e in range(MAX_FIGHTERS):
+        pnone[e] = -1.0
+        if st[fslot(e, F_STATUS)] != FS_IN_PLAY or team_of(st, st[fslot(e, F_OWNER)]) == tm:
+            continue
+        q = st[fslot(e, F_OWNER)]
+        if q != last_q:
+            npool = unknown_pool(st, tb, q, pool)
+            last_q = q
+        same = -1   # sidekicks of one kind share the distribution
+        if st[fslot(e, F_KIND)] != 0:
+            for e2 in range(q * FIGHTERS_PER_PLAYER, e):
+                if pnone[e2] >= 0.0 and st[fslot(e2, F_KIND)] == st[fslot(e, F_KIND)]:
+                    same = e2
+                    break
+        if same >= 0:
+            for i in range(MAX_CARDS + 1):
+                dvals[e, i] = dvals[same, i]
+                dprobs[e, i] = dprobs[same, i]
+            pnone[e] = pnone[same]
+        else:
+            pnone[e] = defense_dist(st, tb, ctl, e, st[pslot(q, P_HANDN)], pool, npool, dvals[e], dprobs[e])
+
+
+@jit(I(ST, I))
+def dist_sig(st, p):
+    """A hash of everything :func:`target_dists` reads for player ``p``: each fighter's
+    status, owner, kind and (opposing) space; each opposing player's hand size, discard
+    pile, ongoing scheme, counters and fog tokens. Equal signatures mean equal defense
+    distributions (the opponent's unknown cards and hand size did not change)."""
+    h = p + 1
+    tm = team_of(st, p)
+    for e in range(MAX_FIGHTERS):
+        h = h * 1000003 + st[fslot(e, F_STATUS)]
+        h = h * 1000003 + st[fslot(e, F_OWNER)]
+        h = h * 1000003 + st[fslot(e, F_KIND)]
+        if team_of(st, st[fslot(e, F_OWNER)]) != tm:
+            h = h * 1000003 + st[fslot(e, F_SPACE)]
+    for q in range(st[G_NPLAYERS]):
+        if team_of(st, q) == tm:
+            continue
+        h = h * 1000003 + st[pslot(q, P_HANDN)]
+        h = h * 1000003 + st[pslot(q, P_ONGOING)]
+        for i in range(N_COUNTERS):
+            h = h * 1000003 + st[pslot(q, P_COUNTER0 + i)]
+        for t in range(N_FOG):
+            h = h * 1000003 + st[pslot(q, P_FOG0 + t)]
+        b = pile_base(PILE_DISC, q)
+        h = h * 1000003 + st[pslot(q, P_DISCN)]
+        for i in range(st[pslot(q, P_DISCN)]):
+            h = h * 1000003 + st[b + i]
+    return h
+
+
+@jit(types.UniTuple(F, 3)(ST, TB, CTL, I, I, I))
+def attack_parts(st, tb, ctl, p, g, c):
+    """(attack value, effect damage, effect worth less the worth of keeping it) of card ``c``
+    played by ``p``'s fighter ``g`` now: the parts of :func:`attack_worth` that do not
+    depend on the target."""
+    if tb.cards[c, C_AI_LIVE] == 0:   # (most cards: the static features, no calls)
+        av = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_ATK) + hero_atk_bonus(st, tb, g)
+        dmg = feat(tb, c, AI_DMG)
+        fx = fx_worth(tb, ctl, p, c)
+    else:
+        av = att_value(st, tb, ctl, c, g, hero_atk_bonus(st, tb, g))
+        dmg = dmg_now(st, tb, ctl, c, g, 0)
+        fx = fx_now(st, tb, ctl, p, c, g, 0)
+    return av, dmg, fx
+
+
+@jit(F(ST, TB, CTL, I, I, I, I, FA2, FA2, FA1))
+def attack_worth(st, tb, ctl, p, g, e, c, dvals, dprobs, pnone):
+    """Worth of ``p``'s fighter ``g`` attacking ``e`` with card ``c`` (the attack action's score)."""
+    av, dmg, fx = attack_parts(st, tb, ctl, p, g, c)
+    return (exp_attack(st, ctl, p, e, av, dmg, dvals[e], dprobs[e], pnone[e])
+            + wv(ctl, p, W_OPP_CARD) * (1.0 - pnone[e]) + fx - keep_worth(tb, ctl, p, c))
+
+
+@jit(V(ST, TB, CTL, I, FA2, FA2, FA1, FA2))
+def follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu):
+    """``fu[g, e]``: worth of the best attack ``p``'s fighter ``g`` could make on opposing
+    fighter ``e`` with a card in hand (as scored for an attack action), -1 if none;
+    cached in ``ctl`` for the rest of the action (the maneuver's moves reuse it).
+
+    Also keeps every (fighter, card, target) worth it computes: ``ctl``'s ``SCR_WORTH``
+    row ``k * MAX_CARDS + i`` (``p``'s k-th fighter, i-th hand card), column ``e``, written
+    where ``SCR_WORTH_SET`` row is 1 (see :func:`known_attack_worth`)."""
+    for a in range(MAX_FIGHTERS):
+        for b in range(MAX_FIGHTERS):
+            fu[a, b] = -1.0
+    hb = pile_base(PILE_HAND, p)
+    hn = st[pslot(p, P_HANDN)]
+    aw = scratch_f2(ctl, SCR_WORTH, FIGHTERS_PER_PLAYER * MAX_CARDS, MAX_FIGHTERS)
+    for r in range(FIGHTERS_PER_PLAYER * MAX_CARDS):
+        ctl[SCR_WORTH_SET + r] = 0
+    w_opp = wv(ctl, p, W_OPP_CARD)
+    tp = scratch_f2(ctl, SCR_TARGETS, MAX_FIGHTERS, 3)   # each target's dmg_params, read once
+    for e in range(MAX_FIGHTERS):
+        if pnone[e] >= 0.0:
+            tp[e, 0], tp[e, 1], tp[e, 2] = dmg_params(st, ctl, p, e)
+    for k in range(FIGHTERS_PER_PLAYER):   # (fighter, card) outside: their parts once, then each target
+        g = p * FIGHTERS_PER_PLAYER + k
+        if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
+            continue
+        for i in range(hn):
+            c = st[hb + i]
+            ty = tb.cards[c, C_TYPE]
+            if not ((ty == CT_ATTACK or ty == CT_VERSATILE) and playable(st, tb, c, g)):
+                continue
+            av, dmg, fx = attack_parts(st, tb, ctl, p, g, c)
+            kw = keep_worth(tb, ctl, p, c)
+            row = k * MAX_CARDS + i
+            ctl[SCR_WORTH_SET + row] = 1
+            for e in range(MAX_FIGHTERS):
+                if pnone[e] < 0.0:
+                    continue
+                v = (exp_attack_hp(tp[e, 0], tp[e, 1], tp[e, 2], av, dmg, dvals[e], dprobs[e], pnone[e])
+                     + w_opp * (1.0 - pnone[e]) + fx - kw)   # = attack_worth(.., g, e, c, ..)
+                aw[row, e] = v
+                if v > fu[g, e]:
+                    fu[g, e] = v
+    ctl[CTL_FU_KEY] = action_key(st, p)
+    for a in range(MAX_FIGHTERS):
+        for b in range(MAX_FIGHTERS):
+            ctl[CTL_FU + a * MAX_FIGHTERS + b] = int(fu[a, b] * 1000.0)
+
+
+@jit(F(ST, CTL, I, I, I, I))
+def known_attack_worth(st, ctl, p, g, e, c):
+    """:func:`attack_worth` of ``p``'s fighter ``g`` attacking ``e`` with card ``c`` as
+    :func:`follow_up` computed it this decision (the same numbers), or NEG if it did not
+    (call it right after follow_up, before the hand changes)."""
+    hb = pile_base(PILE_HAND, p)
+    k = g - p * FIGHTERS_PER_PLAYER
+    for i in range(st[pslot(p, P_HANDN)]):
+        if st[hb + i] == c:
+            row = k * MAX_CARDS + i
+            if ctl[SCR_WORTH_SET + row] == 0:
+                return NEG
+            return scratch_f2(ctl, SCR_WORTH, FIGHTERS_PER_PLAYER * MAX_CARDS, MAX_FIGHTERS)[row, e]
+    return NEG
+
+
+@jit(V(ST, TB, CTL, I, FA2))
+def cached_follow_up(st, tb, ctl, p, fu):
+    """The follow-up table of this action (computed once per action, see :func:`follow_up`)."""
+    if ctl[CTL_FU_KEY] == action_key(st, p):
+        for a in range(MAX_FIGHTERS):
+            for b in range(MAX_FIGHTERS):
+                fu[a, b] = ctl[CTL_FU + a * MAX_FIGHTERS + b] * 0.001
+        return
+    dvals = scratch_f2(ctl, SCR_FOLLOW, MAX_FIGHTERS, MAX_CARDS + 1)
+    dprobs = scratch_f2(ctl, SCR_FOLLOW + _DSZ, MAX_FIGHTERS, MAX_CARDS + 1)
+    pnone = scratch_f1(ctl, SCR_FOLLOW + 2 * _DSZ, MAX_FIGHTERS)
+    target_dists(st, tb, ctl, p, dvals, dprobs, pnone)
+    follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu)
+
+
+@jit(I(ST, TB, I))
+def maneuver_bonus(st, tb, p):
+    """Estimated extra move from the hero's maneuver ability (Sinbad's Voyages)."""
+    h = st[pslot(p, P_HERO)]
+    n = tb.heroes[h, H_AI_MOVE_N]
+    if n == 0:
+        return 0
+    return n * count_tag_in_pile(st, tb, PILE_DISC, p, tb.heroes[h, H_AI_MOVE_TAG])
+
+
+@jit(types.UniTuple(F, 2)(ST, TB, CTL, I, I, B, FA2, FA2, I, A1, FA2, I))
+def move_gain(st, tb, ctl, p, extra, now, fu, cache, kmax, dests, ef, ne):
+    """(Sum over ``p``'s fighters of (best reachable position - current position), the
+    hero's part of it).
+
+    ``cache[k, s]``: position score of ``p``'s k-th fighter on space ``s`` (NEG = not yet
+    computed), shared between calls with different move budgets. Only the first
+    ``kmax`` fighter slots count (1: the hero alone). ``dests``: scratch, int64 (spaces + 1,);
+    ``ef[:ne]``: the opposing fighters (:func:`enemy_facts`)."""
+    bonus = maneuver_bonus(st, tb, p)
+    team = st[G_NPLAYERS] > 2
+    gain = 0.0
+    hero = 0.0
+    for k in range(kmax):
+        g = p * FIGHTERS_PER_PLAYER + k
+        if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
+            continue
+        n = reachable(st, tb, g, st[fslot(g, F_MOVE)] + extra + bonus, False, dests)
+        c = cache[k]
+        if c[dests[0]] == NEG:
+            c[dests[0]] = pos_score(st, tb, ctl, p, g, dests[0], now, fu, ef, ne)
+            if team:
+                c[dests[0]] += team_pos_bonus(st, tb, ctl, p, g, dests[0])
+        base = c[dests[0]]
+        best = base
+        for i in range(1, n):
+            s = dests[i]
+            if c[s] == NEG:
+                c[s] = pos_score(st, tb, ctl, p, g, s, now, fu, ef, ne)
+                if team:
+                    c[s] += team_pos_bonus(st, tb, ctl, p, g, s)
+            if c[s] > best:
+                best = c[s]
+        gain += best - base
+        if k == 0:
+            hero = best - base
+    return gain, hero
+
+
+@jit(F(ST, TB, CTL, I))
+def draw_worth(st, tb, ctl, p):
+    """Worth of drawing one card now (exhaustion damage when the deck is empty)."""
+    if st[pslot(p, P_DECKN)] == 0:
+        x = tb.rules[R_EXHAUST_DAMAGE]
+        v = 0.0
+        for k in range(FIGHTERS_PER_PLAYER):
+            g = p * FIGHTERS_PER_PLAYER + k
+            if st[fslot(g, F_STATUS)] == FS_IN_PLAY:
+                v += dmg_value(st, ctl, p, g, float(x))
+        return v - wv(ctl, p, W_EXHAUST)
+    hand = st[pslot(p, P_HANDN)]
+    room = tb.rules[R_HAND_LIMIT] - hand
+    if room <= 0:
+        return wv(ctl, p, W_FULL_HAND)
+    # a card is worth most when the hand is short; little when it is nearly full
+    f = room / 4.0 if room < 4 else 1.0
+    return wv(ctl, p, W_FULL_HAND) + (wv(ctl, p, W_CARD) - wv(ctl, p, W_FULL_HAND)) * f
+
+
+@jit(I(ST, TB, CTL, I))
+def best_boost_card(st, tb, ctl, p):
+    """Hand card of ``p`` with the most BOOST (ties: least worth keeping), -1 if none has BOOST."""
+    hb = pile_base(PILE_HAND, p)
+    best = -1
+    bv = 0
+    bk = 0.0
+    for i in range(st[pslot(p, P_HANDN)]):
+        c = st[hb + i]
+        b = tb.cards[c, C_BOOST]
+        if b <= 0:
+            continue
+        k = keep_worth(tb, ctl, p, c)
+        if b > bv or (b == bv and k < bk):
+            best = c
+            bv = b
+            bk = k
+    return best
+
+
+@jit(F(ST, TB, CTL, I, I))
+def plan_maneuver(st, tb, ctl, p, record):
+    """Score of a maneuver for ``p`` now; with ``record`` remember the BOOST plan in ``ctl``."""
+    now = st[G_ACTIONS] > 0
+    fu = scratch_f2(ctl, SCR_PLAN, MAX_FIGHTERS, MAX_FIGHTERS)
+    # the position scores below serve this action's move decisions too (score_spaces) when
+    # they use the same follow-up numbers: those stored in ctl, not a fresh exact table
+    shared = st[G_NPLAYERS] <= 2 and not (now and ctl[CTL_FU_KEY] != action_key(st, p))
+    if now:
+        cached_follow_up(st, tb, ctl, p, fu)
+    S = tb.adj.shape[0]
+    cache = scratch_f2(ctl, SCR_PLAN_POS, FIGHTERS_PER_PLAYER, S)
+    for k in range(FIGHTERS_PER_PLAYER):
+        for s in range(S):
+            cache[k, s] = NEG
+    dests = scratch_i1(ctl, SCR_PLAN + 512, S + 1)
+    ef = scratch_f2(ctl, SCR_PLAN + 512 + MAX_SPACES + 1, MAX_FIGHTERS, 6)
+    ne = enemy_facts(st, team_of(st, p), ef)
+    base, hero0 = move_gain(st, tb, ctl, p, 0, now, fu, cache, FIGHTERS_PER_PLAYER, dests, ef, ne)
+    draw = draw_worth(st, tb, ctl, p)
+    h = st[pslot(p, P_HERO)]
+    if tb.heroes[h, H_AI_HURT_FORM] != 0 and tb.heroes[h, H_AI_HURT_FORM] == st[pslot(p, P_COUNTER0)] + 1:
+        draw += dmg_value(st, ctl, p, p * FIGHTERS_PER_PLAYER, 1.0)   # Mr. Hyde: a maneuver costs him 1 health
+    score = draw + base
+    plan = -1
+    bc = best_boost_card(st, tb, ctl, p)
+    if bc >= 0:
+        # a BOOST moves every fighter further, but it is the hero's move that decides it:
+        # the sidekicks' gains are taken as unchanged (this keeps the search small)
+        g2 = base - hero0 + move_gain(st, tb, ctl, p, tb.cards[bc, C_BOOST], now, fu, cache, 1, dests, ef, ne)[0]
+        alt = draw + g2 - keep_worth(tb, ctl, p, bc) - wv(ctl, p, W_BOOST_MARGIN)
+        if alt > score:
+            score = alt
+            plan = bc
+    if record != 0:
+        ctl[CTL_PLAN_KEY] = action_key(st, p)
+        ctl[CTL_PLAN_BOOST] = plan
+    ctl[CTL_POS_KEY] = action_key(st, p) if shared else -1
+    ctl[CTL_POS_SIG] = pos_sig(st, p)
+    return score

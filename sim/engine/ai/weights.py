@@ -1,0 +1,248 @@
+"""The AI's weights, its work arrays in ``ctl``, and what it reads about a card: effect
+features, the conditions it checks live, the value and worth of a card now.
+"""
+from numba import types
+
+from ..codes import (
+    CN_ATTACKED, CN_COUNTER_EQ, CN_COUNTER_NE, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED,
+    CN_HERO_HP_AT_MOST, CN_LEFT_SPACE, CN_ON_FOG, CN_STARTED_ELSEWHERE, CN_STARTED_ON_FOG, CN_TAG_TIER,
+    FS_IN_PLAY, IF_NEGATE, N_WINDOWS, OP_SET_VALUE, PILE_DISC, W_DURING, W_IMMEDIATELY, W_ON_PLAY,
+    W_ONGOING_DISCARD, W_ONGOING_START,
+)
+from ..control import CTL_W, N_WEIGHTS
+from ..core import pile_base
+from ..layout import (
+    AI_ACTION, AI_CANCEL, AI_DMG, AI_DRAW, AI_MOVE, AI_OPP_DISCARD, AI_OTHER, AI_RECOVER, AI_SELF_DMG,
+    C_AI0, C_AI_LIVE, C_BOOST, C_FMASK, C_FORM, C_PROG, C_TAGS, C_VALUE, F_HP, F_KIND, F_LEFT, F_OWNER,
+    F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, I_AI0, I_AI_LIVE, I_CA,
+    I_CB, I_COND, I_CREF, I_CTAG, I_FLAGS, I_N, I_OP, MAX_CARDS, MAX_FIGHTERS, N_FOG, P_ATTACKED,
+    P_COUNTER0, P_DISCN, P_FOG0, P_HANDN, P_HERO_ATTACKED, P_START_FOG, pslot,
+)
+from ..sigs import A1, B, CTL, F, f64_view, f64_view2, FA1, I, jit, ST, TB
+
+
+# ------------------------------------------------------------------ weights
+WEIGHT_NAMES = (
+    "dmg_hero", "hero_low", "dmg_sidekick", "kill_sidekick", "win",
+    "hp_own", "hp_own_low", "hp_sidekick", "lose_sidekick",
+    "card", "full_hand", "keep_value", "keep_boost", "keep_fx",
+    "fx_damage", "fx_self_damage", "fx_draw", "fx_opp_discard", "fx_recover", "fx_move",
+    "fx_cancel", "fx_action", "fx_other",
+    "scheme", "ongoing", "reach_now", "reach_next", "approach", "threat", "threat_sidekick",
+    "exhaustion", "boost_margin", "defend_margin", "opp_card", "fog",
+    "team_kill", "focus", "guard", "eliminate",
+)
+"""Names of the AI weights, in their order in the weight vector (see sim/content/profiles.py)."""
+(W_DMG_HERO, W_HERO_LOW, W_DMG_SK, W_KILL_SK, W_WIN,
+ W_HP_OWN, W_HP_LOW, W_HP_SK, W_LOSE_SK,
+ W_CARD, W_FULL_HAND, W_KEEP_VALUE, W_KEEP_BOOST, W_KEEP_FX,
+ W_FX_DMG, W_FX_SELF_DMG, W_FX_DRAW, W_FX_OPP_DISCARD, W_FX_RECOVER, W_FX_MOVE,
+ W_FX_CANCEL, W_FX_ACTION, W_FX_OTHER,
+ W_SCHEME, W_ONGOING, W_REACH_NOW, W_REACH_NEXT, W_APPROACH, W_THREAT, W_THREAT_SK,
+ W_EXHAUST, W_BOOST_MARGIN, W_DEFEND_MARGIN, W_OPP_CARD, W_FOG,
+ W_TEAM_KILL, W_FOCUS, W_GUARD, W_ELIMINATE) = range(len(WEIGHT_NAMES))
+assert len(WEIGHT_NAMES) <= N_WEIGHTS
+
+NEG = -1.0e18
+FA2 = types.Array(types.float64, 2, "C")
+
+# The AI's work arrays are views of regions of ``ctl`` (``control.SCR_*``), not
+# allocated per decision: allocating and freeing them would cost about a fifth of the AI's time.
+
+
+@jit(FA1(CTL, I, I), inline=True)
+def scratch_f1(ctl, off, n):
+    """float64 (n,) view of ``ctl[off:off + n]`` (work space, see ``control.SCR_*``)."""
+    return f64_view(ctl, off, n)
+
+
+@jit(FA2(CTL, I, I, I), inline=True)
+def scratch_f2(ctl, off, r, c):
+    """float64 (r, c) view of ``ctl[off:off + r * c]`` (work space, see ``control.SCR_*``)."""
+    return f64_view2(ctl, off, r, c)
+
+
+@jit(A1(CTL, I, I), inline=True)
+def scratch_i1(ctl, off, n):
+    """int64 (n,) view of ``ctl[off:off + n]`` (work space, see ``control.SCR_*``)."""
+    return ctl[off:off + n]
+
+
+_DSZ = MAX_FIGHTERS * (MAX_CARDS + 1)
+
+
+@jit(F(CTL, I, I))
+def wv(ctl, p, k):
+    """Weight ``k`` of player ``p``'s profile (float)."""
+    return ctl[CTL_W + p * N_WEIGHTS + k] * 0.001
+
+
+@jit(F(TB, I, I))
+def feat(tb, c, k):
+    """AI feature ``k`` (``layout.AI_*``) of card ``c``, in card-effect units."""
+    return tb.cards[c, C_AI0 + k] * 0.01
+
+
+@jit(F(TB, CTL, I, I))
+def fx_worth(tb, ctl, p, c):
+    """What the effects of card ``c`` are worth to player ``p`` (value changes and damage to
+    opposing fighters excluded: callers add damage where it applies)."""
+    return (wv(ctl, p, W_FX_SELF_DMG) * feat(tb, c, AI_SELF_DMG)
+            + wv(ctl, p, W_FX_DRAW) * feat(tb, c, AI_DRAW)
+            + wv(ctl, p, W_FX_OPP_DISCARD) * feat(tb, c, AI_OPP_DISCARD)
+            + wv(ctl, p, W_FX_RECOVER) * feat(tb, c, AI_RECOVER) + wv(ctl, p, W_FX_MOVE) * feat(tb, c, AI_MOVE)
+            + wv(ctl, p, W_FX_CANCEL) * feat(tb, c, AI_CANCEL) + wv(ctl, p, W_FX_ACTION) * feat(tb, c, AI_ACTION)
+            + wv(ctl, p, W_FX_OTHER) * feat(tb, c, AI_OTHER))
+
+
+@jit(F(TB, CTL, I, I))
+def fx_row(tb, ctl, p, r):
+    """Like :func:`fx_worth` for one live step ``r`` of a card program (its ``I_AI0 ..`` columns)."""
+    x = tb.code[r]
+    return 0.01 * (wv(ctl, p, W_FX_SELF_DMG) * x[I_AI0 + AI_SELF_DMG] + wv(ctl, p, W_FX_DRAW) * x[I_AI0 + AI_DRAW]
+                   + wv(ctl, p, W_FX_OPP_DISCARD) * x[I_AI0 + AI_OPP_DISCARD]
+                   + wv(ctl, p, W_FX_RECOVER) * x[I_AI0 + AI_RECOVER] + wv(ctl, p, W_FX_MOVE) * x[I_AI0 + AI_MOVE]
+                   + wv(ctl, p, W_FX_CANCEL) * x[I_AI0 + AI_CANCEL] + wv(ctl, p, W_FX_ACTION) * x[I_AI0 + AI_ACTION]
+                   + wv(ctl, p, W_FX_OTHER) * x[I_AI0 + AI_OTHER])
+
+
+@jit(B(ST, TB, I, I, I, I))
+def live_cond(st, tb, r, q, g, side):
+    """Whether the live condition of step ``r`` holds for player ``q``'s fighter ``g`` on combat
+    side ``side``: :func:`sim.engine.conditions.cond_ok` for the conditions in
+    ``conditions.LIVE_CONDITIONS`` (the adjacency and zone ones count as holding), written out
+    here without calls: calling the general checker from the AI's inner loops made them
+    twice as slow."""
+    c = tb.code[r, I_COND]
+    ok = True
+    if c == CN_TAG_TIER:
+        n = 0
+        b = pile_base(PILE_DISC, q)
+        tag = tb.code[r, I_CTAG]
+        for i in range(st[pslot(q, P_DISCN)]):
+            if tb.cards[st[b + i], C_TAGS] & tag:
+                n += 1
+        ok = n >= tb.code[r, I_CA] and (tb.code[r, I_CB] == 0 or n < tb.code[r, I_CB])
+    elif c == CN_COUNTER_EQ or c == CN_COUNTER_NE:
+        role = tb.code[r, I_CREF]
+        if (role == 1 and side != 0) or (role == 2 and side != 1):
+            ok = False
+        else:
+            eq = st[pslot(q, P_COUNTER0 + tb.code[r, I_CA])] == tb.code[r, I_CB]
+            ok = eq if c == CN_COUNTER_EQ else not eq
+    elif c == CN_ON_FOG:
+        h = q * FIGHTERS_PER_PLAYER
+        ok = False
+        if st[fslot(h, F_STATUS)] == FS_IN_PLAY:
+            for i in range(N_FOG):
+                if st[pslot(q, P_FOG0 + i)] == st[fslot(h, F_SPACE)]:
+                    ok = True
+    elif c == CN_STARTED_ON_FOG:
+        ok = st[pslot(q, P_START_FOG)] != 0
+    elif c == CN_HERO_HP_AT_MOST:
+        h = q * FIGHTERS_PER_PLAYER
+        ok = st[fslot(h, F_STATUS)] == FS_IN_PLAY and st[fslot(h, F_HP)] <= tb.code[r, I_CA]
+    elif c == CN_HAND_AT_LEAST:
+        ok = st[pslot(q, P_HANDN)] >= tb.code[r, I_CA]
+    elif c == CN_FIRST_ACTION:
+        ok = st[G_ACTION_NO] == 1
+    elif c == CN_ATTACKED:
+        ok = st[pslot(q, P_ATTACKED)] != 0
+    elif c == CN_HERO_ATTACKED:
+        ok = st[pslot(q, P_HERO_ATTACKED)] != 0
+    elif c == CN_STARTED_ELSEWHERE:
+        ok = g >= 0 and st[fslot(g, F_START_SPACE)] != st[fslot(g, F_SPACE)]
+    elif c == CN_LEFT_SPACE:
+        ok = g >= 0 and st[fslot(g, F_LEFT)] != 0
+    if (tb.code[r, I_FLAGS] & IF_NEGATE) != 0:
+        return not ok
+    return ok
+
+
+@jit(F(ST, TB, CTL, I, I, I, I))
+def live_steps(st, tb, ctl, c, g, side, k):
+    """Correction to card ``c``'s static feature ``k`` (``k`` < 0: to :func:`fx_worth` for its
+    owner) when fighter ``g`` plays it now on combat side ``side`` (0 attacking, 1 defending,
+    -1 a scheme): the static features count each live step at half; here a live step whose
+    condition holds now (``conditions.cond_ok``) counts in full and one that fails not at all.
+    Only called for cards with live steps (see :func:`live_delta`)."""
+    q = st[fslot(g, F_OWNER)]
+    d = 0.0
+    for w in range(N_WINDOWS):
+        if w == W_ONGOING_DISCARD:
+            continue
+        s0 = tb.cards[c, C_PROG + 2 * w]
+        mult = 1.5 if w == W_ONGOING_START else 0.5
+        for r in range(s0, s0 + tb.cards[c, C_PROG + 2 * w + 1]):
+            if tb.code[r, I_AI_LIVE] == 0:
+                continue
+            x = tb.code[r, I_AI0 + k] * 0.01 if k >= 0 else fx_row(tb, ctl, q, r)
+            if x != 0.0:
+                d += mult * x if live_cond(st, tb, r, q, g, side) else -mult * x
+    return d
+
+
+@jit(F(ST, TB, CTL, I, I, I, I))
+def live_delta(st, tb, ctl, c, g, side, k):
+    """Correction to card ``c``'s static feature ``k`` from its live steps (see
+    :func:`live_steps`); 0 for a card without live steps (most cards: checked here,
+    so that the call stays small and inline)."""
+    if tb.cards[c, C_AI_LIVE] == 0:
+        return 0.0
+    return live_steps(st, tb, ctl, c, g, side, k)
+
+
+@jit(F(ST, TB, I, I, I))
+def live_value(st, tb, c, g, side):
+    """The value of live card ``c`` (see :func:`value_now`); only called for cards with live steps."""
+    v = tb.cards[c, C_VALUE]
+    q = st[fslot(g, F_OWNER)]
+    for w in (W_IMMEDIATELY, W_ON_PLAY, W_DURING):
+        s0 = tb.cards[c, C_PROG + 2 * w]
+        for r in range(s0, s0 + tb.cards[c, C_PROG + 2 * w + 1]):
+            if (tb.code[r, I_OP] == OP_SET_VALUE and tb.code[r, I_AI_LIVE] != 0
+                    and live_cond(st, tb, r, q, g, side)):
+                v = tb.code[r, I_N]
+    return float(v)
+
+
+@jit(F(ST, TB, I, I, I))
+def value_now(st, tb, c, g, side):
+    """Card ``c``'s value as fighter ``g`` would play it now: printed, or the "value N
+    instead" of a live step whose condition holds (Ciri's Source tiers)."""
+    if tb.cards[c, C_AI_LIVE] == 0:   # (checked here so that most calls stay small and inline)
+        return float(tb.cards[c, C_VALUE])
+    return live_value(st, tb, c, g, side)
+
+
+@jit(F(ST, TB, CTL, I, I, I))
+def dmg_now(st, tb, ctl, c, g, side):
+    """Damage card ``c``'s effects deal to opposing fighters when ``g`` plays it now."""
+    return feat(tb, c, AI_DMG) + live_delta(st, tb, ctl, c, g, side, AI_DMG)
+
+
+@jit(F(ST, TB, CTL, I, I, I, I))
+def fx_now(st, tb, ctl, p, c, g, side):
+    """:func:`fx_worth` of card ``c`` when ``p``'s fighter ``g`` plays it now (live steps checked)."""
+    return fx_worth(tb, ctl, p, c) + live_delta(st, tb, ctl, c, g, side, -1)
+
+
+@jit(F(TB, CTL, I, I))
+def keep_worth(tb, ctl, p, c):
+    """What card ``c`` is worth to player ``p`` kept in hand (the cost of spending it)."""
+    v = tb.cards[c, C_VALUE]
+    if v < 0:
+        v = 0
+    return (wv(ctl, p, W_KEEP_VALUE) * v + wv(ctl, p, W_KEEP_BOOST) * tb.cards[c, C_BOOST]
+            + wv(ctl, p, W_KEEP_FX) * fx_worth(tb, ctl, p, c))
+
+
+@jit(B(ST, TB, I, I), inline=True)
+def playable(st, tb, c, g):
+    """Fighter ``g`` may play card ``c`` (banner and form; the AI's estimate of rules.can_play)."""
+    if (tb.cards[c, C_FMASK] >> st[fslot(g, F_KIND)]) & 1 == 0:
+        return False
+    form = tb.cards[c, C_FORM]
+    if form != 0 and st[pslot(st[fslot(g, F_OWNER)], P_COUNTER0)] != form - 1:
+        return False
+    return True
