@@ -43,18 +43,8 @@ from sim.runs.store import read_games, read_manifest
 from . import loadout_plots as P
 from .format import ALL_OPPONENTS, hero_names, opponent_label, pct, plural, pts, pvalue
 from .loadout_stats import ALPHA, gear_effects, hero_groups, loadout_scores, loadout_tests, matrix_loadout_tables
-from .render import (
-    REPORT_DIR,
-    ReportFiles,
-    Sections,
-    img,
-    page,
-    report_dirs,
-    table_html,
-    write_pngs,
-    write_tables,
-    write_text,
-)
+from .render import (REPORT_DIR, ReportFiles, Sections, img, page, report_dirs, table_html, write_pngs, write_tables,
+    write_text)
 from .tables import sides
 
 TABLES = ("scores", "best", "tests", "pairs", "gear_effects", "gear_by_combination")

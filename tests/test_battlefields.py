@@ -3,12 +3,7 @@ import pickle
 import numpy as np
 import pytest
 
-from sim.content.battlefields import (
-    UNREACHABLE,
-    BattlefieldError,
-    list_battlefields,
-    load_battlefield,
-)
+from sim.content.battlefields import UNREACHABLE, BattlefieldError, list_battlefields, load_battlefield
 
 # From shared/reference/maps/README.md: spaces, two-way edges, one-way arrows, zones, starts 1..4.
 REFERENCE = {

@@ -29,22 +29,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from helpers.cards import (
-    alice,
-    arthur,
-    at,
-    dist,
-    game,
-    hp,
-    log_text,
-    medusa,
-    p0,
-    p1,
-    run,
-    sinbad,
-    space,
-    status,
-)
+from helpers.cards import alice, arthur, at, dist, game, hp, log_text, medusa, p0, p1, run, sinbad, space, status
 
 from sim.content.battlefields import load_battlefield
 from sim.content.heroes import load_all

@@ -9,21 +9,11 @@ from pathlib import Path
 import click
 
 from sim.cli.app import main
-from sim.cli.options import (
-    check_profile,
-    homebrew_paths,
-)
-from sim.content.battlefields import (
-    BattlefieldError,
-    list_battlefields,
-    load_battlefield,
-)
+from sim.cli.options import check_profile, homebrew_paths
+from sim.content.battlefields import BattlefieldError, list_battlefields, load_battlefield
 from sim.content.compile import compile_content
 from sim.content.heroes import HeroFileError, deck_warnings, load_all, load_hero
-from sim.content.profiles import (
-    get_profile,
-    profile_names,
-)
+from sim.content.profiles import get_profile, profile_names
 from sim.engine.ai import WEIGHT_NAMES
 from sim.engine.layout import HF_FOG_WALK
 

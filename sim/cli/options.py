@@ -23,12 +23,7 @@ from pathlib import Path
 import click
 
 from sim.content.heroes import HeroFileError, load_all
-from sim.content.profiles import (
-    DEFAULT_PROFILE,
-    ProfileError,
-    get_profile,
-    profile_names,
-)
+from sim.content.profiles import DEFAULT_PROFILE, ProfileError, get_profile, profile_names
 from sim.content.variants import VariantError, load_variant
 from sim.play.match import installed_content
 from sim.runs.backend import BACKENDS, CONNECT_TIMEOUT, Backend, BackendError

@@ -6,33 +6,12 @@ import json
 import click
 
 from sim.cli.app import main
-from sim.cli.options import (
-    check_profile,
-    run_content,
-    variant_of,
-    variant_option,
-)
-from sim.content.battlefields import (
-    list_battlefields,
-    load_battlefield,
-)
-from sim.content.profiles import (
-    DEFAULT_PROFILE,
-    profile_names,
-)
+from sim.cli.options import check_profile, run_content, variant_of, variant_option
+from sim.content.battlefields import list_battlefields, load_battlefield
+from sim.content.profiles import DEFAULT_PROFILE, profile_names
 from sim.engine.codes import END_REASON_LABELS
-from sim.engine.game import (
-    RES_HP0,
-    RES_PLAYED0,
-    RES_REASON,
-    RES_SK0,
-    TRES_DEALT0,
-    TRES_HP0,
-    TRES_OUT0,
-    TRES_PLAYED0,
-    TRES_REASON,
-    TRES_SK0,
-)
+from sim.engine.game import (RES_HP0, RES_PLAYED0, RES_REASON, RES_SK0, TRES_DEALT0, TRES_HP0, TRES_OUT0, TRES_PLAYED0,
+    TRES_REASON, TRES_SK0)
 from sim.play.match import Match, MatchError
 from sim.play.narrate import narrate, narrate_explained
 from sim.play.teams import TeamMatch, parse_team, split_heroes

@@ -15,18 +15,8 @@ from reports.compare import build_compare_report
 from reports.loadouts import build_loadouts_report
 from reports.teams import build_teams_report
 from sim.cli.app import main
-from sim.cli.options import (
-    backend_options,
-    check_profile,
-    homebrew_paths,
-    run_options,
-    variant_of,
-    variant_option,
-)
-from sim.content.profiles import (
-    DEFAULT_PROFILE,
-    profile_names,
-)
+from sim.cli.options import backend_options, check_profile, homebrew_paths, run_options, variant_of, variant_option
+from sim.content.profiles import DEFAULT_PROFILE, profile_names
 from sim.runs.arena import ArenaError
 from sim.runs.bench import format_bench, run_bench
 from sim.runs.drive import execute_run

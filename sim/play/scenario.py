@@ -56,38 +56,11 @@ import numpy as np
 from sim.content.profiles import ProfileError, get_profile
 from sim.engine import layout as L
 from sim.engine.control import CTL_EXPLAIN, EXPLAIN_REC
-from sim.engine.core import (
-    PILE_DECK,
-    PILE_DISC,
-    PILE_HAND,
-    check_end,
-    pile_push,
-    rng_seed,
-)
-from sim.engine.policy import (
-    CTL_ERR_KIND,
-    CTL_ERR_N,
-    CTL_ERR_OPTS,
-    CTL_ERR_PLAYER,
-    CTL_ERR_PRESET,
-    CTL_ERR_VALUE,
-    CTL_LEN,
-    CTL_POS,
-    DECISION_DOMAINS,
-    MODE_SCRIPT,
-    new_control,
-)
-from sim.engine.rules import (
-    do_attack,
-    do_maneuver,
-    do_scheme,
-    end_of_turn,
-    legal_actions,
-    pack_action,
-    start_of_turn,
-    take_turn,
-    unpack_action,
-)
+from sim.engine.core import PILE_DECK, PILE_DISC, PILE_HAND, check_end, pile_push, rng_seed
+from sim.engine.policy import (CTL_ERR_KIND, CTL_ERR_N, CTL_ERR_OPTS, CTL_ERR_PLAYER, CTL_ERR_PRESET, CTL_ERR_VALUE,
+    CTL_LEN, CTL_POS, DECISION_DOMAINS, MODE_SCRIPT, new_control)
+from sim.engine.rules import (do_attack, do_maneuver, do_scheme, end_of_turn, legal_actions, pack_action,
+    start_of_turn, take_turn, unpack_action)
 from sim.play.match import Match
 from sim.play.narrate import describe_option, narrate_events
 from sim.play.teams import TeamMatch

@@ -52,23 +52,10 @@ import numpy as np
 
 from sim.content.profiles import seat_controls
 from sim.engine import layout as L
-from sim.engine.game import (
-    TRES_DEALT0,
-    TRES_FIELDS,
-    TRES_HP0,
-    play_team_game,
-    play_team_games,
-    setup_game,
-    team_result_row,
-)
+from sim.engine.game import (TRES_DEALT0, TRES_FIELDS, TRES_HP0, play_team_game, play_team_games, setup_game,
+    team_result_row)
 from sim.engine.policy import CTL_EXPLAIN, MODE_RANDOM, new_control
-from sim.play.match import (
-    GameRecord,
-    Match,
-    MatchError,
-    env_hero_paths,
-    installed_content,
-)
+from sim.play.match import GameRecord, Match, MatchError, env_hero_paths, installed_content
 from sim.play.narrate import narrate, narrate_explained
 
 #: seat (0..3) -> (team, index within the team): seats 0, 2 = team 0; 1, 3 = team 1

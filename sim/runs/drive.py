@@ -18,23 +18,9 @@ from sim.content.profiles import get_profile
 from sim.runs.backend import Backend, BackendError, open_pool
 from sim.runs.errors import RunError, RunInterrupted
 from sim.runs.plan import RunPlan, RunResult, package_version
-from sim.runs.store import (
-    FORMAT_VERSION,
-    GAMES_DIR,
-    MANIFEST,
-    RUN_KIND,
-    SPACES_DIR,
-    read_manifest,
-    write_chunk,
-    write_json,
-)
-from sim.runs.workers import (
-    WorkerMismatch,
-    cached_match,
-    play_task,
-    worker_differences,
-    worker_expectation,
-)
+from sim.runs.store import (FORMAT_VERSION, GAMES_DIR, MANIFEST, RUN_KIND, SPACES_DIR, read_manifest, write_chunk,
+    write_json)
+from sim.runs.workers import WorkerMismatch, cached_match, play_task, worker_differences, worker_expectation
 
 
 def _now() -> str:

@@ -25,21 +25,8 @@ from sim.play.teams import TeamMatch
 from sim.runs.backend import Backend
 from sim.runs.drive import drive_chunks
 from sim.runs.errors import RunError
-from sim.runs.plan import (
-    battlefield_facts,
-    check_common,
-    finish_plan,
-    resolve_battlefields,
-    resolve_heroes,
-    split_keys,
-)
-from sim.runs.store import (
-    END_REASONS,
-    GAMES_DIR,
-    finished_chunks,
-    read_manifest,
-    write_parquet,
-)
+from sim.runs.plan import battlefield_facts, check_common, finish_plan, resolve_battlefields, resolve_heroes, split_keys
+from sim.runs.store import END_REASONS, GAMES_DIR, finished_chunks, read_manifest, write_parquet
 from sim.runs.workers import check_worker, worker_expectation
 
 TEAMS_MODE = "teams"

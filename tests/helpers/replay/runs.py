@@ -12,39 +12,10 @@ from sim.engine.policy import new_control
 from sim.play.match import Match
 
 from .checks import run_checked
-from .constants import (
-    ACTIONS,
-    ALL_ELEVEN,
-    ALL_HEROES,
-    ALL_SEVEN,
-    COBBLE,
-    COBBLE_BATTLEFIELDS,
-    GAMES_CLASSIC,
-    GAMES_COBBLE,
-    GAMES_WITCHER,
-    GERALT,
-    HEROES,
-    MESSAGES,
-    OK,
-    PAIR_BATTLEFIELDS,
-    R_CODE,
-    R_DETAIL,
-    R_EVENT,
-    R_FIELDS,
-    R_REASON,
-    R_SEED,
-    R_TURN,
-    RUN_SEED,
-    SX_ATTACKS,
-    SX_FIELDS,
-    SX_GAMES,
-    SX_MOVES,
-    SX_STATE_CHECKS,
-    SX_TURNS,
-    TURN_CAP,
-    WITCHER,
-    WITCHER_BATTLEFIELDS,
-)
+from .constants import (ACTIONS, ALL_ELEVEN, ALL_HEROES, ALL_SEVEN, COBBLE, COBBLE_BATTLEFIELDS, GAMES_CLASSIC,
+    GAMES_COBBLE, GAMES_WITCHER, GERALT, HEROES, MESSAGES, OK, PAIR_BATTLEFIELDS, R_CODE, R_DETAIL, R_EVENT, R_FIELDS,
+    R_REASON, R_SEED, R_TURN, RUN_SEED, SX_ATTACKS, SX_FIELDS, SX_GAMES, SX_MOVES, SX_STATE_CHECKS, SX_TURNS, TURN_CAP,
+    WITCHER, WITCHER_BATTLEFIELDS)
 from .expect import Expect, hero_toml
 
 

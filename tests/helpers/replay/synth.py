@@ -3,14 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine.layout import (
-    EV_ACTION,
-    EV_DRAW,
-    EV_FIELDS,
-    EV_TURN,
-    FIGHTERS_PER_PLAYER,
-    MAX_FIGHTERS,
-)
+from sim.engine.layout import EV_ACTION, EV_DRAW, EV_FIELDS, EV_TURN, FIGHTERS_PER_PLAYER, MAX_FIGHTERS
 from sim.play.match import Match
 
 from .board import close_step, flush_pending, move_dist, new_context
