@@ -1,0 +1,303 @@
+"""Planning a run: validate the options, resolve heroes and battlefields, fingerprint the
+files that decide the games, and check the run folder (new, empty, or this very run to
+resume). Nothing here writes to disk."""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import numpy as np
+
+from sim.content.battlefields import (
+    BATTLEFIELD_DIR,
+    list_battlefields,
+    load_battlefield,
+)
+from sim.content.compile import RULE_OPTIONS
+from sim.content.heroes import HeroFileError
+from sim.content.profiles import get_profile
+from sim.content.variants import VariantError
+from sim.play.match import MatchError, installed_content, parse_hero
+from sim.runs.cells import plan_chunks
+from sim.runs.errors import RunError
+from sim.runs.store import MANIFEST, finished_chunks, read_manifest
+
+DEFAULT_CHUNK_SIZE = 200
+DEFAULT_SEED = 1
+
+@dataclass
+class RunPlan:
+    """A validated run: settings, cells, chunks and the facts the reports need.
+
+    Built by :func:`plan_run` (which writes nothing); played by :func:`execute_run`.
+    ``settings`` is the JSON-able dict compared on resume; ``done`` is the set of
+    chunk names already stored in ``run_dir``.
+    """
+
+    run_dir: Path
+    settings: dict
+    cells: list
+    chunks: list
+    hero_info: dict
+    battlefield_info: dict
+    extra_heroes: tuple
+    done: set = field(default_factory=set)
+    variant: str = ""     # the designer variant as JSON (Variant.to_json()), '' for none
+
+    @property
+    def games_total(self) -> int:
+        return sum(c.games for c in self.cells)
+
+    @property
+    def games_done(self) -> int:
+        return sum(ch.n for ch in self.chunks if ch.name in self.done)
+
+
+@dataclass
+class RunResult:
+    """What :func:`execute_run` did: ``games_played`` this call (games), ``seconds``
+    of wall time this call (after the setup), ``games_per_second``, and totals for the
+    run folder; ``backend`` describes where the games ran, ``workers`` the worker
+    slots, ``busy_seconds`` the time spent inside chunks summed over the workers and
+    ``setup_seconds`` the time to start or reach the workers, check them and load the
+    engine in this process."""
+
+    run_dir: Path
+    games_total: int
+    games_played: int
+    games_skipped: int
+    chunks_total: int
+    seconds: float
+    games_per_second: float
+    backend: str = ""
+    workers: int = 0
+    busy_seconds: float = 0.0
+    setup_seconds: float = 0.0
+
+    @property
+    def overhead(self) -> float:
+        """Share of the worker slots' wall time (``seconds`` x ``workers``) not spent
+        inside chunks: scheduling, transfers, idle workers at the end, the driver's
+        writes when it is the bottleneck (0..1; nan if nothing was played)."""
+        if self.workers <= 0 or self.seconds <= 0:
+            return float("nan")
+        return max(0.0, 1.0 - self.busy_seconds / (self.seconds * self.workers))
+
+
+def split_keys(values) -> list[str]:
+    out = []
+    for v in values or ():
+        out.extend(p.strip() for p in str(v).split(",") if p.strip())
+    return out
+
+
+def file_sha(path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def engine_fingerprint(package: str = "engine") -> str:
+    """Hash of every source file under ``sim/<package>/`` (the engine, or ``"content"``:
+    the hero-file compiler), subpackages included: 12 hex digits. A changed engine may
+    play different games, so a run cannot be resumed across an engine edit."""
+    d = hashlib.sha1()
+    here = Path(__file__).resolve().parent.parent / package
+    for p in sorted(here.rglob("*.py")):
+        d.update(p.relative_to(here).as_posix().encode() + p.read_bytes())
+    return d.hexdigest()[:12]
+
+
+def package_version() -> str:
+    try:
+        return version("unmatched-sim")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def resolve_heroes(names, content) -> dict[str, list[str]]:
+    """Hero selection -> {key: [loadouts]}.
+
+    ``names``: hero keys (or their aliases, e.g. ``geralt``) or ``key@loadout`` strings
+    (comma-separated lists allowed); None or empty means every installed hero with all
+    its loadouts. A plain key
+    takes all of the hero's loadouts; ``key@loadout`` only the named ones. Raises
+    RunError listing the valid heroes or loadouts.
+    """
+    if isinstance(names, str):
+        names = [names]
+    if names is not None and len(names) and not split_keys(names):
+        raise RunError("--heroes is empty; give hero keys separated by commas, or leave it out for every hero",
+                       "--heroes")
+    names = split_keys(names)
+    if not names:
+        return {k: list(content.specs[k].loadouts()) for k in sorted(content.specs)}
+    chosen: dict[str, list[str]] = {}
+    for name in names:
+        try:
+            key, lo = parse_hero(name)
+        except MatchError as e:
+            raise RunError(str(e), "--heroes") from None
+        if key not in content.specs:
+            canon = [k for k, sp in content.specs.items() if key in getattr(sp, "aliases", ())]
+            if not canon:
+                raise RunError(f"unknown hero {key!r}; valid: {', '.join(sorted(content.specs))}", "--heroes")
+            key = canon[0]
+        spec = content.specs[key]
+        if lo is None:
+            los = list(spec.loadouts())
+        else:
+            try:
+                spec.parse_loadout(lo)
+            except HeroFileError as e:
+                raise RunError(str(e), "--heroes") from None
+            los = [lo]
+        cur = chosen.setdefault(key, [])
+        cur.extend(x for x in los if x not in cur)
+    return {k: chosen[k] for k in sorted(chosen)}
+
+
+def resolve_battlefields(names) -> list[str]:
+    """Battlefield keys (comma-separated lists allowed; None = all installed), sorted
+    and de-duplicated. Raises RunError listing the valid keys."""
+    valid = list_battlefields()
+    names = split_keys(names)
+    if not names:
+        return valid
+    for n in names:
+        if n not in valid:
+            raise RunError(f"unknown battlefield {n!r}; valid: {', '.join(valid)}", "--battlefields")
+    return sorted(set(names))
+
+
+def hero_facts(spec) -> dict:
+    copies = {}
+    for lo in spec.loadouts():
+        per = [0] * len(spec.cards)
+        for i, n in spec.deck(lo):
+            per[i] = n
+        copies[lo] = per
+    return {"name": spec.name, "set": spec.set, "health": spec.hero.health,
+            "cards": [c.name for c in spec.cards], "card_types": [c.type for c in spec.cards],
+            "loadouts": list(spec.loadouts()), "groups": [[g, list(o)] for g, o in spec.groups],
+            "deck_copies": copies}
+
+
+def battlefield_facts(bf) -> dict:
+    n = bf.n_spaces
+    edges = [[i, j] for i in range(n) for j in range(i + 1, n) if bf.adj[i, j]]
+    return {"name": bf.name, "space_ids": list(bf.space_ids),
+            "xy": [[None if np.isnan(v) else float(v) for v in row] for row in bf.xy],
+            "edges": edges, "starts": [int(s) for s in bf.starts[:2]],
+            "passages": [i for i in range(n) if bf.passage[i]]}
+
+
+def _describe_diff(old: dict, new: dict) -> str:
+    mo, mn = old.get("mode", "matrix"), new.get("mode", "matrix")
+    if mo != mn:   # another command's run: say so, not every setting that differs
+        return (f"the folder holds a {mo} run, and this is a {mn} command: use another --out, "
+                f"or `unmatched-sim report` on it")
+    parts = []
+    for k in sorted(set(old) | set(new)):
+        if old.get(k) != new.get(k):
+            if k == "fingerprint":
+                a, b = old.get(k) or {}, new.get(k) or {}
+                what = [f for f in sorted(set(a) & set(b)) if a[f] != b[f]]
+                if what:   # (a different selection of heroes is reported under "heroes")
+                    parts.append("files changed since the run started: " + ", ".join(
+                        {"engine": "the engine (sim/engine)", "compiler": "the hero compiler (sim/content)"}.get(
+                            f, f.replace(":", " ")) for f in what))
+            elif k == "variant":
+                def name(v):
+                    return "none" if not v else f"{v.get('name')!r} ({v.get('file')}, digest {v.get('digest')})"
+                parts.append(f"variant: run has {name(old.get(k))}, this command {name(new.get(k))}")
+            else:
+                parts.append(f"{k}: run has {_short(json.dumps(old.get(k)))}, this command {_short(json.dumps(new.get(k)))}")
+    return "; ".join(parts)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    """``text``, cut to ``limit`` characters with an ellipsis (a setting's long list in a message)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+
+def check_common(games, chunk_size, seed, ai, extra_heroes, variant):
+    """Validate the options every run takes; returns (profile, extra paths, content)."""
+    if not isinstance(games, (int, np.integer)) or isinstance(games, bool) or games < 1:
+        raise RunError(f"games must be a positive whole number, got {games!r}", "--games")
+    if not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
+        raise RunError(f"chunk size must be a positive whole number, got {chunk_size!r}", "--chunk-size")
+    if not 0 <= int(seed) <= 0xFFFFFFFF:
+        raise RunError(f"seed must be 0..4294967295, got {seed}", "--seed")
+    try:
+        profile = get_profile(ai)
+    except ValueError as e:
+        raise RunError(str(e), "--ai") from None
+    extra = tuple(str(Path(p).resolve()) for p in extra_heroes)
+    try:
+        content = installed_content(extra, variant.to_json() if variant is not None else "")
+    except VariantError as e:
+        raise RunError(str(e), "--variant") from None
+    except HeroFileError as e:
+        raise RunError(f"a hero file is invalid: {e}") from None
+    return profile, extra, content
+
+
+def load_battlefields(battlefields):
+    bf_keys = resolve_battlefields(battlefields)
+    bfs = {k: load_battlefield(k) for k in bf_keys}
+    for k, bf in bfs.items():
+        if bf.starts[0] < 0 or bf.starts[1] < 0:
+            raise RunError(f"battlefield {k!r} has no start spaces 1 and 2", "--battlefields")
+    return bf_keys, bfs
+
+
+def finish_plan(out, settings: dict, cells, hero_keys, bf_keys, bfs, ai, profile, seed, chunk_size, content,
+                 extra, variant) -> RunPlan:
+    """Complete ``settings`` (AI, seed, rules, fingerprints, variant), chunk the cells and
+    check the run folder (new, empty, or this very run to resume)."""
+    fingerprint = {"engine": engine_fingerprint(), "compiler": engine_fingerprint("content")}
+    for k in hero_keys:
+        fingerprint[f"hero:{k}"] = file_sha(content.specs[k].path)
+    for k in bf_keys:
+        fingerprint[f"battlefield:{k}"] = file_sha(BATTLEFIELD_DIR / f"{k}.toml")
+    settings = dict(settings)
+    settings.update({
+        "ai": str(ai), "ai_mode": profile.mode_name, "ai_weights": list(profile.weights),
+        "seed": int(seed), "chunk_size": int(chunk_size),
+        "rules": {name: default for name, (_, default, _) in RULE_OPTIONS.items()},
+        "fingerprint": fingerprint,
+    })
+    if variant is not None:
+        settings["variant"] = variant.settings()
+    chunks = plan_chunks(cells, int(chunk_size))
+
+    run_dir = Path(out)
+    done: set = set()
+    if run_dir.exists():
+        if not run_dir.is_dir():
+            raise RunError(f"{run_dir} is a file, not a folder; choose another --out", "--out")
+        if (run_dir / MANIFEST).exists():
+            try:
+                old = read_manifest(run_dir)
+            except RunError as e:
+                if "this version reads format" in str(e):     # an older run folder: say so, not "not a run"
+                    raise RunError(str(e), "--out") from None
+                raise RunError(f"{run_dir} holds a {MANIFEST} that is not an unmatched-sim run's; "
+                               "choose another --out", "--out") from None
+            old_settings = old.get("settings") or {}
+            if old_settings.get("mode", "matrix") != settings.get("mode", "matrix"):
+                raise RunError(f"{run_dir}: {_describe_diff(old_settings, settings)}", "--out")
+            if old_settings != settings:
+                raise RunError(f"{run_dir} holds a run with different settings ({_describe_diff(old_settings, settings)}); "
+                               "rerun with the same options to resume it, or choose another --out", "--out")
+            done = finished_chunks(run_dir, chunks)
+        elif any(run_dir.iterdir()):
+            raise RunError(f"{run_dir} is a non-empty folder that is not a matrix run folder; "
+                           "choose a new or empty --out folder", "--out")
+    hero_info = {k: hero_facts(content.specs[k]) for k in hero_keys}
+    bf_info = {k: battlefield_facts(bf) for k, bf in bfs.items()}
+    return RunPlan(run_dir, settings, cells, chunks, hero_info, bf_info, extra, done,
+                   variant=variant.to_json() if variant is not None else "")
