@@ -1,10 +1,25 @@
 """`unmatched-sim bench`: the figures are all there and consistent (no timing thresholds)."""
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from sim.cli import main
 from sim.runs.bench import mix_cells, python_sample
+
+
+# The record of what the engine plays: the bench mix's digest at one game per ordered hero pair
+# (`unmatched-sim bench --games 121 --ai PROFILE` prints it). A change that moves any game changes
+# these; update them in the same commit and say why in its message.
+MIX_DIGESTS = {"random": "c0a85089ac14eb3ab74693f621811303bd37dcd2",
+               "greedy": "35e066ced91379a9889561568a7e3ae3d69f3b4d",
+               "standard": "c1ad63888e892e62c7eae2922c0db647881c6bec"}
+
+
+@pytest.mark.parametrize("ai", sorted(MIX_DIGESTS))
+def test_the_bench_mix_plays_the_recorded_games(ai):
+    from sim.runs.bench import _digest, play_share
+    assert _digest([play_share(ai, 1, 0, 1)]) == MIX_DIGESTS[ai]
 
 
 def test_mix_covers_every_hero_and_battlefield():
@@ -36,6 +51,7 @@ def test_bench_json_has_every_figure_and_they_agree():
     assert b["all_cores"]["duels_per_worker"] % pairs == 0 and b["all_cores"]["duels_per_worker"] >= b["games"]
     assert b["parallel_efficiency"] > 0 and b["cpu_efficiency"] > 0 and 0 < b["cpu_share"] <= 1.05
     assert b["same_games"] is True
+    assert b["games_digest"] == MIX_DIGESTS["random"]
     assert b["turns_per_duel"] > 1
     assert b["compile"] is None      # only with --compile (minutes)
     w = b["warm_start"]

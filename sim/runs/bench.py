@@ -294,6 +294,7 @@ def run_bench(games: int = DEFAULT_GAMES, ai: str = "standard", jobs: int | None
     out["one_core"] = one
     out["turns_per_duel"] = round(ref["turns"] / ref["games"], 2)
     ref_digest = _digest([ref])
+    out["games_digest"] = ref_digest     # what the engine plays: any change of a game changes it
 
     # every worker plays the mix `laps` times over: at least MIN_PARALLEL_SECONDS of play, so
     # that starting the tasks and collecting their results stay small beside it
@@ -348,6 +349,8 @@ def format_bench(r: dict) -> str:
         f"  {r['jobs']} cores    {allc['duels_per_second']['best']:>9,.0f} duels per second; parallel efficiency "
         f"{100 * r['parallel_efficiency']:.0f}% (CPU per duel: {100 * r['cpu_efficiency']:.0f}%; the workers got "
         f"{100 * r['cpu_share']:.0f}% of {r['jobs']} cores); same games: {'yes' if r['same_games'] else 'NO'}",
+        f"  games      digest {r['games_digest']} (sha1 of the mix's result rows: the record of what this "
+        "engine and AI play)",
     ]
     c = r.get("compile")
     lines.append(f"  compile    {c['seconds']:.0f} s to the first duel with an empty cache ({c['cpu_seconds']:.0f} s CPU)"
