@@ -1,5 +1,6 @@
-"""Independent replay checker of the invariant tests (``tests/test_invariants.py``): many
-random-policy games, with a replay of every event log.
+"""Independent replay checker of the invariant tests (``tests/test_invariants.py``,
+``tests/test_invariants_teams.py``): many random-policy games, with a replay of every event
+log. The tests of the checker itself (the logs it must reject) are ``tests/test_replay_checker*.py``.
 
 Coverage (250 matchups, at least 10,000 games in the slow run; team games: ``teams`` and
 ``test_invariants_team_games_random``: 2 vs 2 games on all six battlefields, every
