@@ -116,3 +116,16 @@ def test_the_layer_check_sees_an_upward_import(tmp_path):
     p.write_text("from sim.runs.store import read_games\n")
     targets = [t for t, _, _ in _imports("sim.engine.bad", p)]
     assert targets == ["sim.runs.store"] and _layer("sim.engine.bad") < _layer(targets[0])
+
+
+# One numba function (the replay checker's event loop: one branch per event kind) that a split
+# would have to prove equal over the slow run; the only module allowed above the limit.
+LONG_MODULES = {"tests/helpers/replay/events.py"}
+
+
+def test_no_module_above_700_lines():
+    import subprocess
+    files = subprocess.run(["git", "ls-files", "*.py"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    long = {f: n for f in files if f not in LONG_MODULES and (ROOT / f).exists()
+            and (n := len((ROOT / f).read_text(encoding="utf-8").splitlines())) > 700}
+    assert not long, f"modules above 700 lines (split them along their sections): {long}"
