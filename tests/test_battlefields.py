@@ -5,7 +5,7 @@ import pytest
 
 from sim.content.battlefields import UNREACHABLE, BattlefieldError, list_battlefields, load_battlefield
 
-# From shared/reference/maps/README.md: spaces, two-way edges, one-way arrows, zones, starts 1..4.
+# The printed battlefields: spaces, two-way edges, one-way arrows, zones, starts 1..4.
 REFERENCE = {
     "marmoreal": (31, 42, 0, 8, ("M13", "M31", "M03", "M11")),
     "sarpedon": (38, 61, 0, 6, ("S20", "S32", "S03", "S14")),

@@ -50,7 +50,7 @@ def test_map_facts_used_by_these_tests():
 
 
 # ---------------------------------------------------------------- hero files vs reference data
-# (name, type, value, BOOST, copies, banner), copied from shared/reference/heroes/*.json
+# (name, type, value, BOOST, copies, banner), as printed on the cards
 # (Jekyll & Hyde: the banner is the form, "any" for ANY cards)
 REFERENCE_CARDS = {
     "dracula": [

@@ -32,7 +32,7 @@ def test_map_facts_used_by_these_tests():
 
 
 # ---------------------------------------------------------------- hero files vs reference data
-# (name, type, value, BOOST, copies, fighter), copied from shared/reference/heroes/*.json
+# (name, type, value, BOOST, copies, fighter), as printed on the cards
 REFERENCE_CARDS = {
     "geralt_of_rivia": [
         (IGNI, "attack", 0, 3, 2, GERALT), (STEEL, "attack", 4, 3, 2, GERALT), (SILVER, "attack", 4, 3, 2, GERALT),

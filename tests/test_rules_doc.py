@@ -14,8 +14,8 @@ DOC = ROOT / "docs" / "rules.md"
 CITE = re.compile(r"(?<![A-Za-z0-9])R(\d\d)(?:-R?(\d\d))?(?!\d)")
 ENTRY = re.compile(r"^\*\*R(\d\d):", re.M)
 TEST_REF = re.compile(r"`(test_[a-z0-9_]+\.py)::(test_[A-Za-z0-9_]+)`")
-# rules material that lives beside the repository, not in it
-OUTSIDE = ("shared/" + "rules", "cases" + ".md")
+# material that lives beside the repository, not in it (rules, rulings, reference card data)
+OUTSIDE = ("shared/" + "rules", "shared/" + "reference", "cases" + ".md")
 TEXT_SUFFIXES = {".py", ".md", ".toml", ".txt", ".json", ".ipynb", ".cfg", ".ini", ".yml", ".yaml"}
 
 
@@ -87,4 +87,4 @@ def test_no_file_points_to_rules_material_outside_the_repository():
         for n, line in enumerate(text.splitlines(), 1):
             if any(s in line for s in OUTSIDE):
                 bad.append(f"{f.relative_to(ROOT)}:{n}: {line.strip()[:100]}")
-    assert not bad, "point these to docs/rules.md:\n" + "\n".join(bad)
+    assert not bad, "point these inside the repository (rules: docs/rules.md):\n" + "\n".join(bad)

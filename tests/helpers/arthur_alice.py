@@ -15,7 +15,7 @@ Map facts used below (sim/battlefields/marmoreal.toml):
   Edges used: M13-M20, M20-M21, M20-M27, M21-M25, M25-M26, M26-M23, M23-M24,
   M24-M16, M16-M12, M13-M07, M07-M01, M07-M08, M27-M28, M28-M29.
   M21 is red only; M27 is brown only (adjacent to M20 but in none of its zones).
-Card texts: shared/reference/heroes/{king_arthur,alice}.json.
+Card texts: the published cards (names and numbers; effects paraphrased in the hero files).
 Case ids (Rnn): docs/rules.md; project decisions there (R24: a
 cancelled attack card loses Arthur's face-down BOOST even for Excalibur; the
 game ends as soon as a hero is defeated).

@@ -20,7 +20,7 @@ Map facts used below (sim/battlefields/soho.toml; checked by test_map_facts_used
   zones: navy = SH04 SH05 SH06 SH07 SH08 SH13 SH15 SH16; lightblue = SH01 SH02 SH03 SH04 SH10
   SH11; pink = SH07 SH08 SH14 SH16 SH17 SH20 SH24; red = SH21 SH22 SH25 SH26 SH27 SH28.
 Baskerville Manor (R21): passage spaces BM04, BM09, BM15, BM26; BM04-BM01-BM05 is a line.
-Card texts: shared/reference/heroes/{dracula,jekyll_hyde,invisible_man,sherlock_holmes}.json.
+Card texts: the published cards (names and numbers; effects paraphrased in the hero files).
 Rules: the Cobble & Fog rules; project decisions in docs/rules.md (Jekyll/Hyde cards of
 the other form cannot be played, rules option off_form_cards; passages are for movement only;
 the game ends as soon as a hero is defeated).

@@ -12,7 +12,7 @@ Map facts used below (sim/battlefields/marmoreal.toml):
   red zone = M07 M13 M20 M21; M21 is red only; M13 is red+yellow.
   M20-M21, M20-M13, M20-M27, M21-M25, M25-M26, M26-M23, M23-M24 are edges.
   M25 (green/blue/brown) is adjacent to M21 but shares no zone with it.
-Card texts: shared/reference/heroes/{medusa,sinbad}.json.
+Card texts: the published cards (names and numbers; effects paraphrased in the hero files).
 Case ids (Rnn): docs/rules.md.
 """
 

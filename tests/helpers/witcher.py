@@ -18,7 +18,7 @@ Map facts used below (sim/battlefields/marmoreal.toml):
   Lines: M13-M07-M01-M02, M07-M08, M20-M21-M25-M26-M23-M24, M20-M27-M28-M29-M30-M31.
   M13 and M21 are both red but not adjacent.
 Kaer Morhen (R20): one-way path KM04 -> KM12 (adjacent both ways, movement down only).
-Card texts: shared/reference/heroes/{geralt_of_rivia,ciri,ancient_leshen}.json.
+Card texts: the published cards (names and numbers; effects paraphrased in the hero files).
 Rules: the Steel & Silver set rules; project decisions in docs/rules.md
 (one ongoing scheme per hero, discard conditions only at the end of the owner's
 turn; Ciri at 7+ Source protects every card her player plays; Wolves start on the
