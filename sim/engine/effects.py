@@ -119,10 +119,7 @@ def run_value_op(st, tb, ctl, log, ins, op, p, f, side, card):
     """Steps that change the combat cards and their values (cancel, +value, value instead,
     BOOST, prevent, ignore, replace, printed value, zero value, predict).
 
-    Runs step ``ins`` (opcode ``op``) for player ``p``, fighter ``f``, combat side ``side``
-    and card ``card``. Returns False when the step stopped before acting (no target, no
-    opponent, nothing to choose): :func:`run_program` then skips the game-end check, as
-    for a step whose condition failed."""
+    Arguments and return value: the handler contract of :func:`run_program`."""
     amt = ins[I_N]
     opts = stack_i64(CARD_OPTS)
     vals = stack_i64(N_VALUES)
@@ -202,10 +199,7 @@ def run_fighter_op(st, tb, ctl, log, ins, op, p, f, side, card):
     """Steps that change fighters where they stand: damage, recovery, health, return of a
     defeated fighter, damage to spaces, pin, swap, remove.
 
-    Runs step ``ins`` (opcode ``op``) for player ``p``, fighter ``f``, combat side ``side``
-    and card ``card``. Returns False when the step stopped before acting (no target, no
-    opponent, nothing to choose): :func:`run_program` then skips the game-end check, as
-    for a step whose condition failed."""
+    Arguments and return value: the handler contract of :func:`run_program`."""
     amt = ins[I_N]
     tg = stack_i64(MAX_FIGHTERS)
     spaces = stack_i64(MAX_SPACES)
@@ -300,10 +294,7 @@ def run_fighter_op(st, tb, ctl, log, ins, op, p, f, side, card):
 def run_move_op(st, tb, ctl, log, ins, op, p, f, side, card):
     """Steps that move or place fighters and fog tokens: move, place, summon, place fog, move fog.
 
-    Runs step ``ins`` (opcode ``op``) for player ``p``, fighter ``f``, combat side ``side``
-    and card ``card``. Returns False when the step stopped before acting (no target, no
-    opponent, nothing to choose): :func:`run_program` then skips the game-end check, as
-    for a step whose condition failed."""
+    Arguments and return value: the handler contract of :func:`run_program`."""
     amt = ins[I_N]
     tg = stack_i64(MAX_FIGHTERS)
     bud = stack_i64(MAX_FIGHTERS)
@@ -359,10 +350,7 @@ def run_card_op(st, tb, ctl, log, ins, op, p, f, side, card):
     """Steps on decks, hands and discard piles: draw, discard, take, look, search, reclaim,
     reveal, name a value, hand to deck.
 
-    Runs step ``ins`` (opcode ``op``) for player ``p``, fighter ``f``, combat side ``side``
-    and card ``card``. Returns False when the step stopped before acting (no target, no
-    opponent, nothing to choose): :func:`run_program` then skips the game-end check, as
-    for a step whose condition failed."""
+    Arguments and return value: the handler contract of :func:`run_program`."""
     amt = ins[I_N]
     opts = stack_i64(CARD_OPTS)
     vals = stack_i64(N_VALUES)
@@ -488,10 +476,7 @@ def run_card_op(st, tb, ctl, log, ins, op, p, f, side, card):
 def run_turn_op(st, tb, ctl, log, ins, op, p, f, side, card):
     """Steps on the turn and the hero counters: gain actions, end the turn, flip / set / choose a counter.
 
-    Runs step ``ins`` (opcode ``op``) for player ``p``, fighter ``f``, combat side ``side``
-    and card ``card``. Returns False when the step stopped before acting (no target, no
-    opponent, nothing to choose): :func:`run_program` then skips the game-end check, as
-    for a step whose condition failed."""
+    Arguments and return value: the handler contract of :func:`run_program`."""
     amt = ins[I_N]
     opts = stack_i64(CARD_OPTS)
     if op == OP_GAIN_ACTION:
@@ -523,7 +508,11 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
 
     Stops early when the game ends or an effect ends the turn. Each step's op runs in
     the handler of its family (``_OP_FAMILY``); ``add_move`` and ``choose`` (which runs
-    the chosen branches as programs) are run here.
+    the chosen branches as programs) are run here. A handler ``run_*_op(st, tb, ctl, log,
+    ins, op, p, f, side, card)`` runs step ``ins`` (opcode ``op``) for player ``p``,
+    fighter ``f``, combat side ``side`` and card ``card``; it returns False when the step
+    stopped before acting (no target, no opponent, nothing to choose), and the game-end
+    check is then skipped, as for a step whose condition failed.
     """
     acc = 0
     bstart = stack_i64(MAX_OPTIONS)
