@@ -1,5 +1,9 @@
 """Commands that play many games: ``arena``, ``matrix``, ``teams``, ``loadouts``, ``compare``,
-``report`` (rebuild a run's report) and ``bench``."""
+``report`` (rebuild a run's report) and ``bench``.
+
+Each command imports the run and report modules it uses inside its function: they load
+pandas, pyarrow and matplotlib (about 0.6 s), which ``--help``, ``heroes`` and ``validate``
+do not need."""
 from __future__ import annotations
 
 import json
@@ -9,22 +13,10 @@ from pathlib import Path
 
 import click
 
-from reports import build_report
-from reports.arena import format_arena, run_arena
-from reports.compare import build_compare_report
-from reports.loadouts import build_loadouts_report
-from reports.teams import build_teams_report
 from sim.cli.app import main
 from sim.cli.options import backend_options, check_profile, homebrew_paths, run_options, variant_of, variant_option
 from sim.content.profiles import DEFAULT_PROFILE, profile_names
-from sim.runs.arena import ArenaError
-from sim.runs.bench import format_bench, run_bench
-from sim.runs.drive import execute_run
 from sim.runs.errors import RunError, RunInterrupted
-from sim.runs.matrix import plan_run
-from sim.runs.store import read_manifest
-from sim.runs.teams import execute_teams, plan_teams
-from sim.runs.versus import BASELINE_DIR, VARIANT_DIR, plan_compare, plan_loadouts
 
 
 @main.command()
@@ -48,6 +40,8 @@ def arena(ai, vs, games, hero_names, battlefield_names, seed, as_json, backend, 
     battlefield, seats swapped evenly; score = wins + draws/2, with a Wilson 95% interval.
     Also prints the first player's score. Example: `unmatched-sim arena --ai standard --vs random`.
     """
+    from reports.arena import format_arena, run_arena
+    from sim.runs.arena import ArenaError
     check_profile(ai, "--ai")
     check_profile(vs, "--vs")
     variant = variant_of(variant_path)
@@ -94,6 +88,7 @@ def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_s
     skipping finished chunks; Ctrl-C loses no finished chunk. At the end the report (CSV,
     Parquet, PNG plots, report.html) is written to OUT/report and a summary printed.
     """
+    from sim.runs.matrix import plan_run
     variant = variant_of(variant_path)
     try:
         plan = plan_run(out, games, hero_names, battlefield_names, ai, seed, chunk_size, homebrew_paths(), variant)
@@ -148,6 +143,7 @@ def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, no_re
     damage dealt, share of its team's damage, survival, last hero standing). A 3-player
     game plays by the same rules, so this report covers it too.
     """
+    from sim.runs.teams import execute_teams, plan_teams
     check_profile(ai, "--ai")
     try:
         plan = plan_teams(out, games, hero_names or None, battlefield_names or None, ai, seed, chunk_size, homebrew_paths())
@@ -166,6 +162,7 @@ def _execute(plan, backend, quiet, out, what="", run=None):
     """Play a planned run with progress and a one-line summary; exits 130 on Ctrl-C
     (finished chunks stay stored). ``run``: the executor (``sim.runs.drive.execute_run``,
     or ``sim.runs.teams.execute_teams`` for a team run)."""
+    from sim.runs.drive import execute_run
     total, done = plan.games_total, plan.games_done
     if done:
         click.echo(f"Resuming {out}: {done} of {total} games already stored.", err=True)
@@ -190,6 +187,10 @@ def _write_report(run_dir, kind: str = "matrix"):
     with its own builder in ``reports``), then print its summary and where its files are.
     A report that cannot be built (e.g. a damaged games file: pyarrow's errors are
     ValueErrors) is a one-line error."""
+    from reports import build_report
+    from reports.compare import build_compare_report
+    from reports.loadouts import build_loadouts_report
+    from reports.teams import build_teams_report
     build = {"teams": build_teams_report, "loadouts": build_loadouts_report,
              "compare": build_compare_report}.get(kind, build_report)
     try:
@@ -234,6 +235,7 @@ def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chun
     the effect of each single gear choice with the others held fixed. Resumable like
     `matrix`. Example: `unmatched-sim loadouts geralt_of_rivia --games 20000`.
     """
+    from sim.runs.versus import plan_loadouts
     variant = variant_of(variant_path)
     if out is None:
         out = _out_name("loadouts", hero.split("@")[0], variant_path.stem if variant_path else "")
@@ -277,6 +279,7 @@ def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, se
     and a significance verdict (paired t-test, Holm-corrected). Example:
     `unmatched-sim compare --variant arthur_plus4.toml --hero king_arthur --games 2000`.
     """
+    from sim.runs.versus import plan_compare
     variant = variant_of(variant_path)
     if out is None:
         out = _out_name("compare", variant_path.stem, hero.split("@")[0])
@@ -311,6 +314,8 @@ def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, se
 def report(run_dir):
     """Write the tables, plots and HTML report of a run folder (RUN_DIR/report): a matrix
     run, a loadouts run, or a compare folder."""
+    from sim.runs.store import read_manifest
+    from sim.runs.versus import BASELINE_DIR, VARIANT_DIR
     if not run_dir.is_dir():
         raise click.BadParameter(f"{run_dir}: " + ("a file, not a run folder" if run_dir.exists() else "no such folder"),
                                  param_hint="RUN_DIR")
@@ -361,6 +366,7 @@ def bench(games, ai, jobs, repeat, python_games, start_runs, measure_compile, as
     start-up time, peak memory per worker and the speed-up over plain Python.
     `sim/runs/bench.py` explains every figure.
     """
+    from sim.runs.bench import format_bench, run_bench
     check_profile(ai, "--ai")
     say = None if as_json else (lambda msg: click.echo(msg, err=True))
     r = run_bench(games, ai, jobs, repeat, python_games, measure_compile, start_runs, progress=say)
