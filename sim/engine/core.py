@@ -23,7 +23,7 @@ from .codes import (  # noqa: F401  (re-exported: callers outside the engine imp
 from .layout import (
     C_FMASK, C_FORM, C_LOCAL, C_TAGS, CB_ACTIVE, CB_ATT_P, CB_DEF_P, F_HP, F_KIND, F_LEFT, F_MAXHP, F_NOLEAVE,
     F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FORM_COUNTER, fslot, G_ACTIVE, G_LOGN,
-    G_NPLAYERS, G_OVER, G_REASON, G_RNG, G_WINNER, H_FLAGS, MAX_CARDS, MAX_FIGHTERS, MAX_HERO_CARDS, N_FOG,
+    G_NPLAYERS, G_OVER, G_REASON, G_RNG, G_WINNER, H_FLAGS, MAX_CARDS, MAX_HERO_CARDS, N_FOG,
     OFF_CB, OFF_DECK, OFF_DISC, OFF_HAND, OFF_PLAYED, OFF_SPACE_DEFEATS, P_CARDS_PLAYED, P_COUNTER0, P_DEALT,
     P_DECKN, P_DISCN, P_FOG0, P_HANDN, P_HERO, P_RETURN, P_TEAM, pslot,
 )
@@ -248,6 +248,13 @@ def opposed(st, f, g):
     return team_of(st, st[fslot(f, F_OWNER)]) != team_of(st, st[fslot(g, F_OWNER)])
 
 
+@jit(I(ST), inline=True)
+def n_slots(st):
+    """Fighter slots in use: ``FIGHTERS_PER_PLAYER`` per player of the game (slots past
+    them are never in play), the bound of every loop over fighters."""
+    return st[G_NPLAYERS] * FIGHTERS_PER_PLAYER
+
+
 @jit(I(I), inline=True)
 def hero_of(p):
     """Fighter slot of player ``p``'s hero."""
@@ -257,7 +264,7 @@ def hero_of(p):
 @jit(I(ST, I))
 def occupant(st, space):
     """Fighter in play on ``space``, or -1."""
-    for f in range(MAX_FIGHTERS):
+    for f in range(n_slots(st)):
         if st[fslot(f, F_STATUS)] == FS_IN_PLAY and st[fslot(f, F_SPACE)] == space:
             return f
     return -1
@@ -276,7 +283,7 @@ def fill_occupancy(st, nspaces, occ):
     """Write :func:`occupancy` into ``occ[:nspaces]`` (int64, at least ``nspaces`` long)."""
     for s in range(nspaces):
         occ[s] = -1
-    for f in range(MAX_FIGHTERS):
+    for f in range(n_slots(st)):
         if st[fslot(f, F_STATUS)] == FS_IN_PLAY:
             s = st[fslot(f, F_SPACE)]
             if s >= 0:
@@ -512,7 +519,7 @@ def reachable(st, tb, f, steps, through, out):
     tf = team_of(st, p)
     occm = 0
     blockm = 0
-    for g in range(MAX_FIGHTERS):
+    for g in range(n_slots(st)):
         if st[fslot(g, F_STATUS)] == FS_IN_PLAY:
             sg = st[fslot(g, F_SPACE)]
             if sg >= 0:

@@ -10,7 +10,7 @@ from ..control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_FU_KEY, CTL_POS_KEY, CTL_POS_SIG,
     CTL_TD_P, CTL_TD_SIG, SCR_ACTIONS, SCR_DEFENSE, SCR_PLAN_POS, SCR_POOL, SCR_SPACES,
 )
-from ..core import pile_base, team_of
+from ..core import n_slots, pile_base, team_of
 from ..layout import (
     C_BOOST, C_FORM, C_PROG, C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CARD0,
     CB_CARD1, CB_DEF_F, CB_DEF_P, CB_MOD0, CB_OVR0, CB_PRINTED0, F_HP, F_KIND, F_MAXHP, F_OWNER, F_SPACE,
@@ -61,7 +61,7 @@ def near_target_correction(st, tb, ctl, p, c):
         xs = st[fslot(x, F_SPACE)]
         n = float(tb.code[r, I_N])
         best = NEG
-        for t in range(MAX_FIGHTERS):
+        for t in range(n_slots(st)):
             if st[fslot(t, F_STATUS)] != FS_IN_PLAY:
                 continue
             ts = st[fslot(t, F_SPACE)]

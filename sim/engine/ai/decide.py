@@ -3,7 +3,7 @@ point from :func:`sim.engine.policy.decide`.
 """
 from ..codes import (
     A_ATTACK, A_MANEUVER, D_ACTION, D_BOOST_ATTACK, D_BOOST_CARD, D_BOOST_MANEUVER, D_DEFENSE,
-    D_DISCARD_EFFECT, D_DISCARD_LIMIT, D_FOG_DEST, D_FORCE_CARD, D_GUESS, D_MAY, D_MOVE_DEST, D_MOVE_STEP,
+    D_DISCARD_EFFECT, D_DISCARD_LIMIT, D_FOG_DEST, D_FORCE_CARD, D_GUESS, D_MAY, D_MOVE_DEST, D_MOVE_STEP, D_MOVE_WHICH, D_FOG_TOKEN,
     D_OPPONENT, D_OPTION, D_PLACE, D_SETUP_SPACE, D_TAKE_CARD, D_TARGET, FS_IN_PLAY, HF_FOG_WALK,
     MODE_GREEDY,
 )
@@ -11,10 +11,10 @@ from ..control import (
     CTL_CTX_F, CTL_EXPLAIN, CTL_MODE0, CTL_PLAN_BOOST, CTL_PLAN_KEY, CTL_SIZE, EXPLAIN_REC, EXPLAIN_TOP,
     MAX_SCR_SCORES, SCR_SCORES,
 )
-from ..core import team_of
+from ..core import n_slots, team_of
 from ..layout import (
     C_VALUE, F_HP, F_KIND, F_OWNER, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_LOGN, G_NPLAYERS,
-    H_FLAGS, MAX_FIGHTERS, P_HERO, pslot,
+    H_FLAGS, P_HERO, pslot,
 )
 from ..sigs import A1, CTL, FA1, I, jit, ST, stack_i64, TB, V
 from .weights import scratch_f1
@@ -55,7 +55,7 @@ def greedy_scores(st, tb, ctl, p, kind, opts, n, scores):
         for i in range(n):
             s = opts[i]
             best = 99
-            for e in range(MAX_FIGHTERS):
+            for e in range(n_slots(st)):
                 if st[fslot(e, F_STATUS)] == FS_IN_PLAY and team_of(st, st[fslot(e, F_OWNER)]) != tm:
                     d = tb.dist[s, st[fslot(e, F_SPACE)]]
                     if d < best:
@@ -102,6 +102,8 @@ def ai_decide(st, tb, ctl, kind, p, opts, n):
     """Index of the option the scripted AI (standard or greedy) picks; ``n`` >= 2."""
     if n > MAX_SCR_SCORES:   # (no engine decision lists more: legal_actions' buffer is this size)
         return 0
+    if (kind == D_MOVE_WHICH or kind == D_FOG_TOKEN) and ctl.shape[0] <= CTL_SIZE + 1:
+        return 0   # not scored (every option 0: the first wins); with an explain buffer they are recorded
     scores = scratch_f1(ctl, SCR_SCORES, n)
     for j in range(n):
         scores[j] = 0.0

@@ -8,7 +8,7 @@ from ..control import (
     CTL_FU, CTL_FU_KEY, CTL_PLAN_BOOST, CTL_PLAN_KEY, CTL_POS_KEY, CTL_POS_SIG, SCR_FOLLOW, SCR_PLAN,
     SCR_PLAN_POS, SCR_POOL, SCR_TARGETS, SCR_WORTH, SCR_WORTH_SET,
 )
-from ..core import count_tag_in_pile, fog_space, pile_base, reachable, team_of
+from ..core import count_tag_in_pile, fog_space, n_slots, pile_base, reachable, team_of
 from ..layout import (
     AI_DMG, AI_VALUE_ATK, C_AI_LIVE, C_BOOST, C_TYPE, C_VALUE, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER,
     F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, G_ACTIONS, G_NPLAYERS, G_TURN,
@@ -33,8 +33,9 @@ def enemy_facts(st, tm, ef):
     ``ef`` of shape (MAX_FIGHTERS, 6)): space, target worth (heroes more as their health
     falls), threat factor (1 hero, 0.6 sidekick), ranged (0/1), move + 1, fighter slot.
     Returns the number of rows. Read once by the callers of :func:`pos_score`."""
+    nf = n_slots(st)
     n = 0
-    for e in range(MAX_FIGHTERS):
+    for e in range(nf):
         if st[fslot(e, F_STATUS)] != FS_IN_PLAY or team_of(st, st[fslot(e, F_OWNER)]) == tm:
             continue
         ehero = st[fslot(e, F_KIND)] == 0
@@ -111,9 +112,10 @@ def pos_sig(st, p):
     (each fighter's status, health, move, reach, kind; the opposing fighters' spaces; ``p``'s
     fog tokens; whether an action remains): equal signatures within one action mean equal
     position scores, so the maneuver plan's scores serve the move decisions after it."""
+    nf = n_slots(st)
     h = 1 if st[G_ACTIONS] > 0 else 0
     tm = team_of(st, p)
-    for e in range(MAX_FIGHTERS):
+    for e in range(nf):
         h = h * 1000003 + st[fslot(e, F_STATUS)]
         if st[fslot(e, F_STATUS)] != FS_IN_PLAY:
             continue
@@ -140,11 +142,12 @@ def target_dists(st, tb, ctl, p, dvals, dprobs, pnone):
     """For each opposing fighter ``e`` of ``p``: its owner's likely best defense
     (``dvals[e]``, ``dprobs[e]``, ``pnone[e]``, see :func:`defense_dist`); ``pnone[e]``
     is -1 for fighters that are not opposing or not in play."""
+    nf = n_slots(st)
     pool = scratch_i1(ctl, SCR_POOL, MAX_CARDS + 1)
     tm = team_of(st, p)
     last_q = -1
     npool = 0
-    for e in range(MAX_FIGHTERS):
+    for e in range(nf):
         pnone[e] = -1.0
         if st[fslot(e, F_STATUS)] != FS_IN_PLAY or team_of(st, st[fslot(e, F_OWNER)]) == tm:
             continue
@@ -173,9 +176,10 @@ def dist_sig(st, p):
     status, owner, kind and (opposing) space; each opposing player's hand size, discard
     pile, ongoing scheme, counters and fog tokens. Equal signatures mean equal defense
     distributions (the opponent's unknown cards and hand size did not change)."""
+    nf = n_slots(st)
     h = p + 1
     tm = team_of(st, p)
-    for e in range(MAX_FIGHTERS):
+    for e in range(nf):
         h = h * 1000003 + st[fslot(e, F_STATUS)]
         h = h * 1000003 + st[fslot(e, F_OWNER)]
         h = h * 1000003 + st[fslot(e, F_KIND)]
@@ -230,17 +234,19 @@ def follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu):
     Also keeps every (fighter, card, target) worth it computes: ``ctl``'s ``SCR_WORTH``
     row ``k * MAX_CARDS + i`` (``p``'s k-th fighter, i-th hand card), column ``e``, written
     where ``SCR_WORTH_SET`` row is 1 (see :func:`known_attack_worth`)."""
-    for a in range(MAX_FIGHTERS):
-        for b in range(MAX_FIGHTERS):
+    nf = n_slots(st)
+    for a in range(nf):
+        for b in range(nf):
             fu[a, b] = -1.0
     hb = pile_base(PILE_HAND, p)
     hn = st[pslot(p, P_HANDN)]
     aw = scratch_f2(ctl, SCR_WORTH, FIGHTERS_PER_PLAYER * MAX_CARDS, MAX_FIGHTERS)
-    for r in range(FIGHTERS_PER_PLAYER * MAX_CARDS):
-        ctl[SCR_WORTH_SET + r] = 0
+    for k in range(FIGHTERS_PER_PLAYER):   # (rows of hand cards only: known_attack_worth reads no other)
+        for i in range(hn):
+            ctl[SCR_WORTH_SET + k * MAX_CARDS + i] = 0
     w_opp = wv(ctl, p, W_OPP_CARD)
     tp = scratch_f2(ctl, SCR_TARGETS, MAX_FIGHTERS, 3)   # each target's dmg_params, read once
-    for e in range(MAX_FIGHTERS):
+    for e in range(nf):
         if pnone[e] >= 0.0:
             tp[e, 0], tp[e, 1], tp[e, 2] = dmg_params(st, ctl, p, e)
     for k in range(FIGHTERS_PER_PLAYER):   # (fighter, card) outside: their parts once, then each target
@@ -256,7 +262,7 @@ def follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu):
             kw = keep_worth(tb, ctl, p, c)
             row = k * MAX_CARDS + i
             ctl[SCR_WORTH_SET + row] = 1
-            for e in range(MAX_FIGHTERS):
+            for e in range(nf):
                 if pnone[e] < 0.0:
                     continue
                 v = (exp_attack_hp(tp[e, 0], tp[e, 1], tp[e, 2], av, dmg, dvals[e], dprobs[e], pnone[e])
@@ -265,8 +271,8 @@ def follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu):
                 if v > fu[g, e]:
                     fu[g, e] = v
     ctl[CTL_FU_KEY] = action_key(st, p)
-    for a in range(MAX_FIGHTERS):
-        for b in range(MAX_FIGHTERS):
+    for a in range(nf):
+        for b in range(nf):
             ctl[CTL_FU + a * MAX_FIGHTERS + b] = int(fu[a, b] * 1000.0)
 
 
@@ -289,9 +295,10 @@ def known_attack_worth(st, ctl, p, g, e, c):
 @jit(V(ST, TB, CTL, I, FA2))
 def cached_follow_up(st, tb, ctl, p, fu):
     """The follow-up table of this action (computed once per action, see :func:`follow_up`)."""
+    nf = n_slots(st)
     if ctl[CTL_FU_KEY] == action_key(st, p):
-        for a in range(MAX_FIGHTERS):
-            for b in range(MAX_FIGHTERS):
+        for a in range(nf):
+            for b in range(nf):
                 fu[a, b] = ctl[CTL_FU + a * MAX_FIGHTERS + b] * 0.001
         return
     dvals = scratch_f2(ctl, SCR_FOLLOW, MAX_FIGHTERS, MAX_CARDS + 1)
