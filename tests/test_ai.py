@@ -17,7 +17,7 @@ from sim.cli import main
 from sim.content.profiles import ProfileError, get_profile, load_profile, profile_names
 from sim.engine import ai as AI
 from sim.engine import layout as L
-from sim.engine.control import MODE_GREEDY, MODE_RANDOM, MODE_STANDARD
+from sim.engine.control import MODE_GREEDY, MODE_RANDOM, MODE_STANDARD, MODE_STANDARD1
 from sim.engine.core import PILE_DECK, PILE_DISC, PILE_HAND, pile_base
 from sim.engine.game import setup_game
 from sim.engine.policy import new_control
@@ -376,17 +376,63 @@ def test_best_defense_distribution_is_hypergeometric():
     assert probs[0] == pytest.approx(0.5) and probs[1] == pytest.approx(1 / 3) and pn == pytest.approx(1 / 6)
 
 
+def _by_value(vals, fxd, probs, m):
+    """{(value, effect damage): probability} of a best-card distribution (entries merged)."""
+    out = {}
+    for i in range(m):
+        key = (round(float(vals[i]), 9), round(float(fxd[i]), 9) if fxd is not None else 0.0)
+        out[key] = out.get(key, 0.0) + float(probs[i])
+    return {k: v for k, v in out.items() if v > 1e-12}
+
+
+@pytest.mark.parametrize("heroes,bf", [(["medusa", "sinbad"], "marmoreal"), (["ciri", "alice"], "soho"),
+                                       (["king_arthur", "invisible_man"], "baskerville_manor")])
+def test_value_dist_counts_copies_as_the_card_list_does(heroes, bf):
+    """standard's best-card distribution (copies per card id, one entry per distinct value)
+    gives every value the probability standard-1's card-by-card list gives it, for defense
+    and attack (with its effect damage), mid-game, for each fighter in play."""
+    from sim.engine.ai.estimate import attack_dist, defense_dist, unknown_pool, value_dist
+    m, states = _midgame_states(heroes, bf, 10, seed=11)
+    ctl = new_control()
+    checked = merged = 0
+    for st in states:
+        for t in range(2 * L.FIGHTERS_PER_PLAYER):
+            if st[L.fslot(t, L.F_STATUS)] != L.FS_IN_PLAY:
+                continue
+            q = int(st[L.fslot(t, L.F_OWNER)])
+            hand = int(st[L.pslot(q, L.P_HANDN)])
+            pool = np.zeros(65, np.int64)
+            npool = unknown_pool(st, m.tables, q, pool)
+            v1, p1, v2, f2, p2 = (np.zeros(65) for _ in range(5))
+            pn1 = defense_dist(st, m.tables, ctl, t, hand, pool, npool, v1, p1)
+            pn2 = value_dist(st, m.tables, ctl, t, hand, 1, 0.0, v2, f2, p2)
+            assert pn2 == pytest.approx(pn1, abs=1e-12)
+            a, b = _by_value(v1, None, p1, int(v1[64])), _by_value(v2, None, p2, int(v2[64]))
+            assert a.keys() == b.keys() and all(b[k] == pytest.approx(a[k], abs=1e-12) for k in a)
+            merged += int(v1[64]) - int(v2[64])
+            f1 = np.zeros(65)
+            pn1 = attack_dist(st, m.tables, ctl, t, hand + 1, pool, npool, v1, f1, p1, 0.5)
+            pn2 = value_dist(st, m.tables, ctl, t, hand + 1, 0, 0.5, v2, f2, p2)
+            assert pn2 == pytest.approx(pn1, abs=1e-12)
+            a, b = _by_value(v1, f1, p1, int(v1[64])), _by_value(v2, f2, p2, int(v2[64]))
+            assert a.keys() == b.keys() and all(b[k] == pytest.approx(a[k], abs=1e-12) for k in a)
+            checked += 1
+    assert checked >= 15 and merged > checked     # equal values really were merged
+
+
 # ------------------------------------------------------------ profiles
 
 
 def test_installed_profiles_and_their_weights():
-    assert profile_names() == ["greedy", "random", "standard"]
+    assert profile_names() == ["greedy", "random", "standard", "standard-1"]
     s = get_profile("standard")
     assert s.mode_name == "standard" and len(s.weights) == len(AI.WEIGHT_NAMES)
     assert s.weight("win") == 100.0
     g = get_profile("greedy")
     assert g.mode == MODE_GREEDY and g.weights == s.weights        # base = "standard"
     assert get_profile("random").mode == MODE_RANDOM
+    s1 = get_profile("standard-1")                                  # the frozen former standard
+    assert s1.mode == MODE_STANDARD1 and s1.weights == s.weights
 
 
 def test_profile_file_with_base_overrides_weights(tmp_path):
@@ -397,7 +443,7 @@ def test_profile_file_with_base_overrides_weights(tmp_path):
 
 
 @pytest.mark.parametrize("text,msg", [
-    ('mode = "clever"\n', r"field 'mode' is 'clever'; valid: standard, greedy, random"),
+    ('mode = "clever"\n', r"field 'mode' is 'clever'; valid: standard, standard-1, greedy, random"),
     ('base = "standard"\n[weights]\nthreaten = 1\n', r"weights.threaten is not an AI weight; valid: dmg_hero"),
     ('base = "standard"\n[weights]\nthreat = "high"\n', r"weights.threat must be a number"),
     ('mode = "standard"\n[weights]\nthreat = 1\n', r"weights missing: dmg_hero"),

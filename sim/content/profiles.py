@@ -6,6 +6,8 @@ the scripted AI modes, ``[weights]`` (what the AI values; names and meanings in
 ``sim/profiles/``:
 
 * ``standard`` (the default): the scripted AI;
+* ``standard-1``: the standard AI of release 0.1, frozen for one release (its weights and
+  its former, costlier estimates: mode ``standard-1``), to compare the new one against;
 * ``greedy``: attacks with its highest-value card whenever it can, else
   maneuvers toward the nearest opposing fighter, defends with its highest-value
   card, never BOOSTs or plays schemes;
@@ -36,7 +38,8 @@ from sim.engine import control
 from sim.engine.ai import WEIGHT_NAMES
 
 PROFILE_DIR = Path(__file__).resolve().parent.parent / "profiles"
-MODES = {"standard": "MODE_STANDARD", "greedy": "MODE_GREEDY", "random": "MODE_RANDOM"}
+MODES = {"standard": "MODE_STANDARD", "standard-1": "MODE_STANDARD1", "greedy": "MODE_GREEDY",
+         "random": "MODE_RANDOM"}
 DEFAULT_PROFILE = "standard"
 
 
@@ -132,7 +135,7 @@ def load_profile(path, _seen: tuple = ()) -> AIProfile:
         if not math.isfinite(v) or abs(v) > 1e6:
             raise ProfileError(f"{where}: weights.{k} = {v} is out of range (|w| <= 1e6)")
         weights[k] = float(v)
-    if mode == "standard" and base is None:
+    if mode in ("standard", "standard-1") and base is None:
         missing = [n for n in names if n not in given]
         if missing:
             raise ProfileError(f"{where}: weights missing: {', '.join(missing)} (or set base = \"standard\")")

@@ -9,7 +9,7 @@ the engine writes just before asking; and the scripted AI's plan for the action
 in progress.
 """
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
-    MODE_FIRST, MODE_GREEDY, MODE_RANDOM, MODE_SCRIPT, MODE_STANDARD, N_DECISIONS,
+    MODE_FIRST, MODE_GREEDY, MODE_RANDOM, MODE_SCRIPT, MODE_STANDARD, MODE_STANDARD1, N_DECISIONS,
 )
 from .layout import MAX_PLAYERS
 
@@ -64,7 +64,10 @@ MAX_SCR_SCORES = 1024
 SCR_TARGETS = SCR_SCORES + MAX_SCR_SCORES  # follow_up: each target's (health, worth per damage, worth of defeat)
 SCR_WORTH = SCR_TARGETS + 16 * 3          # follow_up: attack worths (4 * 64, 16) by (fighter, hand index), target
 SCR_WORTH_SET = SCR_WORTH + 4 * 64 * 16   # follow_up: which (fighter, hand index) rows are written (4 * 64,)
-CTL_SIZE = SCR_WORTH_SET + 4 * 64
+SCR_COUNTS = SCR_WORTH_SET + 4 * 64      # value_dist: unknown copies per card id (MAX_CARD_IDS,)
+SCR_DIST_N = SCR_COUNTS + MAX_CARD_IDS   # value_dist: cards per distinct value (65,)
+SCR_DIST_FX = SCR_DIST_N + 65            # target_dists: effect damage of value_dist's pairs (65,), unused
+CTL_SIZE = SCR_DIST_FX + 65
 # optional "explain" buffer after CTL_SIZE (duel --explain): a count, then records
 EXPLAIN_TOP = 4
 EXPLAIN_REC = 5 + 2 * EXPLAIN_TOP   # log position, kind, player, options, shown, (value, score*1000) * TOP

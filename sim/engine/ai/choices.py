@@ -21,12 +21,12 @@ from ..layout import (
 from ..sigs import A1, CTL, F, FA1, I, jit, ST, TB, V
 from ..codes import W_SCHEME as WINDOW_SCHEME   # the scheme's program window (W_SCHEME here is a weight)
 from .weights import (
-    _DSZ, dmg_now, fx_now, keep_worth, NEG, scratch_f1, scratch_f2, scratch_i1, W_BOOST_MARGIN,
+    _DSZ, dmg_now, frozen, fx_now, keep_worth, NEG, scratch_f1, scratch_f2, scratch_i1, W_BOOST_MARGIN,
     W_DEFEND_MARGIN, W_FX_DMG, W_ONGOING, W_SCHEME, wv,
 )
 from .estimate import (
     att_value, attack_dist, def_value, defense_dist, dmg_params, dmg_value, exp_attack, hero_atk_bonus,
-    hero_def_bonus, team_pos_bonus, unknown_pool,
+    hero_def_bonus, team_pos_bonus, unknown_pool, value_dist,
 )
 from .position import (
     action_key, attack_worth, cached_follow_up, dist_sig, enemy_facts, follow_up, known_attack_worth,
@@ -129,10 +129,12 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
     t = st[o + CB_DEF_F]
     p = st[o + CB_ATT_P]
     pool = scratch_i1(ctl, SCR_DEFENSE, MAX_CARDS + 1)
-    npool = unknown_pool(st, tb, p, pool)
+    old = frozen(ctl, q)
+    boosted = st[o + CB_ABOOST] >= 0
+    npool = unknown_pool(st, tb, p, pool) if old or boosted else 0
     hand = st[pslot(p, P_HANDN)] + 1
     extra = 0.0
-    if st[o + CB_ABOOST] >= 0:
+    if boosted:   # the face-down BOOST: the mean BOOST of the attacker's unknown cards
         hand += 1
         tot = 0.0
         for i in range(npool):
@@ -141,7 +143,10 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
     vals = scratch_f1(ctl, SCR_DEFENSE + (MAX_CARDS + 1), MAX_CARDS + 1)
     fxd = scratch_f1(ctl, SCR_DEFENSE + 2 * (MAX_CARDS + 1), MAX_CARDS + 1)
     probs = scratch_f1(ctl, SCR_DEFENSE + 3 * (MAX_CARDS + 1), MAX_CARDS + 1)
-    pn = attack_dist(st, tb, ctl, a, hand, pool, npool, vals, fxd, probs, extra)
+    if old:
+        pn = attack_dist(st, tb, ctl, a, hand, pool, npool, vals, fxd, probs, extra)
+    else:
+        pn = value_dist(st, tb, ctl, a, hand, 0, extra, vals, fxd, probs)
     m = int(vals[MAX_CARDS])
     norm = 1.0 - pn
     bonus = hero_def_bonus(st, tb, t)
@@ -202,11 +207,15 @@ def score_boost(st, tb, ctl, p, kind, opts, n, scores):
     t = st[o + CB_DEF_F]
     if kind == D_BOOST_ATTACK:
         q = st[fslot(t, F_OWNER)]
-        pool = scratch_i1(ctl, SCR_DEFENSE, MAX_CARDS + 1)
-        npool = unknown_pool(st, tb, q, pool)
         vals = scratch_f1(ctl, SCR_DEFENSE + (MAX_CARDS + 1), MAX_CARDS + 1)
         probs = scratch_f1(ctl, SCR_DEFENSE + 3 * (MAX_CARDS + 1), MAX_CARDS + 1)
-        pn = defense_dist(st, tb, ctl, t, st[pslot(q, P_HANDN)], pool, npool, vals, probs)
+        if frozen(ctl, p):
+            pool = scratch_i1(ctl, SCR_DEFENSE, MAX_CARDS + 1)
+            npool = unknown_pool(st, tb, q, pool)
+            pn = defense_dist(st, tb, ctl, t, st[pslot(q, P_HANDN)], pool, npool, vals, probs)
+        else:
+            fxd = scratch_f1(ctl, SCR_DEFENSE + 2 * (MAX_CARDS + 1), MAX_CARDS + 1)
+            pn = value_dist(st, tb, ctl, t, st[pslot(q, P_HANDN)], 1, 0.0, vals, fxd, probs)
         c = st[o + CB_CARD0]
         av = att_value(st, tb, ctl, c, st[o + CB_ATT_F], hero_atk_bonus(st, tb, st[o + CB_ATT_F]))
         fx = dmg_now(st, tb, ctl, c, st[o + CB_ATT_F], 0)

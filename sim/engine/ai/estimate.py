@@ -8,7 +8,7 @@ from ..codes import (
     CT_ATTACK, CT_DEFENSE, CT_VERSATILE, FS_DEFEATED, FS_IN_PLAY, OP_DAMAGE, OP_DRAW, PILE_DISC,
     R_EXHAUST_DAMAGE,
 )
-from ..control import CTL_CTX_N, CTL_CTX_OP
+from ..control import CTL_CTX_N, CTL_CTX_OP, MAX_CARD_IDS, SCR_COUNTS, SCR_DIST_N
 from ..core import fog_space, pile_base, team_of
 from ..layout import (
     AI_DMG, AI_VALUE_ATK, AI_VALUE_DEF, C_TYPE, C_VALUE, F_HP, F_KIND, F_MAXHP, F_OWNER, F_RANGED,
@@ -18,7 +18,7 @@ from ..layout import (
 )
 from ..sigs import A1, CTL, F, FA1, I, jit, ST, TB, V
 from .weights import (
-    feat, live_delta, playable, value_now, W_DMG_HERO, W_DMG_SK, W_ELIMINATE, W_FOCUS, W_GUARD,
+    feat, live_delta, playable, scratch_i1, value_now, W_DMG_HERO, W_DMG_SK, W_ELIMINATE, W_FOCUS, W_GUARD,
     W_HERO_LOW, W_HP_LOW, W_HP_OWN, W_HP_SK, W_KILL_SK, W_LOSE_SK, W_TEAM_KILL, W_WIN, wv,
 )
 
@@ -323,6 +323,83 @@ def defense_dist(st, tb, ctl, t, hand, pool, npool, vals, probs):
     pn = best_dist_plain(vals, m, npool, hand, probs)
     vals[MAX_CARDS] = m
     return pn
+
+
+@jit(F(ST, TB, CTL, I, I, I, F, FA1, FA1, FA1))
+def value_dist(st, tb, ctl, t, hand, side, extra, vals, fxd, probs):
+    """The best card fighter ``t``'s owner may play on combat side ``side`` (1 defense, 0
+    attack) from a random hand of ``hand`` of their unknown cards (:func:`unknown_pool`),
+    by distinct (value, effect damage) pairs: the pairs best first (ranked by value + effect
+    damage) in ``vals``, ``fxd`` (float64, >= 65 long; the number of pairs in
+    ``vals[MAX_CARDS]``), ``probs[i]`` = P(the best card held is pair ``i``). Returns
+    P(no such card is held). Values as in :func:`defense_dist` (+ the ability's bonus) and
+    :func:`attack_dist` (+ the ability's bonus + ``extra``); defense pairs have effect
+    damage 0. The same distribution as theirs, computed from copies per card id (a pass
+    over the deck list and the discard pile) and one entry per distinct pair, where they
+    take the list of unknown cards apart card by card."""
+    q = st[fslot(t, F_OWNER)]
+    h = st[pslot(q, P_HERO)]
+    s0 = tb.heroes[h, H_DECK_START]
+    n = tb.heroes[h, H_DECK_LEN]
+    cnt = scratch_i1(ctl, SCR_COUNTS, MAX_CARD_IDS)
+    k = scratch_i1(ctl, SCR_DIST_N, MAX_CARDS + 1)
+    for i in range(n):
+        cnt[tb.decks[s0 + i]] = 0
+    for i in range(n):
+        cnt[tb.decks[s0 + i]] += 1
+    b = pile_base(PILE_DISC, q)
+    nd = st[pslot(q, P_DISCN)]
+    for i in range(nd):   # (a card of another hero there is never read: not in this deck list)
+        cnt[st[b + i]] -= 1
+    og = st[pslot(q, P_ONGOING)]
+    if og >= 0:
+        cnt[og] -= 1
+    if side == 1:
+        bonus = hero_def_bonus(st, tb, t)
+        ta, tc = CT_DEFENSE, AI_VALUE_DEF
+    else:
+        bonus = hero_atk_bonus(st, tb, t) + extra
+        ta, tc = CT_ATTACK, AI_VALUE_ATK
+    m = 0
+    N = 0
+    for i in range(n):
+        c = tb.decks[s0 + i]
+        if cnt[c] <= 0:
+            continue
+        N += cnt[c]
+        ty = tb.cards[c, C_TYPE]
+        if (ty == ta or ty == CT_VERSATILE) and playable(st, tb, c, t):
+            v = tb.cards[c, C_VALUE] + feat(tb, c, tc) + bonus
+            d = feat(tb, c, AI_DMG) if side == 0 else 0.0
+            j = m   # insert, best first; equal pairs share an entry
+            found = False
+            for r in range(m):
+                if vals[r] == v and fxd[r] == d:
+                    k[r] += cnt[c]
+                    found = True
+                    break
+                if vals[r] + fxd[r] < v + d:
+                    j = r
+                    break
+            if not found:
+                for r in range(m, j, -1):
+                    vals[r] = vals[r - 1]
+                    fxd[r] = fxd[r - 1]
+                    k[r] = k[r - 1]
+                vals[j] = v
+                fxd[j] = d
+                k[j] = cnt[c]
+                m += 1
+        cnt[c] = 0   # (each card id once: the deck list repeats it per copy)
+    prev = 1.0
+    held = 0
+    for r in range(m):
+        held += k[r]
+        cur = p_none_of(N, held, hand)
+        probs[r] = prev - cur
+        prev = cur
+    vals[MAX_CARDS] = m
+    return prev
 
 
 @jit(F(ST, TB, CTL, I, I, A1, I, FA1, FA1, FA1, F))

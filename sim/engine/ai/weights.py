@@ -9,7 +9,7 @@ from ..codes import (
     FS_IN_PLAY, IF_NEGATE, N_WINDOWS, OP_SET_VALUE, PILE_DISC, W_DURING, W_IMMEDIATELY, W_ON_PLAY,
     W_ONGOING_DISCARD, W_ONGOING_START,
 )
-from ..control import CTL_W, N_WEIGHTS
+from ..control import CTL_MODE0, CTL_W, MODE_GREEDY, MODE_STANDARD1, N_WEIGHTS
 from ..core import pile_base
 from ..layout import (
     AI_ACTION, AI_CANCEL, AI_DMG, AI_DRAW, AI_MOVE, AI_OPP_DISCARD, AI_OTHER, AI_RECOVER, AI_SELF_DMG,
@@ -75,6 +75,16 @@ _DSZ = MAX_FIGHTERS * (MAX_CARDS + 1)
 def wv(ctl, p, k):
     """Weight ``k`` of player ``p``'s profile (float)."""
     return ctl[CTL_W + p * N_WEIGHTS + k] * 0.001
+
+
+@jit(B(CTL, I), inline=True)
+def frozen(ctl, p):
+    """Player ``p`` plays the frozen estimates of ``standard-1`` (``MODE_STANDARD1``; greedy's
+    scripted choices too, so that its games stay as they were): the unknown cards as a list
+    and the best-card distributions with one entry per card, where ``standard`` counts
+    copies per card id and keeps one entry per distinct value (:func:`.estimate.value_dist`)."""
+    m = ctl[CTL_MODE0 + p]
+    return m == MODE_STANDARD1 or m == MODE_GREEDY
 
 
 @jit(F(TB, I, I))
