@@ -79,7 +79,8 @@ def _run_error(e):
              no_report_help="Only play and store the games; skip the tables, plots and HTML.")
 @variant_option
 @backend_options
-def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_size, no_report, quiet, variant_path):
+def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_size, task_games, no_report, quiet,
+           variant_path):
     """Play every pair of heroes (mirrors included) on the chosen battlefields.
 
     Games run in chunks on worker processes (or on a dask cluster: --backend dask, with
@@ -95,7 +96,7 @@ def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_s
     except RunError as e:
         raise _run_error(e) from None
     _note_uneven_split(plan, games)
-    _execute(plan, backend, quiet, out)
+    _execute(plan, backend, quiet, out, task_games=task_games)
     if no_report:
         return
     _write_report(out)
@@ -132,7 +133,7 @@ def _note_uneven_split(plan, games: int) -> None:
              ai_help="AI profile of every player",
              bf_help="Battlefields with four start spaces (comma-separated or repeated). Default: every installed one.")
 @backend_options
-def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, no_report, quiet, backend):
+def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, task_games, no_report, quiet, backend):
     """Play every team pairing (hero pair against a disjoint hero pair, 2 vs 2) and report.
 
     Seats (which team moves first, the order within each team) and battlefields are
@@ -153,21 +154,22 @@ def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, no_re
     click.echo(f"--games {games}: {plan.games_total} games, {s['games_per_pairing']} per pairing "
                f"({s['pairings']} pairings of two disjoint pairs of {len(s['heroes'])} heroes), "
                f"{len(s['battlefields'])} battlefield(s).", err=True)
-    _execute(plan, backend, quiet, out, run=execute_teams)
+    _execute(plan, backend, quiet, out, run=execute_teams, task_games=task_games)
     if not no_report:
         _write_report(out, "teams")
 
 
-def _execute(plan, backend, quiet, out, what="", run=None):
+def _execute(plan, backend, quiet, out, what="", run=None, task_games=None):
     """Play a planned run with progress and a one-line summary; exits 130 on Ctrl-C
-    (finished chunks stay stored). ``run``: the executor (``sim.runs.drive.execute_run``,
-    or ``sim.runs.teams.execute_teams`` for a team run)."""
+    (finished tasks stay stored). ``run``: the executor (``sim.runs.drive.execute_run``,
+    or ``sim.runs.teams.execute_teams`` for a team run); ``task_games``: games per task
+    (None: sized for the workers)."""
     from sim.runs.drive import execute_run
     total, done = plan.games_total, plan.games_done
     if done:
         click.echo(f"Resuming {out}: {done} of {total} games already stored.", err=True)
     try:
-        res = (run or execute_run)(plan, backend=backend, progress=False if quiet else None)
+        res = (run or execute_run)(plan, backend=backend, progress=False if quiet else None, task_games=task_games)
     except RunError as e:
         raise _run_error(e) from None
     except RunInterrupted as e:
@@ -176,7 +178,8 @@ def _execute(plan, backend, quiet, out, what="", run=None):
     if res.games_played:
         click.echo(f"{what}Played {res.games_played} games in {res.seconds:.1f} s ({res.games_per_second:,.0f} games/s) "
                    f"in {len(plan.cells)} cells; {total} games stored in {out}.")
-        click.echo(f"Workers: {res.backend}; busy {100 * (1 - res.overhead):.0f}% of the time.", err=True)
+        click.echo(f"Workers: {res.backend}; {res.tasks} tasks; busy {100 * (1 - res.overhead):.0f}% of the time.",
+                   err=True)
     else:
         click.echo(f"{what}All {total} games were already stored in {out}.")
     return res
@@ -223,7 +226,7 @@ def _out_name(*parts) -> Path:
                    "Default: runs/loadouts_HERO (plus the variant file's name).")
 @variant_option
 @backend_options
-def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chunk_size, no_report, quiet,
+def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chunk_size, task_games, no_report, quiet,
              variant_path, backend):
     """Compare every gear loadout of HERO against every opponent.
 
@@ -248,7 +251,7 @@ def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chun
     if s["games_per_loadout"] != games:
         click.echo(f"note: {s['games_per_loadout']} games per loadout instead of {games}, so that every opponent, "
                    "battlefield and seat gets the same number", err=True)
-    _execute(plan, backend, quiet, out)
+    _execute(plan, backend, quiet, out, task_games=task_games)
     if not no_report:
         _write_report(out, "loadouts")
 
@@ -268,8 +271,8 @@ def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chun
                    "Default: runs/compare_VARIANT_HERO.",
              seed_help="Run seed, 0..4294967295: both runs use it, so their games are paired.")
 @backend_options
-def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, seed, out, chunk_size, no_report,
-            quiet, backend):
+def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, seed, out, chunk_size, task_games,
+            no_report, quiet, backend):
     """Measure a designer variant: HERO's win rate without and with it, in paired games.
 
     Plays HERO against every opponent twice with the same cells and seeds: once with the
@@ -303,8 +306,8 @@ def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, se
     if changed & set(s["games_per_opponent"]) - {s["hero"]}:
         click.echo(f"note: the variant also changes opponents ({', '.join(sorted(changed & set(s['games_per_opponent'])))}"
                    f"): the difference is the combined effect, not {s['hero']}'s change alone", err=True)
-    _execute(base, backend, quiet, base.run_dir, "Baseline: ")
-    _execute(var, backend, quiet, var.run_dir, "Variant:  ")
+    _execute(base, backend, quiet, base.run_dir, "Baseline: ", task_games=task_games)
+    _execute(var, backend, quiet, var.run_dir, "Variant:  ", task_games=task_games)
     if not no_report:
         _write_report(out, "compare")
 
