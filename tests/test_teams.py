@@ -281,8 +281,8 @@ def test_team_run_interrupted_keeps_finished_chunks_and_resumes(tmp_path):
         raise KeyboardInterrupt
 
     with pytest.raises(RunInterrupted):
-        execute_teams(plan, jobs=1, progress=False, after_chunk=stop)
-    assert len(read_team_games(out)) == 4                         # the finished chunk is stored
+        execute_teams(plan, jobs=1, progress=False, after_chunk=stop, task_games=4)   # a task per chunk
+    assert len(read_team_games(out)) == 4                         # the finished task is stored
     plan = plan_teams(out, 12, heroes, ["soho"], "random", 3, chunk_size=4)
     assert plan.games_done == 4
     res = execute_teams(plan, jobs=1, progress=False)
@@ -292,6 +292,7 @@ def test_team_run_interrupted_keeps_finished_chunks_and_resumes(tmp_path):
     fresh = tmp_path / "fresh"                                    # the same games as an uninterrupted run
     execute_teams(plan_teams(fresh, 12, heroes, ["soho"], "random", 3, chunk_size=6), jobs=1, progress=False)
     again = read_team_games(fresh)
+    assert len(list((out / "games").iterdir())) == len(list((fresh / "games").iterdir())) == 1   # compacted
     cols = ["seed", "winner", "turns", "s1_health", "s2_health", "s3_health", "s4_health"]
     assert games[cols].equals(again[cols])
 

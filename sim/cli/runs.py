@@ -360,19 +360,24 @@ def report(run_dir):
               help="Warm start-up measurements (a fresh python each); 0 skips them.")
 @click.option("--compile", "measure_compile", is_flag=True,
               help="Also measure the compile time with an empty cache (in a temporary folder; takes minutes).")
+@click.option("--matrix-games", default=100, show_default=True, type=click.IntRange(min=0), metavar="N",
+              help="Games per hero pair of the designer-shaped run (the full matrix through the real run "
+                   "pipeline, in a temporary folder); 0 skips it.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench(games, ai, jobs, repeat, python_games, start_runs, measure_compile, as_json):
+def bench(games, ai, jobs, repeat, python_games, start_runs, measure_compile, matrix_games, as_json):
     """Measure how fast the engine plays duels: per core, on all cores, start-up, memory.
 
     Plays a fixed, seeded mix (every ordered pair of heroes, all battlefields) and prints
     duels per second on one core and on --jobs cores, the parallel efficiency, the warm
-    start-up time, peak memory per worker and the speed-up over plain Python.
+    start-up time, peak memory per worker and the speed-up over plain Python, and a
+    designer-shaped run beside the mix (the full matrix through the real run pipeline).
     `sim/runs/bench.py` explains every figure.
     """
     from sim.runs.bench import format_bench, run_bench
     check_profile(ai, "--ai")
     say = None if as_json else (lambda msg: click.echo(msg, err=True))
-    r = run_bench(games, ai, jobs, repeat, python_games, measure_compile, start_runs, progress=say)
+    r = run_bench(games, ai, jobs, repeat, python_games, measure_compile, start_runs, progress=say,
+                  matrix_games=matrix_games)
     click.echo(json.dumps(r, indent=1) if as_json else format_bench(r))
 
 
