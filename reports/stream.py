@@ -147,6 +147,8 @@ def count_games(games: pd.DataFrame) -> DuelCounts:
         return DuelCounts(0, pd.DataFrame(columns=CELL_KEYS + ["winner", "n"]),
                           pd.DataFrame(columns=LENGTH_KEYS + ["n"]), {})
     t = pa.Table.from_pandas(games[[c for c in DUEL_COLUMNS if c in games.columns]], preserve_index=False)
+    # pandas' strings arrive as large_string; the stored files hold string
+    t = t.cast(pa.schema([pa.field(f.name, pa.string()) if pa.types.is_large_string(f.type) else f for f in t.schema]))
     out = DuelCounts(len(games), _sum_counts([_group_count(t.select(CELL_KEYS + ["winner"]), CELL_KEYS + ["winner"])],
                                              CELL_KEYS + ["winner"]),
                      _sum_counts([_group_count(t.select(LENGTH_KEYS), LENGTH_KEYS)], LENGTH_KEYS), {})

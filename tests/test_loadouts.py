@@ -82,6 +82,12 @@ def test_small_loadouts_run_writes_csv_html_and_names_the_best(tmp_path):
     assert f"Best loadout overall: {overall['best_loadout']} " in r.output
     assert 0 <= overall["lo"] <= overall["score"] <= overall["hi"] <= 1
     scores = pd.read_csv(out / "report" / "tables" / "loadouts_scores.csv")
+    # the report streams the games into counts: the same tables as from the per-game frame
+    from reports.loadouts import TABLES, loadout_tables
+    mem = loadout_tables(games, m["settings"])
+    for name in TABLES:
+        pd.testing.assert_frame_equal(pd.read_parquet(out / "report" / "tables" / f"loadouts_{name}.parquet"),
+                                      mem[name], check_dtype=False, obj=name)
     assert len(scores) == 8 * 3 and (scores[scores["opponent"] != "all"]["games"] == 6).all()
     assert (scores[scores["opponent"] == "all"]["games"] == 12).all()
     # the best loadout really has the top score against each opponent

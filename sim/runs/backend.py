@@ -133,6 +133,20 @@ class Pool:
             finally:
                 gen.close()
 
+    def warm_workers(self, fn, pause: float = 0.5) -> None:
+        """Run ``fn()`` once on every worker before the run's tasks (to load the engine there
+        while the clock of the run has not started): each loky worker gets one call (each
+        call then holds its worker ``pause`` seconds, so that no worker takes two); every
+        dask worker runs it through ``client.run``. Nothing for a pool of one (the games are
+        played in this process). Exceptions propagate."""
+        if self.client is not None:
+            self.client.run(fn)
+            return
+        if self.workers <= 1:
+            return
+        from joblib import Parallel, delayed
+        Parallel(n_jobs=self.workers, backend="loky")(delayed(_hold)(fn, pause) for _ in range(self.workers))
+
     def run_on_workers(self, fn, *args) -> dict:
         """``fn(*args)`` once on every dask worker now connected: {worker address: result,
         or the exception it raised}. An empty dict for loky (the workers are this
@@ -140,6 +154,13 @@ class Pool:
         if self.client is None:
             return {}
         return self.client.run(fn, *args, on_error="return")
+
+
+def _hold(fn, pause: float):
+    """Call ``fn()``, then keep this worker busy ``pause`` seconds (see Pool.warm_workers)."""
+    import time
+    fn()
+    time.sleep(pause)
 
 
 class _TaskFailed:

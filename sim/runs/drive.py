@@ -9,6 +9,7 @@ import time
 import warnings
 from contextlib import ExitStack
 from dataclasses import asdict
+from functools import partial
 from datetime import UTC, datetime
 
 from tqdm import (
@@ -22,7 +23,7 @@ from sim.runs.plan import RunPlan, RunResult, package_version
 from sim.runs.cells import plan_tasks
 from sim.runs.store import (FORMAT_VERSION, GAMES_DIR, MANIFEST, RUN_KIND, SPACES_DIR, compact, read_manifest, write_json,
     write_task)
-from sim.runs.workers import WorkerMismatch, cached_match, play_task, worker_differences, worker_expectation
+from sim.runs.workers import WorkerMismatch, play_task, warm_match, worker_differences, worker_expectation
 
 
 def _now() -> str:
@@ -98,10 +99,10 @@ def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = 
     expect = worker_expectation(plan)
     expect_json = json.dumps(expect, sort_keys=True)
 
-    def warm_up():   # compile (or load) the engine once here, before any task is played
-        c = todo[0].cell
-        cached_match(c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.battlefield, plan.extra_heroes,
-                     plan.variant).play_many(1, seed, 0, 0)
+    c = todo[0].cell if todo else None
+    # compile (or load) the engine here once, before any task is played; then on each worker
+    warm_up = partial(warm_match, c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.battlefield, plan.extra_heroes,
+                      plan.variant, seed) if c is not None else None
 
     def store(out):
         chunks, games, spaces = out[0], out[1], out[2]
@@ -110,11 +111,11 @@ def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = 
     return drive_chunks(plan, be, expect, plan.games_total, plan.games_done, plan.settings.get("mode", "matrix"),
                         warm_up, play_task, lambda chunks: (chunks, seed, modes, plan.extra_heroes, expect_json,
                                                             plan.variant),
-                        store, progress, after_chunk, task_games)
+                        store, progress, after_chunk, task_games, worker_warm=warm_up)
 
 
 def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str, warm_up, task, task_args,
-                 store, progress, after_chunk, task_games: int | None = None) -> RunResult:
+                 store, progress, after_chunk, task_games: int | None = None, worker_warm=None) -> RunResult:
     """The driver of a stored run, for every kind of run (matrix, loadouts, compare, teams).
 
     Batches the chunks of ``plan`` not yet in ``plan.done`` into tasks
@@ -124,7 +125,10 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
     first and the seconds it took last), at most once; ``warm_up()`` compiles the engine
     here first. ``total`` and ``games_done``: games of the whole run and those already
     stored; ``desc``: the progress bar's label; ``expect``: :func:`worker_expectation` of
-    the plan (dask workers are checked against it). Keeps the manifest's status and
+    the plan (dask workers are checked against it); ``worker_warm``: a picklable callable
+    run once on every worker before the clock starts (loads the engine there, so the
+    games per second measure play, as ``bench`` does; its time is in ``setup_seconds``).
+    Keeps the manifest's status and
     sessions, and compacts the folder once every chunk is stored. Raises RunError if the
     folder cannot be written, BackendError for differing workers and RunInterrupted on
     KeyboardInterrupt (finished tasks stay stored)."""
@@ -158,6 +162,8 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
         if todo:
             try:
                 warm_up()
+                if worker_warm is not None and pool is not None:
+                    pool.warm_workers(worker_warm)
             except KeyboardInterrupt:
                 manifest["status"] = "interrupted"
                 write_json(plan.run_dir / MANIFEST, manifest)

@@ -10,7 +10,7 @@ import json
 import time
 import zlib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 import numpy as np
@@ -211,6 +211,11 @@ def _team_match(seats, loadouts, battlefield, extra):
                      content=installed_content(extra), tables=cached_tables(battlefield, tuple(extra)))
 
 
+def _warm_team(seats, loadouts, battlefield, extra, seed) -> None:
+    """Load the engine in this process by playing one team game of a cell."""
+    _team_match(seats, loadouts, battlefield, tuple(extra)).play_many(1, seed, 0, 0)
+
+
 def _team_task(chunks: tuple, cells: dict, run_seed, modes, extra, expect_json=None):
     """Play a task (a tuple of :class:`TeamChunk`) on a worker (``cells``: cell index ->
     TeamCell for its parts): ``(chunks, games table, seconds)``."""
@@ -290,9 +295,9 @@ def execute_teams(plan, backend=None, progress: bool | None = True, after_chunk=
     expect = worker_expectation(plan)
     expect_json = json.dumps(expect, sort_keys=True)
 
-    def warm_up():   # compile (or load) the engine here once, before any task
-        c = cells[todo[0].parts[0][0]]
-        _team_match(c.seats, c.loadouts, c.battlefield, plan.extra_heroes).play_many(1, seed, 0, 0)
+    c = cells[todo[0].parts[0][0]] if todo else None
+    # compile (or load) the engine here once, before any task; then on each worker
+    warm_up = partial(_warm_team, c.seats, c.loadouts, c.battlefield, plan.extra_heroes, seed) if c else None
 
     def store(out):
         write_task(plan.run_dir, out[0], out[1])
@@ -302,7 +307,7 @@ def execute_teams(plan, backend=None, progress: bool | None = True, after_chunk=
                 expect_json)
 
     return drive_chunks(plan, be, expect, plan.games_total, plan.games_done, "teams", warm_up, _team_task, args,
-                        store, progress, after_chunk, task_games)
+                        store, progress, after_chunk, task_games, worker_warm=warm_up)
 
 
 def run_teams(out, games: int, heroes=None, battlefields=None, ai: str = "standard", seed: int = 1,

@@ -41,6 +41,11 @@ def cached_match(p1, lo1, p2, lo2, battlefield, extra, variant=""):
                  content=installed_content(extra, variant), tables=cached_tables(battlefield, tuple(extra), variant))
 
 
+def warm_match(p1, lo1, p2, lo2, battlefield, extra, variant, seed) -> None:
+    """Load the engine in this process (from its cache) by playing one game of a cell."""
+    cached_match(p1, lo1, p2, lo2, battlefield, tuple(extra), variant).play_many(1, seed, 0, 0)
+
+
 def play_chunk(p1: str, lo1: str, p2: str, lo2: str, battlefield: str, matchup_id: int, first: int, n: int,
                run_seed: int, modes: tuple, extra: tuple = (), variant: str = ""):
     """Play one chunk (runs in a worker process); ``variant``: a designer variant as JSON
