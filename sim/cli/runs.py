@@ -83,11 +83,12 @@ def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_s
            variant_path):
     """Play every pair of heroes (mirrors included) on the chosen battlefields.
 
-    Games run in chunks on worker processes (or on a dask cluster: --backend dask, with
-    --scheduler ADDRESS for a running one) and are stored in the run folder (--out) as they
-    finish: per-game rows as Parquet plus a manifest. Rerunning the same command resumes,
-    skipping finished chunks; Ctrl-C loses no finished chunk. At the end the report (CSV,
-    Parquet, PNG plots, report.html) is written to OUT/report and a summary printed.
+    Games run in tasks of a few seconds on worker processes (or on a dask cluster: --backend
+    dask, with --scheduler ADDRESS for a running one) and are stored in the run folder (--out)
+    as they finish: per-game rows as Parquet, one file per task (compacted into one when the
+    run is complete), plus a manifest. Rerunning the same command resumes, playing only the
+    games not stored; Ctrl-C (or a kill) loses only the games in flight. At the end the report
+    (CSV, Parquet, PNG plots, report.html) is written to OUT/report and a summary printed.
     """
     from sim.runs.matrix import plan_run
     variant = variant_of(variant_path)
@@ -138,7 +139,7 @@ def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, task_
 
     Seats (which team moves first, the order within each team) and battlefields are
     balanced over the run. Games are stored in the run folder as they finish (rerun to
-    resume; Ctrl-C loses no finished chunk). The report (OUT/report: teams.md, teams.html,
+    resume; Ctrl-C loses only the games in flight). The report (OUT/report: teams.md, teams.html,
     tables/*.csv and *.parquet, plots/team_pairs.png) gives each hero pair's score as a
     team with a Wilson 95% interval, and each hero's contribution (score of its teams,
     damage dealt, share of its team's damage, survival, last hero standing). A 3-player
