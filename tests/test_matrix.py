@@ -201,6 +201,27 @@ def test_a_compaction_cut_short_leaves_a_consistent_folder(reference, tmp_path):
     pd.testing.assert_frame_equal(read_games(d), games)
 
 
+def test_a_damaged_compacted_file_is_played_again_and_the_spaces_kept(reference, tmp_path):
+    """A completed run compacted into two games files and one spaces file; one games file is
+    damaged: the resume plays its games again, and the spaces of the other chunks survive."""
+    from sim.runs.store import compact, count_files
+    ref, games = reference
+    d = tmp_path / "run"
+    with pytest.raises(RunInterrupted):
+        run_matrix(d, chunk_size=7, jobs=1, task_games=7, after_chunk=lambda n, g: g >= 120 and _stop(), **SMALL)
+    compact(d, rows_per_file=60)
+    gfiles = sorted((d / "games").glob("compact-*"))
+    assert len(gfiles) >= 2 and len(list((d / "spaces").iterdir())) == 1
+    gfiles[0].write_bytes(gfiles[0].read_bytes()[:300])
+    plan = plan_run(d, chunk_size=7, **SMALL)
+    assert 0 < plan.games_done < 120 and len(list((d / "spaces").iterdir())) == 1
+    r = run_matrix(d, chunk_size=7, jobs=1, **SMALL)
+    assert r.games_played == 120 - plan.games_done
+    pd.testing.assert_frame_equal(read_games(d), games)
+    pd.testing.assert_frame_equal(read_spaces(d), read_spaces(ref))
+    assert count_files(d) <= 5
+
+
 def _stop():
     raise KeyboardInterrupt
 

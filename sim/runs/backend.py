@@ -134,15 +134,13 @@ class Pool:
                 gen.close()
 
     def warm_workers(self, fn, pause: float = 0.5) -> None:
-        """Run ``fn()`` once on every worker before the run's tasks (to load the engine there
-        while the clock of the run has not started): each loky worker gets one call (each
-        call then holds its worker ``pause`` seconds, so that no worker takes two); every
-        dask worker runs it through ``client.run``. Nothing for a pool of one (the games are
-        played in this process). Exceptions propagate."""
-        if self.client is not None:
-            self.client.run(fn)
-            return
-        if self.workers <= 1:
+        """Run ``fn()`` once on every loky worker before the run's tasks (to load the engine
+        there while the clock of the run has not started): each worker gets one call, which
+        then holds it ``pause`` seconds, so that no worker takes two. Nothing for a pool of
+        one (the games are played in this process) or for dask (``client.run`` would block a
+        worker's event loop for a compile; its workers load the engine in their first task
+        and stay up between runs). Exceptions propagate."""
+        if self.client is not None or self.workers <= 1:
             return
         from joblib import Parallel, delayed
         Parallel(n_jobs=self.workers, backend="loky")(delayed(_hold)(fn, pause) for _ in range(self.workers))

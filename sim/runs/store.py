@@ -288,8 +288,8 @@ def finished_chunks(run_dir, chunks) -> set[str]:
     ``run_dir``, cleaning the folder for a resume: a damaged games file (cut short,
     overwritten, not Parquet) is removed, with the spaces file of the same name, so that
     resuming plays its chunks again; redundant files are removed, and so are spaces files
-    of chunks not done (a task killed between its two writes). Files of chunks that are
-    not in ``chunks`` are ignored."""
+    holding no done chunk (a task killed between its two writes). Files of chunks that
+    are not in ``chunks`` are ignored."""
     run_dir = Path(run_dir)
     wanted = {ch.name: ch.n for ch in chunks}
     selected, redundant, damaged = select_files(run_dir, GAMES_DIR)
@@ -299,8 +299,11 @@ def finished_chunks(run_dir, chunks) -> set[str]:
     for p in redundant:
         p.unlink(missing_ok=True)
     done = {k for _, ch in selected for k, n in ch.items() if wanted.get(k) == n}
+    # a spaces file none of whose chunks is done is an orphan (its task was killed between
+    # its two writes, or its games file was damaged); one that holds some done chunks is
+    # kept (a replayed chunk's counters are equal, and read_spaces keeps each chunk once)
     sel, red, dam = select_files(run_dir, SPACES_DIR)
-    for p in red + dam + [p for p, ch in sel if not done.issuperset(ch)]:
+    for p in red + dam + [p for p, ch in sel if done.isdisjoint(ch)]:
         p.unlink(missing_ok=True)
     return done
 
@@ -322,7 +325,7 @@ def compact(run_dir, rows_per_file: int = COMPACT_ROWS) -> int:
         groups, cur, n = [], [], 0
         for p, ch in selected:
             rows = sum(ch.values()) if sub == GAMES_DIR else len(ch)
-            limit = rows_per_file if sub == GAMES_DIR else rows_per_file // 100
+            limit = rows_per_file if sub == GAMES_DIR else max(rows_per_file // 100, 10_000)   # chunk rows
             if cur and n + rows > limit:
                 groups.append(cur)
                 cur, n = [], 0
