@@ -62,11 +62,13 @@ print(f"heroes: {', '.join(settings['heroes'])}; battlefields: {', '.join(settin
 * `manifest.json`: the settings, the package version, the cells, and each hero's card list
   (in hero-file order) and each battlefield's spaces, so the folder can be read without the
   hero files;
-* `games/part-*.parquet`: one row per game (one file per chunk of games);
-* `spaces/part-*.parquet`: per chunk, the combats and defeats on each space;
+* `games/*.parquet`: one row per game (one file per worker task while the run plays; a
+  completed run is compacted into one file);
+* `spaces/*.parquet`: per chunk of games, the combats and defeats on each space;
 * `report/`: what `build_report` / `unmatched-sim report` wrote.
 
-`read_games` reads every stored chunk into one DataFrame; `sim.runs.store.GAME_COLUMNS` describes
+`read_games` reads every stored game into one DataFrame (fine for a notebook-sized run; the
+reports stream the files instead); `sim.runs.store.GAME_COLUMNS` describes
 each column. P1 is the hero who moved first."""),
     code("""\
 print("\\n".join(sorted(str(p.relative_to(RUN_DIR)) for p in RUN_DIR.iterdir())))

@@ -1,7 +1,8 @@
 """Reports of a matrix run: tables (pandas), statistics, plots and an HTML report.
 
-Data flows one way: ``sim.runner`` stores per-game rows in a run folder; this package
-only reads that folder. From Python::
+Data flows one way: ``sim.runs`` stores per-game rows in a run folder; this package
+only reads that folder, streaming the games into counts (``reports.stream``), so a
+report's memory does not grow with the run. From Python::
 
     from reports import build_report
     rep = build_report("runs/demo")      # writes runs/demo/report/...
@@ -59,7 +60,7 @@ def build_report(run_dir, out_dir=None) -> Report:
         "matchups": P.plot_matchups(tables["matchups"], names),
         "strength": P.plot_strength(tables["strength"], names),
         "battlefield_hero": P.plot_battlefield_hero(tables["battlefield_hero"], names, bf_names),
-        "game_length": P.plot_game_length(tables["games"], bf_names),
+        "game_length": P.plot_game_length(tables["counts"].lengths, bf_names),
     }
     sp = tables["spaces"]
     for bf, info in m["battlefields"].items():

@@ -31,7 +31,7 @@ import pandas as pd
 
 from sim.content.heroes import load_all
 from sim.content.variants import VariantError, parse_variant
-from sim.runs.store import read_games, read_manifest
+from sim.runs.store import read_game_table, read_manifest
 from sim.runs.versus import BASELINE_DIR, VARIANT_DIR
 
 from . import loadout_plots as P
@@ -51,7 +51,8 @@ class CompareReport(ReportFiles):
 
 
 def hero_scores(games: pd.DataFrame, hero: str) -> pd.DataFrame:
-    """The hero's score in each game of a versus run: columns ``matchup_id``,
+    """The hero's score in each game of a versus run (``games``: :func:`read_pair_columns`
+    or ``sim.runs.store.read_games``): columns ``matchup_id``,
     ``game_index``, ``opponent``, ``battlefield``, ``seat`` (0 = the hero moved first),
     ``score`` (float64: 1 win, 0.5 draw, 0 loss). One row per game; games in which
     the hero does not play are dropped."""
@@ -63,9 +64,26 @@ def hero_scores(games: pd.DataFrame, hero: str) -> pd.DataFrame:
     score = np.where(w < 0, 0.5, np.where(w == seat, 1.0, 0.0))
     return pd.DataFrame({"matchup_id": g["matchup_id"].to_numpy(np.int64),
                          "game_index": g["game_index"].to_numpy(np.int64),
-                         "opponent": np.where(seat == 0, g["p2_hero"], g["p1_hero"]),
+                         "opponent": np.where(seat == 0, g["p2_hero"].to_numpy(object), g["p1_hero"].to_numpy(object)),
                          "battlefield": g["battlefield"].to_numpy(object), "seat": seat.astype(np.int8),
                          "score": score})
+
+
+#: the columns the compare report reads of each game (a narrow projection: ~30 bytes a game)
+PAIR_COLUMNS = ["matchup_id", "game_index", "battlefield", "p1_hero", "p2_hero", "winner"]
+
+
+def read_pair_columns(run_dir) -> pd.DataFrame:
+    """The :data:`PAIR_COLUMNS` of every stored game of a run folder (hero and battlefield
+    keys as pandas categoricals), the input of :func:`pair_games`; an empty frame if no
+    game is stored. Pairing needs each game's identity, so this is per game, but only
+    these six narrow columns."""
+    t = read_game_table(run_dir, PAIR_COLUMNS)
+    if t is None:
+        return pd.DataFrame({c: [] for c in PAIR_COLUMNS})
+    for c in ("battlefield", "p1_hero", "p2_hero"):
+        t = t.set_column(t.schema.get_field_index(c), c, t.column(c).dictionary_encode())
+    return t.to_pandas()
 
 
 def pair_games(base: pd.DataFrame, var: pd.DataFrame, hero: str) -> pd.DataFrame:
@@ -157,7 +175,7 @@ def build_compare_report(out, out_dir=None) -> CompareReport:
     out = Path(out)
     mb, mv = read_manifest(out / BASELINE_DIR), read_manifest(out / VARIANT_DIR)
     s = mv["settings"]
-    pairs = pair_games(read_games(out / BASELINE_DIR), read_games(out / VARIANT_DIR), s["hero"])
+    pairs = pair_games(read_pair_columns(out / BASELINE_DIR), read_pair_columns(out / VARIANT_DIR), s["hero"])
     if len(pairs) == 0:
         raise ValueError(f"{out}: no paired games stored yet; run `unmatched-sim compare` first")
     table = compare_table(pairs)

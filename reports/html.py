@@ -51,7 +51,6 @@ def write_html(path, tables: dict, pngs: dict, summary: str) -> Path:
     s = m["settings"]
     names = hero_names(m)
     bf_names = battlefield_names(m)
-    games = tables["games"]
     bt = tables["bt"]
     secs = sum(x.get("seconds", 0) for x in m.get("sessions", []))
     sections = Sections()
@@ -61,7 +60,7 @@ def write_html(path, tables: dict, pngs: dict, summary: str) -> Path:
     setup = pd.DataFrame([
         ("heroes", heroes_txt), ("battlefields", ", ".join(bf_names.get(b, b) for b in s["battlefields"])),
         ("games per hero pair", s["games_per_pair"]), ("AI profile", s["ai"]), ("run seed", s["seed"]),
-        ("games stored", f"{len(games)} of {m['games_total']}"), ("status", m.get("status", "")),
+        ("games stored", f"{tables['totals']['games']} of {m['games_total']}"), ("status", m.get("status", "")),
         ("package version", m.get("package_version", "")), ("engine fingerprint", s["fingerprint"]["engine"]),
         ("simulation time", f"{secs:.1f} s"),
         ("rules", ", ".join(f"{k}={v}" for k, v in s["rules"].items())),

@@ -38,13 +38,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from sim.runs.store import read_games, read_manifest
+from sim.runs.store import read_manifest
 
 from . import loadout_plots as P
 from .format import ALL_OPPONENTS, hero_names, opponent_label, pct, plural, pts, pvalue
 from .loadout_stats import ALPHA, gear_effects, hero_groups, loadout_scores, loadout_tests, matrix_loadout_tables
 from .render import (REPORT_DIR, ReportFiles, Sections, img, page, report_dirs, table_html, write_pngs, write_tables,
     write_text)
+from .stream import scan_duels
 from .tables import sides
 
 TABLES = ("scores", "best", "tests", "pairs", "gear_effects", "gear_by_combination")
@@ -64,7 +65,8 @@ class LoadoutsReport(ReportFiles):
 def loadout_tables(games: pd.DataFrame, settings: dict, alpha: float = ALPHA) -> dict:
     """Every loadouts table from a run's per-game rows.
 
-    ``games``: ``sim.runs.store.read_games`` of a loadouts run; ``settings``: its manifest
+    ``games``: the outcome counts of a loadouts run (``reports.stream.scan_duels(run).outcomes``)
+    or its per-game rows (``sim.runs.store.read_games``); ``settings``: its manifest
     settings (``hero``, ``loadouts``, ``groups``). Returns a dict of DataFrames:
     ``scores`` (:func:`loadout_scores`), ``tests``, ``pairs``, ``best``
     (:func:`loadout_tests`), ``gear_effects``, ``gear_by_combination``
@@ -88,7 +90,7 @@ def summary_text(tables: dict, manifest: dict) -> str:
     s = manifest["settings"]
     names = hero_names(manifest)
     best = tables["best"].set_index("opponent")
-    n_games = len(tables.get("games", [])) if "games" in tables else None
+    n_games = tables.get("n_games")
     lines = [f"{names.get(s['hero'], s['hero'])}: {len(s['loadouts'])} loadouts against "
              f"{plural(len(s['opponents']), 'opponent')} on {plural(len(s['battlefields']), 'battlefield')}; "
              f"{s['games_per_loadout']} games per loadout"
@@ -141,12 +143,12 @@ def build_loadouts_report(run_dir, out_dir=None) -> LoadoutsReport:
     s = manifest["settings"]
     if s.get("mode") != "loadouts":
         raise ValueError(f"{run_dir}: not a loadouts run (made by `unmatched-sim {s.get('mode', 'matrix')}`)")
-    games = read_games(run_dir)
-    if len(games) == 0:
+    counts = scan_duels(run_dir, cards=False)     # streamed: memory does not grow with the run
+    if counts.games == 0:
         raise ValueError(f"{run_dir}: no finished games yet; run `unmatched-sim loadouts` first")
-    tables = loadout_tables(games, s)
+    tables = loadout_tables(counts.outcomes, s)
     out = report_dirs(run_dir, out_dir)
-    summary = summary_text(dict(tables, games=games), manifest)
+    summary = summary_text(dict(tables, n_games=counts.games), manifest)
     rep = LoadoutsReport(out, out / "loadouts.html", tables, summary)
     write_tables(out, tables, TABLES, rep.csv, rep.parquet, prefix="loadouts_")
     names = hero_names(manifest)
@@ -154,7 +156,7 @@ def build_loadouts_report(run_dir, out_dir=None) -> LoadoutsReport:
             "loadouts_overall": P.plot_loadout_overall(tables["scores"], tables["best"], names[s["hero"]]),
             "gear_effects": P.plot_gear_effects(tables["gear_effects"], names, names[s["hero"]])}
     pngs = write_pngs(out, figs, rep.png, P.DPI)
-    write_loadouts_html(rep.html, tables, pngs, summary, manifest, len(games))
+    write_loadouts_html(rep.html, tables, pngs, summary, manifest, counts.games)
     return rep
 
 

@@ -173,42 +173,57 @@ def plot_battlefield_hero(bh: pd.DataFrame, names: dict, bf_names: dict) -> Figu
     return fig
 
 
-def plot_game_length(games: pd.DataFrame, bf_names: dict) -> Figure:
+def plot_game_length(lengths: pd.DataFrame, bf_names: dict) -> Figure:
     """Histogram of game length in turns (stacked by end reason) and the length per
-    battlefield (box plots: median, quartiles, 5th-95th percentile whiskers)."""
+    battlefield (box plots: median, quartiles, 5th-95th percentile whiskers).
+
+    ``lengths``: games per ``battlefield``, ``end_reason`` and ``turns`` (column ``n``;
+    :func:`reports.stream.scan_duels`), or per-game rows (one game each)."""
+    from .stream import weighted_percentile
+    w = lengths["n"].to_numpy(np.int64) if "n" in lengths.columns else np.ones(len(lengths), np.int64)
+    turns = lengths["turns"].to_numpy(np.int64)
+    reason = lengths["end_reason"].to_numpy(object)
+    n = int(w.sum())
     fig = Figure(figsize=(12, 4.6))
     a1, a2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
-    turns = games["turns"].to_numpy()
     hi = int(turns.max()) if len(turns) else 1
     step = max(1, int(np.ceil((hi + 1) / 60)))
     bins = np.arange(0, hi + step + 1, step) + 0.5 - (step > 1) * 0.5
     colours = {"hero_defeated": "#4c78a8", "turn_cap": "#e45756", "error": "#222222"}
     labels = {"hero_defeated": "a hero was defeated", "turn_cap": "turn cap (draw)", "error": "engine error (draw)"}
-    data, cols, labs = [], [], []
-    for reason in ("hero_defeated", "turn_cap", "error"):
-        sel = turns[(games["end_reason"] == reason).to_numpy()]
-        if len(sel):
-            data.append(sel)
-            cols.append(colours[reason])
-            labs.append(f"{labels[reason]} ({len(sel)})")
-    other = turns[~games["end_reason"].isin(list(colours)).to_numpy()]
-    if len(other):
-        data.append(other)
+    data, weights, cols, labs = [], [], [], []
+    for r in ("hero_defeated", "turn_cap", "error"):
+        sel = reason == r
+        if w[sel].sum():
+            data.append(turns[sel])
+            weights.append(w[sel])
+            cols.append(colours[r])
+            labs.append(f"{labels[r]} ({int(w[sel].sum())})")
+    other = ~np.isin(reason, list(colours))
+    if w[other].sum():
+        data.append(turns[other])
+        weights.append(w[other])
         cols.append("#999999")
-        labs.append(f"other ({len(other)})")
-    a1.hist(data, bins=bins, stacked=True, color=cols, label=labs, edgecolor="white", linewidth=0.3)
-    mean, med = float(np.mean(turns)), float(np.median(turns))
+        labs.append(f"other ({int(w[other].sum())})")
+    a1.hist(data, bins=bins, weights=weights, stacked=True, color=cols, label=labs, edgecolor="white", linewidth=0.3)
+    mean, med = float((turns * w).sum() / max(n, 1)), weighted_percentile(turns, w, 50)
     a1.axvline(mean, color="black", linestyle="--", linewidth=1, label=f"mean {mean:.1f}")
     a1.axvline(med, color="black", linestyle=":", linewidth=1.2, label=f"median {med:.0f}")
     a1.set_xlabel("game length (turns)")
     a1.set_ylabel("games")
-    a1.set_title(f"Game length, all {len(turns)} games", fontsize=11)
+    a1.set_title(f"Game length, all {n} games", fontsize=11)
     a1.legend(fontsize=8)
-    bfs = sorted(set(games["battlefield"]))
-    groups = [games.loc[games["battlefield"] == b, "turns"].to_numpy() for b in bfs]
-    a2.boxplot(groups, orientation="horizontal", whis=(5, 95), showfliers=False, widths=0.6,
+    bfs = sorted(set(lengths["battlefield"]))
+    stats = []
+    for b in bfs:
+        sel = (lengths["battlefield"] == b).to_numpy()
+        t, c = turns[sel], w[sel]
+        q = {p: weighted_percentile(t, c, p) for p in (5, 25, 50, 75, 95)}
+        stats.append({"med": q[50], "q1": q[25], "q3": q[75], "whislo": q[5], "whishi": q[95], "fliers": [],
+                      "label": bf_names.get(b, b)})
+    if stats:
+        a2.bxp(stats, orientation="horizontal", showfliers=False, widths=0.6,
                medianprops={"color": "#c05621", "linewidth": 2})
-    a2.set_yticks(range(1, len(bfs) + 1), [bf_names.get(b, b) for b in bfs])
     a2.set_xlabel("game length (turns)")
     a2.set_title("Per battlefield\n(box: quartiles; whiskers: 5th–95th percentile)", fontsize=11)
     for a in (a1, a2):

@@ -67,10 +67,21 @@ def outcome_counts(s: pd.DataFrame, by: list[str], squares: bool = False) -> pd.
     """Games, wins, draws, losses and points per group of one-row-per-game-side rows.
 
     ``s``: rows with int ``win`` / ``draw`` / ``loss`` (0/1) and float ``score`` columns
-    (``reports.tables.sides``); ``by``: the grouping columns. Returns one row per group
-    (sorted): the ``by`` columns, ``games``, ``wins``, ``draws``, ``losses``, ``points``
-    (sum of scores) and, with ``squares``, ``sq`` (sum of squared scores, for a variance).
+    (``reports.tables.sides``), each one game, or ``n`` games when ``s`` has an int ``n``
+    column (sides of counts); ``by``: the grouping columns. Returns one row per group
+    (sorted): the ``by`` columns, ``games`` (int64), ``wins``, ``draws``, ``losses``
+    (int64), ``points`` (float64: sum of scores) and, with ``squares``, ``sq`` (sum of
+    squared scores, for a variance).
     """
+    if "n" in s.columns:
+        w = s["n"].to_numpy(np.int64)
+        cols = {b: s[b].to_numpy() for b in by}
+        cols.update(games=w, wins=s["win"].to_numpy(np.int64) * w, draws=s["draw"].to_numpy(np.int64) * w,
+                    losses=s["loss"].to_numpy(np.int64) * w, points=s["score"].to_numpy(float) * w)
+        if squares:
+            cols["sq"] = s["score"].to_numpy(float) ** 2 * w
+        t = pd.DataFrame(cols).groupby(by, sort=True, observed=True).sum().reset_index()
+        return t
     agg = dict(games=("win", "size"), wins=("win", "sum"), draws=("draw", "sum"), losses=("loss", "sum"),
                points=("score", "sum"))
     if squares:

@@ -5,7 +5,12 @@ Every table counts draws: ``wins``, ``draws`` and ``losses`` are shown separatel
 95% interval (``lo``, ``hi``) is the Wilson interval of that score. Game counts are
 in games, lengths in turns, health in health points.
 
-Entry point: :func:`compute_tables` (run folder -> dict of DataFrames).
+Entry point: :func:`compute_tables` (run folder -> dict of DataFrames). It streams the
+stored games (:func:`reports.stream.scan_duels`) into counts and computes every table
+from them, so its memory does not grow with the run. The functions below also take a
+per-game DataFrame (``sim.runs.store.read_games``) for a small run held in memory: a
+frame with an ``n`` column is read as counts (``n`` games per row), any other as one
+game per row.
 """
 from __future__ import annotations
 
@@ -14,26 +19,36 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim.runs.store import read_games, read_manifest, read_spaces
+from sim.runs.store import read_manifest, read_spaces
 
 from .format import ALL
 from .loadout_stats import matrix_loadout_tables
 from .stats import bradley_terry, outcome_counts, score_interval
+from .stream import scan_duels, weighted_stats
+
+
+def _weights(df: pd.DataFrame) -> np.ndarray:
+    """Games per row: the ``n`` column of a counts frame, else 1 (one game per row)."""
+    return df["n"].to_numpy(np.int64) if "n" in df.columns else np.ones(len(df), np.int64)
 
 
 def sides(games: pd.DataFrame) -> pd.DataFrame:
-    """One row per hero per game (two per game), from the per-game table.
+    """One row per hero per game (two per game), from the per-game table; or, from the
+    outcome counts of :func:`reports.stream.scan_duels` (a frame with ``n``), one row per
+    hero per count row, weighted by its ``n``.
 
     Columns: ``hero``, ``loadout``, ``opponent``, ``opponent_loadout``, ``battlefield``,
     ``seat`` (int8: 0 moved first, 1 second), ``win`` / ``draw`` / ``loss`` (int8 0/1),
-    ``score`` (float64: 1, 0.5 or 0), ``turns`` (int32), ``mirror`` (bool: both
-    seats the same hero key), ``card_plays`` (int16 array per row). Shape (2 n_games, 12).
+    ``score`` (float64: 1, 0.5 or 0), ``mirror`` (bool: both seats the same hero key);
+    from games also ``turns`` (int32) and ``card_plays`` (int16 array per row), from
+    counts ``n`` (int64 games). Shape (2 rows, 12 or 11 columns).
     """
+    counted = "n" in games.columns
     out = []
     for seat, me, opp in ((0, "p1", "p2"), (1, "p2", "p1")):
         win = (games["winner"] == seat).astype(np.int8)
         draw = (games["winner"] < 0).astype(np.int8)
-        out.append(pd.DataFrame({
+        cols = {
             "hero": games[f"{me}_hero"].to_numpy(object), "loadout": games[f"{me}_loadout"].to_numpy(object),
             "opponent": games[f"{opp}_hero"].to_numpy(object),
             "opponent_loadout": games[f"{opp}_loadout"].to_numpy(object),
@@ -41,10 +56,15 @@ def sides(games: pd.DataFrame) -> pd.DataFrame:
             "seat": np.full(len(games), seat, np.int8),
             "win": win.to_numpy(), "draw": draw.to_numpy(), "loss": (1 - win - draw).astype(np.int8).to_numpy(),
             "score": win.to_numpy() + 0.5 * draw.to_numpy(),
-            "turns": games["turns"].to_numpy(np.int32),
-            "mirror": (games["p1_hero"] == games["p2_hero"]).to_numpy(bool),
-            "card_plays": games[f"{me}_card_plays"].to_numpy(object),
-        }))
+        }
+        if counted:
+            cols["mirror"] = (games["p1_hero"] == games["p2_hero"]).to_numpy(bool)
+            cols["n"] = games["n"].to_numpy(np.int64)
+        else:
+            cols["turns"] = games["turns"].to_numpy(np.int32)
+            cols["mirror"] = (games["p1_hero"] == games["p2_hero"]).to_numpy(bool)
+            cols["card_plays"] = games[f"{me}_card_plays"].to_numpy(object)
+        out.append(pd.DataFrame(cols))
     return pd.concat(out, ignore_index=True)
 
 
@@ -90,10 +110,14 @@ def matchup_matrix(mt: pd.DataFrame, value: str = "score") -> pd.DataFrame:
 
 def seatings(games: pd.DataFrame) -> pd.DataFrame:
     """Per (p1, p2) hero pair: ``games`` and ``p1_score`` (P1 wins + draws / 2), the
-    input of :func:`reports.stats.bradley_terry`."""
-    g = games.assign(pts=np.where(games["winner"] == 0, 1.0, np.where(games["winner"] < 0, 0.5, 0.0)))
-    t = g.groupby(["p1_hero", "p2_hero"], sort=True).agg(games=("pts", "size"), p1_score=("pts", "sum")).reset_index()
-    return t.rename(columns={"p1_hero": "p1", "p2_hero": "p2"})
+    input of :func:`reports.stats.bradley_terry`. ``games``: per-game rows or counts."""
+    w = _weights(games)
+    pts = np.where(games["winner"] == 0, 1.0, np.where(games["winner"] < 0, 0.5, 0.0)) * w
+    g = pd.DataFrame({"p1": games["p1_hero"].to_numpy(object), "p2": games["p2_hero"].to_numpy(object),
+                      "w": w, "pts": pts})
+    t = g.groupby(["p1", "p2"], sort=True).agg(games=("w", "sum"), p1_score=("pts", "sum")).reset_index()
+    t["games"] = t["games"].astype(np.int64)
+    return t
 
 
 def strength(s: pd.DataFrame, mt: pd.DataFrame, games: pd.DataFrame, heroes) -> tuple[pd.DataFrame, object]:
@@ -136,19 +160,23 @@ def battlefield_hero(s: pd.DataFrame) -> pd.DataFrame:
 
 def first_player(games: pd.DataFrame) -> pd.DataFrame:
     """First-player advantage per battlefield and overall (mirrors included).
+    ``games``: per-game rows or counts.
 
     Columns: ``battlefield``, ``games``, ``p1_wins``, ``p2_wins``, ``draws``,
     ``p1_score`` ((P1 wins + draws / 2) / games), ``lo``, ``hi`` (Wilson).
     """
-    def one(g, name):
-        p1, p2 = int((g["winner"] == 0).sum()), int((g["winner"] == 1).sum())
-        d = int((g["winner"] < 0).sum())
-        return {"battlefield": name, "games": len(g), "p1_wins": p1, "p2_wins": p2, "draws": d,
-                "points": p1 + 0.5 * d}
-    rows = [one(g, bf) for bf, g in games.groupby("battlefield", sort=True)] + [one(games, ALL)]
-    t = pd.DataFrame(rows)
-    t["p1_score"], t["lo"], t["hi"] = score_interval(t["points"].to_numpy(float), t["games"].to_numpy(float))
-    return t.drop(columns="points")
+    w = _weights(games)
+    win = games["winner"].to_numpy()
+    g = pd.DataFrame({"battlefield": games["battlefield"].to_numpy(object), "games": w,
+                      "p1_wins": w * (win == 0), "p2_wins": w * (win == 1), "draws": w * (win < 0)})
+    t = g.groupby("battlefield", sort=True)[["games", "p1_wins", "p2_wins", "draws"]].sum().reset_index()
+    a = g[["games", "p1_wins", "p2_wins", "draws"]].sum().to_frame().T.assign(battlefield=ALL)
+    t = pd.concat([t, a[t.columns]], ignore_index=True)
+    for c in ("games", "p1_wins", "p2_wins", "draws"):
+        t[c] = t[c].astype(np.int64)
+    points = t["p1_wins"].to_numpy(float) + 0.5 * t["draws"].to_numpy(float)
+    t["p1_score"], t["lo"], t["hi"] = score_interval(points, t["games"].to_numpy(float))
+    return t
 
 
 def first_player_by_hero(s: pd.DataFrame) -> pd.DataFrame:
@@ -172,21 +200,26 @@ def first_player_by_hero(s: pd.DataFrame) -> pd.DataFrame:
 
 def game_length(games: pd.DataFrame) -> pd.DataFrame:
     """Game length in turns per battlefield and overall: games, mean, sd, min, p10,
-    median, p90, max."""
-    def one(t, name):
-        q = np.percentile(t, [10, 50, 90]) if len(t) else [np.nan] * 3
-        return {"battlefield": name, "games": len(t), "mean": t.mean(), "sd": t.std(ddof=1) if len(t) > 1 else np.nan,
-                "min": t.min(), "p10": q[0], "median": q[1], "p90": q[2], "max": t.max()}
-    rows = [one(g["turns"], bf) for bf, g in games.groupby("battlefield", sort=True)] + [one(games["turns"], ALL)]
+    median, p90, max. ``games``: per-game rows, or the length counts of
+    :func:`reports.stream.scan_duels` (``battlefield``, ``turns``, ``n``)."""
+    w = _weights(games)
+    t = pd.DataFrame({"battlefield": games["battlefield"].to_numpy(object), "turns": games["turns"].to_numpy(np.int64),
+                      "n": w})
+    rows = [dict(battlefield=bf, **weighted_stats(g["turns"], g["n"])) for bf, g in t.groupby("battlefield", sort=True)]
+    rows.append(dict(battlefield=ALL, **weighted_stats(t["turns"], t["n"])))
     return pd.DataFrame(rows)
 
 
 def end_reasons(games: pd.DataFrame) -> pd.DataFrame:
     """How games ended, per battlefield and overall: rows (battlefield, end_reason) with
-    ``games`` and ``share`` (of that battlefield's games)."""
-    t = games.groupby(["battlefield", "end_reason"], sort=True).size().rename("games").reset_index()
-    a = games.groupby("end_reason", sort=True).size().rename("games").reset_index().assign(battlefield=ALL)
+    ``games`` and ``share`` (of that battlefield's games). ``games``: per-game rows or
+    the length counts of :func:`reports.stream.scan_duels`."""
+    g = pd.DataFrame({"battlefield": games["battlefield"].to_numpy(object),
+                      "end_reason": games["end_reason"].to_numpy(object), "games": _weights(games)})
+    t = g.groupby(["battlefield", "end_reason"], sort=True)["games"].sum().reset_index()
+    a = g.groupby("end_reason", sort=True)["games"].sum().reset_index().assign(battlefield=ALL)
     t = pd.concat([t, a[t.columns]], ignore_index=True)
+    t["games"] = t["games"].astype(np.int64)
     t["share"] = t["games"] / t.groupby("battlefield")["games"].transform("sum")
     return t
 
@@ -224,6 +257,40 @@ def cards(s: pd.DataFrame, hero_info: dict) -> pd.DataFrame:
                 "games_played": int(played.sum()),
                 "score_when_played": sc[played].mean() if played.any() else np.nan,
                 "score_when_unplayed": sc[~played].mean() if (~played).any() else np.nan,
+            })
+    t = pd.DataFrame(rows)
+    if len(t):
+        t["lift"] = t["score_when_played"] - t["score_when_unplayed"]
+    return t
+
+
+def card_table(card_counts: dict, hero_info: dict) -> pd.DataFrame:
+    """:func:`cards`' table from the streamed card counters of
+    :func:`reports.stream.scan_duels` (``{(hero, loadout): CardCounts}``): the same
+    columns and values, without holding a game row."""
+    rows = []
+    for hero, info in hero_info.items():
+        mine = {lo: c for (h, lo), c in card_counts.items() if h == hero and c.games}
+        if not mine:
+            continue
+        ncard = len(info["cards"])
+        for i, name in enumerate(info["cards"]):
+            n = plays = played = 0
+            sp = su = 0.0
+            for lo, c in mine.items():
+                if info["deck_copies"].get(lo, [0] * ncard)[i] > 0 and i < len(c.plays):
+                    n += c.games
+                    plays += int(c.plays[i])
+                    played += int(c.played[i])
+                    sp += float(c.score_played[i])
+                    su += float(c.score_unplayed[i])
+            rows.append({
+                "hero": hero, "card": name, "type": info["card_types"][i], "index": i, "games": n,
+                "plays": plays, "plays_per_game": plays / n if n else np.nan,
+                "played_share": played / n if n else np.nan, "unplayed_share": (n - played) / n if n else np.nan,
+                "games_played": played,
+                "score_when_played": sp / played if played else np.nan,
+                "score_when_unplayed": su / (n - played) if n - played else np.nan,
             })
     t = pd.DataFrame(rows)
     if len(t):
@@ -276,33 +343,40 @@ def space_counts(spaces: pd.DataFrame, battlefield_info: dict) -> pd.DataFrame:
 
 
 def compute_tables(run_dir) -> dict:
-    """All report tables of a run folder (from its stored chunks).
+    """All report tables of a run folder (from its stored games, streamed: memory does not
+    grow with the run).
 
-    Returns a dict: ``manifest`` (dict), ``games`` (per-game DataFrame), and the
-    DataFrames ``matchups``, ``matchups_by_battlefield``, ``strength``,
-    ``battlefield_hero``, ``first_player``, ``first_player_by_hero``, ``game_length``,
-    ``end_reasons``, ``cards``, ``loadouts``, ``spaces`` (see each function),
-    ``loadout_best`` and ``gear_effects`` (``reports.loadout_stats.matrix_loadout_tables``), plus
-    ``bt`` (the Bradley–Terry fit). Raises ``sim.runs.errors.RunError`` if ``run_dir`` is
-    not a run folder and ValueError if it holds no finished game.
+    Returns a dict: ``manifest`` (dict), ``totals`` (dict: ``games``, ``draws``,
+    ``mean_turns``), ``counts`` (:class:`reports.stream.DuelCounts`: the outcome, length
+    and card counts everything else is computed from), and the DataFrames ``matchups``,
+    ``matchups_by_battlefield``, ``strength``, ``battlefield_hero``, ``first_player``,
+    ``first_player_by_hero``, ``game_length``, ``end_reasons``, ``cards``, ``loadouts``,
+    ``spaces`` (see each function), ``loadout_best`` and ``gear_effects``
+    (``reports.loadout_stats.matrix_loadout_tables``), plus ``bt`` (the Bradley–Terry
+    fit). Raises ``sim.runs.errors.RunError`` if ``run_dir`` is not a run folder and
+    ValueError if it holds no finished game.
     """
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
-    games = read_games(run_dir)
-    if len(games) == 0:
+    counts = scan_duels(run_dir)
+    if counts.games == 0:
         raise ValueError(f"{run_dir}: no finished games yet; run `unmatched-sim matrix` first")
-    s = sides(games)
+    oc = counts.outcomes
+    s = sides(oc)
     heroes = list(manifest["heroes"])
     mt = matchups(s)
-    st, bt = strength(s, mt, games, heroes)
+    st, bt = strength(s, mt, oc, heroes)
     lo_best, gear = matrix_loadout_tables(s, manifest["heroes"])
+    ln = counts.lengths
+    totals = {"games": counts.games, "draws": int(oc.loc[oc["winner"] < 0, "n"].sum()),
+              "mean_turns": float((ln["turns"].to_numpy(np.int64) * ln["n"].to_numpy()).sum() / counts.games)}
     return {
-        "manifest": manifest, "games": games,
+        "manifest": manifest, "totals": totals, "counts": counts,
         "matchups": mt, "matchups_by_battlefield": matchups(s, by_battlefield=True),
         "strength": st, "bt": bt, "battlefield_hero": battlefield_hero(s),
-        "first_player": first_player(games), "first_player_by_hero": first_player_by_hero(s),
-        "game_length": game_length(games), "end_reasons": end_reasons(games),
-        "cards": cards(s, manifest["heroes"]), "loadouts": loadouts(s, manifest["heroes"]),
+        "first_player": first_player(oc), "first_player_by_hero": first_player_by_hero(s),
+        "game_length": game_length(ln), "end_reasons": end_reasons(ln),
+        "cards": card_table(counts.cards, manifest["heroes"]), "loadouts": loadouts(s, manifest["heroes"]),
         "loadout_best": lo_best, "gear_effects": gear,
         "spaces": space_counts(read_spaces(run_dir), manifest["battlefields"]),
     }
@@ -315,13 +389,12 @@ TABLE_NAMES = ("strength", "matchups", "matchups_by_battlefield", "battlefield_h
 
 def summary_text(tables: dict) -> str:
     """A short plain-text summary: games, draws, first-player advantage, hero strength."""
-    games = tables["games"]
-    n = len(games)
-    draws = int((games["winner"] < 0).sum())
+    tot = tables["totals"]
+    n, draws = tot["games"], tot["draws"]
     fp = tables["first_player"].set_index("battlefield").loc[ALL]
     variant = tables["manifest"]["settings"].get("variant") if "manifest" in tables else None
     lines = [f"Variant: {variant['name']} ({variant['file']})."] if variant else []
-    lines += [f"{n} games, {draws} draws ({draws / n:.1%}); mean length {games['turns'].mean():.1f} turns.",
+    lines += [f"{n} games, {draws} draws ({draws / n:.1%}); mean length {tot['mean_turns']:.1f} turns.",
              f"First player scores {fp['p1_score']:.1%} [{fp['lo']:.1%}, {fp['hi']:.1%}] (draws count half).",
              "", f"{'hero':<16}{'vs field':>9}{'95% interval':>17}{'BT rating':>11}{'games':>8}"]
     for _, r in tables["strength"].iterrows():

@@ -1,6 +1,8 @@
 """Report of a team run (``unmatched-sim teams``): hero pairs as teams, and each hero's share.
 
-Reads the run folder written by :func:`sim.runs.teams.execute_teams` and writes, into
+Reads the run folder written by :func:`sim.runs.teams.execute_teams`, streaming the games
+batch by batch into sums (:func:`team_partials`, added up by :func:`combine_partials`; memory
+does not grow with the run), and writes, into
 ``RUN_DIR/report`` (or ``out_dir``):
 
 * ``tables/team_pairs.{csv,parquet}``: one row per hero pair: games it played as a team,
@@ -37,11 +39,12 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from sim.runs.store import read_manifest
-from sim.runs.teams import TEAMS_MODE, read_team_games
+from sim.runs.teams import TEAMS_MODE
 
 from .format import hero_names, pct, pts
 from .render import CSS, DPI, ReportFiles, png_data_uri, report_dirs, table_html, write_pngs, write_tables, write_text
 from .stats import score_interval, wilson
+from .stream import scan_frames
 
 TEAM_TABLES = ("team_pairs", "team_heroes", "team_pairings", "team_summary")
 
@@ -54,6 +57,15 @@ class TeamsReport(ReportFiles):
     markdown: Path | None = None
 
 
+#: the columns of a team run the report reads (no list columns: a batch converts to pandas fast)
+TEAM_REPORT_COLUMNS = (["winner", "team1", "team2", "turns", "end_reason"] + [f"s{k}_hero" for k in range(1, 5)]
+                       + [f"s{k}_dealt" for k in range(1, 5)] + [f"s{k}_health" for k in range(1, 5)])
+_SUMS = {"heroes": ["games", "wins", "draws", "points", "dealt", "share", "share_n", "stand", "last"],
+         "pairs": ["games", "wins", "draws", "points", "dealt_a", "dealt_b"],
+         "pairings": ["games", "points"],
+         "summary": ["games", "draws", "first_pts", "turns", "end_hero_defeated", "end_turn_cap", "end_error"]}
+
+
 def _team_rows(games: pd.DataFrame) -> pd.DataFrame:
     """One row per (game, team): team pair, seats' heroes, points (1 win, 0.5 draw, 0 loss),
     each hero's damage dealt and whether it stood at the end."""
@@ -62,46 +74,87 @@ def _team_rows(games: pd.DataFrame) -> pd.DataFrame:
         w = games["winner"].to_numpy()     # 0 team1, 1 team2, -1 draw
         pts = np.where(w == t - 1, 1.0, np.where(w < 0, 0.5, 0.0))
         out.append(pd.DataFrame({
-            "game": np.arange(len(games)), "team_no": t, "pair": games[f"team{t}"].to_numpy(),
-            "hero_a": games[f"s{a}_hero"].to_numpy(), "hero_b": games[f"s{b}_hero"].to_numpy(),
+            "game": np.arange(len(games)), "team_no": t, "pair": games[f"team{t}"].to_numpy(object),
+            "hero_a": games[f"s{a}_hero"].to_numpy(object), "hero_b": games[f"s{b}_hero"].to_numpy(object),
             "points": pts, "win": w == t - 1, "draw": w < 0,
             "dealt_a": games[f"s{a}_dealt"].to_numpy().astype(float),
             "dealt_b": games[f"s{b}_dealt"].to_numpy().astype(float),
             "stand_a": games[f"s{a}_health"].to_numpy() > 0, "stand_b": games[f"s{b}_health"].to_numpy() > 0,
-            "opponents": games[f"team{3 - t}"].to_numpy(),
+            "opponents": games[f"team{3 - t}"].to_numpy(object),
         }))
     return pd.concat(out, ignore_index=True)
 
 
-def team_tables(games: pd.DataFrame) -> dict:
-    """The report's tables (see the module doc) from a team run's games
-    (``sim.runs.teams.read_team_games``). Raises ValueError if there are no games."""
-    if len(games) == 0:
-        raise ValueError("the run holds no finished game yet")
+def team_partials(games: pd.DataFrame) -> dict:
+    """Sums of a batch of a team run's games that add up across batches (see
+    :func:`team_tables`): DataFrames ``heroes`` (by hero), ``pairs`` (by pair),
+    ``pairings`` (by pair and opponent pair, the first team's view) and ``summary``
+    (one row), each with the sum columns of ``_SUMS``."""
     tr = _team_rows(games)
-    # per hero: one row per (game, hero)
     hero_rows = []
     for me, mate in (("a", "b"), ("b", "a")):
-        d = tr[f"dealt_{me}"]
-        tot = tr["dealt_a"] + tr["dealt_b"]
+        d = tr[f"dealt_{me}"].to_numpy()
+        tot = (tr["dealt_a"] + tr["dealt_b"]).to_numpy()
+        has = tot > 0
         hero_rows.append(pd.DataFrame({
-            "hero": tr[f"hero_{me}"], "points": tr["points"], "win": tr["win"], "draw": tr["draw"], "dealt": d,
-            "share": np.where(tot > 0, d / tot.where(tot > 0, 1.0), np.nan), "stand": tr[f"stand_{me}"],
-            "last": tr["win"] & tr[f"stand_{me}"] & ~tr[f"stand_{mate}"]}))
-    hr = pd.concat(hero_rows, ignore_index=True)
-    g = hr.groupby("hero")
+            "hero": tr[f"hero_{me}"].to_numpy(object), "games": 1, "wins": tr["win"].to_numpy(int),
+            "draws": tr["draw"].to_numpy(int), "points": tr["points"].to_numpy(), "dealt": d,
+            "share": np.where(has, d / np.where(has, tot, 1.0), 0.0), "share_n": has.astype(int),
+            "stand": tr[f"stand_{me}"].to_numpy(int),
+            "last": (tr["win"] & tr[f"stand_{me}"] & ~tr[f"stand_{mate}"]).to_numpy(int)}))
+    heroes = pd.concat(hero_rows, ignore_index=True).groupby("hero").sum()
+    pairs = tr.assign(games=1, wins=tr["win"].astype(int), draws=tr["draw"].astype(int)) \
+        .groupby("pair")[_SUMS["pairs"]].sum()
+    first = tr[tr["team_no"] == 1]
+    pairings = first.assign(games=1).groupby(["pair", "opponents"])[["games", "points"]].sum()
+    w = games["winner"].to_numpy()
+    er = games["end_reason"].to_numpy(object)
+    summary = pd.DataFrame([{
+        "games": len(games), "draws": int((w < 0).sum()),
+        "first_pts": float(np.where(w == 0, 1.0, np.where(w < 0, 0.5, 0.0)).sum()),
+        "turns": int(games["turns"].sum()), "end_hero_defeated": int((er == "hero_defeated").sum()),
+        "end_turn_cap": int((er == "turn_cap").sum()), "end_error": int((er == "error").sum())}])
+    return {"heroes": heroes, "pairs": pairs, "pairings": pairings, "summary": summary}
+
+
+def combine_partials(parts: list) -> dict:
+    """Add up :func:`team_partials` of several batches (by key; the summary row by column)."""
+    out = {}
+    for k in _SUMS:
+        frames = [p[k] for p in parts]
+        if k == "summary":
+            out[k] = pd.concat(frames, ignore_index=True).sum().to_frame().T
+        else:
+            c = pd.concat(frames)
+            out[k] = c.groupby(level=list(range(c.index.nlevels))).sum()
+    return out
+
+
+def team_tables(games) -> dict:
+    """The report's tables (see the module doc) from a team run's games
+    (``sim.runs.teams.read_team_games``) or from the combined :func:`team_partials` of its
+    batches (a dict, as the report streams them). Raises ValueError if there are no games."""
+    p = games if isinstance(games, dict) else (team_partials(games) if len(games) else None)
+    if p is None or int(p["summary"]["games"].iloc[0]) == 0:
+        raise ValueError("the run holds no finished game yet")
+    h = p["heroes"]
     heroes = pd.DataFrame({
-        "games": g.size(), "wins": g["win"].sum(), "draws": g["draw"].sum(), "points": g["points"].sum(),
-        "dealt": g["dealt"].mean(), "dealt_share": g["share"].mean(), "survived": g["stand"].mean(),
-        "last_standing": g["last"].sum() / g["win"].sum().where(g["win"].sum() > 0, np.nan),
-    }).reset_index()
+        "hero": h.index.to_numpy(object), "games": h["games"].to_numpy(np.int64),
+        "wins": h["wins"].to_numpy(np.int64), "draws": h["draws"].to_numpy(np.int64),
+        "points": h["points"].to_numpy(float), "dealt": (h["dealt"] / h["games"]).to_numpy(),
+        "dealt_share": (h["share"] / h["share_n"].where(h["share_n"] > 0, np.nan)).to_numpy(),
+        "survived": (h["stand"] / h["games"]).to_numpy(),
+        "last_standing": (h["last"] / h["wins"].where(h["wins"] > 0, np.nan)).to_numpy(),
+    })
     heroes["score"], heroes["lo"], heroes["hi"] = score_interval(heroes["points"], heroes["games"])
     heroes = heroes[["hero", "games", "wins", "draws", "score", "lo", "hi", "dealt", "dealt_share", "survived",
                      "last_standing"]].sort_values("score", ascending=False, kind="stable").reset_index(drop=True)
 
-    g = tr.groupby("pair")
-    pairs = pd.DataFrame({"games": g.size(), "wins": g["win"].sum(), "draws": g["draw"].sum(),
-                          "points": g["points"].sum(), "dealt": (g["dealt_a"].mean() + g["dealt_b"].mean())}).reset_index()
+    q = p["pairs"]
+    pairs = pd.DataFrame({"pair": q.index.to_numpy(object), "games": q["games"].to_numpy(np.int64),
+                          "wins": q["wins"].to_numpy(np.int64), "draws": q["draws"].to_numpy(np.int64),
+                          "points": q["points"].to_numpy(float),
+                          "dealt": ((q["dealt_a"] + q["dealt_b"]) / q["games"]).to_numpy()})
     pairs["losses"] = pairs["games"] - pairs["wins"] - pairs["draws"]
     pairs["score"], pairs["lo"], pairs["hi"] = score_interval(pairs["points"], pairs["games"])
     hs = dict(zip(heroes["hero"], heroes["score"]))
@@ -109,26 +162,25 @@ def team_tables(games: pd.DataFrame) -> dict:
     pairs = pairs[["pair", "games", "wins", "draws", "losses", "score", "lo", "hi", "synergy", "dealt"]] \
         .sort_values("score", ascending=False, kind="stable").reset_index(drop=True)
 
-    first = tr[tr["team_no"] == 1]
-    pr = first.groupby(["pair", "opponents"]).agg(games=("points", "size"), points=("points", "sum")).reset_index()
+    pr = p["pairings"].reset_index()
     # orient every pairing as (smaller pair, larger pair)
     flip = pr["pair"] > pr["opponents"]
     pr.loc[flip, ["pair", "opponents"]] = pr.loc[flip, ["opponents", "pair"]].to_numpy()
     pr.loc[flip, "points"] = pr.loc[flip, "games"] - pr.loc[flip, "points"]
     pairings = pr.groupby(["pair", "opponents"], as_index=False)[["games", "points"]].sum()
+    pairings["games"] = pairings["games"].astype(np.int64)
     pairings["score"] = pairings["points"] / pairings["games"]
     pairings = pairings.rename(columns={"opponents": "opponent_pair"})
 
-    w = games["winner"].to_numpy()
-    first_pts = float(np.where(w == 0, 1.0, np.where(w < 0, 0.5, 0.0)).sum())
-    lo, hi = wilson(first_pts, len(games))
+    sm = p["summary"].iloc[0]
+    n = int(sm["games"])
+    lo, hi = wilson(float(sm["first_pts"]), n)
     summary = pd.DataFrame([{
-        "games": len(games), "pairings": len(pairings), "draws": int((w < 0).sum()),
-        "first_team_score": first_pts / len(games), "first_lo": lo, "first_hi": hi,
-        "mean_turns": float(games["turns"].mean()),
-        "end_hero_defeated": int((games["end_reason"] == "hero_defeated").sum()),
-        "end_turn_cap": int((games["end_reason"] == "turn_cap").sum()),
-        "end_error": int((games["end_reason"] == "error").sum()),
+        "games": n, "pairings": len(pairings), "draws": int(sm["draws"]),
+        "first_team_score": float(sm["first_pts"]) / n, "first_lo": lo, "first_hi": hi,
+        "mean_turns": float(sm["turns"]) / n,
+        "end_hero_defeated": int(sm["end_hero_defeated"]), "end_turn_cap": int(sm["end_turn_cap"]),
+        "end_error": int(sm["end_error"]),
     }])
     return {"team_pairs": pairs, "team_heroes": heroes, "team_pairings": pairings, "team_summary": summary}
 
@@ -231,8 +283,10 @@ def build_teams_report(run_dir, out_dir=None) -> TeamsReport:
     manifest = read_manifest(run_dir)
     if manifest["settings"].get("mode") != TEAMS_MODE:
         raise ValueError(f"{run_dir} is not a team run (made by `unmatched-sim teams`)")
-    games = read_team_games(run_dir)
-    tables = team_tables(games)
+    parts = scan_frames(run_dir, TEAM_REPORT_COLUMNS, team_partials)    # streamed, batch by batch
+    if not parts:
+        raise ValueError("the run holds no finished game yet")
+    tables = team_tables(combine_partials(parts))
     out = report_dirs(run_dir, out_dir)
     csv, pq, png = {}, {}, {}
     write_tables(out, tables, tables, csv, pq)

@@ -34,7 +34,7 @@ def test_mix_covers_every_hero_and_battlefield():
 
 def test_bench_json_has_every_figure_and_they_agree():
     r = CliRunner().invoke(main, ["bench", "--json", "--games", "1", "--ai", "random", "--jobs", "2",
-                                  "--repeat", "1", "--python-games", "1", "--start-runs", "1"])
+                                  "--repeat", "1", "--python-games", "1", "--start-runs", "1", "--matrix-games", "12"])
     assert r.exit_code == 0, r.output
     b = json.loads(r.output)
     pairs = b["pairs"]
@@ -62,11 +62,21 @@ def test_bench_json_has_every_figure_and_they_agree():
     assert p["games"] == 1 and p["python_us_per_duel"] > 0 and p["compiled_us_per_duel"] > 0
     assert abs(p["speedup"] - p["python_us_per_duel"] / p["compiled_us_per_duel"]) < 0.1 * p["speedup"] + 0.1
     assert p["same_games"] is True   # the plain-Python engine plays the very same duel
+    # the designer-shaped run: the full matrix through the real pipeline, 12 games per pair
+    d = b["matrix"]
+    from sim.content.battlefields import list_battlefields
+    n = len({c[0] for c in mix_cells()})
+    assert d["games_per_pair"] == 12 and d["games"] == 12 * n * (n + 1) // 2
+    assert d["cells"] > len(list_battlefields()) * n and d["jobs"] == 2 and d["tasks"] >= 2
+    assert d["games_per_second"] > 0 and d["wall_seconds"] > 0 and d["files"] == 3      # manifest, games, spaces
+    assert d["ratio_to_all_cores"] == pytest.approx(d["games_per_second"] / b["all_cores"]["duels_per_second"]["best"],
+                                                    rel=0.01)
 
 
 def test_bench_text_report():
     r = CliRunner().invoke(main, ["bench", "--games", "1", "--ai", "greedy", "--jobs", "1", "--repeat", "1",
-                                  "--python-games", "0", "--start-runs", "0"])
+                                  "--python-games", "0", "--start-runs", "0", "--matrix-games", "0"])
     assert r.exit_code == 0, r.output
+    assert "designer-shaped" not in r.output
     assert "duels per CPU second" in r.output and "parallel efficiency" in r.output
     assert "peak per worker" in r.output and "compile    not measured" in r.output

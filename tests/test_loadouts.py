@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from sim.cli import main
 from sim.content.variants import load_variant
 from sim.runs.errors import RunError
+from helpers.store import drop_chunk, stored_chunk_names
 from sim.runs.store import read_games
 from sim.runs.versus import plan_compare, plan_loadouts
 
@@ -81,6 +82,12 @@ def test_small_loadouts_run_writes_csv_html_and_names_the_best(tmp_path):
     assert f"Best loadout overall: {overall['best_loadout']} " in r.output
     assert 0 <= overall["lo"] <= overall["score"] <= overall["hi"] <= 1
     scores = pd.read_csv(out / "report" / "tables" / "loadouts_scores.csv")
+    # the report streams the games into counts: the same tables as from the per-game frame
+    from reports.loadouts import TABLES, loadout_tables
+    mem = loadout_tables(games, m["settings"])
+    for name in TABLES:
+        pd.testing.assert_frame_equal(pd.read_parquet(out / "report" / "tables" / f"loadouts_{name}.parquet"),
+                                      mem[name], check_dtype=False, obj=name)
     assert len(scores) == 8 * 3 and (scores[scores["opponent"] != "all"]["games"] == 6).all()
     assert (scores[scores["opponent"] == "all"]["games"] == 12).all()
     # the best loadout really has the top score against each opponent
@@ -95,8 +102,9 @@ def test_small_loadouts_run_writes_csv_html_and_names_the_best(tmp_path):
         assert (out / "report" / "plots" / f"{png}.png").stat().st_size > 10_000
     r = cli(*args)                                    # resumes: nothing left to play
     assert r.exit_code == 0 and "All 96 games were already stored" in r.output
-    lost = sorted((out / "games").glob("part-*.parquet"))[3]
-    lost.unlink()                                     # as if interrupted before this chunk was stored
+    assert len(list((out / "games").iterdir())) == 1  # a complete run is compacted into one file
+    # as if interrupted before the fourth chunk (one cell of 3 games) was stored
+    assert drop_chunk(out, stored_chunk_names(out)[3]) == 3
     r = cli(*args)
     assert r.exit_code == 0 and "Resuming" in r.output and "93 of 96 games already stored" in r.output
     assert "Played 3 games" in r.output             # one cell: 3 games

@@ -1,6 +1,7 @@
 """The matrix runner: planning, seeding, the Parquet store, resume, workers, CLI errors."""
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -144,17 +145,23 @@ def test_resume_after_an_interrupted_run_gives_the_same_rows(reference, tmp_path
         if len(seen) == 5:
             raise KeyboardInterrupt
 
-    with pytest.raises(RunInterrupted) as e:
-        run_matrix(d, chunk_size=7, jobs=1, after_chunk=stop, **SMALL)
+    with pytest.raises(RunInterrupted) as e:     # tasks of 7 games: one chunk each at first
+        run_matrix(d, chunk_size=7, jobs=1, after_chunk=stop, task_games=7, **SMALL)
     assert e.value.chunks_done == 5 and e.value.chunks_total == 18
-    assert len(list((d / "games").glob("part-*.parquet"))) == 5
+    parts = sorted((d / "games").glob("part-*.parquet"))
+    assert len(parts) == 5 and len(list((d / "spaces").glob("part-*.parquet"))) == 5
     assert read_manifest(d)["status"] == "interrupted"
-    # a chunk killed half-way through its write leaves only a temporary file
-    (d / "games" / f".part-{seen[0]}.parquet.tmp").write_bytes(b"PAR1 half a file")
-    # and a lost chunk is simply played again
-    (d / "games" / f"part-{seen[1]}.parquet").unlink()
+
+    def part(name):
+        (f,) = (d / "games").glob(f"part-{name}-*.parquet")
+        return f
+
+    # a task killed half-way through its write leaves only a temporary file
+    (d / "games" / f".{part(seen[0]).name}.123.tmp").write_bytes(b"PAR1 half a file")
+    # and a lost task is simply played again
+    part(seen[1]).unlink()
     # so is a damaged one (cut short after it was stored): found on resume, removed, replayed
-    cut = d / "games" / f"part-{seen[2]}.parquet"
+    cut = part(seen[2])
     cut.write_bytes(cut.read_bytes()[:200])
     plan = plan_run(d, chunk_size=7, **SMALL)
     assert len(plan.done) == 3 and plan.games_done == 3 * 7
@@ -163,36 +170,106 @@ def test_resume_after_an_interrupted_run_gives_the_same_rows(reference, tmp_path
     assert r.games_played == 120 - 21 and r.games_skipped == 21
     assert not list((d / "games").glob(".*.tmp"))
     pd.testing.assert_frame_equal(read_games(d), games)
+    pd.testing.assert_frame_equal(read_spaces(d), read_spaces(reference[0]))
     m = read_manifest(d)
     assert m["status"] == "complete" and [s["games"] for s in m["sessions"]] == [35, 99]
+    # the complete run is compacted: one games file and one spaces file
+    assert [p.name.startswith("compact-") for p in (d / "games").iterdir()] == [True]
+    assert len(list((d / "spaces").iterdir())) == 1
     # a finished run resumes to nothing
     assert run_matrix(d, chunk_size=7, jobs=1, **SMALL).games_played == 0
 
 
-def test_resume_after_a_killed_process(tmp_path):
-    """SIGKILL a real `unmatched-sim matrix` mid-run, rerun it: exactly the rows of an uninterrupted run."""
+def test_a_compaction_cut_short_leaves_a_consistent_folder(reference, tmp_path):
+    """A kill after the compacted file is renamed into place but before the part files are
+    removed: readers take the compacted file alone, and a resume removes the parts."""
+    from sim.runs.store import _merge, compact, count_files, select_files
+    ref, games = reference
+    d = tmp_path / "run"
+    with pytest.raises(RunInterrupted):
+        run_matrix(d, chunk_size=7, jobs=1, task_games=7, after_chunk=lambda n, g: g >= 120 and _stop(), **SMALL)
+    parts = len(list((d / "games").glob("part-*")))
+    assert parts > 10 and count_files(d) == 1 + 2 * parts      # every chunk stored, not compacted yet
+    for sub in ("games", "spaces"):
+        _merge(d / sub, select_files(d, sub)[0])            # compacted, parts not yet removed
+    assert count_files(d) == 1 + 2 * (parts + 1)
+    pd.testing.assert_frame_equal(read_games(d), games)
+    pd.testing.assert_frame_equal(read_spaces(d), read_spaces(ref))
+    plan = plan_run(d, chunk_size=7, **SMALL)
+    assert len(plan.done) == 18 and count_files(d) == 3         # the redundant parts are removed on resume
+    assert compact(d) == 0
+    pd.testing.assert_frame_equal(read_games(d), games)
+
+
+def test_a_damaged_compacted_file_is_played_again_and_the_spaces_kept(reference, tmp_path):
+    """A completed run compacted into two games files and one spaces file; one games file is
+    damaged: the resume plays its games again, and the spaces of the other chunks survive."""
+    from sim.runs.store import compact, count_files
+    ref, games = reference
+    d = tmp_path / "run"
+    with pytest.raises(RunInterrupted):
+        run_matrix(d, chunk_size=7, jobs=1, task_games=7, after_chunk=lambda n, g: g >= 120 and _stop(), **SMALL)
+    compact(d, rows_per_file=60)
+    gfiles = sorted((d / "games").glob("compact-*"))
+    assert len(gfiles) >= 2 and len(list((d / "spaces").iterdir())) == 1
+    gfiles[0].write_bytes(gfiles[0].read_bytes()[:300])
+    plan = plan_run(d, chunk_size=7, **SMALL)
+    assert 0 < plan.games_done < 120 and len(list((d / "spaces").iterdir())) == 1
+    r = run_matrix(d, chunk_size=7, jobs=1, **SMALL)
+    assert r.games_played == 120 - plan.games_done
+    pd.testing.assert_frame_equal(read_games(d), games)
+    pd.testing.assert_frame_equal(read_spaces(d), read_spaces(ref))
+    assert count_files(d) <= 5
+
+
+def _stop():
+    raise KeyboardInterrupt
+
+
+def _killed_run_tables(run):
+    from reports import compute_tables
+    t = compute_tables(run)
+    return {k: v for k, v in t.items() if isinstance(v, pd.DataFrame)}
+
+
+def test_resume_after_a_killed_process_group(tmp_path):
+    """SIGKILL a real `unmatched-sim matrix` (driver and loky workers: the process group) once
+    some tasks are stored, rerun it: the stored games and every report table equal an
+    uninterrupted run's, and the kill lost only the tasks in flight."""
     d = tmp_path / "killed"
-    args = [sys.executable, "-m", "sim.cli", "matrix", "--games", "300", "--heroes", "medusa,sinbad",
-            "-b", "soho", "--seed", "3", "--chunk-size", "4", "--jobs", "1", "--out", str(d), "--no-report", "-q"]
+    args = [sys.executable, "-m", "sim.cli", "matrix", "--games", "1200", "--heroes", "medusa,sinbad,alice,dracula",
+            "-b", "soho", "--seed", "3", "--chunk-size", "50", "--task-games", "100", "--jobs", "2", "--out", str(d),
+            "--no-report", "-q"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         start_new_session=True)
     try:
         deadline = time.time() + 120
         while time.time() < deadline and p.poll() is None:
-            if len(list((d / "games").glob("part-*.parquet"))) >= 10:
+            if len(list((d / "games").glob("part-*.parquet"))) >= 5:
                 break
-            time.sleep(0.005)
-        p.kill()
+            time.sleep(0.002)
+        os.killpg(p.pid, signal.SIGKILL)
     finally:
         p.wait()
     stored = len(list((d / "games").glob("part-*.parquet")))
-    assert 10 <= stored < 225, "the run should be killed part-way (225 chunks)"
+    assert 5 <= stored < 120, "the run should be killed part-way (120 tasks of 100 games)"
+    assert read_manifest(d)["status"] == "running"                # killed: no chance to say otherwise
+    plan = plan_run(d, games=1200, heroes=["medusa", "sinbad", "alice", "dracula"], battlefields=["soho"], seed=3,
+                    chunk_size=50)
+    assert plan.games_done >= stored * 100                       # every stored task counts
     rc = subprocess.run(args, check=False, cwd=ROOT, env=env, capture_output=True, text=True)
     assert rc.returncode == 0, rc.stderr
     assert f"Resuming {d}" in rc.stderr and "Played" in rc.stdout
     ref = tmp_path / "whole"
-    run_matrix(ref, games=300, heroes=["medusa", "sinbad"], battlefields=["soho"], seed=3, chunk_size=4, jobs=1)
+    run_matrix(ref, games=1200, heroes=["medusa", "sinbad", "alice", "dracula"], battlefields=["soho"], seed=3,
+               chunk_size=50, jobs=2)
     pd.testing.assert_frame_equal(read_games(d), read_games(ref))
+    pd.testing.assert_frame_equal(read_spaces(d), read_spaces(ref))
+    killed, whole = _killed_run_tables(d), _killed_run_tables(ref)
+    assert set(killed) == set(whole)
+    for name in killed:
+        pd.testing.assert_frame_equal(killed[name], whole[name], obj=name)
 
 
 def test_two_jobs_give_the_same_tables_as_one(reference, tmp_path):
@@ -307,19 +384,48 @@ def test_cli_matrix_runs_resumes_and_reports(tmp_path):
 
 
 def test_a_run_folder_of_an_older_format_gets_a_one_line_message(tmp_path):
-    """The stored layout has a format number; a folder of another one is named as such by
-    `report` and by a rerun, never read as if it were this version's."""
+    """The stored layout has a format number; a folder of another one (format 2: one file per
+    chunk, no chunk list in the files) is named as such by `report`, by a rerun (resume) and
+    by another command given it as --out, in one line, never read as if it were this version's."""
     from sim.runs.store import FORMAT_VERSION, MANIFEST
+    assert FORMAT_VERSION == 3
     out = tmp_path / "old"
     r = CliRunner().invoke(main, ["matrix", "--games", "4", "--heroes", "medusa,sinbad", "-b", "soho", "--ai", "random",
                                   "--no-report", "-q", "--out", str(out)])
     assert r.exit_code == 0, r.output
     m = json.loads((out / MANIFEST).read_text())
-    m["format"] = FORMAT_VERSION - 1
+    m["format"] = 2
     (out / MANIFEST).write_text(json.dumps(m))
-    for args in (["report", str(out)], ["matrix", "--games", "4", "--heroes", "medusa,sinbad", "-b", "soho",
-                                        "--ai", "random", "-q", "--out", str(out)]):
+    (out / "games" / "part-0c7f5c6c-000000000.parquet").write_bytes(b"PAR1 a format-2 chunk file")
+    before = sorted(str(p) for p in out.rglob("*"))
+    for args in (["report", str(out)],
+                 ["matrix", "--games", "4", "--heroes", "medusa,sinbad", "-b", "soho", "--ai", "random", "-q",
+                  "--out", str(out)],
+                 ["loadouts", "geralt", "--games", "8", "--opponents", "medusa", "-b", "soho", "-q", "--out", str(out)],
+                 ["teams", "--games", "3", "--heroes", "medusa,sinbad,alice,dracula", "-b", "soho", "-q",
+                  "--out", str(out)]):
         r = CliRunner().invoke(main, args)
-        assert r.exit_code != 0 and "Traceback" not in r.output
-        assert f"a run folder of format {FORMAT_VERSION - 1}" in r.output
-        assert f"this version reads format {FORMAT_VERSION}" in r.output
+        assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+        line = [x for x in r.output.splitlines() if "format" in x]
+        assert len(line) == 1 and "a run folder of format 2" in line[0], r.output
+        assert f"this version reads format {FORMAT_VERSION}" in line[0] and "new --out folder" in line[0]
+    assert sorted(str(p) for p in out.rglob("*")) == before        # nothing removed or written
+
+
+def test_a_many_cells_run_is_stored_in_few_files(tmp_path):
+    """Hundreds of small cells (Geralt's 8 loadouts x 6 battlefields x seats): the games are
+    batched into a few worker tasks, and the completed run holds one games file and one
+    spaces file; the whole folder, report included, stays well under 50 files."""
+    from sim.runs.store import count_files
+    d = tmp_path / "many"
+    r = run_matrix(d, games=96, heroes=["geralt", "medusa", "sinbad"], ai="random", seed=2, jobs=2)
+    plan = plan_run(d, games=96, heroes=["geralt", "medusa", "sinbad"], ai="random", seed=2)
+    assert len(plan.cells) > 300 and len(plan.chunks) == len(plan.cells)   # most cells hold one or two games
+    assert 2 <= r.tasks <= 20 and r.games_played == plan.games_total == 6 * 96
+    assert [p.name[:8] for p in (d / "games").iterdir()] == ["compact-"]
+    assert [p.name[:8] for p in (d / "spaces").iterdir()] == ["compact-"]
+    assert count_files(d) == 3
+    assert len(read_spaces(d)) == len(plan.chunks) and len(read_games(d)) == plan.games_total
+    from reports import build_report
+    build_report(d)
+    assert count_files(d) <= 45

@@ -222,3 +222,71 @@ def test_report_on_one_half_of_a_compare_folder_points_to_the_parent(tmp_path):
     r = CliRunner().invoke(main, ["report", str(tmp_path / "cmp" / "baseline")])
     assert r.exit_code == 2 and "one half of a compare folder" in r.output and "Traceback" not in r.output
     assert f"unmatched-sim report {(tmp_path / 'cmp').resolve()}" in r.output
+
+
+# ------------------------------------------------------------------ streaming = in memory
+
+
+def test_streamed_tables_equal_the_in_memory_aggregation(run):
+    """compute_tables streams the stored games into counts; every table equals the same
+    statistics computed with pandas on the whole per-game frame (read_games)."""
+    from reports.loadout_stats import matrix_loadout_tables
+    from reports.stream import count_games, scan_duels
+    from reports.tables import (battlefield_hero, cards, first_player_by_hero, loadouts, matchups, sides,
+                                strength)
+    from sim.runs.store import read_manifest
+    t = compute_tables(run)
+    g = read_games(run)
+    m = read_manifest(run)
+
+    def eq(a, b, name):
+        pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True), check_dtype=False, obj=name)
+
+    s = sides(g)                                    # one row per hero per game, as before streaming
+    mt = matchups(s)
+    eq(t["matchups"], mt, "matchups")
+    eq(t["matchups_by_battlefield"], matchups(s, by_battlefield=True), "by battlefield")
+    eq(t["strength"], strength(s, mt, g, list(m["heroes"]))[0], "strength")
+    eq(t["battlefield_hero"], battlefield_hero(s), "battlefield_hero")
+    eq(t["first_player_by_hero"], first_player_by_hero(s), "first_player_by_hero")
+    eq(t["loadouts"], loadouts(s, m["heroes"]), "loadouts")
+    eq(t["cards"], cards(s, m["heroes"]), "cards")
+    best, gear = matrix_loadout_tables(s, m["heroes"])
+    eq(t["loadout_best"], best, "loadout_best")
+    eq(t["gear_effects"], gear, "gear_effects")
+    # first player, game length and end reasons straight from pandas and numpy
+    fp = t["first_player"].set_index("battlefield")
+    for bf, rows in list(g.groupby("battlefield")) + [("all", g)]:
+        w = rows["winner"]
+        assert fp.loc[bf, ["games", "p1_wins", "p2_wins", "draws"]].tolist() == \
+            [len(rows), (w == 0).sum(), (w == 1).sum(), (w < 0).sum()]
+    gl = t["game_length"].set_index("battlefield")
+    for bf, rows in list(g.groupby("battlefield")) + [("all", g)]:
+        x = rows["turns"]
+        want = [len(x), x.mean(), x.std(), x.min(), *np.percentile(x, [10, 50, 90]), x.max()]
+        assert gl.loc[bf, ["games", "mean", "sd", "min", "p10", "median", "p90", "max"]].tolist() == pytest.approx(want)
+    er = t["end_reasons"].set_index(["battlefield", "end_reason"])["games"]
+    assert er.loc["all"].to_dict() == g["end_reason"].value_counts().to_dict()
+    assert t["totals"] == {"games": len(g), "draws": int((g["winner"] < 0).sum()), "mean_turns": g["turns"].mean()}
+    # the counts do not depend on how the files are cut into batches
+    small, mem = scan_duels(run, batch_rows=7), count_games(g)
+    for a in (small, mem):
+        pd.testing.assert_frame_equal(a.outcomes, t["counts"].outcomes)
+        pd.testing.assert_frame_equal(a.lengths, t["counts"].lengths)
+        assert a.cards.keys() == t["counts"].cards.keys()
+        for k, c in a.cards.items():
+            assert c.games == t["counts"].cards[k].games and np.array_equal(c.plays, t["counts"].cards[k].plays)
+            assert np.allclose(c.score_played, t["counts"].cards[k].score_played)
+
+
+def test_weighted_percentiles_equal_numpy():
+    from reports.stream import weighted_percentile, weighted_stats
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 5, 100, 1001):
+        x = rng.integers(5, 60, n)
+        v, c = np.unique(x, return_counts=True)
+        for q in (0, 5, 10, 25, 50, 75, 90, 95, 100):
+            assert weighted_percentile(v, c, q) == pytest.approx(np.percentile(x, q), abs=1e-12), (n, q)
+        st = weighted_stats(v, c)
+        assert st["mean"] == pytest.approx(x.mean()) and st["min"] == x.min() and st["max"] == x.max()
+        assert (np.isnan(st["sd"]) if n == 1 else st["sd"] == pytest.approx(np.std(x, ddof=1)))

@@ -260,6 +260,23 @@ def test_cli_teams_run_and_report(tmp_path):
         assert df["score"].between(0, 1).all() and (df["lo"] <= df["score"]).all() and (df["score"] <= df["hi"]).all()
     assert heroes["survived"].between(0, 1).all() and (heroes["dealt"] >= 0).all()
     assert (rep / "teams.md").read_text().startswith("# Team games report")
+    # the report streams the games batch by batch; the sums equal pandas on the whole frame
+    from reports.stream import scan_frames
+    from reports.teams import TEAM_REPORT_COLUMNS, combine_partials, team_partials, team_tables
+    from sim.runs.teams import read_team_games
+    games = read_team_games(out)
+    whole = team_tables(games)
+    streamed = team_tables(combine_partials(scan_frames(out, TEAM_REPORT_COLUMNS, team_partials, batch_rows=7)))
+    for name in whole:
+        pd.testing.assert_frame_equal(streamed[name], whole[name], obj=name)
+        pd.testing.assert_frame_equal(pd.read_csv(rep / "tables" / f"{name}.csv"), whole[name], check_dtype=False,
+                                      obj=name)
+    h = whole["team_heroes"].set_index("hero")
+    for k in ("medusa", "dracula"):
+        mine = [(games[f"s{a}_hero"] == k) | (games[f"s{b}_hero"] == k) for a, b in ((1, 3), (2, 4))]
+        won = (mine[0] & (games["winner"] == 0)) | (mine[1] & (games["winner"] == 1))
+        dealt = sum(games.loc[games[f"s{i}_hero"] == k, f"s{i}_dealt"].sum() for i in range(1, 5))
+        assert h.loc[k, "wins"] == won.sum() and h.loc[k, "dealt"] == pytest.approx(dealt / h.loc[k, "games"])
     assert (rep / "teams.html").exists() and (rep / "plots" / "team_pairs.png").exists()
     r = CliRunner().invoke(main, args)          # resume: nothing left to play
     assert r.exit_code == 0 and "already stored" in r.output
@@ -281,8 +298,8 @@ def test_team_run_interrupted_keeps_finished_chunks_and_resumes(tmp_path):
         raise KeyboardInterrupt
 
     with pytest.raises(RunInterrupted):
-        execute_teams(plan, jobs=1, progress=False, after_chunk=stop)
-    assert len(read_team_games(out)) == 4                         # the finished chunk is stored
+        execute_teams(plan, jobs=1, progress=False, after_chunk=stop, task_games=4)   # a task per chunk
+    assert len(read_team_games(out)) == 4                         # the finished task is stored
     plan = plan_teams(out, 12, heroes, ["soho"], "random", 3, chunk_size=4)
     assert plan.games_done == 4
     res = execute_teams(plan, jobs=1, progress=False)
@@ -292,6 +309,7 @@ def test_team_run_interrupted_keeps_finished_chunks_and_resumes(tmp_path):
     fresh = tmp_path / "fresh"                                    # the same games as an uninterrupted run
     execute_teams(plan_teams(fresh, 12, heroes, ["soho"], "random", 3, chunk_size=6), jobs=1, progress=False)
     again = read_team_games(fresh)
+    assert len(list((out / "games").iterdir())) == len(list((fresh / "games").iterdir())) == 1   # compacted
     cols = ["seed", "winner", "turns", "s1_health", "s2_health", "s3_health", "s4_health"]
     assert games[cols].equals(again[cols])
 

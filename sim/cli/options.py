@@ -100,7 +100,7 @@ def run_options(out_default, out_help, *, ai_help="AI profile for both seats",
                 bf_help="Battlefields (comma-separated or repeated). Default: every installed battlefield.",
                 no_report_help="Only play and store the games."):
     """The options every command that plays a stored run shares (matrix, teams, loadouts,
-    compare): --battlefields, --ai, --seed, --out, --chunk-size, --no-report, --quiet."""
+    compare): --battlefields, --ai, --seed, --out, --chunk-size, --task-games, --no-report, --quiet."""
     opts = [
         click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS", help=bf_help),
         click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
@@ -109,7 +109,10 @@ def run_options(out_default, out_help, *, ai_help="AI profile for both seats",
         click.option("--out", "-o", default=out_default, show_default=out_default is not None,
                      type=click.Path(file_okay=True, path_type=Path), help=out_help),
         click.option("--chunk-size", default=200, show_default=True, type=click.IntRange(min=1),
-                     help="Games per chunk (the unit of work and of resuming)."),
+                     help="Games per chunk (the unit of resuming: a stored file records its chunks)."),
+        click.option("--task-games", default=None, type=click.IntRange(min=1), metavar="N",
+                     help="Games per worker task (each task's games are stored in one file). Default: sized for "
+                          "the workers, a few seconds of play each. Results do not depend on it."),
         click.option("--no-report", is_flag=True, help=no_report_help),
         click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
     ]

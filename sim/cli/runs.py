@@ -79,14 +79,16 @@ def _run_error(e):
              no_report_help="Only play and store the games; skip the tables, plots and HTML.")
 @variant_option
 @backend_options
-def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_size, no_report, quiet, variant_path):
+def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_size, task_games, no_report, quiet,
+           variant_path):
     """Play every pair of heroes (mirrors included) on the chosen battlefields.
 
-    Games run in chunks on worker processes (or on a dask cluster: --backend dask, with
-    --scheduler ADDRESS for a running one) and are stored in the run folder (--out) as they
-    finish: per-game rows as Parquet plus a manifest. Rerunning the same command resumes,
-    skipping finished chunks; Ctrl-C loses no finished chunk. At the end the report (CSV,
-    Parquet, PNG plots, report.html) is written to OUT/report and a summary printed.
+    Games run in tasks of a few seconds on worker processes (or on a dask cluster: --backend
+    dask, with --scheduler ADDRESS for a running one) and are stored in the run folder (--out)
+    as they finish: per-game rows as Parquet, one file per task (compacted into one when the
+    run is complete), plus a manifest. Rerunning the same command resumes, playing only the
+    games not stored; Ctrl-C (or a kill) loses only the games in flight. At the end the report
+    (CSV, Parquet, PNG plots, report.html) is written to OUT/report and a summary printed.
     """
     from sim.runs.matrix import plan_run
     variant = variant_of(variant_path)
@@ -95,7 +97,7 @@ def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_s
     except RunError as e:
         raise _run_error(e) from None
     _note_uneven_split(plan, games)
-    _execute(plan, backend, quiet, out)
+    _execute(plan, backend, quiet, out, task_games=task_games)
     if no_report:
         return
     _write_report(out)
@@ -132,12 +134,12 @@ def _note_uneven_split(plan, games: int) -> None:
              ai_help="AI profile of every player",
              bf_help="Battlefields with four start spaces (comma-separated or repeated). Default: every installed one.")
 @backend_options
-def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, no_report, quiet, backend):
+def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, task_games, no_report, quiet, backend):
     """Play every team pairing (hero pair against a disjoint hero pair, 2 vs 2) and report.
 
     Seats (which team moves first, the order within each team) and battlefields are
     balanced over the run. Games are stored in the run folder as they finish (rerun to
-    resume; Ctrl-C loses no finished chunk). The report (OUT/report: teams.md, teams.html,
+    resume; Ctrl-C loses only the games in flight). The report (OUT/report: teams.md, teams.html,
     tables/*.csv and *.parquet, plots/team_pairs.png) gives each hero pair's score as a
     team with a Wilson 95% interval, and each hero's contribution (score of its teams,
     damage dealt, share of its team's damage, survival, last hero standing). A 3-player
@@ -153,21 +155,22 @@ def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, no_re
     click.echo(f"--games {games}: {plan.games_total} games, {s['games_per_pairing']} per pairing "
                f"({s['pairings']} pairings of two disjoint pairs of {len(s['heroes'])} heroes), "
                f"{len(s['battlefields'])} battlefield(s).", err=True)
-    _execute(plan, backend, quiet, out, run=execute_teams)
+    _execute(plan, backend, quiet, out, run=execute_teams, task_games=task_games)
     if not no_report:
         _write_report(out, "teams")
 
 
-def _execute(plan, backend, quiet, out, what="", run=None):
+def _execute(plan, backend, quiet, out, what="", run=None, task_games=None):
     """Play a planned run with progress and a one-line summary; exits 130 on Ctrl-C
-    (finished chunks stay stored). ``run``: the executor (``sim.runs.drive.execute_run``,
-    or ``sim.runs.teams.execute_teams`` for a team run)."""
+    (finished tasks stay stored). ``run``: the executor (``sim.runs.drive.execute_run``,
+    or ``sim.runs.teams.execute_teams`` for a team run); ``task_games``: games per task
+    (None: sized for the workers)."""
     from sim.runs.drive import execute_run
     total, done = plan.games_total, plan.games_done
     if done:
         click.echo(f"Resuming {out}: {done} of {total} games already stored.", err=True)
     try:
-        res = (run or execute_run)(plan, backend=backend, progress=False if quiet else None)
+        res = (run or execute_run)(plan, backend=backend, progress=False if quiet else None, task_games=task_games)
     except RunError as e:
         raise _run_error(e) from None
     except RunInterrupted as e:
@@ -176,7 +179,8 @@ def _execute(plan, backend, quiet, out, what="", run=None):
     if res.games_played:
         click.echo(f"{what}Played {res.games_played} games in {res.seconds:.1f} s ({res.games_per_second:,.0f} games/s) "
                    f"in {len(plan.cells)} cells; {total} games stored in {out}.")
-        click.echo(f"Workers: {res.backend}; busy {100 * (1 - res.overhead):.0f}% of the time.", err=True)
+        click.echo(f"Workers: {res.backend}; {res.tasks} tasks; busy {100 * (1 - res.overhead):.0f}% of the time.",
+                   err=True)
     else:
         click.echo(f"{what}All {total} games were already stored in {out}.")
     return res
@@ -223,7 +227,7 @@ def _out_name(*parts) -> Path:
                    "Default: runs/loadouts_HERO (plus the variant file's name).")
 @variant_option
 @backend_options
-def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chunk_size, no_report, quiet,
+def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chunk_size, task_games, no_report, quiet,
              variant_path, backend):
     """Compare every gear loadout of HERO against every opponent.
 
@@ -248,7 +252,7 @@ def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chun
     if s["games_per_loadout"] != games:
         click.echo(f"note: {s['games_per_loadout']} games per loadout instead of {games}, so that every opponent, "
                    "battlefield and seat gets the same number", err=True)
-    _execute(plan, backend, quiet, out)
+    _execute(plan, backend, quiet, out, task_games=task_games)
     if not no_report:
         _write_report(out, "loadouts")
 
@@ -268,8 +272,8 @@ def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chun
                    "Default: runs/compare_VARIANT_HERO.",
              seed_help="Run seed, 0..4294967295: both runs use it, so their games are paired.")
 @backend_options
-def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, seed, out, chunk_size, no_report,
-            quiet, backend):
+def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, seed, out, chunk_size, task_games,
+            no_report, quiet, backend):
     """Measure a designer variant: HERO's win rate without and with it, in paired games.
 
     Plays HERO against every opponent twice with the same cells and seeds: once with the
@@ -303,8 +307,8 @@ def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, se
     if changed & set(s["games_per_opponent"]) - {s["hero"]}:
         click.echo(f"note: the variant also changes opponents ({', '.join(sorted(changed & set(s['games_per_opponent'])))}"
                    f"): the difference is the combined effect, not {s['hero']}'s change alone", err=True)
-    _execute(base, backend, quiet, base.run_dir, "Baseline: ")
-    _execute(var, backend, quiet, var.run_dir, "Variant:  ")
+    _execute(base, backend, quiet, base.run_dir, "Baseline: ", task_games=task_games)
+    _execute(var, backend, quiet, var.run_dir, "Variant:  ", task_games=task_games)
     if not no_report:
         _write_report(out, "compare")
 
@@ -357,19 +361,24 @@ def report(run_dir):
               help="Warm start-up measurements (a fresh python each); 0 skips them.")
 @click.option("--compile", "measure_compile", is_flag=True,
               help="Also measure the compile time with an empty cache (in a temporary folder; takes minutes).")
+@click.option("--matrix-games", default=100, show_default=True, type=click.IntRange(min=0), metavar="N",
+              help="Games per hero pair of the designer-shaped run (the full matrix through the real run "
+                   "pipeline, in a temporary folder); 0 skips it.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench(games, ai, jobs, repeat, python_games, start_runs, measure_compile, as_json):
+def bench(games, ai, jobs, repeat, python_games, start_runs, measure_compile, matrix_games, as_json):
     """Measure how fast the engine plays duels: per core, on all cores, start-up, memory.
 
     Plays a fixed, seeded mix (every ordered pair of heroes, all battlefields) and prints
     duels per second on one core and on --jobs cores, the parallel efficiency, the warm
-    start-up time, peak memory per worker and the speed-up over plain Python.
+    start-up time, peak memory per worker and the speed-up over plain Python, and a
+    designer-shaped run beside the mix (the full matrix through the real run pipeline).
     `sim/runs/bench.py` explains every figure.
     """
     from sim.runs.bench import format_bench, run_bench
     check_profile(ai, "--ai")
     say = None if as_json else (lambda msg: click.echo(msg, err=True))
-    r = run_bench(games, ai, jobs, repeat, python_games, measure_compile, start_runs, progress=say)
+    r = run_bench(games, ai, jobs, repeat, python_games, measure_compile, start_runs, progress=say,
+                  matrix_games=matrix_games)
     click.echo(json.dumps(r, indent=1) if as_json else format_bench(r))
 
 

@@ -106,10 +106,14 @@ class Match:
     ``heroes``: two hero keys, each optionally 'key@loadout' (a loadout name
     from the hero's choice groups); ``loadouts``: optional list overriding
     the loadout per seat. ``rules``: rules option overrides (see
-    ``sim.content.compile.RULE_OPTIONS``). Raises MatchError on unknown names.
+    ``sim.content.compile.RULE_OPTIONS``). ``tables``: engine tables already built for
+    this ``content``, battlefield and rules (``build_tables``; the engine only reads
+    them, so the matches of one run may share them), or None to build them. Raises
+    MatchError on unknown names.
     """
 
-    def __init__(self, heroes, battlefield="marmoreal", loadouts=None, rules=None, content: Content | None = None):
+    def __init__(self, heroes, battlefield="marmoreal", loadouts=None, rules=None, content: Content | None = None,
+                 tables=None):
         self.content = content or installed_content(env_hero_paths())
         if len(heroes) != 2:
             raise MatchError(f"a duel needs exactly two heroes, got {len(heroes)}")
@@ -140,7 +144,7 @@ class Match:
             self.rules = rules_array(**(rules or {}))
         except ValueError as e:
             raise MatchError(str(e)) from None
-        self.tables = build_tables(self.content, self.battlefield, self.rules)
+        self.tables = build_tables(self.content, self.battlefield, self.rules) if tables is None else tables
 
     @property
     def specs(self):

@@ -122,11 +122,13 @@ class TeamMatch:
     seats 1 and 3 (its first hero moves first), ``team2`` seats 2 and 4.
     ``players``: 4 (each seat its own player) or 3 (one player controls both heroes of
     ``team1``). ``battlefield``: key, file or ``Battlefield``; ``rules``: rules option
-    overrides. Raises MatchError on an unknown hero, loadout or battlefield, a hero named
-    twice, a battlefield without four start spaces, or ``players`` not 3 or 4.
+    overrides; ``tables``: prebuilt engine tables (see ``Match``). Raises MatchError on an
+    unknown hero, loadout or battlefield, a hero named twice, a battlefield without four
+    start spaces, or ``players`` not 3 or 4.
     """
 
-    def __init__(self, team1, team2, battlefield="marmoreal", players: int = 4, rules=None, content=None):
+    def __init__(self, team1, team2, battlefield="marmoreal", players: int = 4, rules=None, content=None,
+                 tables=None):
         team1, team2 = list(team1), list(team2)
         if len(team1) != 2 or len(team2) != 2:
             raise MatchError("a team game needs two heroes per team")
@@ -135,8 +137,8 @@ class TeamMatch:
         seats = [team1[0], team2[0], team1[1], team2[1]]
         # a Match per team checks the heroes and loadouts; the tables are built for all four
         content = content or installed_content(env_hero_paths())
-        m1 = Match(team1, battlefield, rules=rules, content=content)
-        m2 = Match(team2, m1.battlefield, rules=rules, content=content)
+        m1 = Match(team1, battlefield, rules=rules, content=content, tables=tables)
+        m2 = Match(team2, m1.battlefield, rules=rules, content=content, tables=m1.tables)
         self.content = content
         self.battlefield = m1.battlefield
         self.rules = m1.rules

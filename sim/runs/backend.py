@@ -133,6 +133,18 @@ class Pool:
             finally:
                 gen.close()
 
+    def warm_workers(self, fn, pause: float = 0.5) -> None:
+        """Run ``fn()`` once on every loky worker before the run's tasks (to load the engine
+        there while the clock of the run has not started): each worker gets one call, which
+        then holds it ``pause`` seconds, so that no worker takes two. Nothing for a pool of
+        one (the games are played in this process) or for dask (``client.run`` would block a
+        worker's event loop for a compile; its workers load the engine in their first task
+        and stay up between runs). Exceptions propagate."""
+        if self.client is not None or self.workers <= 1:
+            return
+        from joblib import Parallel, delayed
+        Parallel(n_jobs=self.workers, backend="loky")(delayed(_hold)(fn, pause) for _ in range(self.workers))
+
     def run_on_workers(self, fn, *args) -> dict:
         """``fn(*args)`` once on every dask worker now connected: {worker address: result,
         or the exception it raised}. An empty dict for loky (the workers are this
@@ -140,6 +152,13 @@ class Pool:
         if self.client is None:
             return {}
         return self.client.run(fn, *args, on_error="return")
+
+
+def _hold(fn, pause: float):
+    """Call ``fn()``, then keep this worker busy ``pause`` seconds (see Pool.warm_workers)."""
+    import time
+    fn()
+    time.sleep(pause)
 
 
 class _TaskFailed:

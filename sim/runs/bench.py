@@ -39,6 +39,16 @@ and every machine. Figures (keys of :func:`run_bench`'s result, also ``--json``)
   plain Python, in a subprocess) and compiled in this process: microseconds per duel
   each, and ``speedup`` = plain Python / compiled.
 * ``turns_per_duel``: mean turns of the mix's duels (a turn is one player's turn).
+* ``matrix``: a designer-shaped run beside the mix: the full matrix (every installed hero
+  against every hero, mirrors included, on every battlefield, ``matrix_games`` games per
+  pair: thousands of small cells) played through the real pipeline
+  (``sim.runs.matrix.plan_run`` and ``sim.runs.drive.execute_run`` into a temporary run
+  folder, removed afterwards, on ``jobs`` loky workers): ``games``, ``cells``, ``tasks``,
+  ``games_per_second`` (games / seconds of play, as ``matrix`` prints it),
+  ``ratio_to_all_cores`` (that rate over the mix's best all-cores rate: how much of the
+  engine's speed a designer's run gets), ``files`` (files in the run folder after
+  compaction, the manifest included) and ``wall_seconds`` (planning, workers, play,
+  storing and compaction). ``null`` with ``matrix_games=0``.
 """
 from __future__ import annotations
 
@@ -65,6 +75,7 @@ BENCH_SEED = 20260101
 DEFAULT_GAMES = 2420
 DEFAULT_REPEAT = 3
 DEFAULT_PYTHON_GAMES = 6
+DEFAULT_MATRIX_GAMES = 100   # games per hero pair of the designer-shaped run
 MIN_PARALLEL_SECONDS = 2.0   # least play per worker in the all-cores run
 
 
@@ -244,13 +255,35 @@ def python_speed(ai: str, n: int) -> dict:
             "speedup": round(plain / compiled, 1), "same_games": rows == info["rows"]}
 
 
+def designer_run(ai: str, games_per_pair: int, jobs: int, all_cores_rate: float) -> dict:
+    """The designer-shaped run of the bench (see the module docstring): the full matrix at
+    ``games_per_pair`` games per pair on ``jobs`` loky workers, into a temporary folder."""
+    from sim.runs.drive import execute_run
+    from sim.runs.matrix import plan_run
+    from sim.runs.store import count_files
+    tmp = tempfile.mkdtemp(prefix="unmatched-bench-matrix-")
+    try:
+        t = time.perf_counter()
+        plan = plan_run(os.path.join(tmp, "run"), games=int(games_per_pair), ai=ai, seed=BENCH_SEED)
+        res = execute_run(plan, jobs=jobs, progress=False)
+        wall = time.perf_counter() - t
+        files = count_files(os.path.join(tmp, "run"))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return {"games_per_pair": int(games_per_pair), "games": res.games_played, "cells": len(plan.cells),
+            "tasks": res.tasks, "jobs": res.workers, "games_per_second": round(res.games_per_second, 1),
+            "ratio_to_all_cores": round(res.games_per_second / all_cores_rate, 3) if all_cores_rate > 0 else None,
+            "files": files, "wall_seconds": round(wall, 2), "setup_seconds": round(res.setup_seconds, 2)}
+
+
 def run_bench(games: int = DEFAULT_GAMES, ai: str = "standard", jobs: int | None = None,
               repeat: int = DEFAULT_REPEAT, python_games: int = DEFAULT_PYTHON_GAMES, measure_compile: bool = False,
-              start_runs: int = 2, progress=None) -> dict:
+              start_runs: int = 2, progress=None, matrix_games: int = DEFAULT_MATRIX_GAMES) -> dict:
     """Run the bench and return its figures (see the module docstring); ``games`` is rounded
     up to a multiple of the mix's pairs. ``jobs``: worker processes (None = all cores);
     ``python_games``: duels for the plain-Python comparison (0 = skip); ``start_runs``:
-    warm start-up measurements (0 = skip); ``progress(msg)``: optional callback."""
+    warm start-up measurements (0 = skip); ``progress(msg)``: optional callback;
+    ``matrix_games``: games per pair of the designer-shaped matrix run (0 = skip)."""
     from joblib import Parallel, delayed
 
     say = progress or (lambda msg: None)
@@ -324,6 +357,11 @@ def run_bench(games: int = DEFAULT_GAMES, ai: str = "standard", jobs: int | None
                      "workers_mb": sorted(round(s["rss_mb"], 1) for s in shares_best)}
     out["memory"]["max_worker_mb"] = max(out["memory"]["workers_mb"])
 
+    if matrix_games > 0:
+        say(f"designer-shaped run: the full matrix at {matrix_games} games per pair on {jobs} workers ...")
+        out["matrix"] = designer_run(ai, matrix_games, jobs, max(rates))
+    else:
+        out["matrix"] = None
     if start_runs > 0:
         say("warm start-up ...")
         out["warm_start"] = warm_start(ai, start_runs)
@@ -352,6 +390,12 @@ def format_bench(r: dict) -> str:
         f"  games      digest {r['games_digest']} (sha1 of the mix's result rows: the record of what this "
         "engine and AI play)",
     ]
+    d = r.get("matrix")
+    if d:
+        lines.append(f"  matrix     {d['games_per_second']:>9,.0f} games per second in a designer-shaped run (all heroes "
+                     f"and battlefields, {d['games_per_pair']} per pair: {d['games']:,} games in {d['cells']:,} cells, "
+                     f"{d['tasks']} tasks): {100 * d['ratio_to_all_cores']:.0f}% of the {r['jobs']}-core mix; "
+                     f"{d['files']} files; {d['wall_seconds']:.1f} s wall")
     c = r.get("compile")
     lines.append(f"  compile    {c['seconds']:.0f} s to the first duel with an empty cache ({c['cpu_seconds']:.0f} s CPU)"
                  if c else "  compile    not measured (--compile: a fresh cache in a temporary folder, takes minutes)")

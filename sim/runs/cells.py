@@ -97,3 +97,46 @@ def plan_chunks(cells: list[Cell], chunk_size: int) -> list[Chunk]:
     """Split each cell into chunks of at most ``chunk_size`` games (in cell order)."""
     return [Chunk(c, first, min(chunk_size, c.games - first))
             for c in cells for first in range(0, c.games, chunk_size)]
+
+
+#: least and most games in one worker task (auto sizing; ``task_games`` overrides): at
+#: least a few hundred games so that a task's overhead (sending it, building its cells'
+#: matches, storing its file) stays small beside its play; at most a few seconds of play
+#: (20,000 standard-AI duels are 2-6 s on one core) so that a kill loses little and the
+#: progress bar moves
+MIN_TASK_GAMES = 250
+MAX_TASK_GAMES = 20_000
+#: auto sizing gives each task 1/(GUIDE x workers) of the games still to hand out
+#: (guided scheduling): large tasks first, smaller ones towards the end, so that the
+#: workers finish together
+GUIDE = 3
+
+
+def plan_tasks(chunks: list, workers: int, task_games: int | None = None) -> list[tuple]:
+    """Batch ``chunks`` (objects with ``n``, in order) into worker tasks: tuples of
+    consecutive chunks, each task taking chunks until it holds its target games.
+
+    ``task_games``: the target per task (games, >= 1); None sizes the tasks for
+    ``workers`` (>= 1) workers: ``ceil(games left / (GUIDE x workers))``, clamped to
+    [MIN_TASK_GAMES, MAX_TASK_GAMES], so a big run gets tasks of a few seconds and a small
+    one still enough tasks for every worker. Batching never changes a game: a game's seed
+    depends only on the run seed, its cell and its index. Raises ValueError for
+    ``task_games`` < 1."""
+    if task_games is not None and int(task_games) < 1:
+        raise ValueError(f"task games must be a positive whole number, got {task_games!r}")
+    left = sum(ch.n for ch in chunks)
+    tasks, cur, n = [], [], 0
+    target = None
+    for ch in chunks:
+        if target is None:
+            target = int(task_games) if task_games is not None else \
+                min(MAX_TASK_GAMES, max(MIN_TASK_GAMES, -(-left // (GUIDE * max(1, int(workers))))))
+        cur.append(ch)
+        n += ch.n
+        if n >= target:
+            tasks.append(tuple(cur))
+            left -= n
+            cur, n, target = [], 0, None
+    if cur:
+        tasks.append(tuple(cur))
+    return tasks

@@ -1,5 +1,6 @@
-"""The driver of a stored run: play the chunks not yet stored on a backend and store each
-as its result arrives, keeping the manifest's status and sessions."""
+"""The driver of a stored run: batch the chunks not yet stored into worker tasks, play them
+on a backend and store each task's games in one file as its result arrives, keeping the
+manifest's status and sessions; compact the folder when the run is complete."""
 from __future__ import annotations
 
 import json
@@ -8,6 +9,7 @@ import time
 import warnings
 from contextlib import ExitStack
 from dataclasses import asdict
+from functools import partial
 from datetime import UTC, datetime
 
 from tqdm import (
@@ -18,9 +20,10 @@ from sim.content.profiles import get_profile
 from sim.runs.backend import Backend, BackendError, open_pool
 from sim.runs.errors import RunError, RunInterrupted
 from sim.runs.plan import RunPlan, RunResult, package_version
-from sim.runs.store import (FORMAT_VERSION, GAMES_DIR, MANIFEST, RUN_KIND, SPACES_DIR, read_manifest, write_chunk,
-    write_json)
-from sim.runs.workers import WorkerMismatch, cached_match, play_task, worker_differences, worker_expectation
+from sim.runs.cells import plan_tasks
+from sim.runs.store import (FORMAT_VERSION, GAMES_DIR, MANIFEST, RUN_KIND, SPACES_DIR, compact, read_manifest, write_json,
+    write_task)
+from sim.runs.workers import WorkerMismatch, play_task, warm_match, worker_differences, worker_expectation
 
 
 def _now() -> str:
@@ -35,7 +38,7 @@ def _prepare_folder(plan: RunPlan) -> dict:
             (run_dir / sub).mkdir(parents=True, exist_ok=True)
         for sub in (GAMES_DIR, SPACES_DIR):
             for tmp in (run_dir / sub).glob(".*.tmp"):
-                tmp.unlink()
+                tmp.unlink(missing_ok=True)
         if (run_dir / MANIFEST).exists():
             manifest = read_manifest(run_dir)
         else:
@@ -55,76 +58,87 @@ def _prepare_folder(plan: RunPlan) -> dict:
 
 
 def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = True, after_chunk=None,
-                backend=None, scheduler: str | None = None) -> RunResult:
-    """Play every chunk of ``plan`` not yet stored and store it as it finishes.
+                backend=None, scheduler: str | None = None, task_games: int | None = None) -> RunResult:
+    """Play every chunk of ``plan`` not yet stored and store the games as they finish.
 
-    Where the chunks are played: ``backend`` is a :class:`sim.runs.backend.Backend`, or a
+    Where the games are played: ``backend`` is a :class:`sim.runs.backend.Backend`, or a
     name, ``"loky"`` (default: worker processes on this machine) or ``"dask"`` (a
     dask.distributed cluster through joblib's dask backend), combined with
     ``jobs`` (local worker processes, loky or a local dask cluster; None = all
     cores; 1 with loky = play in this process) and ``scheduler`` (a dask scheduler
     address; None with dask = start a local cluster for the run). Every command that
-    plays chunks passes the CLI's ``backend`` here (``sim.cli.options``).
+    plays games passes the CLI's ``backend`` here (``sim.cli.options``).
     ``progress``: show a tqdm bar (games done, games/s, time left) on stderr; None
     shows it only when stderr is a terminal.
-    ``after_chunk(name, games_done)``: optional callback after each stored chunk.
+    ``after_chunk(name, games_done)``: optional callback after each stored chunk (called
+    for every chunk of a task once the task's files are written).
+    ``task_games``: games per worker task (>= 1); None sizes the tasks for the workers
+    (``sim.runs.cells.plan_tasks``: a few seconds of play each, smaller at the end).
 
-    The driver (this process) writes each chunk's files as its result arrives,
-    whatever the backend, and stores a chunk at most once: a chunk dask re-runs
-    after losing a worker is stored when its first result arrives. Dask workers
+    The chunks are batched into tasks; each task's games are stored in one file as the
+    task's result arrives (written by this process, whatever the backend), and a task
+    is stored at most once (dask may re-run a task after losing a worker). When every
+    chunk is stored the folder is compacted (``sim.runs.store.compact``). Dask workers
     must have the same unmatched-sim (version, engine, hero and battlefield files);
-    they are checked before the first chunk and each worker checks itself before
-    its first chunk. The engine is compiled (or loaded from its cache) in this
-    process before any chunk is played; each worker process loads it once.
+    they are checked before the first task and each worker checks itself before its
+    first task. The engine is compiled (or loaded from its cache) in this process
+    before any task is played; each worker process loads it once.
 
     Raises sim.runs.backend.BackendError (one line, ``.param`` names the option) for bad
     backend options, an unreachable scheduler, differing workers or a cluster lost
     mid-run (nothing is written if the scheduler cannot be reached), RunError if
-    the folder cannot be written and RunInterrupted on KeyboardInterrupt (finished
-    chunks stay stored). Games are identical whatever the backend and ``jobs``.
+    the folder cannot be written or ``task_games`` is not positive, and RunInterrupted on
+    KeyboardInterrupt (finished tasks stay stored). Games are identical whatever the
+    backend, ``jobs`` and ``task_games``.
     """
     be = Backend.of(backend, jobs, scheduler)
     prof = get_profile(plan.settings["ai"])
     modes = (prof, prof)
     seed = plan.settings["seed"]
     todo = [ch for ch in plan.chunks if ch.name not in plan.done]
-    n_cards = {k: len(v["cards"]) for k, v in plan.hero_info.items()}
     expect = worker_expectation(plan)
     expect_json = json.dumps(expect, sort_keys=True)
 
-    def warm_up():   # compile (or load) the engine once here, before any chunk is played
-        c = todo[0].cell
-        cached_match(c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.battlefield, plan.extra_heroes,
-               plan.variant).play_many(1, seed, 0, 0)
+    c = todo[0].cell if todo else None
+    # compile (or load) the engine here once, before any task is played; then on each worker
+    warm_up = partial(warm_match, c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.battlefield, plan.extra_heroes,
+                      plan.variant, seed) if c is not None else None
 
-    def store(ch, out):
-        _, res, played, spaces, _ = out
-        write_chunk(plan.run_dir, ch, res, played, spaces, (n_cards[ch.cell.p1], n_cards[ch.cell.p2]))
+    def store(out):
+        chunks, games, spaces = out[0], out[1], out[2]
+        write_task(plan.run_dir, chunks, games, spaces)
 
     return drive_chunks(plan, be, expect, plan.games_total, plan.games_done, plan.settings.get("mode", "matrix"),
-                        warm_up, play_task, [(ch, seed, modes, plan.extra_heroes, expect_json, plan.variant) for ch in todo],
-                        store, progress, after_chunk)
+                        warm_up, play_task, lambda chunks: (chunks, seed, modes, plan.extra_heroes, expect_json,
+                                                            plan.variant),
+                        store, progress, after_chunk, task_games, worker_warm=warm_up)
 
 
-def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str, warm_up, task, task_args: list,
-                 store, progress, after_chunk) -> RunResult:
+def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str, warm_up, task, task_args,
+                 store, progress, after_chunk, task_games: int | None = None, worker_warm=None) -> RunResult:
     """The driver of a stored run, for every kind of run (matrix, loadouts, compare, teams).
 
-    Plays the chunks of ``plan`` not yet in ``plan.done`` (``task_args``, one tuple of
-    arguments of ``task`` per such chunk, in that order) on backend ``be`` and stores each
-    result as it arrives with ``store(chunk, result)`` (``result``: ``task``'s tuple, the
-    chunk name first and the seconds it took last), at most once; ``warm_up()`` compiles
-    the engine here first. ``total`` and ``games_done``: games of the whole run and those
-    already stored; ``desc``: the progress bar's label; ``expect``: :func:`worker_expectation`
-    of the plan (dask workers are checked against it). Keeps the manifest's status and
-    sessions. Raises RunError if the folder cannot be written, BackendError for differing
-    workers and RunInterrupted on KeyboardInterrupt (finished chunks stay stored)."""
-    # on Ctrl-C joblib warns that the chunks in flight were cancelled; they are simply not
+    Batches the chunks of ``plan`` not yet in ``plan.done`` into tasks
+    (``sim.runs.cells.plan_tasks`` for the pool's workers, or ``task_games`` games each),
+    plays ``task(*task_args(chunks))`` for each on backend ``be`` and stores each result
+    as it arrives with ``store(result)`` (``result``: ``task``'s tuple, the task's chunks
+    first and the seconds it took last), at most once; ``warm_up()`` compiles the engine
+    here first. ``total`` and ``games_done``: games of the whole run and those already
+    stored; ``desc``: the progress bar's label; ``expect``: :func:`worker_expectation` of
+    the plan (dask workers are checked against it); ``worker_warm``: a picklable callable
+    run once on every worker before the clock starts (loads the engine there, so the
+    games per second measure play, as ``bench`` does; its time is in ``setup_seconds``).
+    Keeps the manifest's status and
+    sessions, and compacts the folder once every chunk is stored. Raises RunError if the
+    folder cannot be written, BackendError for differing workers and RunInterrupted on
+    KeyboardInterrupt (finished tasks stay stored)."""
+    # on Ctrl-C joblib warns that the tasks in flight were cancelled; they are simply not
     # stored (the resume plays them), so the warning only alarms the user
     warnings.filterwarnings("ignore", message=r".*tasks which were still being processed by the workers have "
                             r"been cancelled", category=UserWarning)
+    if task_games is not None and (isinstance(task_games, bool) or int(task_games) < 1):
+        raise RunError(f"task games must be a positive whole number, got {task_games!r}", "--task-games")
     todo = [ch for ch in plan.chunks if ch.name not in plan.done]
-    by_name = {ch.name: ch for ch in todo}
     skipped = games_done
     chunks_done = len(plan.done)
 
@@ -140,10 +154,16 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
         except KeyboardInterrupt:
             raise interrupted() from None
         manifest = _prepare_folder(plan)
+        tasks = plan_tasks(todo, pool.workers if pool is not None else 1, task_games)
+        if pool is not None and len(tasks) < pool.workers and task_games is None:
+            # a small run: one task per worker rather than idle workers
+            tasks = plan_tasks(todo, 1, max(1, -(-sum(ch.n for ch in todo) // pool.workers)))
 
         if todo:
             try:
                 warm_up()
+                if worker_warm is not None and pool is not None:
+                    pool.warm_workers(worker_warm)
             except KeyboardInterrupt:
                 manifest["status"] = "interrupted"
                 write_json(plan.run_dir / MANIFEST, manifest)
@@ -153,30 +173,34 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
         setup = t0 - t_setup
         played_now = 0
         busy = 0.0
+        stored: set = set()
         bar = tqdm(total=total, initial=games_done, unit=" games", desc=desc, smoothing=0.1,
                    disable=None if progress is None else not progress,
                    ncols=min(120, shutil.get_terminal_size((100, 24)).columns))
         status = "failed"
         try:
-            results = pool.imap_unordered(task, task_args) if pool is not None else iter(())
+            results = pool.imap_unordered(task, [task_args(t) for t in tasks]) if pool is not None else iter(())
             try:
                 for out in results:
-                    name, secs = out[0], out[-1]
+                    chunks, secs = out[0], out[-1]
                     busy += secs
-                    if name in plan.done:       # a result that arrived twice is stored once
+                    key = tuple(ch.name for ch in chunks)
+                    if key in stored:       # a result that arrived twice is stored once
                         continue
-                    ch = by_name[name]
                     try:
-                        store(ch, out)
+                        store(out)
                     except OSError as e:
                         raise RunError(f"cannot write the run folder {plan.run_dir}: {e.strerror or e}", "--out") from None
-                    plan.done.add(name)
-                    chunks_done += 1
-                    games_done += ch.n
-                    played_now += ch.n
-                    bar.update(ch.n)
+                    stored.add(key)
+                    n = sum(ch.n for ch in chunks)
+                    plan.done.update(key)
+                    chunks_done += len(chunks)
+                    games_done += n
+                    played_now += n
+                    bar.update(n)
                     if after_chunk is not None:
-                        after_chunk(name, games_done)
+                        for ch in chunks:
+                            after_chunk(ch.name, games_done)
             except WorkerMismatch as e:
                 raise BackendError(str(e), "--scheduler") from None
             finally:
@@ -195,16 +219,21 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
             manifest.setdefault("sessions", []).append({
                 "finished": _now(), "games": played_now, "seconds": round(seconds, 3),
                 "backend": be.name, "where": pool.description if pool is not None else "",
-                "jobs": workers, "busy_seconds": round(busy, 3), "setup_seconds": round(setup, 3),
+                "jobs": workers, "tasks": len(tasks), "busy_seconds": round(busy, 3), "setup_seconds": round(setup, 3),
                 "package_version": package_version()})
             try:
                 write_json(plan.run_dir / MANIFEST, manifest)
             except OSError:
                 pass
+    if chunks_done == len(plan.chunks):
+        try:
+            compact(plan.run_dir)
+        except OSError as e:
+            raise RunError(f"cannot write the run folder {plan.run_dir}: {e.strerror or e}", "--out") from None
     return RunResult(plan.run_dir, total, played_now, skipped, len(plan.chunks), seconds,
                      played_now / seconds if seconds > 0 else float("nan"),
                      backend=pool.description if pool is not None else "", workers=workers,
-                     busy_seconds=busy, setup_seconds=setup)
+                     busy_seconds=busy, setup_seconds=setup, tasks=len(tasks))
 
 
 def check_workers(pool, expect: dict) -> None:

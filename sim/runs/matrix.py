@@ -45,8 +45,8 @@ def plan_run(out, games: int, heroes=None, battlefields=None, ai: str = "standar
 def run_matrix(out, games: int, heroes=None, battlefields=None, ai: str = "standard", seed: int = DEFAULT_SEED,
                jobs: int | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE, extra_heroes=(),
                progress: bool = False, after_chunk=None, backend=None, scheduler: str | None = None,
-               variant=None) -> RunResult:
+               variant=None, task_games: int | None = None) -> RunResult:
     """:func:`plan_run` then :func:`execute_run` (see both for arguments and errors)."""
     plan = plan_run(out, games, heroes, battlefields, ai, seed, chunk_size, extra_heroes, variant)
     return execute_run(plan, jobs=jobs, progress=progress, after_chunk=after_chunk, backend=backend,
-                       scheduler=scheduler)
+                       scheduler=scheduler, task_games=task_games)

@@ -61,9 +61,10 @@ class RunResult:
     """What :func:`execute_run` did: ``games_played`` this call (games), ``seconds``
     of wall time this call (after the setup), ``games_per_second``, and totals for the
     run folder; ``backend`` describes where the games ran, ``workers`` the worker
-    slots, ``busy_seconds`` the time spent inside chunks summed over the workers and
+    slots, ``busy_seconds`` the time spent inside tasks summed over the workers,
     ``setup_seconds`` the time to start or reach the workers, check them and load the
-    engine in this process."""
+    engine in this process, and ``tasks`` the worker tasks the games were batched into
+    (each stored as one file)."""
 
     run_dir: Path
     games_total: int
@@ -76,11 +77,12 @@ class RunResult:
     workers: int = 0
     busy_seconds: float = 0.0
     setup_seconds: float = 0.0
+    tasks: int = 0
 
     @property
     def overhead(self) -> float:
         """Share of the worker slots' wall time (``seconds`` x ``workers``) not spent
-        inside chunks: scheduling, transfers, idle workers at the end, the driver's
+        inside tasks: scheduling, transfers, idle workers at the end, the driver's
         writes when it is the bottleneck (0..1; nan if nothing was played)."""
         if self.workers <= 0 or self.seconds <= 0:
             return float("nan")

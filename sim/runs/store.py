@@ -1,40 +1,61 @@
 """The run folder: manifest, stored games and space counters.
 
-Run folder layout::
+Run folder layout (format 3)::
 
     manifest.json                      settings, package version, cells, hero and
                                        battlefield facts for the reports, timings
-    games/part-<chunk>.parquet         one row per game (see GAME_COLUMNS)
-    spaces/part-<chunk>.parquet        one row per chunk: combats and defeats per space
+    games/part-<task>.parquet          the games of one worker task, one row per game
+                                       (see GAME_COLUMNS; a team run: TEAM_GAME_COLUMNS)
+    games/compact-<hash>.parquet       after a completed run: the part files merged, one
+                                       file per COMPACT_ROWS games (usually one)
+    spaces/part-<task>.parquet         one row per chunk of the task: combats and defeats
+    spaces/compact-<hash>.parquet      per space (matrix, loadouts and compare runs only)
     report/                            written by the reports
 
-Each file is written to a temporary name and renamed, so a file is either complete or
-absent; a chunk is done when its games file holds all its games.
+A run's games are planned as **chunks** (a cell's game range; the unit of resuming) and
+played in **tasks** (many chunks, a few seconds of play: the unit of a worker's work and
+of a stored file). Every stored file records the chunks it holds in its Parquet
+key-value metadata (``CHUNKS_KEY``: JSON ``[[chunk name, games], ...]``); a file's
+rows are exactly those games. Each file is written to a temporary name, flushed to
+disk and renamed, so a file is either complete or absent; a task's spaces file is
+written before its games file, and a chunk is done when a games file holds it.
+
+The files to read are chosen by :func:`select_files`: the files holding the most
+chunks first, then each file whose chunks are all still unclaimed; a file whose chunks
+another file already holds (a part file left by a compaction that was cut short) is
+redundant and skipped. So a folder is consistent at every moment of a run, of a kill
+and of a compaction. A chunk's games and space counters depend only on the run seed
+and the chunk, so two files holding the same chunk hold the same rows.
 """
 from __future__ import annotations
 
 import json
 import os
+import zlib
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from sim.engine import game as G
 from sim.engine.codes import END_REASON_LABELS
-from sim.runs.cells import Chunk
 from sim.runs.errors import RunError
 
 RUN_KIND = "unmatched-sim matrix run"
-# the stored layout's number; format 2 stores a team run's winner as 0/1 (team1/team2) and -1 for
-# a draw, as a duel's seats (format 1 stored 1/2 and 0)
-FORMAT_VERSION = 2
+# the stored layout's number. Format 3 stores the games of a worker task (many chunks) in
+# one file with its chunk list in the Parquet metadata, and compacts a completed run;
+# format 2 stored one file per chunk; format 2 also changed a team run's winner to 0/1/-1
+FORMAT_VERSION = 3
 MANIFEST = "manifest.json"
 GAMES_DIR = "games"
 SPACES_DIR = "spaces"
+CHUNKS_KEY = b"unmatched_sim.chunks"
+#: games per compacted file (about 40 bytes a game on disk: ~160 MB)
+COMPACT_ROWS = 4_000_000
+#: rows per Parquet row group in a compacted file (what a streaming reader holds at once)
+ROW_GROUP_ROWS = 262_144
 
 # end reasons (codes.END_*) as stored in the ``end_reason`` column
 END_REASONS = END_REASON_LABELS
@@ -65,10 +86,14 @@ GAME_COLUMNS = {
 }
 
 SORT_KEYS = ["p1_hero", "p1_loadout", "p2_hero", "p2_loadout", "battlefield", "game_index"]
+SPACE_COLUMNS = ["chunk", "matchup_id", "games", "battlefield", "p1_hero", "p1_loadout", "p2_hero", "p2_loadout",
+                 "combats", "defeats"]
 
 
 def read_manifest(run_dir) -> dict:
-    """The run folder's manifest (dict); raises RunError if it is missing or not a run's."""
+    """The run folder's manifest (dict). Raises RunError (one line, ``param`` ``"RUN_DIR"``)
+    if it is missing, not a run's, or of another format than :data:`FORMAT_VERSION`
+    (the message names both formats and says to play the run again)."""
     p = Path(run_dir) / MANIFEST
     try:
         m = json.loads(p.read_text(encoding="utf-8"))
@@ -84,101 +109,294 @@ def read_manifest(run_dir) -> dict:
     return m
 
 
-def write_json(path: Path, data: dict) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=False), encoding="utf-8")
+def _tmp_name(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def _commit(tmp: Path, path: Path) -> None:
+    """Flush ``tmp`` to disk and rename it to ``path`` (atomic: ``path`` is old or new, never half)."""
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
     os.replace(tmp, path)
 
 
-
-
-def games_table(chunk: Chunk, res: np.ndarray, played: np.ndarray, n_cards: tuple):
-    c, n = chunk.cell, chunk.n
-
-    def lists(seat):
-        k = n_cards[seat]
-        values = pa.array(np.ascontiguousarray(played[:, seat, :k]).reshape(-1), pa.int16())
-        offsets = pa.array(np.arange(0, (n + 1) * k, k, dtype=np.int32) if k else np.zeros(n + 1, np.int32))
-        return pa.ListArray.from_arrays(offsets, values)
-
-    reasons = np.array([END_REASONS.get(int(r), f"code_{int(r)}") for r in res[:, G.RES_REASON]], dtype=object)
-    seeds = res[:, G.RES_SEED] & 0xFFFFFFFF
-    cols = {
-        "matchup_id": pa.array(np.full(n, c.matchup_id, np.int64)),
-        "game_index": pa.array(np.arange(chunk.first, chunk.first + n, dtype=np.int64)),
-        "seed": pa.array(seeds.astype(np.int64)),
-        "battlefield": pa.array([c.battlefield] * n, pa.string()),
-        "p1_hero": pa.array([c.p1] * n, pa.string()),
-        "p1_loadout": pa.array([c.p1_loadout] * n, pa.string()),
-        "p2_hero": pa.array([c.p2] * n, pa.string()),
-        "p2_loadout": pa.array([c.p2_loadout] * n, pa.string()),
-        "winner": pa.array(res[:, G.RES_WINNER].astype(np.int8)),
-        "turns": pa.array(res[:, G.RES_TURNS].astype(np.int32)),
-        "end_reason": pa.array(reasons, pa.string()),
-        "p1_health": pa.array(res[:, G.RES_HP0].astype(np.int16)),
-        "p2_health": pa.array(res[:, G.RES_HP1].astype(np.int16)),
-        "p1_sidekick_health": pa.array(res[:, G.RES_SK0].astype(np.int16)),
-        "p2_sidekick_health": pa.array(res[:, G.RES_SK1].astype(np.int16)),
-        "p1_cards_played": pa.array(res[:, G.RES_PLAYED0].astype(np.int16)),
-        "p2_cards_played": pa.array(res[:, G.RES_PLAYED1].astype(np.int16)),
-        "decisions": pa.array(res[:, G.RES_DECISIONS].astype(np.int32)),
-        "p1_card_plays": lists(0),
-        "p2_card_plays": lists(1),
-    }
-    return pa.table(cols)
-
-
-def spaces_table(chunk: Chunk, spaces: np.ndarray):
-    c = chunk.cell
-    return pa.table({
-        "chunk": [chunk.name], "matchup_id": pa.array([c.matchup_id], pa.int64()), "games": pa.array([chunk.n], pa.int64()),
-        "battlefield": [c.battlefield], "p1_hero": [c.p1], "p1_loadout": [c.p1_loadout],
-        "p2_hero": [c.p2], "p2_loadout": [c.p2_loadout],
-        "combats": pa.array([spaces[0].astype(np.int64)], pa.list_(pa.int64())),
-        "defeats": pa.array([spaces[1].astype(np.int64)], pa.list_(pa.int64())),
-    })
+def write_json(path: Path, data: dict) -> None:
+    """Write ``data`` as JSON to ``path`` atomically (temporary file, fsync, rename).
+    Raises OSError if it cannot be written."""
+    tmp = _tmp_name(path)
+    tmp.write_text(json.dumps(data, indent=1, sort_keys=False), encoding="utf-8")
+    _commit(tmp, path)
 
 
 def write_parquet(table, path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
+    """Write a pyarrow Table to ``path`` atomically (temporary file, fsync, rename)."""
+    tmp = _tmp_name(path)
     pq.write_table(table, tmp)
-    os.replace(tmp, path)
+    _commit(tmp, path)
 
 
-def write_chunk(run_dir, chunk: Chunk, res, played, spaces, n_cards: tuple) -> None:
-    """Store one finished chunk: the spaces file, then the games file (whose presence
-    marks the chunk done). Each file is written to a temporary name and renamed."""
+# ------------------------------------------------------------------ tables of a task
+
+
+def games_table(chunks, results, n_cards) -> pa.Table:
+    """The per-game rows (:data:`GAME_COLUMNS`) of played chunks.
+
+    ``chunks``: ``sim.runs.cells.Chunk`` objects; ``results``: per chunk ``(res, played)``:
+    ``res`` int64 (n, RES_FIELDS) result rows, ``played`` int16 (n, 2, MAX_HERO_CARDS);
+    ``n_cards``: per chunk ``(cards of P1's hero, cards of P2's hero)``."""
+    cols = {k: [] for k in GAME_COLUMNS}
+    plays = ([], [])
+    for ch, (res, played), k2 in zip(chunks, results, n_cards):
+        c, n = ch.cell, ch.n
+        cols["matchup_id"].append(np.full(n, c.matchup_id, np.int64))
+        cols["game_index"].append(np.arange(ch.first, ch.first + n, dtype=np.int64))
+        cols["seed"].append((res[:, G.RES_SEED] & 0xFFFFFFFF).astype(np.int64))
+        for name, value in (("battlefield", c.battlefield), ("p1_hero", c.p1), ("p1_loadout", c.p1_loadout),
+                            ("p2_hero", c.p2), ("p2_loadout", c.p2_loadout)):
+            cols[name].append(np.full(n, value, dtype=object))
+        cols["winner"].append(res[:, G.RES_WINNER].astype(np.int8))
+        cols["turns"].append(res[:, G.RES_TURNS].astype(np.int32))
+        cols["end_reason"].append(np.array([END_REASONS.get(int(r), f"code_{int(r)}") for r in res[:, G.RES_REASON]],
+                                           dtype=object))
+        for name, f, dt in (("p1_health", G.RES_HP0, np.int16), ("p2_health", G.RES_HP1, np.int16),
+                            ("p1_sidekick_health", G.RES_SK0, np.int16), ("p2_sidekick_health", G.RES_SK1, np.int16),
+                            ("p1_cards_played", G.RES_PLAYED0, np.int16), ("p2_cards_played", G.RES_PLAYED1, np.int16),
+                            ("decisions", G.RES_DECISIONS, np.int32)):
+            cols[name].append(res[:, f].astype(dt))
+        for seat in range(2):
+            k = k2[seat]
+            plays[seat].append((np.ascontiguousarray(played[:, seat, :k], np.int16).reshape(-1), n, k))
+    arrays = {}
+    for name, parts in cols.items():
+        if name.endswith("_card_plays"):
+            continue
+        a = np.concatenate(parts)
+        arrays[name] = pa.array(a, pa.string()) if a.dtype == object else pa.array(a)
+    for seat, name in ((0, "p1_card_plays"), (1, "p2_card_plays")):
+        values = np.concatenate([v for v, _, _ in plays[seat]]) if plays[seat] else np.zeros(0, np.int16)
+        lengths = np.concatenate([np.full(n, k, np.int32) for _, n, k in plays[seat]]) if plays[seat] else \
+            np.zeros(0, np.int32)
+        offsets = np.zeros(len(lengths) + 1, np.int32)
+        np.cumsum(lengths, out=offsets[1:])
+        arrays[name] = pa.ListArray.from_arrays(pa.array(offsets), pa.array(values, pa.int16()))
+    return pa.table(arrays)
+
+
+def spaces_table(chunks, spaces) -> pa.Table:
+    """One row per chunk (:data:`SPACE_COLUMNS`): ``spaces`` per chunk int64 (2, n_spaces):
+    combats (row 0) and defeats (row 1) per space summed over the chunk's games."""
+    cs = [ch.cell for ch in chunks]
+    return pa.table({
+        "chunk": pa.array([ch.name for ch in chunks], pa.string()),
+        "matchup_id": pa.array([c.matchup_id for c in cs], pa.int64()),
+        "games": pa.array([ch.n for ch in chunks], pa.int64()),
+        "battlefield": pa.array([c.battlefield for c in cs], pa.string()),
+        "p1_hero": pa.array([c.p1 for c in cs], pa.string()), "p1_loadout": pa.array([c.p1_loadout for c in cs], pa.string()),
+        "p2_hero": pa.array([c.p2 for c in cs], pa.string()), "p2_loadout": pa.array([c.p2_loadout for c in cs], pa.string()),
+        "combats": pa.array([s[0].astype(np.int64) for s in spaces], pa.list_(pa.int64())),
+        "defeats": pa.array([s[1].astype(np.int64) for s in spaces], pa.list_(pa.int64())),
+    })
+
+
+def _with_chunks(table: pa.Table, chunks) -> pa.Table:
+    meta = dict(table.schema.metadata or {})
+    meta[CHUNKS_KEY] = json.dumps([[ch.name, int(ch.n)] for ch in chunks]).encode()
+    return table.replace_schema_metadata(meta)
+
+
+def task_file_name(chunks) -> str:
+    """The file name of a task's games (and spaces): ``part-<first chunk>-<crc of all chunk names>.parquet``."""
+    h = zlib.crc32(";".join(ch.name for ch in chunks).encode())
+    return f"part-{chunks[0].name}-{h:08x}.parquet"
+
+
+def write_task(run_dir, chunks, games: pa.Table, spaces: pa.Table | None = None) -> None:
+    """Store one finished task: its ``spaces`` rows (one per chunk; None for a team run),
+    then its ``games`` rows, whose file marks the chunks done. Both files carry the chunk
+    list in their metadata and are written atomically. Raises OSError if the folder
+    cannot be written, ValueError if ``games`` does not hold the chunks' games."""
+    if games.num_rows != sum(ch.n for ch in chunks):
+        raise ValueError(f"a task of {sum(ch.n for ch in chunks)} games returned {games.num_rows} rows")
     run_dir = Path(run_dir)
-    write_parquet(spaces_table(chunk, spaces), run_dir / SPACES_DIR / f"part-{chunk.name}.parquet")
-    write_parquet(games_table(chunk, res, played, n_cards), run_dir / GAMES_DIR / f"part-{chunk.name}.parquet")
+    name = task_file_name(chunks)
+    if spaces is not None:
+        write_parquet(_with_chunks(spaces, chunks), run_dir / SPACES_DIR / name)
+    write_parquet(_with_chunks(games, chunks), run_dir / GAMES_DIR / name)
+
+
+# ------------------------------------------------------------------ which files to read
+
+
+def file_chunks(path: Path) -> dict | None:
+    """``{chunk name: games}`` recorded in a stored file, or None if the file is damaged
+    (unreadable, no chunk list, or its rows are not the chunks' games; in ``spaces/``:
+    not one row per chunk)."""
+    try:
+        md = pq.read_metadata(path)
+        chunks = {str(k): int(n) for k, n in json.loads(md.metadata[CHUNKS_KEY])}
+        rows = md.num_rows
+    except Exception:   # pyarrow and json raise several kinds for a damaged file
+        return None
+    want = len(chunks) if path.parent.name == SPACES_DIR else sum(chunks.values())
+    return chunks if chunks and want == rows else None
+
+
+def _stored(run_dir: Path, sub: str) -> list[Path]:
+    d = run_dir / sub
+    return sorted(p for p in d.glob("*.parquet") if not p.name.startswith(".")) if d.is_dir() else []
+
+
+def select_files(run_dir, sub: str = GAMES_DIR) -> tuple[list, list, list]:
+    """The stored files of ``RUN_DIR/sub`` to read (see the module doc).
+
+    Returns ``(selected, redundant, damaged)``: ``selected`` a list of ``(path, {chunk:
+    games})`` whose chunks are disjoint, by file name; ``redundant`` paths whose chunks
+    all lie in selected files; ``damaged`` paths that cannot be read as a stored file.
+    A file that shares some chunks with a selected one but not all is in neither list
+    (left alone: its other chunks are not done)."""
+    run_dir = Path(run_dir)
+    good, damaged = [], []
+    for p in _stored(run_dir, sub):
+        ch = file_chunks(p)
+        (damaged.append(p) if ch is None else good.append((p, ch)))
+    good.sort(key=lambda pc: (-len(pc[1]), pc[0].name))
+    taken: set = set()
+    selected, redundant = [], []
+    for p, ch in good:
+        if taken.isdisjoint(ch):
+            selected.append((p, ch))
+            taken.update(ch)
+        elif taken.issuperset(ch):
+            redundant.append(p)
+    selected.sort(key=lambda pc: pc[0].name)
+    return selected, redundant, damaged
+
+
+def stored_chunks(run_dir) -> dict:
+    """``{chunk name: games}`` of every chunk whose games are stored in ``run_dir``."""
+    out: dict = {}
+    for _, ch in select_files(run_dir, GAMES_DIR)[0]:
+        out.update(ch)
+    return out
 
 
 def finished_chunks(run_dir, chunks) -> set[str]:
     """Names of the ``chunks`` (objects with ``name`` and ``n``) whose games are stored in
-    ``run_dir``: a games file that can be read and holds the chunk's ``n`` rows. A stored
-    file that is damaged (cut short, overwritten, not Parquet) is removed, with the chunk's
-    spaces file, so that resuming plays that chunk again; files of other chunks are ignored."""
+    ``run_dir``, cleaning the folder for a resume: a damaged games file (cut short,
+    overwritten, not Parquet) is removed, with the spaces file of the same name, so that
+    resuming plays its chunks again; redundant files are removed, and so are spaces files
+    holding no done chunk (a task killed between its two writes). Files of chunks that
+    are not in ``chunks`` are ignored."""
     run_dir = Path(run_dir)
     wanted = {ch.name: ch.n for ch in chunks}
-    done = set()
-    for f in stored_files(run_dir, GAMES_DIR):
-        name = f.name[len("part-"):-len(".parquet")]
-        if name not in wanted:
-            continue
-        try:
-            whole = pq.read_metadata(f).num_rows == wanted[name]
-        except Exception:   # pyarrow raises several kinds for a damaged file
-            whole = False
-        if whole:
-            done.add(name)
-        else:
-            f.unlink(missing_ok=True)
-            (run_dir / SPACES_DIR / f.name).unlink(missing_ok=True)
+    selected, redundant, damaged = select_files(run_dir, GAMES_DIR)
+    for p in damaged:
+        p.unlink(missing_ok=True)
+        (run_dir / SPACES_DIR / p.name).unlink(missing_ok=True)
+    for p in redundant:
+        p.unlink(missing_ok=True)
+    done = {k for _, ch in selected for k, n in ch.items() if wanted.get(k) == n}
+    # a spaces file none of whose chunks is done is an orphan (its task was killed between
+    # its two writes, or its games file was damaged); one that holds some done chunks is
+    # kept (a replayed chunk's counters are equal, and read_spaces keeps each chunk once)
+    sel, red, dam = select_files(run_dir, SPACES_DIR)
+    for p in red + dam + [p for p, ch in sel if done.isdisjoint(ch)]:
+        p.unlink(missing_ok=True)
     return done
 
 
-def stored_files(run_dir: Path, sub: str) -> list[Path]:
-    return sorted((run_dir / sub).glob("part-*.parquet"))
+def compact(run_dir, rows_per_file: int = COMPACT_ROWS) -> int:
+    """Merge the stored files of a run folder into few: the selected files of ``games/``
+    and of ``spaces/``, in name order, into files of at most ``rows_per_file`` games
+    (a file that alone holds more stays as it is), each written atomically before the
+    files it replaces are removed (a kill at any moment leaves a consistent folder).
+    Streams row groups: memory does not grow with the run. Returns the number of files
+    removed. Raises OSError if the folder cannot be written."""
+    run_dir = Path(run_dir)
+    removed = 0
+    for sub in (SPACES_DIR, GAMES_DIR):
+        selected, redundant, _ = select_files(run_dir, sub)
+        for p in redundant:
+            p.unlink(missing_ok=True)
+            removed += 1
+        groups, cur, n = [], [], 0
+        for p, ch in selected:
+            rows = sum(ch.values()) if sub == GAMES_DIR else len(ch)
+            limit = rows_per_file if sub == GAMES_DIR else max(rows_per_file // 100, 10_000)   # chunk rows
+            if cur and n + rows > limit:
+                groups.append(cur)
+                cur, n = [], 0
+            cur.append((p, ch))
+            n += rows
+        if cur:
+            groups.append(cur)
+        for group in groups:
+            if len(group) < 2:
+                continue
+            _merge(run_dir / sub, group)
+            for p, _ in group:
+                p.unlink(missing_ok=True)
+                removed += 1
+    return removed
+
+
+def _merge(folder: Path, group: list) -> Path:
+    chunks: list = []
+    for _, ch in group:
+        chunks.extend(ch.items())
+    h = zlib.crc32(";".join(k for k, _ in chunks).encode())
+    path = folder / f"compact-{h:08x}.parquet"
+    tmp = _tmp_name(path)
+    schema = pq.read_schema(group[0][0])
+    meta = dict(schema.metadata or {})
+    meta[CHUNKS_KEY] = json.dumps([[k, n] for k, n in chunks]).encode()
+    schema = schema.with_metadata(meta)
+    buf, n = [], 0
+    with pq.ParquetWriter(tmp, schema) as w:
+        for p, _ in group:
+            for batch in pq.ParquetFile(p).iter_batches(batch_size=ROW_GROUP_ROWS):
+                buf.append(batch)
+                n += batch.num_rows
+                if n >= ROW_GROUP_ROWS:
+                    w.write_table(pa.Table.from_batches(buf), row_group_size=ROW_GROUP_ROWS)
+                    buf, n = [], 0
+        if buf:
+            w.write_table(pa.Table.from_batches(buf), row_group_size=ROW_GROUP_ROWS)
+    _commit(tmp, path)
+    return path
+
+
+def count_files(run_dir) -> int:
+    """Files under ``run_dir`` (every subfolder, the report's included)."""
+    return sum(len(files) for _, _, files in os.walk(run_dir))
+
+
+# ------------------------------------------------------------------ reading
+
+
+def game_files(run_dir) -> list[Path]:
+    """The games files of a run folder to read (see :func:`select_files`), by name."""
+    return [p for p, _ in select_files(run_dir, GAMES_DIR)[0]]
+
+
+def iter_game_batches(run_dir, columns=None, batch_size: int = 131_072):
+    """The stored games of a run folder as pyarrow RecordBatches of at most ``batch_size``
+    rows, file after file (``columns``: the columns to read, None = all). Holds one batch
+    at a time: the way the reports read a run of any size. Does not check the manifest."""
+    for p in game_files(run_dir):
+        yield from pq.ParquetFile(p).iter_batches(batch_size=batch_size, columns=columns)
+
+
+def read_game_table(run_dir, columns=None) -> pa.Table | None:
+    """Every stored game of a run folder as one pyarrow Table (``columns``: None = all),
+    or None if no game is stored. Reads the whole run into memory."""
+    files = game_files(run_dir)
+    if not files:
+        return None
+    return pa.concat_tables([pq.read_table(p, columns=columns) for p in files])
 
 
 def read_games(run_dir):
@@ -186,16 +404,17 @@ def read_games(run_dir):
 
     Columns: :data:`GAME_COLUMNS` (list columns hold numpy int16 arrays); rows sorted by
     P1 hero, P1 loadout, P2 hero, P2 loadout, battlefield, game index, with a fresh
-    RangeIndex, so the table does not depend on chunking or worker count. Returns an
-    empty DataFrame with those columns if no chunk is stored. Raises RunError if
-    ``run_dir`` is not a run folder.
+    RangeIndex, so the table does not depend on chunking, tasks or worker count. Returns
+    an empty DataFrame with those columns if no game is stored. Raises RunError if
+    ``run_dir`` is not a run folder of this format. Reads the whole run into memory
+    (about 200 bytes a game): for big runs the reports stream the files instead
+    (:func:`iter_game_batches`).
     """
     run_dir = Path(run_dir)
     read_manifest(run_dir)
-    files = stored_files(run_dir, GAMES_DIR)
-    if not files:
+    table = read_game_table(run_dir)
+    if table is None:
         return pd.DataFrame({c: [] for c in GAME_COLUMNS})
-    table = ds.dataset([str(f) for f in files], format="parquet").to_table()
     df = table.to_pandas()
     return df.sort_values(SORT_KEYS, kind="stable").reset_index(drop=True)
 
@@ -204,12 +423,19 @@ def read_spaces(run_dir):
     """Per-chunk space counters of the finished chunks as a DataFrame: one row per chunk
     with ``chunk``, ``matchup_id``, ``games``, ``battlefield``, the heroes and loadouts,
     and ``combats`` / ``defeats`` (int64 arrays, one entry per space of the battlefield,
-    in the battlefield's space order). Sorted by chunk name."""
+    in the battlefield's space order). Each chunk once, sorted by chunk name. One row per
+    chunk (``chunk_size`` games), so it stays small beside the games."""
     run_dir = Path(run_dir)
-    done = {p.name for p in stored_files(run_dir, GAMES_DIR)}
-    files = [f for f in stored_files(run_dir, SPACES_DIR) if f.name in done]
-    if not files:
-        return pd.DataFrame(columns=["chunk", "matchup_id", "games", "battlefield", "p1_hero", "p1_loadout",
-                                     "p2_hero", "p2_loadout", "combats", "defeats"])
-    df = ds.dataset([str(f) for f in files], format="parquet").to_table().to_pandas()
-    return df.sort_values("chunk").reset_index(drop=True)
+    done = stored_chunks(run_dir)
+    # every readable spaces file that holds a done chunk; a chunk held twice (a file left
+    # by a cut-short compaction or a killed task) has the same counters in both: kept once
+    parts = []
+    for p in _stored(run_dir, SPACES_DIR):
+        ch = file_chunks(p)
+        if ch is not None and not done.keys().isdisjoint(ch):
+            parts.append(pq.read_table(p))
+    if not parts:
+        return pd.DataFrame(columns=SPACE_COLUMNS)
+    df = pa.concat_tables(parts).to_pandas()
+    df = df[df["chunk"].isin(done)].drop_duplicates("chunk")
+    return df.sort_values("chunk").reset_index(drop=True)[SPACE_COLUMNS]

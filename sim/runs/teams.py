@@ -1,6 +1,7 @@
 """Team runs (``unmatched-sim teams``): every pairing of two disjoint hero pairs, stored
-like a matrix run: a run folder with manifest.json and games/part-<chunk>.parquet, written
-chunk by chunk as the games finish, resumable, identical games whatever the workers.
+like a matrix run: a run folder with manifest.json and games/*.parquet (one file per worker
+task, compacted at the end; ``sim.runs.store``), written as the games finish, resumable,
+identical games whatever the workers.
 The rules of team games are in :mod:`sim.play.teams`."""
 from __future__ import annotations
 
@@ -9,13 +10,12 @@ import json
 import time
 import zlib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.dataset as ds
 
 from sim.content.battlefields import load_battlefield
 from sim.content.profiles import get_profile
@@ -26,8 +26,8 @@ from sim.runs.backend import Backend
 from sim.runs.drive import drive_chunks
 from sim.runs.errors import RunError
 from sim.runs.plan import battlefield_facts, check_common, finish_plan, resolve_battlefields, resolve_heroes, split_keys
-from sim.runs.store import END_REASONS, GAMES_DIR, finished_chunks, read_manifest, write_parquet
-from sim.runs.workers import check_worker, worker_expectation
+from sim.runs.store import END_REASONS, finished_chunks, read_game_table, read_manifest, write_task
+from sim.runs.workers import cached_battlefield, cached_tables, check_worker, worker_expectation
 
 TEAMS_MODE = "teams"
 ARRANGEMENTS = 8    # which team moves first x seat order within each team
@@ -204,26 +204,32 @@ def _resolve_team_heroes(names, content) -> dict:
     return {k: los[0] for k, los in sel.items()}
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=4096)
 def _team_match(seats, loadouts, battlefield, extra):
     heroes = [f"{h}@{lo}" if lo else h for h, lo in zip(seats, loadouts)]
-    return TeamMatch([heroes[0], heroes[2]], [heroes[1], heroes[3]], battlefield,
-                     content=installed_content(extra))
+    return TeamMatch([heroes[0], heroes[2]], [heroes[1], heroes[3]], cached_battlefield(battlefield),
+                     content=installed_content(extra), tables=cached_tables(battlefield, tuple(extra)))
 
 
-def _team_task(chunk: TeamChunk, cells: dict, run_seed, modes, extra, expect_json=None):
-    """Play ``chunk`` on a worker (``cells``: cell index -> TeamCell for its parts):
-    ``(name, [(cell index, first, res)], seconds)``."""
+def _warm_team(seats, loadouts, battlefield, extra, seed) -> None:
+    """Load the engine in this process by playing one team game of a cell."""
+    _team_match(seats, loadouts, battlefield, tuple(extra)).play_many(1, seed, 0, 0)
+
+
+def _team_task(chunks: tuple, cells: dict, run_seed, modes, extra, expect_json=None):
+    """Play a task (a tuple of :class:`TeamChunk`) on a worker (``cells``: cell index ->
+    TeamCell for its parts): ``(chunks, games table, seconds)``."""
     t = time.perf_counter()
     if expect_json is not None:
         check_worker(expect_json)
     out = []
-    for ci, first, n in chunk.parts:
-        c = cells[ci]
-        res = _team_match(c.seats, c.loadouts, c.battlefield, tuple(extra)).play_many(
-            n, run_seed, c.matchup_id, first, modes=modes)
-        out.append((ci, first, res))
-    return chunk.name, out, time.perf_counter() - t
+    for chunk in chunks:
+        for ci, first, n in chunk.parts:
+            c = cells[ci]
+            res = _team_match(c.seats, c.loadouts, c.battlefield, tuple(extra)).play_many(
+                n, run_seed, c.matchup_id, first, modes=modes)
+            out.append((ci, first, res))
+    return chunks, _team_table(cells, out), time.perf_counter() - t
 
 
 def _team_table(cells, parts):
@@ -262,21 +268,24 @@ def _team_table(cells, parts):
 def read_team_games(run_dir):
     """All stored games of a team run folder as a pandas DataFrame (one row per game,
     :data:`TEAM_GAME_COLUMNS`), sorted by seat heroes, battlefield and game index. Raises
-    ``sim.runs.errors.RunError`` if ``run_dir`` is not a run folder."""
+    ``sim.runs.errors.RunError`` if ``run_dir`` is not a run folder of this format. Reads
+    the whole run into memory; the report streams it instead."""
     run_dir = Path(run_dir)
     read_manifest(run_dir)
-    files = sorted((run_dir / GAMES_DIR).glob("part-*.parquet"))
-    if not files:
+    table = read_game_table(run_dir)
+    if table is None:
         return pd.DataFrame({c: [] for c in TEAM_GAME_COLUMNS})
-    df = ds.dataset([str(f) for f in files], format="parquet").to_table().to_pandas()
+    df = table.to_pandas()
     keys = ["s1_hero", "s2_hero", "s3_hero", "s4_hero", "battlefield", "game_index"]
     return df.sort_values(keys, kind="stable").reset_index(drop=True)
 
 
-def execute_teams(plan, backend=None, progress: bool | None = True, after_chunk=None, jobs: int | None = None):
+def execute_teams(plan, backend=None, progress: bool | None = True, after_chunk=None, jobs: int | None = None,
+                  task_games: int | None = None):
     """Play every chunk of a team run ``plan`` (:func:`plan_teams`) not yet stored and store
-    each as it finishes; like ``sim.runs.drive.execute_run`` (backends, resuming, Ctrl-C keeps
-    every finished chunk: raises ``RunInterrupted``). Returns a ``sim.runs.plan.RunResult``."""
+    the games as they finish; like ``sim.runs.drive.execute_run`` (backends, tasks of many
+    chunks stored one file each, resuming, compaction at the end; Ctrl-C keeps every
+    finished task: raises ``RunInterrupted``). Returns a ``sim.runs.plan.RunResult``."""
     be = Backend.of(backend, jobs)
     prof = get_profile(plan.settings["ai"])
     modes = (prof, prof)
@@ -286,23 +295,27 @@ def execute_teams(plan, backend=None, progress: bool | None = True, after_chunk=
     expect = worker_expectation(plan)
     expect_json = json.dumps(expect, sort_keys=True)
 
-    def warm_up():   # compile (or load) the engine here once, before any chunk
-        c = cells[todo[0].parts[0][0]]
-        _team_match(c.seats, c.loadouts, c.battlefield, plan.extra_heroes).play_many(1, seed, 0, 0)
+    c = cells[todo[0].parts[0][0]] if todo else None
+    # compile (or load) the engine here once, before any task; then on each worker
+    warm_up = partial(_warm_team, c.seats, c.loadouts, c.battlefield, plan.extra_heroes, seed) if c else None
 
-    def store(ch, out):
-        write_parquet(_team_table(cells, out[1]), plan.run_dir / GAMES_DIR / f"part-{ch.name}.parquet")
+    def store(out):
+        write_task(plan.run_dir, out[0], out[1])
 
-    return drive_chunks(plan, be, expect, plan.games_total, plan.games_done, "teams", warm_up, _team_task,
-                        [(ch, {ci: cells[ci] for ci, _, _ in ch.parts}, seed, modes, plan.extra_heroes, expect_json)
-                         for ch in todo], store, progress, after_chunk)
+    def args(chunks):
+        return (chunks, {ci: cells[ci] for ch in chunks for ci, _, _ in ch.parts}, seed, modes, plan.extra_heroes,
+                expect_json)
+
+    return drive_chunks(plan, be, expect, plan.games_total, plan.games_done, "teams", warm_up, _team_task, args,
+                        store, progress, after_chunk, task_games, worker_warm=warm_up)
 
 
 def run_teams(out, games: int, heroes=None, battlefields=None, ai: str = "standard", seed: int = 1,
-              chunk_size: int = 200, extra_heroes=(), backend=None, progress: bool = False, jobs: int | None = None):
+              chunk_size: int = 200, extra_heroes=(), backend=None, progress: bool = False, jobs: int | None = None,
+              task_games: int | None = None):
     """:func:`plan_teams` then :func:`execute_teams`."""
     plan = plan_teams(out, games, heroes, battlefields, ai, seed, chunk_size, extra_heroes)
-    return execute_teams(plan, backend=backend, progress=progress, jobs=jobs)
+    return execute_teams(plan, backend=backend, progress=progress, jobs=jobs, task_games=task_games)
 
 
 __all__ = ["TEAM_GAME_COLUMNS", "TEAMS_MODE", "TeamCell", "TeamChunk", "execute_teams", "plan_team_cells",

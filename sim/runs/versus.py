@@ -2,8 +2,8 @@
 
 Both commands play one hero (every loadout of it) against each opponent on each
 battlefield, seats swapped evenly, and store the games in ordinary run folders
-(``sim.runner``: chunked, resumable, any backend), so an interrupted run loses no
-finished chunk and the same command resumes it.
+(``sim.runs.drive``: chunked, played in tasks, resumable, any backend), so an
+interrupted run loses only the games in flight and the same command resumes it.
 
 - :func:`plan_loadouts`: every loadout of a hero with choice groups (Geralt's 8 gear
   loadouts) against every opponent. ``games`` is **games per loadout**, split evenly
@@ -207,7 +207,8 @@ def _as_variant(variant, extra_heroes=()):
 
 def run_loadouts(out, hero: str, games: int = 20000, opponents=None, battlefields=None, ai: str = "standard",
                  seed: int = DEFAULT_SEED, jobs: int | None = None, chunk_size: int = DEFAULT_CHUNK_SIZE,
-                 extra_heroes=(), variant=None, progress: bool = False, backend=None, scheduler: str | None = None):
+                 extra_heroes=(), variant=None, progress: bool = False, backend=None, scheduler: str | None = None,
+                 task_games: int | None = None):
     """Play a loadouts run: :func:`plan_loadouts` then ``sim.runs.drive.execute_run``, as
     ``unmatched-sim loadouts`` does (without the report: ``reports.loadouts.build_loadouts_report(out)``).
 
@@ -228,13 +229,13 @@ def run_loadouts(out, hero: str, games: int = 20000, opponents=None, battlefield
     """
     plan = plan_loadouts(out, hero, games, opponents, battlefields, ai, seed, chunk_size, extra_heroes,
                          _as_variant(variant, extra_heroes))
-    return execute_run(plan, jobs=jobs, progress=progress, backend=backend, scheduler=scheduler)
+    return execute_run(plan, jobs=jobs, progress=progress, backend=backend, scheduler=scheduler, task_games=task_games)
 
 
 def run_compare(out, hero: str, variant, games: int = 2000, opponents=None, battlefields=None,
                 ai: str = "standard", seed: int = DEFAULT_SEED, jobs: int | None = None,
                 chunk_size: int = DEFAULT_CHUNK_SIZE, extra_heroes=(), progress: bool = False, backend=None,
-                scheduler: str | None = None):
+                scheduler: str | None = None, task_games: int | None = None):
     """Play a compare run: :func:`plan_compare` then ``sim.runs.drive.execute_run`` for the
     baseline and the variant folder, as ``unmatched-sim compare`` does (without the
     report: ``reports.compare.build_compare_report(out)``).
@@ -254,5 +255,5 @@ def run_compare(out, hero: str, variant, games: int = 2000, opponents=None, batt
     """
     base, var = plan_compare(out, hero, _as_variant(variant, extra_heroes), games, opponents, battlefields, ai,
                              seed, chunk_size, extra_heroes)
-    return (execute_run(base, jobs=jobs, progress=progress, backend=backend, scheduler=scheduler),
-            execute_run(var, jobs=jobs, progress=progress, backend=backend, scheduler=scheduler))
+    kw = dict(jobs=jobs, progress=progress, backend=backend, scheduler=scheduler, task_games=task_games)
+    return execute_run(base, **kw), execute_run(var, **kw)

@@ -1,5 +1,6 @@
-"""What a worker process runs: play one chunk, and check once that the worker has the
-driver's unmatched-sim (version, engine and compiler sources, hero and battlefield files)."""
+"""What a worker process runs: play one task (many chunks) and build its stored tables, and
+check once that the worker has the driver's unmatched-sim (version, engine and compiler
+sources, hero and battlefield files)."""
 from __future__ import annotations
 
 import json
@@ -11,16 +12,38 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.content.battlefields import BATTLEFIELD_DIR
+from sim.content.battlefields import BATTLEFIELD_DIR, load_battlefield
+from sim.content.compile import build_tables, rules_array
 from sim.content.heroes import HeroFileError, load_all
 from sim.play.match import Match, installed_content
-from sim.runs.cells import Chunk
 from sim.runs.plan import RunPlan, engine_fingerprint, file_sha, package_version
+from sim.runs.store import games_table, spaces_table
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
+def cached_battlefield(key: str):
+    """A battlefield loaded once per process (its TOML file takes ~4 ms to read and compile)."""
+    return load_battlefield(key)
+
+
+@lru_cache(maxsize=64)
+def cached_tables(battlefield: str, extra: tuple = (), variant: str = ""):
+    """The engine tables of one battlefield for the installed content plus ``extra`` and
+    ``variant``, built once per process and shared by every match of a run on it (the
+    engine only reads them): a cell then costs a few microseconds to set up, not ~5 ms."""
+    return build_tables(installed_content(tuple(extra), variant), cached_battlefield(battlefield), rules_array())
+
+
+@lru_cache(maxsize=4096)
 def cached_match(p1, lo1, p2, lo2, battlefield, extra, variant=""):
-    return Match([p1, p2], battlefield, loadouts=[lo1 or None, lo2 or None], content=installed_content(extra, variant))
+    """The Match of one cell, built once per process (with the shared battlefield tables)."""
+    return Match([p1, p2], cached_battlefield(battlefield), loadouts=[lo1 or None, lo2 or None],
+                 content=installed_content(extra, variant), tables=cached_tables(battlefield, tuple(extra), variant))
+
+
+def warm_match(p1, lo1, p2, lo2, battlefield, extra, variant, seed) -> None:
+    """Load the engine in this process (from its cache) by playing one game of a cell."""
+    cached_match(p1, lo1, p2, lo2, battlefield, tuple(extra), variant).play_many(1, seed, 0, 0)
 
 
 def play_chunk(p1: str, lo1: str, p2: str, lo2: str, battlefield: str, matchup_id: int, first: int, n: int,
@@ -99,14 +122,23 @@ def check_worker(expect_json: str) -> None:
                              "install the same unmatched-sim on every worker")
 
 
-def play_task(chunk: Chunk, run_seed, modes, extra, expect_json: str | None = None, variant: str = ""):
-    """Play ``chunk`` on a worker: ``(name, res, played, spaces, seconds)``. With
-    ``expect_json`` the worker first checks (once) that it has the driver's
-    unmatched-sim and raises WorkerMismatch if not."""
+def play_task(chunks: tuple, run_seed, modes, extra, expect_json: str | None = None, variant: str = ""):
+    """Play a task (a tuple of :class:`sim.runs.cells.Chunk`) on a worker and build its
+    stored tables here, so the driver only writes them: returns ``(chunks, games,
+    spaces, seconds)`` with ``games`` the per-game pyarrow Table
+    (``sim.runs.store.games_table``) and ``spaces`` one row per chunk
+    (``sim.runs.store.spaces_table``). With ``expect_json`` the worker first checks
+    (once) that it has the driver's unmatched-sim and raises WorkerMismatch if not."""
     t = time.perf_counter()
     if expect_json is not None:
         check_worker(expect_json)
-    c = chunk.cell
-    out = play_chunk(c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.battlefield, c.matchup_id,
-                     chunk.first, chunk.n, run_seed, modes, extra, variant)
-    return (chunk.name,) + out + (time.perf_counter() - t,)
+    results, spaces, n_cards = [], [], []
+    for ch in chunks:
+        c = ch.cell
+        res, played, sp = play_chunk(c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.battlefield, c.matchup_id,
+                                     ch.first, ch.n, run_seed, modes, extra, variant)
+        m = cached_match(c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.battlefield, tuple(extra), variant)
+        results.append((res, played))
+        spaces.append(sp)
+        n_cards.append(tuple(len(s.cards) for s in m.specs))
+    return chunks, games_table(chunks, results, n_cards), spaces_table(chunks, spaces), time.perf_counter() - t
