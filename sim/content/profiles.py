@@ -8,6 +8,10 @@ the scripted AI modes, ``[weights]`` (what the AI values; names and meanings in
 * ``standard`` (the default): the scripted AI;
 * ``standard-1``: the standard AI of release 0.1, frozen for one release (its weights and
   its former, costlier estimates: mode ``standard-1``), to compare the new one against;
+* ``expert`` and ``expert-deep``: the expert AI (mode ``expert``): at each action
+  decision it plays the best few candidate actions forward in sampled games (the hidden
+  cards dealt at random from what it has not seen) and takes the best mean result; its
+  ``search_*`` weights set the budget (``expert-deep``: four times ``expert``'s);
 * ``greedy``: attacks with its highest-value card whenever it can, else
   maneuvers toward the nearest opposing fighter, defends with its highest-value
   card, never BOOSTs or plays schemes;
@@ -35,11 +39,11 @@ from functools import cache
 from pathlib import Path
 
 from sim.engine import control
-from sim.engine.ai import WEIGHT_NAMES
+from sim.engine.ai import SEARCH_DEFAULTS, WEIGHT_NAMES
 
 PROFILE_DIR = Path(__file__).resolve().parent.parent / "profiles"
-MODES = {"standard": "MODE_STANDARD", "standard-1": "MODE_STANDARD1", "greedy": "MODE_GREEDY",
-         "random": "MODE_RANDOM"}
+MODES = {"standard": "MODE_STANDARD", "standard-1": "MODE_STANDARD1", "expert": "MODE_EXPERT",
+         "greedy": "MODE_GREEDY", "random": "MODE_RANDOM"}
 DEFAULT_PROFILE = "standard"
 
 
@@ -104,6 +108,7 @@ def load_profile(path, _seen: tuple = ()) -> AIProfile:
         raise ProfileError(f"{where}: field 'mode' is {mode!r}; valid: {', '.join(MODES)}")
     names = _weight_names()
     weights = dict.fromkeys(names, 0.0)
+    weights.update(SEARCH_DEFAULTS)   # (the expert's budget; other modes do not read them)
     base = data.get("base")
     installed_names = {f.stem for f in PROFILE_DIR.glob("*.toml")}
     if path.parent.resolve() != PROFILE_DIR.resolve() and name in installed_names:
@@ -135,10 +140,15 @@ def load_profile(path, _seen: tuple = ()) -> AIProfile:
         if not math.isfinite(v) or abs(v) > 1e6:
             raise ProfileError(f"{where}: weights.{k} = {v} is out of range (|w| <= 1e6)")
         weights[k] = float(v)
-    if mode in ("standard", "standard-1") and base is None:
-        missing = [n for n in names if n not in given]
+    if mode in ("standard", "standard-1", "expert") and base is None:
+        missing = [n for n in names if n not in given and n not in SEARCH_DEFAULTS]
         if missing:
             raise ProfileError(f"{where}: weights missing: {', '.join(missing)} (or set base = \"standard\")")
+    if mode == "expert":
+        for k, lo, hi in (("search_samples", 1, 256), ("search_candidates", 1, 16), ("search_horizon", 0, 6)):
+            v = weights[k]
+            if v != int(v) or not lo <= v <= hi:
+                raise ProfileError(f"{where}: weights.{k} = {v:g} must be a whole number from {lo} to {hi}")
     return AIProfile(name, mode, str(data.get("description", "")), tuple(weights[n] for n in names), where)
 
 

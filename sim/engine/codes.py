@@ -337,6 +337,7 @@ MODE_STANDARD = 3      # the scripted AI, weights from the profile (sim.engine.a
 MODE_GREEDY = 4        # attack with the best card, else close in; defend with the best card
 MODE_STANDARD1 = 5     # the standard AI of release 0.1 ("standard-1", frozen for one release): MODE_STANDARD's
                        # scoring with its former, costlier estimates (sim.engine.ai.weights.frozen)
+MODE_EXPERT = 6        # the expert AI: looks ahead at each action decision (sim.engine.search), else standard
 
 # ------------------------------ duel result row fields (game.play_games)
 RES_WINNER = 0      # winning seat (0 first player, 1 second), or DRAW

@@ -9,7 +9,7 @@ the engine writes just before asking; and the scripted AI's plan for the action
 in progress.
 """
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
-    MODE_FIRST, MODE_GREEDY, MODE_RANDOM, MODE_SCRIPT, MODE_STANDARD, MODE_STANDARD1, N_DECISIONS,
+    MODE_EXPERT, MODE_FIRST, MODE_GREEDY, MODE_RANDOM, MODE_SCRIPT, MODE_STANDARD, MODE_STANDARD1, N_DECISIONS,
 )
 from .layout import MAX_PLAYERS
 
@@ -43,7 +43,7 @@ CTL_POS_KEY = CTL_CTX_OP + 8    # plan key of the maneuver plan's position score
 CTL_POS_SIG = CTL_CTX_OP + 9    # ai.position.pos_sig of the position the plan scored
 CTL_TD_P = CTL_CTX_OP + 10      # player the defense distributions in SCR_ACTIONS were made for, -1 none
 CTL_TD_SIG = CTL_CTX_OP + 11    # ai.position.dist_sig of the position they were made in
-N_WEIGHTS = 40
+N_WEIGHTS = 48
 CTL_W = CTL_CTX_OP + 12         # per player: N_WEIGHTS AI weights in thousandths
 CTL_FU = CTL_W + MAX_PLAYERS * N_WEIGHTS   # (MAX_FIGHTERS, MAX_FIGHTERS) follow-up attack worths, thousandths
 # the scripted AI's work arrays (float64 bits or int64; written before read, never kept
@@ -70,5 +70,6 @@ SCR_DIST_FX = SCR_DIST_N + 65            # target_dists: effect damage of value_
 CTL_SIZE = SCR_DIST_FX + 65
 # optional "explain" buffer after CTL_SIZE (duel --explain): a count, then records
 EXPLAIN_TOP = 4
-EXPLAIN_REC = 5 + 2 * EXPLAIN_TOP   # log position, kind, player, options, shown, (value, score*1000) * TOP
+EXPLAIN_REC = 6 + 3 * EXPLAIN_TOP   # log position, kind, player, options, shown, samples (expert; 0),
+                                    # (value, score*1000, standard error*1000) * TOP
 CTL_EXPLAIN = CTL_SIZE

@@ -25,13 +25,14 @@ from .core import (
 from .effects import run_hook
 from .layout import (
     F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED, F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER,
-    fslot, G_ACTIVE, G_DECISIONS, G_FIRST, G_NPLAYERS, G_OPPONENT, G_OVER, G_REASON, G_TURN, G_WINNER,
+    fslot, G_ACTIVE, G_DECISIONS, G_FIRST, G_NPLAYERS, G_OPPONENT, G_OVER, G_REASON, G_SEED, G_TURN, G_WINNER,
     H_DECK_LEN, H_DECK_START, H_HP, H_KIND0, H_MOVE, H_NKINDS, H_RANGED, K_COUNT, K_FIELDS, K_HP, K_MOVE,
     K_RANGED, K_SUMMON, MAX_HERO_CARDS, MAX_SPACES, N_FOG, OFF_PLAYED, OFF_SPACE_COMBATS, OFF_SPACE_DEFEATS,
     P_CARDS_PLAYED, P_DEALT, P_FOG0, P_HERO, P_NFIGHTERS, P_ONGOING, P_TEAM, pslot, STATE_SIZE,
 )
 from .policy import CTL_CTX_F, decide
 from .rules import take_turn
+from .search import play_turn
 
 # per-game result row (int64)
 
@@ -51,6 +52,7 @@ def setup_game(st, tb, ctl, log, hero_rows, nplayers, seed):
     """
     st[:] = 0
     rng_seed(st, seed)
+    st[G_SEED] = seed
     st[G_NPLAYERS] = nplayers
     if nplayers > 2:
         st[G_OPPONENT] = -1
@@ -142,7 +144,7 @@ def setup_game(st, tb, ctl, log, hero_rows, nplayers, seed):
 def play_game(st, tb, ctl, log):
     """Play turns until the game ends (hero defeated, turn cap or script error)."""
     while st[G_OVER] == 0:
-        take_turn(st, tb, ctl, log)
+        play_turn(st, tb, ctl, log)
 
 
 @jit(V(ST, A1, I))

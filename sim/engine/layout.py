@@ -91,7 +91,8 @@ G_FOG_TOKEN = 23    # fog token moved by the last move_fog step, -1 none
 G_FOG_SPACE = 24    # where that token went, -1 none (Slip Away: place on that space)
 G_OPPONENT = 25     # team games: the opposing player chosen as "your opponent" for the card or ability
                     # being resolved (targets.choose_opponent), -1 none; always 0 in duels
-G_SIZE = 26
+G_SEED = 26         # the game's seed (setup_game), 0..2**32-1: the expert AI's own random stream derives from it
+G_SIZE = 27
 
 # ------------------------------------------------------------ fighter slots
 F_STATUS = 0        # FS_* code

@@ -460,15 +460,39 @@ def take_turn(st, tb, ctl, log):
     A turn has two actions that cannot be skipped; gained actions add to them;
     an effect that ends the turn stops the rest of it.
     """
+    p = begin_turn(st, tb, ctl, log)
+    finish_turn(st, tb, ctl, log, p)
+
+
+@jit(I(ST, TB, CTL, LOG))
+def begin_turn(st, tb, ctl, log):
+    """The start of the active player's turn (its actions, start-of-turn effects); returns the player."""
     p = st[G_ACTIVE]
     log_ev(st, log, EV_TURN, p, st[G_TURN] + 1, 0, 0, 0)
     st[G_ACTIONS] = tb.rules[R_ACTIONS]
     st[G_ACTION_NO] = 0
     start_of_turn(st, tb, ctl, log, p)
-    opts = stack_i64(ACTION_OPTS)
-    while st[G_ACTIONS] > 0 and st[G_OVER] == 0 and st[G_ENDTURN] == 0 and not dormant(st, p):
+    return p
+
+
+@jit(B(ST, I))
+def action_due(st, p):
+    """Player ``p`` takes another action now: actions left, the game and the turn go on, a
+    fighter on the board. Counts the action as started (``G_ACTIONS``, ``G_ACTION_NO``)."""
+    if st[G_ACTIONS] > 0 and st[G_OVER] == 0 and st[G_ENDTURN] == 0 and not dormant(st, p):
         st[G_ACTIONS] -= 1
         st[G_ACTION_NO] += 1
+        return True
+    return False
+
+
+@jit(V(ST, TB, CTL, LOG, I))
+def finish_turn(st, tb, ctl, log, p):
+    """The rest of player ``p``'s turn from between two actions: each action asked with
+    ``decide``, then the end of the turn. (The expert AI's rollouts continue a copied
+    game from here, ``sim.engine.search``.)"""
+    opts = stack_i64(ACTION_OPTS)
+    while action_due(st, p):
         n = legal_actions(st, tb, p, opts)
         ctl[CTL_CTX_OP] = -1
         i = decide(st, tb, ctl, D_ACTION, p, opts, n)

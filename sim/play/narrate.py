@@ -242,11 +242,16 @@ def narrate_explained(game) -> list[str]:
     recs = ex[1:1 + n * EXPLAIN_REC].reshape(n, EXPLAIN_REC) if n else []
     by_pos: dict[int, list[str]] = {}
     for r in recs:
-        pos, kind, p, nopt, shown = (int(x) for x in r[:5])
-        cands = "; ".join(f"{describe_option(m, kind, int(r[5 + 2 * i]))} {r[6 + 2 * i] / 1000:+.2f}"
-                          for i in range(shown))
+        pos, kind, p, nopt, shown, samples = (int(x) for x in r[:6])
+        if samples:   # the expert's search: mean worth of the lookahead, its standard error
+            cands = "; ".join(f"{describe_option(m, kind, int(r[6 + 3 * i]))} {r[7 + 3 * i] / 1000:+.2f}"
+                              f" \u00b1{r[8 + 3 * i] / 1000:.2f}" for i in range(shown))
+        else:
+            cands = "; ".join(f"{describe_option(m, kind, int(r[6 + 3 * i]))} {r[7 + 3 * i] / 1000:+.2f}"
+                              for i in range(shown))
         more = f" (+{nopt - shown} more)" if nopt > shown else ""
-        by_pos.setdefault(pos, []).append(f"      [{m.hero_names[p]} chooses {_KIND_NAMES.get(kind, kind)}: "
+        how = f" ({samples} samples, lookahead)" if samples else ""
+        by_pos.setdefault(pos, []).append(f"      [{m.hero_names[p]} chooses {_KIND_NAMES.get(kind, kind)}{how}: "
                                           f"{cands}{more}]")
     body = []
     for i in range(len(game.log)):

@@ -483,7 +483,7 @@ def _decisions(m, ctl) -> list[dict]:
     out = []
     for r in ctl[CTL_EXPLAIN + 1:CTL_EXPLAIN + 1 + n * EXPLAIN_REC].reshape(n, EXPLAIN_REC):
         kind, p, shown = int(r[1]), int(r[2]), int(r[4])
-        cands = [(describe_option(m, kind, int(r[5 + 2 * i])), r[6 + 2 * i] / 1000) for i in range(shown)]
+        cands = [(describe_option(m, kind, int(r[6 + 3 * i])), r[7 + 3 * i] / 1000) for i in range(shown)]
         out.append({"player": p, "kind": DECISION_NAMES.get(kind, str(kind)), "chosen": cands[0][0],
                     "candidates": cands})
     return out

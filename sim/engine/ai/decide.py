@@ -77,6 +77,7 @@ def explain(ctl, logn, kind, p, chosen, opts, n, scores):
     ctl[base + 1] = kind
     ctl[base + 2] = p
     ctl[base + 3] = n
+    ctl[base + 5] = 0
     used = stack_i64(MAX_SCR_SCORES)
     for j in range(n):
         used[j] = 0
@@ -91,8 +92,9 @@ def explain(ctl, logn, kind, p, chosen, opts, n, scores):
                 if used[j] == 0 and (bi < 0 or scores[j] > scores[bi]):
                     bi = j
         used[bi] = 1
-        ctl[base + 5 + 2 * r] = opts[bi]
-        ctl[base + 6 + 2 * r] = int(scores[bi] * 1000.0)
+        ctl[base + 6 + 3 * r] = opts[bi]
+        ctl[base + 7 + 3 * r] = int(scores[bi] * 1000.0)
+        ctl[base + 8 + 3 * r] = 0
         shown += 1
     ctl[base + 4] = shown
 

@@ -31,6 +31,7 @@ WEIGHT_NAMES = (
     "scheme", "ongoing", "reach_now", "reach_next", "approach", "threat", "threat_sidekick",
     "exhaustion", "boost_margin", "defend_margin", "opp_card", "fog",
     "team_kill", "focus", "guard", "eliminate",
+    "search_samples", "search_candidates", "search_horizon", "eval_card",
 )
 """Names of the AI weights, in their order in the weight vector (see sim/content/profiles.py)."""
 (W_DMG_HERO, W_HERO_LOW, W_DMG_SK, W_KILL_SK, W_WIN,
@@ -40,7 +41,12 @@ WEIGHT_NAMES = (
  W_FX_CANCEL, W_FX_ACTION, W_FX_OTHER,
  W_SCHEME, W_ONGOING, W_REACH_NOW, W_REACH_NEXT, W_APPROACH, W_THREAT, W_THREAT_SK,
  W_EXHAUST, W_BOOST_MARGIN, W_DEFEND_MARGIN, W_OPP_CARD, W_FOG,
- W_TEAM_KILL, W_FOCUS, W_GUARD, W_ELIMINATE) = range(len(WEIGHT_NAMES))
+ W_TEAM_KILL, W_FOCUS, W_GUARD, W_ELIMINATE,
+ W_SEARCH_SAMPLES, W_SEARCH_CANDIDATES, W_SEARCH_HORIZON, W_EVAL_CARD) = range(len(WEIGHT_NAMES))
+#: The expert AI's weights (sim.engine.search) and their values when a profile leaves them out:
+#: determinizations per decision, candidate actions, turns looked ahead after the current one,
+#: worth of a card in hand at the horizon. Other modes do not read them.
+SEARCH_DEFAULTS = {"search_samples": 8.0, "search_candidates": 4.0, "search_horizon": 1.0, "eval_card": 0.5}
 assert len(WEIGHT_NAMES) <= N_WEIGHTS
 
 NEG = -1.0e18

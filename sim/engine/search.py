@@ -1,0 +1,336 @@
+"""The expert AI: determinized Monte Carlo lookahead at each action decision.
+
+A player in ``MODE_EXPERT`` (duels) takes its turns through :func:`expert_turn`. At each
+action decision with two or more legal actions it
+
+1. scores every legal action as the standard AI does and keeps the best
+   ``search_candidates`` (ties: the order of the options);
+2. draws ``search_samples`` determinizations: the cards it has not seen (the opponent's
+   hand and deck together, and its own deck) dealt again at random, in the same numbers,
+   from the same cards; nothing else of the position is hidden at an action decision;
+3. plays every candidate forward in every determinization with the standard AI on both
+   sides (each player's own weights), with the same random numbers for every candidate
+   of one determinization (common random numbers): the rest of this turn, then
+   ``search_horizon`` more turns (1: to the end of the opponent's next turn);
+4. scores each end position with :func:`evaluate` and takes the candidate with the best
+   mean (ties: the better standard score).
+
+Every other decision of an expert player (defense, BOOST, destinations, effect choices) is
+the standard AI's; the standard AI plans a maneuver's moves when it scores the actions, so
+the maneuver a search picks moves where the standard plan puts it.
+
+**Where the search resumes.** The engine asks decisions from inside nested rule calls, so
+a copied state cannot resume mid-action. Between two actions, though, the state array is
+the whole game (the turn's loop holds only the player): the search copies the state there,
+applies a candidate with :func:`sim.engine.rules.do_action` and continues the copy with
+:func:`sim.engine.rules.finish_turn` and ``take_turn``. Searching inside an action (a
+defense card, a BOOST) would need a resumable engine or replays with preset choices; it is
+not done.
+
+**No peeking.** The determinizations are drawn from the multiset of the unseen cards,
+sorted before it is shuffled, so they do not depend on how the real cards lie; the search's
+random stream derives from the game seed, the turn, the action and the player (never from
+the game's own generator, whose state would tell the real deck order), and each copy
+plays on with a generator seeded from that stream. A game stays seed-exact, and the game's
+own generator is untouched, so paired games still share their shuffles.
+"""
+import numpy as np
+
+from .sigs import A1, B, CTL, F, f64_view, FA1, I, jit, LOG, ST, stack_i64, TB, V
+from .codes import D_ACTION, FS_IN_PLAY, MODE_EXPERT, MODE_STANDARD, PILE_DECK, PILE_HAND, TURN_CAP_WINNER
+from .control import (
+    CTL_CTX_OP, CTL_EXPLAIN, CTL_FU_KEY, CTL_MODE0, CTL_PLAN_KEY, CTL_POS_KEY, CTL_PRESET, CTL_SCRATCH, CTL_SIZE,
+    CTL_TD_P,
+    EXPLAIN_REC, EXPLAIN_TOP, N_DECISIONS, SCR_SCORES,
+)
+from .core import mix32, pile_base, rng_seed, team_of
+from .layout import (
+    ACTION_OPTS, F_HP, F_KIND, F_MAXHP, F_OWNER, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, G_ACTIVE,
+    G_DECISIONS, G_LOGN, G_NPLAYERS, G_OVER, G_SEED, G_TURN, G_WINNER, MAX_CARDS, P_DECKN, P_HANDN, pslot,
+    STATE_SIZE,
+)
+from .rules import action_due, begin_turn, do_action, end_of_turn, finish_turn, legal_actions, take_turn
+from .policy import decide
+from .ai.choices import score_actions
+from .ai.weights import (
+    scratch_f1, W_DMG_HERO, W_DMG_SK, W_EVAL_CARD, W_HERO_LOW, W_HP_LOW, W_HP_OWN, W_HP_SK, W_KILL_SK,
+    W_LOSE_SK, W_SEARCH_CANDIDATES, W_SEARCH_HORIZON, W_SEARCH_SAMPLES, W_WIN, wv,
+)
+
+MAX_CANDIDATES = 16    # most candidate actions a profile may ask for (profiles check it)
+MAX_SAMPLES = 256      # most determinizations per decision
+_FBUF = 4 * MAX_CANDIDATES   # float work space of search_action: sums, squares, means, errors
+_TMP = 2 * MAX_CARDS         # determinize's work space: one opponent's hand and deck
+
+
+@jit(I(A1))
+def srng_next(r):
+    """Next number (0..2**32-1) of the search's own xorshift32 stream ``r[0]``."""
+    x = r[0] & 0xFFFFFFFF
+    x ^= (x << 13) & 0xFFFFFFFF
+    x ^= x >> 17
+    x ^= (x << 5) & 0xFFFFFFFF
+    r[0] = x
+    return mix32(x)
+
+
+@jit(V(A1, I, I, A1))
+def deal_unseen(st, base, n, r):
+    """Shuffle the ``n`` cards at ``st[base:base + n]`` after sorting them: the result
+    depends on the cards and the stream ``r`` only, not on their order."""
+    for i in range(1, n):   # insertion sort (at most a deck)
+        x = st[base + i]
+        j = i - 1
+        while j >= 0 and st[base + j] > x:
+            st[base + j + 1] = st[base + j]
+            j -= 1
+        st[base + j + 1] = x
+    for i in range(n - 1, 0, -1):
+        j = srng_next(r) % (i + 1)
+        t = st[base + i]
+        st[base + i] = st[base + j]
+        st[base + j] = t
+
+
+@jit(V(A1, A1, I))
+def copy_into(dst, src, n):
+    """``dst[:n] = src[:n]`` (int64; a loop, which needs no reference counting)."""
+    for i in range(n):
+        dst[i] = src[i]
+
+
+@jit(V(ST, I, A1, A1))
+def determinize(st, p, r, tmp):
+    """Deal the cards player ``p`` has not seen again at random (stream ``r``): each
+    opponent's hand and deck together (the same sizes), and ``p``'s own deck. ``tmp``:
+    int64 scratch of 2 * MAX_CARDS."""
+    for q in range(st[G_NPLAYERS]):
+        nd = st[pslot(q, P_DECKN)]
+        db = pile_base(PILE_DECK, q)
+        if q == p:
+            deal_unseen(st, db, nd, r)
+            continue
+        nh = st[pslot(q, P_HANDN)]
+        hb = pile_base(PILE_HAND, q)
+        for i in range(nh):
+            tmp[i] = st[hb + i]
+        for i in range(nd):
+            tmp[nh + i] = st[db + i]
+        deal_unseen(tmp, 0, nh + nd, r)
+        for i in range(nh):
+            st[hb + i] = tmp[i]
+        for i in range(nd):
+            st[db + i] = tmp[nh + i]
+
+
+@jit(F(F, F, F, F))
+def health_worth(h, m, a, b):
+    """Worth of ``h`` health of ``m``: the sum over each health point ``x`` of ``a + b (1 - x / m)``,
+    the per-damage worth the standard AI gives damage (more as the health falls)."""
+    if h <= 0.0 or m <= 0.0:
+        return 0.0
+    return h * a + b * (h - h * (h + 1.0) / (2.0 * m))
+
+
+@jit(F(ST, CTL, I))
+def evaluate(st, ctl, p):
+    """Static worth of the position to player ``p`` (points, the standard AI's weights of
+    ``p``): ``win`` for a won game, ``-win`` for a lost one, 0 for a draw; else the health of
+    ``p``'s fighters (``hp_own``, ``hp_own_low``; sidekicks ``hp_sidekick`` + ``lose_sidekick``)
+    minus the opposing fighters' (``dmg_hero``, ``hero_low``; ``dmg_sidekick`` + ``kill_sidekick``),
+    plus ``eval_card`` per card in ``p``'s hand more than the opponents'."""
+    tm = team_of(st, p)
+    if st[G_OVER] != 0:
+        w = st[G_WINNER]
+        if w == TURN_CAP_WINNER or w < 0:
+            return 0.0
+        return wv(ctl, p, W_WIN) if w == tm else -wv(ctl, p, W_WIN)
+    v = 0.0
+    for f in range(st[G_NPLAYERS] * FIGHTERS_PER_PLAYER):
+        if st[fslot(f, F_MAXHP)] <= 0:
+            continue
+        alive = st[fslot(f, F_STATUS)] == FS_IN_PLAY
+        hp = float(st[fslot(f, F_HP)]) if alive else 0.0
+        mx = float(st[fslot(f, F_MAXHP)])
+        own = team_of(st, st[fslot(f, F_OWNER)]) == tm
+        if st[fslot(f, F_KIND)] == 0:
+            if own:
+                v += health_worth(hp, mx, wv(ctl, p, W_HP_OWN), wv(ctl, p, W_HP_LOW))
+            else:
+                v -= health_worth(hp, mx, wv(ctl, p, W_DMG_HERO), wv(ctl, p, W_HERO_LOW))
+        elif own:
+            v += hp * wv(ctl, p, W_HP_SK) + (wv(ctl, p, W_LOSE_SK) if alive else 0.0)
+        else:
+            v -= hp * wv(ctl, p, W_DMG_SK) + (wv(ctl, p, W_KILL_SK) if alive else 0.0)
+    for q in range(st[G_NPLAYERS]):
+        k = wv(ctl, p, W_EVAL_CARD) * st[pslot(q, P_HANDN)]
+        v += k if team_of(st, q) == tm else -k
+    return v
+
+
+@jit(I(FA1, I, A1, I))
+def top_candidates(scores, n, out, c):
+    """Indices of the ``c`` best ``scores[:n]`` (best first, ties: lower index) in ``out``; returns how many."""
+    k = 0
+    for i in range(n):
+        j = k
+        while j > 0 and scores[out[j - 1]] < scores[i]:
+            j -= 1
+        if j >= c:
+            continue
+        last = k if k < c else c - 1
+        for r in range(last, j, -1):
+            out[r] = out[r - 1]
+        out[j] = i
+        if k < c:
+            k += 1
+    return k
+
+
+@jit(V(CTL))
+def reset_plans(ctl):
+    """Forget the AI's cached plans and tables (their keys), before a copy plays on."""
+    ctl[CTL_PLAN_KEY] = -1
+    ctl[CTL_FU_KEY] = -1
+    ctl[CTL_POS_KEY] = -1
+    ctl[CTL_TD_P] = -1
+
+
+@jit(V(CTL, I, I, I, A1, A1, I, FA1, FA1, I))
+def explain_search(ctl, logn, p, n, opts, cand, nc, mean, se, samples):
+    """Record a search in the explain buffer (if ``ctl`` has one): the candidates best
+    first, each with its mean value and standard error (x 1000), and the samples."""
+    if ctl.shape[0] <= CTL_SIZE + 1:
+        return
+    cnt = ctl[CTL_EXPLAIN]
+    base = CTL_EXPLAIN + 1 + cnt * EXPLAIN_REC
+    if base + EXPLAIN_REC > ctl.shape[0]:
+        return
+    ctl[CTL_EXPLAIN] = cnt + 1
+    ctl[base] = logn
+    ctl[base + 1] = D_ACTION
+    ctl[base + 2] = p
+    ctl[base + 3] = n
+    ctl[base + 5] = samples
+    order = stack_i64(MAX_CANDIDATES)
+    for j in range(nc):
+        order[j] = j
+    for j in range(1, nc):   # best mean first (stable)
+        x = order[j]
+        i = j - 1
+        while i >= 0 and mean[order[i]] < mean[x]:
+            order[i + 1] = order[i]
+            i -= 1
+        order[i + 1] = x
+    shown = min(nc, EXPLAIN_TOP)
+    for r in range(shown):
+        j = order[r]
+        ctl[base + 6 + 3 * r] = opts[cand[j]]
+        ctl[base + 7 + 3 * r] = int(mean[j] * 1000.0)
+        ctl[base + 8 + 3 * r] = int(se[j] * 1000.0)
+    ctl[base + 4] = shown
+
+
+@jit(I(ST, TB, CTL, I, A1, I, A1, A1, A1, LOG))
+def search_action(st, tb, ctl, p, opts, n, wst, w2, wctl, nolog):
+    """Index (0..n-1) of the action the expert player ``p`` takes among ``opts[:n]``
+    (packed actions, ``n`` >= 2), by determinized lookahead (module docstring).
+
+    ``wst``, ``w2``: int64 (STATE_SIZE,) work states; ``wctl``: int64 (CTL_SIZE,) work
+    control array (its first part is overwritten with ``ctl``'s); ``nolog``: a log with 0
+    rows. Reads the real state only for what ``p`` may know (see :func:`determinize`).
+    """
+    samples = max(1, min(MAX_SAMPLES, int(wv(ctl, p, W_SEARCH_SAMPLES) + 0.5)))
+    c = max(1, min(MAX_CANDIDATES, int(wv(ctl, p, W_SEARCH_CANDIDATES) + 0.5)))
+    horizon = max(0, int(wv(ctl, p, W_SEARCH_HORIZON) + 0.5))
+    scores = scratch_f1(ctl, SCR_SCORES, n)
+    for j in range(n):
+        scores[j] = 0.0
+    score_actions(st, tb, ctl, p, opts, n, scores)   # (also leaves the standard maneuver plan in ctl)
+    cand = stack_i64(MAX_CANDIDATES)
+    nc = top_candidates(scores, n, cand, c)
+    if nc == 1:
+        return cand[0]
+    copy_into(wctl, ctl, CTL_SCRATCH)   # (the AI's work space after it is written before it is read)
+    for q in range(st[G_NPLAYERS]):
+        wctl[CTL_MODE0 + q] = MODE_STANDARD
+    for k in range(N_DECISIONS):
+        wctl[CTL_PRESET + k] = 0
+    r = stack_i64(1)
+    r[0] = mix32(st[G_SEED] ^ mix32((st[G_TURN] * 64 + st[G_ACTION_NO]) * 4 + p)) | 1
+    tmp = stack_i64(_TMP)
+    fbuf = stack_i64(_FBUF)
+    tot = f64_view(fbuf, 0, MAX_CANDIDATES)
+    sq = f64_view(fbuf, MAX_CANDIDATES, MAX_CANDIDATES)
+    mean = f64_view(fbuf, 2 * MAX_CANDIDATES, MAX_CANDIDATES)
+    se = f64_view(fbuf, 3 * MAX_CANDIDATES, MAX_CANDIDATES)
+    for j in range(nc):
+        tot[j] = 0.0
+        sq[j] = 0.0
+    for _k in range(samples):
+        copy_into(wst, st, STATE_SIZE)
+        determinize(wst, p, r, tmp)
+        seed = srng_next(r)
+        for j in range(nc):
+            copy_into(w2, wst, STATE_SIZE)
+            rng_seed(w2, seed)
+            w2[G_LOGN] = 0
+            reset_plans(wctl)
+            do_action(w2, tb, wctl, nolog, p, opts[cand[j]])
+            finish_turn(w2, tb, wctl, nolog, p)
+            for _h in range(horizon):
+                if w2[G_OVER] != 0:
+                    break
+                take_turn(w2, tb, wctl, nolog)
+            v = evaluate(w2, ctl, p)
+            tot[j] += v
+            sq[j] += v * v
+    best = 0
+    for j in range(nc):
+        mean[j] = tot[j] / samples
+        var = sq[j] / samples - mean[j] * mean[j]
+        se[j] = np.sqrt(max(var, 0.0) / samples) if samples > 1 else 0.0
+        if mean[j] > mean[best]:
+            best = j
+    explain_search(ctl, st[G_LOGN], p, n, opts, cand, nc, mean, se, samples)
+    return cand[best]
+
+
+@jit(B(ST, CTL))
+def expert_to_move(st, ctl):
+    """The active player plays the expert AI and the game is a duel (team games: standard)."""
+    return ctl[CTL_MODE0 + st[G_ACTIVE]] == MODE_EXPERT and st[G_NPLAYERS] == 2
+
+
+@jit(V(ST, TB, CTL, LOG))
+def expert_turn(st, tb, ctl, log):
+    """:func:`sim.engine.rules.take_turn` for an expert player: the same turn, each action
+    with two or more legal choices picked by :func:`search_action` (unless a scenario preset
+    fixes it), every other decision by ``decide``."""
+    wst = np.empty(STATE_SIZE, np.int64)
+    w2 = np.empty(STATE_SIZE, np.int64)
+    wctl = np.empty(CTL_SIZE, np.int64)
+    nolog = np.zeros((0, 6), np.int64)
+    p = begin_turn(st, tb, ctl, log)
+    opts = stack_i64(ACTION_OPTS)
+    while action_due(st, p):
+        n = legal_actions(st, tb, p, opts)
+        ctl[CTL_CTX_OP] = -1
+        if n >= 2 and ctl[CTL_PRESET + D_ACTION] == 0 and st[G_OVER] == 0:
+            st[G_DECISIONS] += 1   # (counted as decide counts the others)
+            i = search_action(st, tb, ctl, p, opts, n, wst, w2, wctl, nolog)
+        else:
+            i = decide(st, tb, ctl, D_ACTION, p, opts, n)
+        do_action(st, tb, ctl, log, p, opts[i])
+    if st[G_OVER] == 0:
+        end_of_turn(st, tb, ctl, log, p)
+
+
+@jit(V(ST, TB, CTL, LOG))
+def play_turn(st, tb, ctl, log):
+    """One turn of the active player: :func:`expert_turn` for an expert in a duel, else
+    :func:`sim.engine.rules.take_turn`."""
+    if expert_to_move(st, ctl):
+        expert_turn(st, tb, ctl, log)
+    else:
+        take_turn(st, tb, ctl, log)
