@@ -57,7 +57,7 @@ def _needs_nrt(fn, sig):
     return any(re.search(rf"\b{name}\(", src) for name in _ARRAY_RETURNING)
 
 
-def jit(sig, inline=False):
+def jit(sig, inline=False, entry=False):
     """``numba.njit`` with an explicit signature and the on-disk cache, compiled lazily.
 
     The function is compiled for ``sig`` only (literal constants at call sites are
@@ -99,22 +99,41 @@ def jit(sig, inline=False):
         if not nrt:
             _NO_NRT[f"{fn.__module__}.{fn.__name__}"] = inspect.getsource(fn)
         disp = njit(cache=True, inline="always" if inline else "never", **opts)(fn)
-        _make_lazy(disp, sig)
+        _make_lazy(disp, sig, entry)
         return disp
     return wrap
 
 
-def _make_lazy(disp, sig):
-    """Give dispatcher ``disp`` exactly one signature, compiled (or loaded) on first need."""
+def _make_lazy(disp, sig, entry):
+    """Give dispatcher ``disp`` exactly one signature, compiled (or loaded) on first need.
+
+    A function that is not an ``entry`` is compiled as a *part* (see :class:`_EngineLibrary`):
+    its machine code refers to the engine functions it calls instead of holding copies,
+    so before it is compiled or loaded from the cache, those are made ready first."""
     get_call_template = disp.get_call_template
     compile_for_args = disp._compile_for_args
-    state = {"ready": False}
+    state = {"ready": False, "deps": None}
+    disp._entry = entry
 
     def ensure():
-        if not state["ready"]:
+        if state["ready"]:
+            return
+        if not entry and state["deps"] is None:
+            state["deps"] = ()
+            fn = disp.py_func
+            deps = [fn.__globals__.get(n) for n in fn.__code__.co_names]
+            state["deps"] = tuple(d for d in deps if d is not disp and hasattr(d, "ensure_compiled"))
+            for d in state["deps"]:
+                d.ensure_compiled()
+            if state["ready"]:
+                return
+        _COMPILING.append(disp)
+        try:
             disp.compile(sig)
-            disp.disable_compile()
-            state["ready"] = True
+        finally:
+            _COMPILING.pop()
+        disp.disable_compile()
+        state["ready"] = True
 
     def lazy_get_call_template(args, kws):    # a jitted caller is being typed
         ensure()
@@ -129,6 +148,73 @@ def _make_lazy(disp, sig):
     disp.get_call_template = lazy_get_call_template
     disp._compile_for_args = lazy_compile_for_args
     disp.ensure_compiled = ensure
+
+
+_COMPILING = []   # engine dispatchers being compiled or loaded by ``ensure``, innermost last
+
+
+def _engine_function(name):
+    """The engine dispatcher whose library named ``name`` is being built or loaded, or None."""
+    top = _COMPILING[-1] if _COMPILING else None
+    return top if top is not None and top.py_func.__qualname__ == name else None
+
+
+if not numba.config.DISABLE_JIT:
+    import llvmlite.binding as ll
+    from numba.core.codegen import JITCodeLibrary
+    from numba.core.registry import cpu_target
+
+    class _EngineLibrary(JITCodeLibrary):
+        """numba's code library, except for the engine's *parts* (functions that are not entry
+        points): numba gives every compiled function a copy of everything it calls, optimises
+        it with LLVM's full pipeline and generates machine code for it, so with ~150 engine
+        functions most of the engine was optimised and code-generated dozens of times (a
+        first compile of ~160 s, two thirds in LLVM). A part's library keeps the copy only as
+        the module its callers link (``_shared_module``), skips the module-level optimisation
+        (its callers' entry point runs it once over the whole call tree) and generates machine
+        code for its own functions only; those call the other engine functions' code by symbol.
+        Entry points (``jit(..., entry=True)``) are built as numba builds them: self-contained.
+        """
+        _engine_lib = False   # an engine function's library (its symbols are loaded in the JIT)
+
+        def finalize(self):
+            disp = _engine_function(self.name)
+            if disp is None or disp._entry:
+                self._engine_lib = disp is not None
+                return super().finalize()
+            self._engine_lib = True
+            self._codegen._check_llvm_bugs()
+            self._raise_if_finalized()
+            seen, parts = set(), []
+            for library in self._linking_libraries:
+                if library in seen:
+                    continue
+                seen.add(library)
+                self._reload_init.update(library._reload_init)
+                if library._engine_lib:
+                    parts.append(library)
+                else:    # numba's own helpers (array allocation ...): linked in as usual
+                    self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+            own = self._final_module.clone()
+            for library in parts:
+                self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+            shared = self._final_module    # what callers link: the whole call tree, as numba shares it
+            shared.verify()
+            for fn in shared.functions:
+                if not fn.is_declaration and fn.linkage == ll.Linkage.external:
+                    fn.linkage = "linkonce_odr"
+            self._shared_module = shared
+            self._final_module = own
+            self._final_module.verify()
+            self._finalize_final_module()
+
+        @classmethod
+        def _unserialize(cls, codegen, state):
+            lib = super()._unserialize(codegen, state)
+            lib._engine_lib = _engine_function(lib.name) is not None
+            return lib
+
+    cpu_target.target_context.codegen()._library_class = _EngineLibrary
 
 
 if numba.config.DISABLE_JIT:
