@@ -31,7 +31,7 @@ from .layout import (
     P_CARDS_PLAYED, P_DEALT, P_FOG0, P_HERO, P_NFIGHTERS, P_ONGOING, P_TEAM, pslot, STATE_SIZE,
 )
 from .policy import CTL_CTX_F, decide
-from .rules import take_turn
+from .rules import take_turn, unpack_action
 
 # per-game result row (int64)
 
@@ -279,3 +279,11 @@ def play_team_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index,
         play_team_game(st, tbu, ctl, log, res[i])
         team_result_row(st, res[i], seed)
     st_m[0] += log_m.shape[0] + ctl_m[0] * 0   # the owners of the views live until here
+
+
+# the entry points Python calls, by what uses them (``unmatched-sim warmup`` compiles them all)
+ENTRY_POINTS = {
+    "duels": (setup_game, play_game, result_row, unpack_action),   # (the narration unpacks actions)
+    "runs": (play_games,),
+    "team games": (play_team_game, team_result_row, play_team_games),
+}

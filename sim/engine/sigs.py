@@ -145,9 +145,33 @@ def _make_lazy(disp, sig, entry):
             return disp       # the caller calls what this returns: dispatch again, now compiled
         return compile_for_args(*args, **kws)
 
+    load_overload = disp._cache.load_overload
+
+    def load_or_announce(*args, **kws):       # numba's cache look-up: None = it compiles now
+        cres = load_overload(*args, **kws)
+        if cres is None:
+            COMPILE_STATS["compiled"] += 1
+            while _ON_FIRST_COMPILE:
+                _ON_FIRST_COMPILE.pop(0)()
+        return cres
+
+    disp._cache.load_overload = load_or_announce
     disp.get_call_template = lazy_get_call_template
     disp._compile_for_args = lazy_compile_for_args
     disp.ensure_compiled = ensure
+    disp.is_ready = lambda: state["ready"]
+
+
+COMPILE_STATS = {"compiled": 0}   # engine functions compiled (not loaded from the cache) in this process
+_ON_FIRST_COMPILE = []
+
+
+def on_first_compile(callback):
+    """Call ``callback()`` once, just before the first engine function of this process is
+    compiled rather than loaded from the cache (the CLI's one-line notice); a callback already
+    waiting is not added twice."""
+    if callback not in _ON_FIRST_COMPILE:
+        _ON_FIRST_COMPILE.append(callback)
 
 
 _COMPILING = []   # engine dispatchers being compiled or loaded by ``ensure``, innermost last
