@@ -68,6 +68,13 @@ def jit(sig, inline=False, entry=False):
     calls, not every engine function: start-up and resident memory stay small. With
     ``NUMBA_DISABLE_JIT=1`` the plain Python function is returned.
 
+    ``entry=True`` marks a function that Python calls to play (``play_games``, ``setup_game``
+    ...): it is built self-contained and fully optimised, as numba builds every function.
+    The others are built as *parts* of the entry points that call them (see
+    :class:`_EngineLibrary`), which compiles the engine about three times faster; called
+    from Python (tests, ``sim.play.scenario``) a part still works, but its own code is
+    optimised function by function only.
+
     ``inline=True`` (for a few tiny, hot helpers) also copies the function's body into
     every compiled caller (numba's ``inline="always"``), saving a call that passes the
     dozen table arrays.
@@ -148,7 +155,10 @@ def _make_lazy(disp, sig, entry):
     load_overload = disp._cache.load_overload
 
     def load_or_announce(*args, **kws):       # numba's cache look-up: None = it compiles now
-        cres = load_overload(*args, **kws)
+        try:
+            cres = load_overload(*args, **kws)
+        except _StalePart:
+            cres = None
         if cres is None:
             COMPILE_STATS["compiled"] += 1
             while _ON_FIRST_COMPILE:
@@ -222,6 +232,9 @@ if not numba.config.DISABLE_JIT:
             own = self._final_module.clone()
             for library in parts:
                 self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+            defined = {fn.name for fn in self._final_module.functions if not fn.is_declaration}
+            self._part_symbols = ([fn.name for fn in own.functions if fn.is_declaration and fn.name in defined],
+                                  [fn.name for fn in own.functions if not fn.is_declaration])
             shared = self._final_module    # what callers link: the whole call tree, as numba shares it
             shared.verify()
             for fn in shared.functions:
@@ -232,11 +245,38 @@ if not numba.config.DISABLE_JIT:
             self._final_module.verify()
             self._finalize_final_module()
 
+        _part_symbols = None   # a part's (engine symbols it calls, symbols it defines)
+
+        def serialize_using_object_code(self):
+            if self._part_symbols is None:
+                return super().serialize_using_object_code()
+            name, _, (obj, bitcode) = super().serialize_using_object_code()
+            return name, "engine-part", (obj, bitcode) + self._part_symbols
+
         @classmethod
         def _unserialize(cls, codegen, state):
-            lib = super()._unserialize(codegen, state)
-            lib._engine_lib = _engine_function(lib.name) is not None
+            name, kind, data = state
+            if kind != "engine-part":
+                lib = super()._unserialize(codegen, state)
+                lib._engine_lib = _engine_function(lib.name) is not None
+                return lib
+            obj, bitcode, needs, provides = data
+            # the callees' code must be loaded, from the same build (a numba symbol names the
+            # process that compiled it): else this cached part is stale and is compiled again
+            if not all(codegen._engine.is_symbol_defined(n) for n in needs):
+                raise _StalePart(name)
+            lib = codegen.create_library(name)
+            lib.enable_object_caching()
+            lib._set_compiled_object(obj)
+            lib._shared_module = ll.parse_bitcode(bitcode)
+            lib._finalize_final_module()
+            codegen._engine._defined_symbols |= set(provides)   # (its object defines only these)
+            lib._engine_lib = True
+            lib._part_symbols = (needs, provides)
             return lib
+
+    class _StalePart(Exception):
+        """A cached part refers to callee code that is not the one loaded (see above)."""
 
     cpu_target.target_context.codegen()._library_class = _EngineLibrary
 
