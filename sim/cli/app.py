@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 import sim.engine
+import sim.engine.sigs
 
 
 class _Commands(click.Group):
@@ -36,16 +37,16 @@ def main(ctx, hero_paths):
     A homebrew hero: `unmatched-sim --homebrew my_hero.toml duel my_hero medusa`.
     """
     ctx.obj = {"heroes": hero_paths}
-    if ctx.invoked_subcommand in _PLAYS_GAMES and not {"-h", "--help"} & set(sys.argv) and _stderr_is_terminal():
-        if not sim.engine.cache_is_warm():
-            click.echo("Compiling the game engine for this machine: the first run after an install or an "
-                       "engine change takes a few minutes (2-4 on two cores) before the first game; "
-                       "later runs start in seconds.", err=True)
+    if ctx.invoked_subcommand != "warmup" and not {"-h", "--help"} & set(sys.argv):
+        sim.engine.sigs.on_first_compile(_compile_notice)
 
 
-_PLAYS_GAMES = {"duel", "arena", "matrix", "loadouts", "compare", "bench", "teams"}
+COMPILE_NOTICE = ("Compiling the game engine for this machine: the first run after an install or an engine "
+                  "change takes about a minute (more on a busy machine; `unmatched-sim warmup` does it ahead); "
+                  "later runs start in seconds.")
 
 
-def _stderr_is_terminal() -> bool:
-    """The compile notice is for people at a terminal, not for scripts reading the output."""
-    return sys.stderr.isatty()
+def _compile_notice():
+    """One line on stderr when this command compiles the engine (it would otherwise be silent for a
+    minute), whether or not stderr is a terminal; stdout stays clean for scripts."""
+    click.echo(COMPILE_NOTICE, err=True)

@@ -31,13 +31,13 @@ from .layout import (
     P_CARDS_PLAYED, P_DEALT, P_FOG0, P_HERO, P_NFIGHTERS, P_ONGOING, P_TEAM, pslot, STATE_SIZE,
 )
 from .policy import CTL_CTX_F, decide
-from .rules import take_turn
+from .rules import take_turn, unpack_action
 from .search import play_turn
 
 # per-game result row (int64)
 
 
-@jit(V(ST, TB, CTL, LOG, A1, I, I))
+@jit(V(ST, TB, CTL, LOG, A1, I, I), entry=True)
 def setup_game(st, tb, ctl, log, hero_rows, nplayers, seed):
     """Reset ``st`` and set up a game: fighters, placement, shuffle, opening hands.
 
@@ -140,14 +140,14 @@ def setup_game(st, tb, ctl, log, hero_rows, nplayers, seed):
         draw_cards(st, tb, log, p, tb.rules[R_OPENING_HAND])
 
 
-@jit(V(ST, TB, CTL, LOG))
+@jit(V(ST, TB, CTL, LOG), entry=True)
 def play_game(st, tb, ctl, log):
     """Play turns until the game ends (hero defeated, turn cap or script error)."""
     while st[G_OVER] == 0:
         play_turn(st, tb, ctl, log)
 
 
-@jit(V(ST, A1, I))
+@jit(V(ST, A1, I), entry=True)
 def result_row(st, out, seed):
     """Fill ``out`` (int64, RES_FIELDS) with the result of a finished game."""
     w = st[G_WINNER]
@@ -181,7 +181,7 @@ def unmanaged_tables(tb):
                   unmanaged(tb.adist), unmanaged(tb.zmask), unmanaged(tb.starts), unmanaged(tb.mmask))
 
 
-@jit(V(TB, CTL, A1, I, I, I, I, A2, A3, A2))
+@jit(V(TB, CTL, A1, I, I, I, I, A2, A3, A2), entry=True)
 def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_games, res, played, space_stats):
     """Play ``n_games`` two-player games, writing one result row per game.
 
@@ -224,7 +224,7 @@ def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_ga
 # per-game result row of a team game (int64); seats 0..3 in turn order, team = seat % 2
 
 
-@jit(V(ST, A1, I))
+@jit(V(ST, A1, I), entry=True)
 def team_result_row(st, out, seed):
     """Fill ``out`` (int64, TRES_FIELDS) with the result of a finished team game
     (everything but the ``TRES_OUT0`` entries, which :func:`play_team_games` records
@@ -242,7 +242,7 @@ def team_result_row(st, out, seed):
     out[TRES_SEED] = signed32(seed)
 
 
-@jit(V(ST, TB, CTL, LOG, A1))
+@jit(V(ST, TB, CTL, LOG, A1), entry=True)
 def play_team_game(st, tb, ctl, log, out):
     """Play a set-up team game to its end, turn by turn, writing into ``out``
     (int64, TRES_FIELDS) the turn in which each seat's hero was defeated
@@ -256,7 +256,7 @@ def play_team_game(st, tb, ctl, log, out):
                 out[TRES_OUT0 + p] = st[G_TURN] if st[G_OVER] == 0 or st[G_REASON] == END_TURN_CAP else st[G_TURN] + 1
 
 
-@jit(V(TB, CTL, A1, I, I, I, I, A2))
+@jit(V(TB, CTL, A1, I, I, I, I, A2), entry=True)
 def play_team_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_games, res):
     """Play ``n_games`` team games (four seats), writing one result row per game.
 
@@ -281,3 +281,11 @@ def play_team_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index,
         play_team_game(st, tbu, ctl, log, res[i])
         team_result_row(st, res[i], seed)
     st_m[0] += log_m.shape[0] + ctl_m[0] * 0   # the owners of the views live until here
+
+
+# the entry points Python calls, by what uses them (``unmatched-sim warmup`` compiles them all)
+ENTRY_POINTS = {
+    "duels": (setup_game, play_game, result_row, unpack_action),   # (the narration unpacks actions)
+    "runs": (play_games,),
+    "team games": (play_team_game, team_result_row, play_team_games),
+}

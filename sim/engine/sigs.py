@@ -57,7 +57,7 @@ def _needs_nrt(fn, sig):
     return any(re.search(rf"\b{name}\(", src) for name in _ARRAY_RETURNING)
 
 
-def jit(sig, inline=False):
+def jit(sig, inline=False, entry=False):
     """``numba.njit`` with an explicit signature and the on-disk cache, compiled lazily.
 
     The function is compiled for ``sig`` only (literal constants at call sites are
@@ -67,6 +67,13 @@ def jit(sig, inline=False):
     whole call tree, so with a warm cache a process loads only the few entry points it
     calls, not every engine function: start-up and resident memory stay small. With
     ``NUMBA_DISABLE_JIT=1`` the plain Python function is returned.
+
+    ``entry=True`` marks a function that Python calls to play (``play_games``, ``setup_game``
+    ...): it is built self-contained and fully optimised, as numba builds every function.
+    The others are built as *parts* of the entry points that call them (see
+    :class:`_EngineLibrary`), which compiles the engine about three times faster; called
+    from Python (tests, ``sim.play.scenario``) a part still works, but its own code is
+    optimised function by function only.
 
     ``inline=True`` (for a few tiny, hot helpers) also copies the function's body into
     every compiled caller (numba's ``inline="always"``), saving a call that passes the
@@ -99,22 +106,41 @@ def jit(sig, inline=False):
         if not nrt:
             _NO_NRT[f"{fn.__module__}.{fn.__name__}"] = inspect.getsource(fn)
         disp = njit(cache=True, inline="always" if inline else "never", **opts)(fn)
-        _make_lazy(disp, sig)
+        _make_lazy(disp, sig, entry)
         return disp
     return wrap
 
 
-def _make_lazy(disp, sig):
-    """Give dispatcher ``disp`` exactly one signature, compiled (or loaded) on first need."""
+def _make_lazy(disp, sig, entry):
+    """Give dispatcher ``disp`` exactly one signature, compiled (or loaded) on first need.
+
+    A function that is not an ``entry`` is compiled as a *part* (see :class:`_EngineLibrary`):
+    its machine code refers to the engine functions it calls instead of holding copies,
+    so before it is compiled or loaded from the cache, those are made ready first."""
     get_call_template = disp.get_call_template
     compile_for_args = disp._compile_for_args
-    state = {"ready": False}
+    state = {"ready": False, "deps": None}
+    disp._entry = entry
 
     def ensure():
-        if not state["ready"]:
+        if state["ready"]:
+            return
+        if not entry and state["deps"] is None:
+            state["deps"] = ()
+            fn = disp.py_func
+            deps = [fn.__globals__.get(n) for n in fn.__code__.co_names]
+            state["deps"] = tuple(d for d in deps if d is not disp and hasattr(d, "ensure_compiled"))
+            for d in state["deps"]:
+                d.ensure_compiled()
+            if state["ready"]:
+                return
+        _COMPILING.append(disp)
+        try:
             disp.compile(sig)
-            disp.disable_compile()
-            state["ready"] = True
+        finally:
+            _COMPILING.pop()
+        disp.disable_compile()
+        state["ready"] = True
 
     def lazy_get_call_template(args, kws):    # a jitted caller is being typed
         ensure()
@@ -126,9 +152,133 @@ def _make_lazy(disp, sig):
             return disp       # the caller calls what this returns: dispatch again, now compiled
         return compile_for_args(*args, **kws)
 
+    load_overload = disp._cache.load_overload
+
+    def load_or_announce(*args, **kws):       # numba's cache look-up: None = it compiles now
+        try:
+            cres = load_overload(*args, **kws)
+        except _StalePart:
+            cres = None
+        if cres is None:
+            COMPILE_STATS["compiled"] += 1
+            while _ON_FIRST_COMPILE:
+                _ON_FIRST_COMPILE.pop(0)()
+        return cres
+
+    disp._cache.load_overload = load_or_announce
     disp.get_call_template = lazy_get_call_template
     disp._compile_for_args = lazy_compile_for_args
     disp.ensure_compiled = ensure
+    disp.is_ready = lambda: state["ready"]
+
+
+COMPILE_STATS = {"compiled": 0}   # engine functions compiled (not loaded from the cache) in this process
+_ON_FIRST_COMPILE = []
+
+
+def on_first_compile(callback):
+    """Call ``callback()`` once, just before the first engine function of this process is
+    compiled rather than loaded from the cache (the CLI's one-line notice); a callback already
+    waiting is not added twice."""
+    if callback not in _ON_FIRST_COMPILE:
+        _ON_FIRST_COMPILE.append(callback)
+
+
+_COMPILING = []   # engine dispatchers being compiled or loaded by ``ensure``, innermost last
+
+
+def _engine_function(name):
+    """The engine dispatcher whose library named ``name`` is being built or loaded, or None."""
+    top = _COMPILING[-1] if _COMPILING else None
+    return top if top is not None and top.py_func.__qualname__ == name else None
+
+
+if not numba.config.DISABLE_JIT:
+    import llvmlite.binding as ll
+    from numba.core.codegen import JITCodeLibrary
+    from numba.core.registry import cpu_target
+
+    class _EngineLibrary(JITCodeLibrary):
+        """numba's code library, except for the engine's *parts* (functions that are not entry
+        points): numba gives every compiled function a copy of everything it calls, optimises
+        it with LLVM's full pipeline and generates machine code for it, so with ~150 engine
+        functions most of the engine was optimised and code-generated dozens of times (a
+        first compile of ~160 s, two thirds in LLVM). A part's library keeps the copy only as
+        the module its callers link (``_shared_module``), skips the module-level optimisation
+        (its callers' entry point runs it once over the whole call tree) and generates machine
+        code for its own functions only; those call the other engine functions' code by symbol.
+        Entry points (``jit(..., entry=True)``) are built as numba builds them: self-contained.
+        """
+        _engine_lib = False   # an engine function's library (its symbols are loaded in the JIT)
+
+        def finalize(self):
+            disp = _engine_function(self.name)
+            if disp is None or disp._entry:
+                self._engine_lib = disp is not None
+                return super().finalize()
+            self._engine_lib = True
+            self._codegen._check_llvm_bugs()
+            self._raise_if_finalized()
+            seen, parts = set(), []
+            for library in self._linking_libraries:
+                if library in seen:
+                    continue
+                seen.add(library)
+                self._reload_init.update(library._reload_init)
+                if library._engine_lib:
+                    parts.append(library)
+                else:    # numba's own helpers (array allocation ...): linked in as usual
+                    self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+            own = self._final_module.clone()
+            for library in parts:
+                self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+            defined = {fn.name for fn in self._final_module.functions if not fn.is_declaration}
+            self._part_symbols = ([fn.name for fn in own.functions if fn.is_declaration and fn.name in defined],
+                                  [fn.name for fn in own.functions if not fn.is_declaration])
+            shared = self._final_module    # what callers link: the whole call tree, as numba shares it
+            shared.verify()
+            for fn in shared.functions:
+                if not fn.is_declaration and fn.linkage == ll.Linkage.external:
+                    fn.linkage = "linkonce_odr"
+            self._shared_module = shared
+            self._final_module = own
+            self._final_module.verify()
+            self._finalize_final_module()
+
+        _part_symbols = None   # a part's (engine symbols it calls, symbols it defines)
+
+        def serialize_using_object_code(self):
+            if self._part_symbols is None:
+                return super().serialize_using_object_code()
+            name, _, (obj, bitcode) = super().serialize_using_object_code()
+            return name, "engine-part", (obj, bitcode) + self._part_symbols
+
+        @classmethod
+        def _unserialize(cls, codegen, state):
+            name, kind, data = state
+            if kind != "engine-part":
+                lib = super()._unserialize(codegen, state)
+                lib._engine_lib = _engine_function(lib.name) is not None
+                return lib
+            obj, bitcode, needs, provides = data
+            # the callees' code must be loaded, from the same build (a numba symbol names the
+            # process that compiled it): else this cached part is stale and is compiled again
+            if not all(codegen._engine.is_symbol_defined(n) for n in needs):
+                raise _StalePart(name)
+            lib = codegen.create_library(name)
+            lib.enable_object_caching()
+            lib._set_compiled_object(obj)
+            lib._shared_module = ll.parse_bitcode(bitcode)
+            lib._finalize_final_module()
+            codegen._engine._defined_symbols |= set(provides)   # (its object defines only these)
+            lib._engine_lib = True
+            lib._part_symbols = (needs, provides)
+            return lib
+
+    class _StalePart(Exception):
+        """A cached part refers to callee code that is not the one loaded (see above)."""
+
+    cpu_target.target_context.codegen()._library_class = _EngineLibrary
 
 
 if numba.config.DISABLE_JIT:
