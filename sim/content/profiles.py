@@ -145,7 +145,7 @@ def load_profile(path, _seen: tuple = ()) -> AIProfile:
         if missing:
             raise ProfileError(f"{where}: weights missing: {', '.join(missing)} (or set base = \"standard\")")
     if mode == "expert":
-        for k, lo, hi in (("search_samples", 1, 256), ("search_candidates", 1, 16), ("search_horizon", 0, 6)):
+        for k, lo, hi in (("search_samples", 1, 256), ("search_candidates", 1, 16), ("search_horizon", 0, 100)):
             v = weights[k]
             if v != int(v) or not lo <= v <= hi:
                 raise ProfileError(f"{where}: weights.{k} = {v:g} must be a whole number from {lo} to {hi}")
