@@ -15,6 +15,9 @@ action decision with two or more legal actions it
 4. scores each end position with :func:`evaluate` and takes the candidate with the best
    mean (ties: the better standard score).
 
+The start of an expert player's turn is searched the same way when it asks a "may" (Jekyll's
+transformation, Medusa's gaze): both answers are played out (:func:`search_start`).
+
 Every other decision of an expert player (defense, BOOST, destinations, effect choices) is
 the standard AI's; the standard AI plans a maneuver's moves when it scores the actions, so
 the maneuver a search picks moves where the standard plan puts it.
@@ -37,7 +40,7 @@ own generator is untouched, so paired games still share their shuffles.
 import numpy as np
 
 from .sigs import A1, B, CTL, F, f64_view, FA1, I, jit, LOG, ST, stack_i64, TB, V
-from .codes import D_ACTION, FS_IN_PLAY, MODE_EXPERT, MODE_STANDARD, PILE_DECK, PILE_HAND, TURN_CAP_WINNER
+from .codes import D_ACTION, D_MAY, FS_IN_PLAY, MODE_EXPERT, MODE_STANDARD, PILE_DECK, PILE_HAND, TURN_CAP_WINNER
 from .control import (
     CTL_CTX_OP, CTL_EXPLAIN, CTL_FU_KEY, CTL_MODE0, CTL_PLAN_KEY, CTL_POS_KEY, CTL_PRESET, CTL_SCRATCH, CTL_SIZE,
     CTL_TD_P,
@@ -196,6 +199,80 @@ def reset_plans(ctl):
     ctl[CTL_TD_P] = -1
 
 
+@jit(F(ST, TB, CTL, LOG, I, I, CTL))
+def play_out(w2, tb, wctl, nolog, p, horizon, ctl):
+    """Play the copy ``w2`` on from between two of ``p``'s actions (the rest of the turn, then
+    ``horizon`` turns) with ``wctl``'s policies; its :func:`evaluate` for ``p`` (``ctl``'s weights)."""
+    finish_turn(w2, tb, wctl, nolog, p)
+    for _h in range(horizon):
+        if w2[G_OVER] != 0:
+            break
+        take_turn(w2, tb, wctl, nolog)
+    return evaluate(w2, ctl, p)
+
+
+@jit(V(CTL, A1, I))
+def rollout_control(wctl, ctl, nplayers):
+    """``wctl``: ``ctl``'s first part (weights, rules of play) with every player on the standard
+    AI and no presets: the policy of the copies the search plays on."""
+    copy_into(wctl, ctl, CTL_SCRATCH)   # (the AI's work space after it is written before it is read)
+    for q in range(nplayers):
+        wctl[CTL_MODE0 + q] = MODE_STANDARD
+    for k in range(N_DECISIONS):
+        wctl[CTL_PRESET + k] = 0
+
+
+@jit(I(ST, I))
+def search_seed(st, p):
+    """Start of the search's random stream for player ``p`` now: from the game seed, the
+    turn and the action (public), never from the game's own generator."""
+    return mix32(st[G_SEED] ^ mix32((st[G_TURN] * 64 + st[G_ACTION_NO]) * 4 + p)) | 1
+
+
+@jit(I(ST, TB, CTL, I, A1, A1, A1, LOG))
+def search_start(st, tb, ctl, p, wst, w2, wctl, nolog):
+    """The start-of-turn "may" of expert player ``p`` (Jekyll's transformation, Medusa's
+    gaze): 1 to do it, 0 not to, by the same lookahead as :func:`search_action` (each
+    choice's turn played out, then ``search_horizon`` turns); -1 if the start of this turn
+    asks no "may" (found by playing it in a copy). Call before ``begin_turn``."""
+    samples = max(1, min(MAX_SAMPLES, int(wv(ctl, p, W_SEARCH_SAMPLES) + 0.5)))
+    horizon = max(0, int(wv(ctl, p, W_SEARCH_HORIZON) + 0.5))
+    rollout_control(wctl, ctl, st[G_NPLAYERS])
+    r = stack_i64(1)
+    r[0] = search_seed(st, p) ^ 0x5bd1e995
+    tmp = stack_i64(_TMP)
+    copy_into(wst, st, STATE_SIZE)
+    determinize(wst, p, r, tmp)
+    copy_into(w2, wst, STATE_SIZE)
+    reset_plans(wctl)
+    wctl[CTL_PRESET + D_MAY] = 1 + 2
+    begin_turn(w2, tb, wctl, nolog)
+    if wctl[CTL_PRESET + D_MAY] != 0:   # the preset was not used: no "may" at this start
+        wctl[CTL_PRESET + D_MAY] = 0
+        return -1
+    tot0 = 0.0
+    tot1 = 0.0
+    for k in range(samples):
+        if k > 0:
+            copy_into(wst, st, STATE_SIZE)
+            determinize(wst, p, r, tmp)
+        seed = srng_next(r)
+        for yes in range(2):
+            copy_into(w2, wst, STATE_SIZE)
+            rng_seed(w2, seed)
+            w2[G_LOGN] = 0
+            reset_plans(wctl)
+            wctl[CTL_PRESET + D_MAY] = yes + 2
+            q = begin_turn(w2, tb, wctl, nolog)
+            wctl[CTL_PRESET + D_MAY] = 0
+            v = play_out(w2, tb, wctl, nolog, q, horizon, ctl)
+            if yes == 1:
+                tot1 += v
+            else:
+                tot0 += v
+    return 1 if tot1 >= tot0 else 0
+
+
 @jit(V(CTL, I, I, I, A1, A1, I, FA1, FA1, I))
 def explain_search(ctl, logn, p, n, opts, cand, nc, mean, se, samples):
     """Record a search in the explain buffer (if ``ctl`` has one): the candidates best
@@ -251,13 +328,9 @@ def search_action(st, tb, ctl, p, opts, n, wst, w2, wctl, nolog):
     nc = top_candidates(scores, n, cand, c)
     if nc == 1:
         return cand[0]
-    copy_into(wctl, ctl, CTL_SCRATCH)   # (the AI's work space after it is written before it is read)
-    for q in range(st[G_NPLAYERS]):
-        wctl[CTL_MODE0 + q] = MODE_STANDARD
-    for k in range(N_DECISIONS):
-        wctl[CTL_PRESET + k] = 0
+    rollout_control(wctl, ctl, st[G_NPLAYERS])
     r = stack_i64(1)
-    r[0] = mix32(st[G_SEED] ^ mix32((st[G_TURN] * 64 + st[G_ACTION_NO]) * 4 + p)) | 1
+    r[0] = search_seed(st, p)
     tmp = stack_i64(_TMP)
     fbuf = stack_i64(_FBUF)
     tot = f64_view(fbuf, 0, MAX_CANDIDATES)
@@ -277,12 +350,7 @@ def search_action(st, tb, ctl, p, opts, n, wst, w2, wctl, nolog):
             w2[G_LOGN] = 0
             reset_plans(wctl)
             do_action(w2, tb, wctl, nolog, p, opts[cand[j]])
-            finish_turn(w2, tb, wctl, nolog, p)
-            for _h in range(horizon):
-                if w2[G_OVER] != 0:
-                    break
-                take_turn(w2, tb, wctl, nolog)
-            v = evaluate(w2, ctl, p)
+            v = play_out(w2, tb, wctl, nolog, p, horizon, ctl)
             tot[j] += v
             sq[j] += v * v
     best = 0
@@ -311,7 +379,14 @@ def expert_turn(st, tb, ctl, log):
     w2 = np.empty(STATE_SIZE, np.int64)
     wctl = np.empty(CTL_SIZE, np.int64)
     nolog = np.zeros((0, 6), np.int64)
+    may = -1
+    if ctl[CTL_PRESET + D_MAY] == 0 and st[G_OVER] == 0:
+        may = search_start(st, tb, ctl, st[G_ACTIVE], wst, w2, wctl, nolog)
+        if may >= 0:
+            ctl[CTL_PRESET + D_MAY] = may + 2   # (the first "may" of the turn's start takes it)
     p = begin_turn(st, tb, ctl, log)
+    if may >= 0:
+        ctl[CTL_PRESET + D_MAY] = 0
     opts = stack_i64(ACTION_OPTS)
     while action_due(st, p):
         n = legal_actions(st, tb, p, opts)

@@ -46,7 +46,7 @@ WEIGHT_NAMES = (
 #: The expert AI's weights (sim.engine.search) and their values when a profile leaves them out:
 #: determinizations per decision, candidate actions, turns looked ahead after the current one,
 #: worth of a card in hand at the horizon. Other modes do not read them.
-SEARCH_DEFAULTS = {"search_samples": 8.0, "search_candidates": 4.0, "search_horizon": 1.0, "eval_card": 0.5}
+SEARCH_DEFAULTS = {"search_samples": 8.0, "search_candidates": 4.0, "search_horizon": 1.0, "eval_card": 2.5}
 assert len(WEIGHT_NAMES) <= N_WEIGHTS
 
 NEG = -1.0e18
