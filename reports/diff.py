@@ -420,7 +420,7 @@ def default_out(run_a, run_b) -> Path:
     """The default output folder: ``diff_<A>_<B>`` beside RUN_B (a diff belongs to neither
     run, and ``unmatched-sim report`` rewrites a run's own report folder)."""
     a, b = Path(run_a).resolve(), Path(run_b).resolve()
-    return b.parent / f"{DIFF_PREFIX}{a.name}_{b.name}"
+    return Path(run_b).parent / f"{DIFF_PREFIX}{a.name}_{b.name}"
 
 
 def build_diff(run_a, run_b, out_dir=None, html: bool = True, common: bool = False,
