@@ -20,7 +20,7 @@ from . import html as H
 from .format import battlefield_names, hero_names
 from .render import REPORT_DIR, ReportFiles, report_dirs, write_pngs, write_tables
 from .stats import bradley_terry, wilson
-from .tables import TABLE_NAMES, compute_tables, summary_text
+from .tables import TABLE_NAMES, compute_tables, sensitive_marks, summary_text
 
 __all__ = ["REPORT_DIR", "Report", "bradley_terry", "build_report", "compute_tables", "summary_text", "wilson"]
 
@@ -32,7 +32,7 @@ class Report(ReportFiles):
     plain-text ``summary``."""
 
 
-def build_report(run_dir, out_dir=None) -> Report:
+def build_report(run_dir, out_dir=None, against=None) -> Report:
     """Build every table, plot and the HTML report of a run folder.
 
     Writes into ``out_dir`` (default ``RUN_DIR/report``): ``tables/<name>.csv`` and
@@ -42,6 +42,13 @@ def build_report(run_dir, out_dir=None) -> Report:
     (the stored chunks). Raises ``sim.runs.errors.RunError`` if ``run_dir`` is not a run
     folder, ValueError if it holds no finished game, OSError if ``out_dir`` cannot be
     written.
+
+    ``against``: another matrix run folder (e.g. the same heroes under another AI
+    profile): the cells whose change between the two runs is significant after Holm
+    (``reports.diff.sensitive_cells``, on the heroes both runs hold) are marked
+    *AI-sensitive* in the summary, the heatmap and the HTML, and written as
+    ``tables/ai_sensitive.csv``. Raises ``reports.diff.DiffError`` (a ValueError) if
+    ``against`` is not a matrix run with at least two of these heroes.
     """
     # lazy: the plots need matplotlib, which `import reports` (for the tables, the
     # statistics or reports.arena) should not pay for
@@ -49,15 +56,25 @@ def build_report(run_dir, out_dir=None) -> Report:
 
     run_dir = Path(run_dir)
     tables = compute_tables(run_dir)
+    names_written = list(TABLE_NAMES)
+    if against is not None:
+        from .diff import load_side, sensitive_cells
+        tables["ai_sensitive"] = sensitive_cells(run_dir, against)
+        other = load_side(against)
+        tables["against"] = {"run": str(against), "ai": other.ai, "games": other.games}
+        names_written.append("ai_sensitive")
     out = report_dirs(run_dir, out_dir)
     rep = Report(out, out / "report.html", tables, summary_text(tables))
-    write_tables(out, tables, TABLE_NAMES, rep.csv, rep.parquet)
+    write_tables(out, tables, names_written, rep.csv, rep.parquet)
+    if against is None:   # a report rebuilt without --against: no stale marks of an earlier one
+        for ext in ("csv", "parquet"):
+            (out / "tables" / f"ai_sensitive.{ext}").unlink(missing_ok=True)
 
     m = tables["manifest"]
     names = hero_names(m)
     bf_names = battlefield_names(m)
     figs = {
-        "matchups": P.plot_matchups(tables["matchups"], names),
+        "matchups": P.plot_matchups(tables["matchups"], names, marks=sensitive_marks(tables)),
         "strength": P.plot_strength(tables["strength"], names),
         "battlefield_hero": P.plot_battlefield_hero(tables["battlefield_hero"], names, bf_names),
         "game_length": P.plot_game_length(tables["counts"].lengths, bf_names),

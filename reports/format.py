@@ -15,9 +15,10 @@ ALL_OPPONENTS = "all"   # the opponent value of rows that pool every opponent
 PERCENT_COLUMNS = frozenset({
     "score", "win_rate", "draw_rate", "lo", "hi", "field_score", "p1_score", "share", "played_share",
     "unplayed_share", "score_when_played", "score_when_unplayed", "first_score", "first_lo", "first_hi",
-    "second_score", "second_lo", "second_hi", "bt_expected"})
+    "second_score", "second_lo", "second_hi", "bt_expected",
+    "score_a", "lo_a", "hi_a", "score_b", "lo_b", "hi_b"})
 """Columns that :func:`format_frame` shows as percentages (``0.512`` -> ``51.2%``)."""
-SIGNED_PERCENT = frozenset({"lift", "difference"})
+SIGNED_PERCENT = frozenset({"lift", "difference", "change", "change_lo", "change_hi"})
 """Columns that :func:`format_frame` shows as signed points (``0.034`` -> ``+3.4 pts``)."""
 
 

@@ -11,21 +11,24 @@ from pathlib import Path
 
 import pandas as pd
 
-from .format import ALL, battlefield_names, hero_names
+from .format import ALL, battlefield_names, hero_names, pvalue
 from .render import Sections, img, page, table_html, write_text
+from .tables import sensitive_marks
 
 
-def matchup_grid(mt: pd.DataFrame, names: dict) -> pd.DataFrame:
+def matchup_grid(mt: pd.DataFrame, names: dict, marks=()) -> pd.DataFrame:
     """The matchup matrix as text cells ``'score [lo–hi]'`` (battlefield "all"; mirror cells
     ``'mirror'``). ``mt``: :func:`reports.tables.matchups`; ``names``: hero key -> display
-    name. Returns a DataFrame with a leading ``hero \\ opponent`` column, rows and columns
+    name; ``marks``: (hero, opponent) key pairs whose cell ends in ``' † AI-sensitive'``.
+    Returns a DataFrame with a leading ``hero \\ opponent`` column, rows and columns
     sorted by display name."""
     t = mt[mt["battlefield"] == ALL]
     keys = sorted(set(t["hero"]), key=lambda k: names.get(k, k))
     grid = pd.DataFrame(index=[names.get(k, k) for k in keys], columns=[names.get(k, k) for k in keys], dtype=object)
     for _, r in t.iterrows():
         grid.loc[names.get(r["hero"], r["hero"]), names.get(r["opponent"], r["opponent"])] = (
-            "mirror" if r["hero"] == r["opponent"] else f"{r['score']:.1%} [{r['lo']:.1%}–{r['hi']:.1%}]")
+            "mirror" if r["hero"] == r["opponent"] else f"{r['score']:.1%} [{r['lo']:.1%}–{r['hi']:.1%}]"
+            + (" † AI-sensitive" if (r["hero"], r["opponent"]) in marks else ""))
     grid.index.name = "hero \\ opponent"
     return grid.reset_index()
 
@@ -87,7 +90,8 @@ def write_html(path, tables: dict, pngs: dict, summary: str) -> Path:
            'so no finite rating fits; play more games.')
         + '</p>' + table_html(tables["strength"]))
     sec("matchups", "Matchups",
-        img(pngs["matchups"], "matchup heatmap") + table_html(matchup_grid(tables["matchups"], names)) +
+        img(pngs["matchups"], "matchup heatmap")
+        + table_html(matchup_grid(tables["matchups"], names, sensitive_marks(tables))) + _sensitive(tables, names) +
         "<details><summary>all matchup rows (wins, draws, losses)</summary>" +
         table_html(tables["matchups"]) + "</details>")
     sec("battlefields", "Battlefields",
@@ -134,5 +138,25 @@ def write_html(path, tables: dict, pngs: dict, summary: str) -> Path:
         '<p class="note">Each battlefield drawn from its layout: spaces coloured by fighters defeated there '
         'per game (left) and by combats whose defender stood there per game (right).</p>' + maps)
 
-    return write_text(path, page("unmatched-sim matrix report", "Unmatched hero balance: matrix report",
+    return write_text(path, page("unmatched-sim matrix report",
+                                 f"Unmatched hero balance: matrix report (AI profile {html.escape(str(s['ai']))})",
                                  sections.html()))
+
+
+def _sensitive(tables: dict, names: dict) -> str:
+    """The AI-sensitivity note and table of a report built ``against`` another run ("" if not)."""
+    t = tables.get("ai_sensitive")
+    if t is None:
+        return ""
+    ag = tables["against"]
+    shown = t[t["hero"] < t["opponent"]].copy()
+    for c in ("hero", "opponent"):
+        shown[c] = [names.get(v, v) for v in shown[c]]
+    shown["p_holm"] = [pvalue(v) for v in shown["p_holm"]]
+    cols = ["hero", "opponent", "score_a", "lo_a", "hi_a", "score_b", "lo_b", "hi_b", "change", "change_lo",
+            "change_hi", "p_holm", "flip"]
+    return (f'<p class="note"><b>† AI-sensitive</b>: the cells whose score changes significantly between this run '
+            f'(<i>score_a</i>, AI {html.escape(str(tables["manifest"]["settings"]["ai"]))}) and '
+            f'{html.escape(ag["run"])} (<i>score_b</i>, AI {html.escape(str(ag["ai"]))}, {ag["games"]} games): '
+            'two-proportion z test, Holm-corrected over the cells (<code>unmatched-sim diff</code> gives the '
+            f'whole comparison). {len(shown)} of the cells here.</p>' + table_html(shown[cols]))

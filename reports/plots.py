@@ -16,6 +16,7 @@ import pandas as pd
 from matplotlib.collections import LineCollection
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 from .format import ALL
 from .render import DPI
@@ -95,11 +96,13 @@ def score_colorbar(fig: Figure, im, ax, label: str, fraction: float = 0.046, pad
     return cb
 
 
-def plot_matchups(mt: pd.DataFrame, names: dict) -> Figure:
+def plot_matchups(mt: pd.DataFrame, names: dict, marks=()) -> Figure:
     """Heatmap of the row hero's score against the column hero (battlefield "all").
 
     Cells show the score (draws count half), its 95% Wilson interval and the game
-    count; mirror cells are grey. ``names``: hero key -> display name.
+    count; mirror cells are grey. ``names``: hero key -> display name. ``marks``:
+    (hero, opponent) key pairs outlined in black and labelled "†" (the AI-sensitive
+    cells of ``build_report(..., against=...)``).
     """
     t = mt[mt["battlefield"] == ALL]
     keys = sorted(set(t["hero"]), key=lambda k: names.get(k, k))
@@ -112,8 +115,16 @@ def plot_matchups(mt: pd.DataFrame, names: dict) -> Figure:
     im = score_heatmap(ax, piv["score"], piv["lo"], piv["hi"], piv["games"], labels, labels, mirror)
     ax.set_xlabel("opponent")
     ax.set_ylabel("hero")
-    ax.set_title("Score of each hero (row) against each opponent (column)\n"
-                 "win = 1, draw = ½; 95% Wilson interval; n = games", fontsize=11)
+    title = "Score of each hero (row) against each opponent (column)\nwin = 1, draw = ½; 95% Wilson interval; n = games"
+    if marks:
+        pos = {h: i for i, h in enumerate(keys)}
+        for h, o in marks:
+            if h in pos and o in pos:
+                i, j = pos[h], pos[o]
+                ax.add_patch(Rectangle((j - 0.47, i - 0.47), 0.94, 0.94, fill=False, edgecolor="black", linewidth=2.5))
+                ax.text(j + 0.42, i - 0.38, "†", ha="right", va="top", fontsize=12, fontweight="bold")
+        title += "\n† outlined: AI-sensitive (significant change against the other run, Holm)"
+    ax.set_title(title, fontsize=11)
     score_colorbar(fig, im, ax, "score of the row hero")
     return fig
 

@@ -387,13 +387,24 @@ TABLE_NAMES = ("strength", "matchups", "matchups_by_battlefield", "battlefield_h
                "gear_effects", "spaces")
 
 
+def sensitive_marks(tables: dict) -> set:
+    """The (hero, opponent) cells marked AI-sensitive (both directions): the rows of
+    ``tables["ai_sensitive"]`` (``build_report(..., against=...)``), else empty."""
+    t = tables.get("ai_sensitive")
+    return set() if t is None else set(zip(t["hero"], t["opponent"]))
+
+
 def summary_text(tables: dict) -> str:
-    """A short plain-text summary: games, draws, first-player advantage, hero strength."""
+    """A short plain-text summary: the AI profile, games, draws, first-player advantage,
+    hero strength, the matchups (AI-sensitive cells marked ``†`` when the report was
+    built against another run)."""
     tot = tables["totals"]
     n, draws = tot["games"], tot["draws"]
     fp = tables["first_player"].set_index("battlefield").loc[ALL]
-    variant = tables["manifest"]["settings"].get("variant") if "manifest" in tables else None
-    lines = [f"Variant: {variant['name']} ({variant['file']})."] if variant else []
+    settings = tables["manifest"]["settings"] if "manifest" in tables else {}
+    variant = settings.get("variant")
+    lines = [f"AI profile: {settings['ai']} (both seats)."] if "ai" in settings else []
+    lines += [f"Variant: {variant['name']} ({variant['file']})."] if variant else []
     lines += [f"{n} games, {draws} draws ({draws / n:.1%}); mean length {tot['mean_turns']:.1f} turns.",
              f"First player scores {fp['p1_score']:.1%} [{fp['lo']:.1%}, {fp['hi']:.1%}] (draws count half).",
              "", f"{'hero':<16}{'vs field':>9}{'95% interval':>17}{'BT rating':>11}{'games':>8}"]
@@ -406,10 +417,19 @@ def summary_text(tables: dict) -> str:
     if tables["strength"]["bt_rating"].isna().all() and len(tables["strength"]) > 1:
         lines.append("(no BT rating: a hero won or lost every game against the others; play more games)")
     mm = matchup_matrix(tables["matchups"])
+    marks = sensitive_marks(tables)
     if len(mm) > 1:
         lines += ["", "Score of row hero vs column hero (draws count half):"]
         w = min(17, max(8, max(len(h) for h in mm.columns) + 1))
-        lines.append(" " * 16 + "".join(f"{c[:w - 1]:>{w}}" for c in mm.columns))
+        lines.append((" " * 16 + "".join(f"{c[:w - 1]:>{w}} " for c in mm.columns)).rstrip())
         for h, row in mm.iterrows():
-            lines.append(f"{h:<16}" + "".join(f"{v:>{w}.1%}" if pd.notna(v) else f"{'':>{w}}" for v in row))
+            lines.append(f"{h:<16}" + "".join(
+                f"{v:>{w}.1%}" + ("†" if (h, o) in marks else " ") if pd.notna(v) else " " * (w + 1)
+                for o, v in row.items()).rstrip())
+    if "ai_sensitive" in tables:
+        ag = tables["against"]
+        k = len(tables["ai_sensitive"]) // 2
+        lines += ["", f"† AI-sensitive: {k} cell(s) whose score changes significantly (two-proportion z test, "
+                      f"Holm over the cells) against {ag['run']} (AI {ag['ai']}, {ag['games']} games); see "
+                      "`unmatched-sim diff`."]
     return "\n".join(lines)

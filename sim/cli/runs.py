@@ -186,19 +186,23 @@ def _execute(plan, backend, quiet, out, what="", run=None, task_games=None):
     return res
 
 
-def _write_report(run_dir, kind: str = "matrix"):
+def _write_report(run_dir, kind: str = "matrix", against=None):
     """Build the report of a run folder (``kind``: matrix, loadouts, compare or teams, each
     with its own builder in ``reports``), then print its summary and where its files are.
-    A report that cannot be built (e.g. a damaged games file: pyarrow's errors are
-    ValueErrors) is a one-line error."""
+    ``against``: another matrix run whose significant cell changes mark the matrix
+    report's AI-sensitive cells. A report that cannot be built (e.g. a damaged games
+    file: pyarrow's errors are ValueErrors) is a one-line error."""
     from reports import build_report
     from reports.compare import build_compare_report
+    from reports.diff import DiffError
     from reports.loadouts import build_loadouts_report
     from reports.teams import build_teams_report
     build = {"teams": build_teams_report, "loadouts": build_loadouts_report,
              "compare": build_compare_report}.get(kind, build_report)
     try:
-        rep = build(run_dir)
+        rep = build(run_dir, against=against) if against is not None else build(run_dir)
+    except DiffError as e:
+        raise click.BadParameter(str(e), param_hint="'--against'") from None
     except ValueError as e:
         raise click.ClickException(f"cannot build the report of {run_dir}: {str(e).splitlines()[0]}") from None
     click.echo("")
@@ -315,9 +319,14 @@ def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, se
 
 @main.command()
 @click.argument("run_dir", type=click.Path(path_type=Path))
-def report(run_dir):
+@click.option("--against", type=click.Path(path_type=Path), default=None, metavar="RUN",
+              help="Another matrix run of the same heroes (e.g. another AI profile): mark the AI-sensitive cells, "
+                   "those whose score changes significantly between the two runs (Holm). Matrix runs only.")
+def report(run_dir, against):
     """Write the tables, plots and HTML report of a run folder (RUN_DIR/report): a matrix
-    run, a loadouts run, or a compare folder."""
+    run, a loadouts run, or a compare folder. With --against OTHER_RUN (matrix runs) the
+    cells whose score changes significantly between the two runs are marked AI-sensitive
+    (see `unmatched-sim diff`)."""
     from sim.runs.store import read_manifest
     from sim.runs.versus import BASELINE_DIR, VARIANT_DIR
     if not run_dir.is_dir():
@@ -326,6 +335,7 @@ def report(run_dir):
     try:
         if not (run_dir / "manifest.json").exists() and (run_dir / BASELINE_DIR).is_dir() \
                 and (run_dir / VARIANT_DIR).is_dir():
+            _no_against(against, "a compare folder")
             _write_report(run_dir, "compare")
             return
         parent = run_dir.resolve().parent
@@ -335,18 +345,26 @@ def report(run_dir):
                                      f"run `unmatched-sim report {parent}`", param_hint="RUN_DIR")
         m = read_manifest(run_dir)
         if m["settings"].get("mode") == "teams":
+            _no_against(against, "a teams run")
             _write_report(run_dir, "teams")
             return
         if m["settings"].get("mode") == "loadouts":
+            _no_against(against, "a loadouts run")
             _write_report(run_dir, "loadouts")
             return
-        _write_report(run_dir)
+        _write_report(run_dir, against=against)
     except RunError as e:
         raise click.BadParameter(str(e), param_hint="RUN_DIR") from None
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     except OSError as e:
         raise click.ClickException(f"cannot write the report in {run_dir}: {e}") from None
+
+
+def _no_against(against, what: str) -> None:
+    if against is not None:
+        raise click.BadParameter(f"RUN_DIR is {what}; --against marks the cells of a matrix report only",
+                                 param_hint="'--against'")
 
 
 @main.command()
