@@ -180,3 +180,31 @@ def test_matrix_says_when_games_do_not_split_evenly(tmp_path):
     r = run("loadouts", "geralt", "--games", "16", "--opponents", "medusa", "-b", "soho", "--out", str(tmp_path / "m4"))
     assert r.exit_code == 2 and "the folder holds a matrix run, and this is a loadouts command" in r.output
     assert "rerun with the same options" not in r.output
+
+
+def test_session7_trial_findings(tmp_path):
+    """A huge --games, a folder as a profile, an expert in team games, an unfinished run's
+    report, a resume with other weights: one clear line each."""
+    r = CliRunner().invoke(main, ["matrix", "--games", "99999999999", "--out", str(tmp_path / "big")])
+    assert r.exit_code == 2 and "99999999999 is not in the range 1<=x<=1000000" in r.output
+    (tmp_path / "dir.toml").mkdir()
+    r = CliRunner().invoke(main, ["duel", "medusa", "sinbad", "--ai", str(tmp_path / "dir.toml")])
+    assert r.exit_code == 2 and "cannot read the AI profile file" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["duel", "medusa+sinbad", "alice+king_arthur", "--ai", "expert", "--seed", "1"])
+    assert r.exit_code == 0 and "note: expert plays team games as the standard AI" in r.output
+    run = tmp_path / "m"
+    r = CliRunner().invoke(main, ["matrix", "--heroes", "medusa,sinbad", "-b", "soho", "--games", "8", "--out", str(run)])
+    assert r.exit_code == 0, r.output
+    m = json.loads((run / "manifest.json").read_text())
+    assert m["games_total"] == 24
+    m["games_total"] = 100                      # as if more games were planned than are stored
+    (run / "manifest.json").write_text(json.dumps(m))
+    r = CliRunner().invoke(main, ["report", str(run)])
+    assert r.exit_code == 0 and f"warning: {run} is unfinished: 24 of 100 games stored" in r.output
+    m["games_total"] = 24
+    (run / "manifest.json").write_text(json.dumps(m))
+    prof = tmp_path / "cautious.toml"
+    prof.write_text('name = "cautious"\nmode = "standard"\nbase = "standard"\n[weights]\nthreat = 2.5\n')
+    r = CliRunner().invoke(main, ["matrix", "--heroes", "medusa,sinbad", "-b", "soho", "--games", "8",
+                                  "--out", str(run), "--ai", str(prof)])
+    assert r.exit_code == 2 and "AI weights differ: threat 0.7 -> 2.5" in r.output

@@ -29,6 +29,11 @@ from sim.play.match import installed_content
 from sim.runs.backend import BACKENDS, CONNECT_TIMEOUT, Backend, BackendError
 
 
+#: Largest --games of a run command (per pair, per hero or per pairing): 66 million games for a full
+#: matrix; larger runs are several seeds. Bigger numbers only exhaust memory while the run is planned.
+MAX_GAMES = 1_000_000
+
+
 def backend_options(command):
     """Add ``--jobs/-j``, ``--backend`` and ``--scheduler`` to a click command and call
     it with ``backend=Backend(...)`` in their place. Raises click.BadParameter for bad
@@ -130,4 +135,12 @@ def check_profile(name, option):
         return get_profile(name)
     except ProfileError as e:
         raise click.BadParameter(str(e), param_hint=f"'{option}'") from None
+
+
+def note_expert_in_teams(profiles) -> None:
+    """One line on stderr when an expert profile plays team games: there it plays as standard."""
+    names = sorted({p.name for p in profiles if p.mode_name == "expert"})
+    if names:
+        click.echo(f"note: {', '.join(names)} plays team games as the standard AI (the lookahead is for duels)",
+                   err=True)
 

@@ -6,7 +6,7 @@ import json
 import click
 
 from sim.cli.app import main
-from sim.cli.options import check_profile, run_content, variant_of, variant_option
+from sim.cli.options import check_profile, note_expert_in_teams, run_content, variant_of, variant_option
 from sim.content.battlefields import list_battlefields, load_battlefield
 from sim.content.profiles import DEFAULT_PROFILE, profile_names
 from sim.engine.codes import END_REASON_LABELS
@@ -110,6 +110,7 @@ def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, 
 
 def _team_duel(team_a, team_b, battlefield, seed, loadouts, ai, vs, explain, as_json, players, content, variant):
     """`duel A+B C+D`: one narrated team game (see :mod:`sim.play.teams`)."""
+    note_expert_in_teams([check_profile(x, o) for x, o in ((ai, "--ai"), (vs or ai, "--vs"))])
     try:
         if len(split_heroes(team_a, content)) < 2 or len(split_heroes(team_b, content)) < 2:
             raise MatchError(f"a team game needs two teams of two heroes, each written A+B "

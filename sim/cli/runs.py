@@ -14,7 +14,10 @@ from pathlib import Path
 import click
 
 from sim.cli.app import main
-from sim.cli.options import backend_options, check_profile, homebrew_paths, run_options, variant_of, variant_option
+from sim.cli.options import (
+    MAX_GAMES, backend_options, check_profile, homebrew_paths, note_expert_in_teams, run_options, variant_of,
+    variant_option,
+)
 from sim.content.profiles import DEFAULT_PROFILE, profile_names
 from sim.runs.errors import RunError, RunInterrupted
 
@@ -23,7 +26,7 @@ from sim.runs.errors import RunError, RunInterrupted
 @click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
               help="The profile being measured: " + ", ".join(profile_names()) + ", or a profile .toml file.")
 @click.option("--vs", default="greedy", show_default=True, metavar="PROFILE", help="The opposing profile.")
-@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(min=1),
+@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(1, MAX_GAMES),
               help="Games per hero for --ai, split evenly over opponents (mirror included), battlefields and seats.")
 @click.option("--heroes", "hero_names", multiple=True, metavar="KEYS",
               help="Heroes (comma-separated or repeated). Default: every installed hero.")
@@ -70,7 +73,7 @@ def _run_error(e):
 
 
 @main.command()
-@click.option("--games", "-n", default=1000, show_default=True, type=click.IntRange(min=1),
+@click.option("--games", "-n", default=1000, show_default=True, type=click.IntRange(1, MAX_GAMES),
               help="Games per pair of heroes, split evenly between the seats, the battlefields and the loadouts.")
 @click.option("--heroes", "hero_names", multiple=True, metavar="KEYS",
               help="Heroes to pair (comma-separated or repeated; KEY@LOADOUT for one loadout only). "
@@ -124,7 +127,7 @@ def _note_uneven_split(plan, games: int) -> None:
 
 
 @main.command()
-@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(min=1),
+@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(1, MAX_GAMES),
               help="Total games, spread evenly over the pairings (two disjoint hero pairs) and rounded up so "
                    "that every pairing gets the same number (the command prints how many).")
 @click.option("--heroes", "hero_names", multiple=True, metavar="KEYS",
@@ -146,7 +149,7 @@ def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, task_
     game plays by the same rules, so this report covers it too.
     """
     from sim.runs.teams import execute_teams, plan_teams
-    check_profile(ai, "--ai")
+    note_expert_in_teams([check_profile(ai, "--ai")])
     try:
         plan = plan_teams(out, games, hero_names or None, battlefield_names or None, ai, seed, chunk_size, homebrew_paths())
     except RunError as e:
@@ -221,7 +224,7 @@ def _out_name(*parts) -> Path:
 
 @main.command()
 @click.argument("hero")
-@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(min=1),
+@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(1, MAX_GAMES),
               help="Games per loadout, split evenly over the opponents, battlefields and seats (rounded up so "
                    "that each gets the same number; the report says so).")
 @click.option("--opponents", "opponent_names", multiple=True, metavar="KEYS",
@@ -267,7 +270,7 @@ def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chun
 @click.option("--hero", "hero", required=True, metavar="KEY",
               help="The hero whose win rate is compared (KEY or KEY@LOADOUT; a hero with gear plays all its "
                    "loadouts unless one is named).")
-@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(min=1),
+@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(1, MAX_GAMES),
               help="Games per opponent in each of the two runs, split evenly over battlefields, seats and loadouts "
                    "(rounded up so that each gets the same number).")
 @click.option("--opponents", "opponent_names", multiple=True, metavar="KEYS",
@@ -344,6 +347,7 @@ def report(run_dir, against):
             raise click.BadParameter(f"{run_dir} is one half of a compare folder; its report is made from both: "
                                      f"run `unmatched-sim report {parent}`", param_hint="RUN_DIR")
         m = read_manifest(run_dir)
+        _warn_unfinished(run_dir, m)
         if m["settings"].get("mode") == "teams":
             _no_against(against, "a teams run")
             _write_report(run_dir, "teams")
@@ -359,6 +363,17 @@ def report(run_dir, against):
         raise click.UsageError(str(e)) from None
     except OSError as e:
         raise click.ClickException(f"cannot write the report in {run_dir}: {e}") from None
+
+
+def _warn_unfinished(run_dir, manifest: dict) -> None:
+    """One line on stderr, before the report, when a run folder holds fewer games than its
+    command plans: its figures are then of the matchups and games stored so far."""
+    from sim.runs.store import stored_chunks
+    total = int(manifest.get("games_total", 0))
+    stored = sum(stored_chunks(run_dir).values())
+    if stored < total:
+        click.echo(f"warning: {run_dir} is unfinished: {stored} of {total} games stored; every figure below is "
+                   "of the stored games only (rerun its command to finish it)", err=True)
 
 
 def _no_against(against, what: str) -> None:

@@ -94,6 +94,8 @@ def load_profile(path, _seen: tuple = ()) -> AIProfile:
         data = tomllib.loads(path.read_text())
     except FileNotFoundError:
         raise ProfileError(f"{where}: no such AI profile file") from None
+    except OSError as e:   # a folder, no permission
+        raise ProfileError(f"{where}: cannot read the AI profile file ({e.strerror or e})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ProfileError(f"{where}: not valid TOML: {e}") from None
     allowed = {"name", "mode", "description", "base", "weights"}

@@ -20,6 +20,7 @@ from sim.content.compile import RULE_OPTIONS
 from sim.content.heroes import HeroFileError
 from sim.content.profiles import get_profile
 from sim.content.variants import VariantError
+from sim.engine.ai import WEIGHT_NAMES
 from sim.play.match import MatchError, installed_content, parse_hero
 from sim.runs.cells import plan_chunks
 from sim.runs.errors import RunError
@@ -210,6 +211,10 @@ def _describe_diff(old: dict, new: dict) -> str:
                     parts.append("files changed since the run started: " + ", ".join(
                         {"engine": "the engine (sim/engine)", "compiler": "the hero compiler (sim/content)"}.get(
                             f, f.replace(":", " ")) for f in what))
+            elif k == "ai_weights" and isinstance(old.get(k), list) and isinstance(new.get(k), list) \
+                    and len(old[k]) == len(new[k]):   # name the weights that differ, not two long lists
+                diffs = [f"{n} {a:g} -> {b:g}" for n, a, b in zip(WEIGHT_NAMES, old[k], new[k]) if a != b]
+                parts.append("AI weights differ: " + ", ".join(diffs[:6]) + (" ..." if len(diffs) > 6 else ""))
             elif k == "variant":
                 def name(v):
                     return "none" if not v else f"{v.get('name')!r} ({v.get('file')}, digest {v.get('digest')})"
