@@ -21,10 +21,11 @@ from sim.engine.control import MODE_GREEDY, MODE_RANDOM, MODE_STANDARD, MODE_STA
 from sim.engine.core import PILE_DECK, PILE_DISC, PILE_HAND, pile_base
 from sim.engine.game import setup_game
 from sim.engine.policy import new_control
-from sim.engine.rules import legal_actions, take_turn, unpack_action
+from sim.engine.rules import legal_actions, unpack_action
 from sim.play.match import Match
 from sim.play.scenario import resolve
 from sim.runs import arena
+from helpers.positions import midgame_states
 
 STANDARD = get_profile("standard")
 
@@ -101,25 +102,7 @@ def test_ai_choices_in_effects_target_the_weakest_enemy_for_damage():
 
 
 def _midgame_states(heroes, bf, n_states, seed):
-    """States at the start of an action, reached by playing random turns; with the match."""
-    m = Match(heroes, bf)
-    tb = m.tables
-    rng = np.random.default_rng(seed)
-    out = []
-    for g in range(n_states):
-        st = m.new_state()
-        log = np.zeros((0, L.EV_FIELDS), np.int64)
-        ctl = new_control()
-        setup_game(st, tb, ctl, log, m.rows, 2, 1000 + g)
-        for _ in range(int(rng.integers(2, 12))):
-            take_turn(st, tb, ctl, log)
-            if st[L.G_OVER]:
-                break
-        if not st[L.G_OVER]:
-            st[L.G_ACTIONS] = 1
-            st[L.G_ACTION_NO] = 1
-            out.append(st)
-    return m, out
+    return midgame_states(heroes, bf, n_states, seed)
 
 
 def _hide_shuffle(st, q, rng, own=None):

@@ -12,35 +12,18 @@ from sim.content.profiles import ProfileError, get_profile, load_profile
 from sim.engine import layout as L
 from sim.engine.control import CTL_EXPLAIN, CTL_SIZE, EXPLAIN_REC, MODE_EXPERT
 from sim.engine.core import PILE_DECK, PILE_HAND, pile_base
-from sim.engine.game import setup_game
-from sim.engine.policy import new_control
-from sim.engine.rules import legal_actions, take_turn
+from sim.engine.rules import legal_actions
 from sim.engine.search import search_action
 from sim.play.match import Match, _control
 from sim.play.narrate import narrate
+from helpers.positions import midgame_states
 
 GOLDEN = Path(__file__).parent / "golden"
 
 
 def _positions(heroes, bf, n, seed):
-    """States between two actions (the first action of a turn about to start), reached by
-    random turns; with the match."""
-    m = Match(heroes, bf)
-    rng = np.random.default_rng(seed)
-    out = []
-    for g in range(n):
-        st = m.new_state()
-        log = np.zeros((0, L.EV_FIELDS), np.int64)
-        setup_game(st, m.tables, new_control(), log, m.rows, 2, 500 + g)
-        for _ in range(int(rng.integers(1, 9))):
-            take_turn(st, m.tables, new_control(), log)
-            if st[L.G_OVER]:
-                break
-        if not st[L.G_OVER]:
-            st[L.G_ACTIONS] = 1
-            st[L.G_ACTION_NO] = 1
-            out.append(st)
-    return m, out
+    """States between two actions, after 1..8 random turns; with the match."""
+    return midgame_states(heroes, bf, n, seed, first_seed=500, turns=(1, 9))
 
 
 def _search(m, st, p):

@@ -42,9 +42,9 @@ import numpy as np
 from .sigs import A1, B, CTL, F, f64_view, FA1, I, jit, LOG, ST, stack_i64, TB, V
 from .codes import D_ACTION, D_MAY, FS_IN_PLAY, MODE_EXPERT, MODE_STANDARD, PILE_DECK, PILE_HAND, TURN_CAP_WINNER
 from .control import (
-    CTL_CTX_OP, CTL_EXPLAIN, CTL_FU_KEY, CTL_MODE0, CTL_PLAN_KEY, CTL_POS_KEY, CTL_PRESET, CTL_SCRATCH, CTL_SIZE,
+    CTL_CTX_OP, CTL_FU_KEY, CTL_MODE0, CTL_PLAN_KEY, CTL_POS_KEY, CTL_PRESET, CTL_SCRATCH, CTL_SIZE,
     CTL_TD_P,
-    EXPLAIN_REC, EXPLAIN_TOP, N_DECISIONS, SCR_SCORES,
+    EXPLAIN_TOP, N_DECISIONS, SCR_SCORES,
 )
 from .core import mix32, pile_base, rng_seed, team_of
 from .layout import (
@@ -55,6 +55,7 @@ from .layout import (
 from .rules import action_due, begin_turn, do_action, end_of_turn, finish_turn, legal_actions, take_turn
 from .policy import decide
 from .ai.choices import score_actions
+from .ai.decide import explain_record
 from .ai.weights import (
     scratch_f1, W_DMG_HERO, W_DMG_SK, W_EVAL_CARD, W_HERO_LOW, W_HP_LOW, W_HP_OWN, W_HP_SK, W_KILL_SK,
     W_LOSE_SK, W_SEARCH_CANDIDATES, W_SEARCH_HORIZON, W_SEARCH_SAMPLES, W_WIN, wv,
@@ -277,18 +278,9 @@ def search_start(st, tb, ctl, p, wst, w2, wctl, nolog):
 def explain_search(ctl, logn, p, n, opts, cand, nc, mean, se, samples):
     """Record a search in the explain buffer (if ``ctl`` has one): the candidates best
     first, each with its mean value and standard error (x 1000), and the samples."""
-    if ctl.shape[0] <= CTL_SIZE + 1:
+    base = explain_record(ctl, logn, D_ACTION, p, n, samples)
+    if base < 0:
         return
-    cnt = ctl[CTL_EXPLAIN]
-    base = CTL_EXPLAIN + 1 + cnt * EXPLAIN_REC
-    if base + EXPLAIN_REC > ctl.shape[0]:
-        return
-    ctl[CTL_EXPLAIN] = cnt + 1
-    ctl[base] = logn
-    ctl[base + 1] = D_ACTION
-    ctl[base + 2] = p
-    ctl[base + 3] = n
-    ctl[base + 5] = samples
     order = stack_i64(MAX_CANDIDATES)
     for j in range(nc):
         order[j] = j

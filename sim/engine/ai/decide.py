@@ -63,21 +63,33 @@ def greedy_scores(st, tb, ctl, p, kind, opts, n, scores):
             scores[i] = -float(best) - 0.001 * i
 
 
-@jit(V(CTL, I, I, I, I, A1, I, FA1))
-def explain(ctl, logn, kind, p, chosen, opts, n, scores):
-    """Record the top candidates of one decision in the explain buffer (if ``ctl`` has one)."""
+@jit(I(CTL, I, I, I, I, I))
+def explain_record(ctl, logn, kind, p, n, samples):
+    """Start a record in ``ctl``'s explain buffer (log position, decision kind, player,
+    options, samples: 0 for a scored decision, the expert's samples for a search) and return
+    where it starts; -1 if ``ctl`` has no explain buffer or it is full. The caller writes the
+    shown candidates (``control.EXPLAIN_REC``)."""
     if ctl.shape[0] <= CTL_SIZE + 1:
-        return
+        return -1
     cnt = ctl[CTL_EXPLAIN]
     base = CTL_EXPLAIN + 1 + cnt * EXPLAIN_REC
     if base + EXPLAIN_REC > ctl.shape[0]:
-        return
+        return -1
     ctl[CTL_EXPLAIN] = cnt + 1
     ctl[base] = logn
     ctl[base + 1] = kind
     ctl[base + 2] = p
     ctl[base + 3] = n
-    ctl[base + 5] = 0
+    ctl[base + 5] = samples
+    return base
+
+
+@jit(V(CTL, I, I, I, I, A1, I, FA1))
+def explain(ctl, logn, kind, p, chosen, opts, n, scores):
+    """Record the top candidates of one decision in the explain buffer (if ``ctl`` has one)."""
+    base = explain_record(ctl, logn, kind, p, n, 0)
+    if base < 0:
+        return
     used = stack_i64(MAX_SCR_SCORES)
     for j in range(n):
         used[j] = 0
