@@ -40,7 +40,7 @@ own generator is untouched, so paired games still share their shuffles.
 import numpy as np
 
 from .sigs import A1, B, CTL, F, f64_view, FA1, I, jit, LOG, ST, stack_i64, TB, V
-from .codes import D_ACTION, D_MAY, FS_IN_PLAY, MODE_EXPERT, MODE_STANDARD, PILE_DECK, PILE_HAND, TURN_CAP_WINNER
+from .codes import D_ACTION, D_MAY, FS_DEFEATED, FS_UNUSED, MODE_EXPERT, MODE_STANDARD, PILE_DECK, PILE_HAND, TURN_CAP_WINNER
 from .control import (
     CTL_CTX_OP, CTL_FU_KEY, CTL_MODE0, CTL_PLAN_KEY, CTL_POS_KEY, CTL_PRESET, CTL_SCRATCH, CTL_SIZE,
     CTL_TD_P,
@@ -140,7 +140,7 @@ def health_worth(h, m, a, b):
 def evaluate(st, ctl, p):
     """Static worth of the position to player ``p`` (points, the standard AI's weights of
     ``p``): ``win`` for a won game, ``-win`` for a lost one, 0 for a draw; else the health of
-    ``p``'s fighters (``hp_own``, ``hp_own_low``; sidekicks ``hp_sidekick`` + ``lose_sidekick``)
+    ``p``'s fighters not defeated (on the board or off it, as after Vanish) (``hp_own``, ``hp_own_low``; sidekicks ``hp_sidekick`` + ``lose_sidekick``)
     minus the opposing fighters' (``dmg_hero``, ``hero_low``; ``dmg_sidekick`` + ``kill_sidekick``),
     plus ``eval_card`` per card in ``p``'s hand more than the opponents'."""
     tm = team_of(st, p)
@@ -151,9 +151,10 @@ def evaluate(st, ctl, p):
         return wv(ctl, p, W_WIN) if w == tm else -wv(ctl, p, W_WIN)
     v = 0.0
     for f in range(st[G_NPLAYERS] * FIGHTERS_PER_PLAYER):
-        if st[fslot(f, F_MAXHP)] <= 0:
+        status = st[fslot(f, F_STATUS)]
+        if st[fslot(f, F_MAXHP)] <= 0 or status == FS_UNUSED:
             continue
-        alive = st[fslot(f, F_STATUS)] == FS_IN_PLAY
+        alive = status != FS_DEFEATED   # (off the board, e.g. after Vanish, is not defeated)
         hp = float(st[fslot(f, F_HP)]) if alive else 0.0
         mx = float(st[fslot(f, F_MAXHP)])
         own = team_of(st, st[fslot(f, F_OWNER)]) == tm
