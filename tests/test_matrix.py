@@ -330,7 +330,7 @@ def test_cli_bad_input_is_a_usage_error_and_writes_nothing(tmp_path):
     cases = [
         (["--heroes", "medusa,hercules"], "Invalid value for '--heroes': unknown hero 'hercules'; valid: "),
         (["-b", "atlantis"], "Invalid value for '--battlefields': unknown battlefield 'atlantis'; valid: baskerville_manor"),
-        (["--games", "0"], "Invalid value for '--games' / '-n': 0 is not in the range x>=1"),
+        (["--games", "0"], "Invalid value for '--games' / '-n': 0 is not in the range 1<=x<=1000000"),
         (["--ai", "clever"], "unknown AI profile 'clever'; valid: expert, expert-deep, greedy, random, standard, standard-1"),
     ]
     for extra, message in cases:
