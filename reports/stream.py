@@ -167,16 +167,21 @@ def scan_frames(run_dir, columns: list[str], partial, batch_rows: int = BATCH_RO
     return [partial(b.to_pandas()) for b in iter_game_batches(run_dir, columns, batch_rows)]
 
 
-def weighted_stats(values: np.ndarray, counts: np.ndarray) -> dict:
-    """Mean, sd (n-1), min, p10, median, p90 and max of integer ``values`` given with
-    their ``counts`` (a histogram), equal to numpy/pandas on the expanded data
-    (percentiles: numpy's linear interpolation). NaN for no data (sd: fewer than two)."""
+def _sorted_histogram(values, counts) -> tuple[np.ndarray, np.ndarray]:
+    """``(values, counts)`` as int64 arrays without the empty bins, sorted by value."""
     v = np.asarray(values, np.int64)
     c = np.asarray(counts, np.int64)
     keep = c > 0
     v, c = v[keep], c[keep]
     order = np.argsort(v, kind="stable")
-    v, c = v[order], c[order]
+    return v[order], c[order]
+
+
+def weighted_stats(values: np.ndarray, counts: np.ndarray) -> dict:
+    """Mean, sd (n-1), min, p10, median, p90 and max of integer ``values`` given with
+    their ``counts`` (a histogram), equal to numpy/pandas on the expanded data
+    (percentiles: numpy's linear interpolation). NaN for no data (sd: fewer than two)."""
+    v, c = _sorted_histogram(values, counts)
     n = int(c.sum())
     if n == 0:
         return {"games": 0, "mean": np.nan, "sd": np.nan, "min": np.nan, "p10": np.nan, "median": np.nan,
@@ -192,12 +197,7 @@ def weighted_stats(values: np.ndarray, counts: np.ndarray) -> dict:
 def weighted_percentile(values: np.ndarray, counts: np.ndarray, q: float) -> float:
     """The ``q``-th percentile (0..100) of integer ``values`` given with their ``counts``,
     as ``numpy.percentile`` (linear interpolation) of the expanded data; NaN if empty."""
-    v = np.asarray(values, np.int64)
-    c = np.asarray(counts, np.int64)
-    keep = c > 0
-    v, c = v[keep], c[keep]
-    order = np.argsort(v, kind="stable")
-    v, c = v[order], c[order]
+    v, c = _sorted_histogram(values, counts)
     n = int(c.sum())
     if n == 0:
         return float("nan")
