@@ -38,6 +38,7 @@ plays on with a generator seeded from that stream. A game stays seed-exact, and 
 own generator is untouched, so paired games still share their shuffles.
 """
 import numpy as np
+from numba import types
 
 from .sigs import A1, B, CTL, F, f64_view, FA1, I, jit, LOG, ST, stack_i64, TB, V
 from .codes import D_ACTION, D_MAY, FS_DEFEATED, FS_UNUSED, MODE_EXPERT, MODE_STANDARD, PILE_DECK, PILE_HAND, TURN_CAP_WINNER
@@ -201,6 +202,26 @@ def reset_plans(ctl):
     ctl[CTL_TD_P] = -1
 
 
+@jit(V(ST, ST, I, CTL))
+def start_copy(w2, wst, seed, wctl):
+    """``w2``: the determinization ``wst`` about to play on, with its own generator seeded
+    from ``seed`` (the same for every candidate of a determinization), no log, and the
+    rollout policy's plans forgotten."""
+    copy_into(w2, wst, STATE_SIZE)
+    rng_seed(w2, seed)
+    w2[G_LOGN] = 0
+    reset_plans(wctl)
+
+
+@jit(types.UniTuple(I, 3)(CTL, I))
+def budget(ctl, p):
+    """(samples, candidates, horizon) of expert player ``p``'s profile, rounded and kept
+    within 1..MAX_SAMPLES, 1..MAX_CANDIDATES and >= 0."""
+    return (max(1, min(MAX_SAMPLES, int(wv(ctl, p, W_SEARCH_SAMPLES) + 0.5))),
+            max(1, min(MAX_CANDIDATES, int(wv(ctl, p, W_SEARCH_CANDIDATES) + 0.5))),
+            max(0, int(wv(ctl, p, W_SEARCH_HORIZON) + 0.5)))
+
+
 @jit(F(ST, TB, CTL, LOG, I, I, CTL))
 def play_out(w2, tb, wctl, nolog, p, horizon, ctl):
     """Play the copy ``w2`` on from between two of ``p``'s actions (the rest of the turn, then
@@ -237,8 +258,7 @@ def search_start(st, tb, ctl, p, wst, w2, wctl, nolog):
     gaze): 1 to do it, 0 not to, by the same lookahead as :func:`search_action` (each
     choice's turn played out, then ``search_horizon`` turns); -1 if the start of this turn
     asks no "may" (found by playing it in a copy). Call before ``begin_turn``."""
-    samples = max(1, min(MAX_SAMPLES, int(wv(ctl, p, W_SEARCH_SAMPLES) + 0.5)))
-    horizon = max(0, int(wv(ctl, p, W_SEARCH_HORIZON) + 0.5))
+    samples, _, horizon = budget(ctl, p)
     rollout_control(wctl, ctl, st[G_NPLAYERS])
     r = stack_i64(1)
     r[0] = search_seed(st, p) ^ 0x5bd1e995
@@ -260,10 +280,7 @@ def search_start(st, tb, ctl, p, wst, w2, wctl, nolog):
             determinize(wst, p, r, tmp)
         seed = srng_next(r)
         for yes in range(2):
-            copy_into(w2, wst, STATE_SIZE)
-            rng_seed(w2, seed)
-            w2[G_LOGN] = 0
-            reset_plans(wctl)
+            start_copy(w2, wst, seed, wctl)
             wctl[CTL_PRESET + D_MAY] = yes + 2
             q = begin_turn(w2, tb, wctl, nolog)
             wctl[CTL_PRESET + D_MAY] = 0
@@ -310,9 +327,7 @@ def search_action(st, tb, ctl, p, opts, n, wst, w2, wctl, nolog):
     control array (its first part is overwritten with ``ctl``'s); ``nolog``: a log with 0
     rows. Reads the real state only for what ``p`` may know (see :func:`determinize`).
     """
-    samples = max(1, min(MAX_SAMPLES, int(wv(ctl, p, W_SEARCH_SAMPLES) + 0.5)))
-    c = max(1, min(MAX_CANDIDATES, int(wv(ctl, p, W_SEARCH_CANDIDATES) + 0.5)))
-    horizon = max(0, int(wv(ctl, p, W_SEARCH_HORIZON) + 0.5))
+    samples, c, horizon = budget(ctl, p)
     scores = scratch_f1(ctl, SCR_SCORES, n)
     for j in range(n):
         scores[j] = 0.0
@@ -338,10 +353,7 @@ def search_action(st, tb, ctl, p, opts, n, wst, w2, wctl, nolog):
         determinize(wst, p, r, tmp)
         seed = srng_next(r)
         for j in range(nc):
-            copy_into(w2, wst, STATE_SIZE)
-            rng_seed(w2, seed)
-            w2[G_LOGN] = 0
-            reset_plans(wctl)
+            start_copy(w2, wst, seed, wctl)
             do_action(w2, tb, wctl, nolog, p, opts[cand[j]])
             v = play_out(w2, tb, wctl, nolog, p, horizon, ctl)
             tot[j] += v
