@@ -410,13 +410,20 @@ def read_games(run_dir):
     (about 200 bytes a game): for big runs the reports stream the files instead
     (:func:`iter_game_batches`).
     """
+    return read_sorted_games(run_dir, GAME_COLUMNS, SORT_KEYS)
+
+
+def read_sorted_games(run_dir, columns, keys) -> pd.DataFrame:
+    """Every stored game of ``run_dir`` as a DataFrame sorted (stable) by ``keys`` with a fresh
+    RangeIndex; empty with ``columns`` if none is stored. Raises RunError if ``run_dir`` is
+    not a run folder of this format. (The reader behind :func:`read_games` and the team
+    runs' ``read_team_games``.)"""
     run_dir = Path(run_dir)
     read_manifest(run_dir)
     table = read_game_table(run_dir)
     if table is None:
-        return pd.DataFrame({c: [] for c in GAME_COLUMNS})
-    df = table.to_pandas()
-    return df.sort_values(SORT_KEYS, kind="stable").reset_index(drop=True)
+        return pd.DataFrame({c: [] for c in columns})
+    return table.to_pandas().sort_values(keys, kind="stable").reset_index(drop=True)
 
 
 def read_spaces(run_dir):

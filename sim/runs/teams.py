@@ -11,10 +11,8 @@ import time
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from sim.content.battlefields import load_battlefield
@@ -26,7 +24,7 @@ from sim.runs.backend import Backend
 from sim.runs.drive import drive_chunks
 from sim.runs.errors import RunError
 from sim.runs.plan import battlefield_facts, check_common, finish_plan, resolve_battlefields, resolve_heroes, split_keys
-from sim.runs.store import END_REASONS, finished_chunks, read_game_table, read_manifest, write_task
+from sim.runs.store import END_REASONS, finished_chunks, read_sorted_games, write_task
 from sim.runs.workers import cached_battlefield, cached_tables, check_worker, worker_expectation
 
 TEAMS_MODE = "teams"
@@ -270,14 +268,8 @@ def read_team_games(run_dir):
     :data:`TEAM_GAME_COLUMNS`), sorted by seat heroes, battlefield and game index. Raises
     ``sim.runs.errors.RunError`` if ``run_dir`` is not a run folder of this format. Reads
     the whole run into memory; the report streams it instead."""
-    run_dir = Path(run_dir)
-    read_manifest(run_dir)
-    table = read_game_table(run_dir)
-    if table is None:
-        return pd.DataFrame({c: [] for c in TEAM_GAME_COLUMNS})
-    df = table.to_pandas()
-    keys = ["s1_hero", "s2_hero", "s3_hero", "s4_hero", "battlefield", "game_index"]
-    return df.sort_values(keys, kind="stable").reset_index(drop=True)
+    return read_sorted_games(run_dir, TEAM_GAME_COLUMNS,
+                             ["s1_hero", "s2_hero", "s3_hero", "s4_hero", "battlefield", "game_index"])
 
 
 def execute_teams(plan, backend=None, progress: bool | None = True, after_chunk=None, jobs: int | None = None,
