@@ -68,6 +68,55 @@ OPS = {
     "reveal_top": (E.OP_REVEAL_TOP, set()),
     "hand_to_deck": (E.OP_HAND_TO_DECK, {"amount"}),
 }
+# the fields a step of each op must give (an op missing from this table needs none besides
+# "op"); every other field of OPS is optional, with the default heroes/README.md states.
+# A target, a destination or a source is never guessed: a missing one is an error naming it.
+REQUIRED = {
+    "damage": ("target",),
+    "recover": ("target",),
+    "set_health": ("amount", "target"),
+    "move": ("target", "up_to"),          # up_to may be left out only with onto = "fog"
+    "place": ("target", "to"),
+    "swap": ("target",),
+    "pin": ("target",),
+    "return_defeated": ("fighter", "to"),
+    "summon": ("fighter", "to"),
+    "set_value": ("amount",),
+    "take_from_discard": ("tag",),
+    "flip_counter": ("counter",),
+    "set_counter": ("counter", "value"),
+    "choose_counter": ("counter",),
+    "search": ("from",),
+    "look_top": ("amount", "keep", "rest"),
+    "damage_spaces": ("in_zone_of", "side"),
+    "discard_top": ("who",),
+    "choose": ("options",),
+    "set_printed": ("card", "to"),
+    "reclaim": ("to",),
+    "place_fog": ("to",),
+}
+# ops that need exactly one field of a pair (compile_step checks each with its own message)
+ONE_OF = {"search": ("card", "tag"), "move_fog": ("up_to", "to")}
+# what a missing required field means, for the error message
+FIELD_HINTS = {
+    "target": "whom the step acts on",
+    "to": "where to",
+    "up_to": "how many spaces; only a move with onto = 'fog' may leave it out",
+    "amount": "how many",
+    "fighter": "which sidekick",
+    "tag": "a tag that cards of this file carry",
+    "counter": "a counter declared under [hero]",
+    "value": "the counter's new value",
+    "from": "where to search: discard_then_deck, deck, discard or deck_or_discard",
+    "keep": "how many of the cards to keep in hand",
+    "rest": "top or bottom: where the other cards go",
+    "in_zone_of": "whose zone",
+    "side": "any, opposing or own",
+    "who": "you or opponent",
+    "options": "a list of step lists",
+    "card": "opponent or yours",
+}
+
 FOG_TOKENS = {"any": E.FT_ANY, "under_hero": E.FT_UNDER_HERO, "each": E.FT_EACH}
 SEARCH_FROM = {"discard_then_deck": E.SR_DISCARD_THEN_DECK, "deck": E.SR_DECK, "discard": E.SR_DISCARD,
                "deck_or_discard": E.SR_DECK_OR_DISCARD}
@@ -338,6 +387,23 @@ def _place_to(ctx, where, to, row):
     ctx.fail(where, f"must be 'any', 'last_fog', {{ in_zone_of = fighter }} or {{ adjacent_to = fighter }}, got {to!r}")
 
 
+def _check_required(ctx, where, op, step):
+    """Raise HeroFileError (naming the file, the card or hook, the step and the field) if
+    ``step`` lacks a field its op ``op`` requires (:data:`REQUIRED`)."""
+    need = [k for k in REQUIRED.get(op, ()) if k not in step]
+    if op == "move" and "onto" in step and "up_to" in need:
+        need.remove("up_to")      # a move onto fog may leave out up_to (no limit); another onto is refused below
+    if need:
+        k = need[0]
+        hint = FIELD_HINTS.get(k, "")
+        if k == "target":
+            hint += ("; valid: 'self', 'opposing', 'each own', 'combatant', 'opponent_hero', 'moved', "
+                     + "".join(f"{n!r}, " for n in ctx.fighters) + "or a table like { one = 'in_zone', of = 'self', "
+                     "side = 'opposing' }")
+        more = f" (also missing: {', '.join(repr(x) for x in need[1:])})" if len(need) > 1 else ""
+        ctx.fail(f"{where}.{k}", f"missing required field '{k}' of op {op!r} ({hint}){more}")
+
+
 def compile_step(ctx, where, step):
     """Compile one step (a dict) to int64 rows (k, I_FIELDS); k > 1 only for 'choose'."""
     if not isinstance(step, dict):
@@ -358,6 +424,7 @@ def compile_step(ctx, where, step):
     if bad:
         ctx.fail(where, f"op {op!r} does not take {sorted(bad)}; it takes: "
                  + ", ".join(sorted(allowed | {"if", "unless", "may"})))
+    _check_required(ctx, where, op, step)
     row = np.zeros(L.I_FIELDS, np.int64)
     row[L.I_OP] = code
     if "if" in step and "unless" in step:
@@ -389,7 +456,7 @@ def compile_step(ctx, where, step):
         if _bool(ctx, where + ".track", step.get("track", False)):
             row[L.I_FLAGS] |= L.IF_TRACK
     if op in ("damage", "move", "place", "recover", "set_health", "pin", "swap"):
-        _target(ctx, where + ".target", step.get("target", "self"), row)
+        _target(ctx, where + ".target", step["target"], row)
     if op == "add_value" and "card" in step:
         if step["card"] not in ("yours", "opponent"):
             ctx.fail(where + ".card", f"unknown {step['card']!r}; valid: yours, opponent")
@@ -400,7 +467,7 @@ def compile_step(ctx, where, step):
         if k == 0:
             ctx.fail(where + ".fighter", "name a sidekick to summon")
         row[L.I_REF] = k
-        to = step.get("to", {"in_zone_of": ctx.hero_name})
+        to = step["to"]
         if not (isinstance(to, dict) and set(to) == {"in_zone_of"}):
             ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
         row[L.I_Y] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
@@ -413,7 +480,7 @@ def compile_step(ctx, where, step):
                 ctx.fail(where + ".form", f"unknown form {step['form']!r}; valid: " + ", ".join(values))
             row[L.I_X] = values.index(step["form"]) + 1
     if op == "place_fog":
-        to = step.get("to", {"in_zone_of": ctx.hero_name})
+        to = step["to"]
         if not (isinstance(to, dict) and set(to) == {"in_zone_of"}):
             ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
         row[L.I_Y] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
@@ -436,11 +503,11 @@ def compile_step(ctx, where, step):
         if _bool(ctx, where + ".different", step.get("different", False)):
             row[L.I_FLAGS] |= L.IF_DIFFERENT
     if op == "set_printed":
-        card = step.get("card", "opponent")
+        card = step["card"]
         if card not in ("yours", "opponent"):
             ctx.fail(where + ".card", f"unknown {card!r}; valid: yours, opponent")
         row[L.I_X] = 1 if card == "opponent" else 0
-        to = step.get("to", "boost")
+        to = step["to"]
         if to == "boost":
             row[L.I_Y] = 0
         else:
@@ -449,7 +516,7 @@ def compile_step(ctx, where, step):
     if op == "hand_to_deck":
         row[L.I_N] = _int(ctx, where + ".amount", step.get("amount", 1), 1, 20)
     if op == "reclaim":
-        to = step.get("to", "hand")
+        to = step["to"]
         if to not in ("deck_top", "hand"):
             ctx.fail(where + ".to", f"unknown {to!r}; valid: deck_top, hand")
         row[L.I_X] = 1 if to == "hand" else 0
@@ -467,20 +534,20 @@ def compile_step(ctx, where, step):
             row[L.I_Y] = ctx.cards[step["card"]] + 1   # local index + 1; compile_content maps it to a card id
         else:
             row[L.I_PARG] = ctx.tag(where + ".tag", step["tag"])
-        frm = step.get("from", "discard_then_deck")
+        frm = step["from"]
         if frm not in SEARCH_FROM:
             ctx.fail(where + ".from", f"unknown {frm!r}; valid: " + ", ".join(SEARCH_FROM))
         row[L.I_X] = SEARCH_FROM[frm]
     if op == "look_top":
-        row[L.I_X] = _int(ctx, where + ".keep", step.get("keep", 0))
-        rest = step.get("rest", "top")
+        row[L.I_X] = _int(ctx, where + ".keep", step["keep"])
+        rest = step["rest"]
         if rest not in ("top", "bottom"):
             ctx.fail(where + ".rest", f"unknown {rest!r}; valid: top, bottom")
         if rest == "bottom":
             row[L.I_FLAGS] |= L.IF_BOTTOM
     if op == "damage_spaces":
-        row[L.I_REF] = ctx.ref(where + ".in_zone_of", step.get("in_zone_of", "self"))
-        side = step.get("side", "opposing")
+        row[L.I_REF] = ctx.ref(where + ".in_zone_of", step["in_zone_of"])
+        side = step["side"]
         if side not in SIDES:
             ctx.fail(where + ".side", f"unknown side {side!r}; valid: " + ", ".join(SIDES))
         row[L.I_SIDE] = SIDES[side]
@@ -531,13 +598,13 @@ def compile_step(ctx, where, step):
     if op == "take_from_discard":
         row[L.I_PARG] = ctx.tag(where + ".tag", step.get("tag"))
     if op == "place":
-        _place_to(ctx, where + ".to", step.get("to", "any"), row)
+        _place_to(ctx, where + ".to", step["to"], row)
     if op == "return_defeated":
         k = ctx.fighter_kind(where + ".fighter", step.get("fighter"))
         if k == 0:
             ctx.fail(where + ".fighter", "a hero cannot be returned; name a sidekick")
         row[L.I_REF] = k
-        to = step.get("to", {"in_zone_of": ctx.hero_name})
+        to = step["to"]
         if not (isinstance(to, dict) and set(to) == {"in_zone_of"}):
             ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
         row[L.I_Y] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
