@@ -52,6 +52,7 @@ from sim.runs.store import MANIFEST, read_manifest
 from .format import ALL, hero_names, pct, plural, pts, pvalue
 from .render import ReportFiles, report_dirs, write_pngs, write_tables
 from .stats import Z95, holm, outcome_counts, score_interval, two_proportion_test
+from .status import run_progress
 from .stream import scan_duels
 from .tables import sides
 
@@ -153,11 +154,8 @@ def load_side(run_dir) -> RunSide:
     counts = scan_duels(run_dir, cards=False)
     if counts.games == 0:
         raise DiffError(f"{run_dir}: no finished games yet; run `unmatched-sim matrix` first")
-    total = int(m.get("games_total", counts.games))
-    warning = None
-    if m.get("status") != "complete" or counts.games < total:
-        warning = (f"warning: {run_dir} is unfinished ({m.get('status', 'unknown status')}, {counts.games} of "
-                   f"{total} games stored); the diff uses the games stored")
+    # the one rule of every report (reports.status): complete only when every planned game is stored
+    warning = run_progress(run_dir, m).warning(run_dir)
     return RunSide(run_dir, m, counts.games, counts.outcomes, warning)
 
 

@@ -421,13 +421,27 @@ def _state_values(name: str, field: str, values, noun: str, example: str) -> tup
     return tuple(values)
 
 
-def load_all(directory: str | Path | None = None, extra=()) -> dict[str, HeroSpec]:
-    """All hero files, keyed by hero key; raises HeroFileError on the first bad file.
+@dataclass(frozen=True)
+class BadHeroFile:
+    """A hero file that :func:`load_heroes` could not load: its ``path``, the hero ``key`` it
+    would have had (its ``key = ...`` if readable, else the file name) and the one-line
+    ``message`` (HeroFileError's, naming the file by its path)."""
 
-    ``directory``: the folder to read (default: the installed ``heroes/``);
-    ``extra``: more hero files or folders (homebrew heroes) added to those; a file
-    named twice (the same folder given twice) is read once. A key used by two files is
-    an error naming both.
+    path: str
+    key: str
+    message: str
+
+
+def load_heroes(directory: str | Path | None = None, extra=()) -> tuple[dict[str, HeroSpec], tuple]:
+    """Every hero file that loads, keyed by hero key, and the ones that do not:
+    ``(specs, bad)`` with ``bad`` a tuple of :class:`BadHeroFile`, so that one bad homebrew
+    file does not stop the commands that do not use that hero (those that do get its
+    error, ``sim.content.compile.Content.row``).
+
+    ``directory``: the folder to read (default: the installed ``heroes/``); ``extra``:
+    more hero files or folders (homebrew heroes) added to those; a file named twice (the
+    same folder given twice) is read once; a key used by two files makes the second one
+    bad, naming both. Raises HeroFileError only for an ``extra`` path that does not exist.
     """
     paths = hero_files(directory)
     for e in extra:
@@ -438,18 +452,44 @@ def load_all(directory: str | Path | None = None, extra=()) -> dict[str, HeroSpe
             paths.append(e)
         else:
             raise HeroFileError(f"{e}: no such hero file or folder")
-    out = {}
+    out: dict = {}
+    bad: list = []
     seen = set()
     for p in paths:
         if p.resolve() in seen:   # the same file named twice (a folder given twice): read once
             continue
         seen.add(p.resolve())
-        spec = load_hero(p)
-        if spec.key in out:
-            raise HeroFileError(f"{p}: key {spec.key!r} already used by {out[spec.key].path}; "
-                                "rename the file or set key = \"...\" in it")
+        try:
+            spec = load_hero(p)
+            if spec.key in out:
+                raise HeroFileError(f"{p}: key {spec.key!r} already used by {out[spec.key].path}; "
+                                    "rename the file or set key = \"...\" in it")
+        except HeroFileError as e:
+            msg = str(e)
+            if msg.startswith(f"{p.name}: "):        # the loaders name the file only: give its path
+                msg = f"{p}: {msg[len(p.name) + 2:]}"
+            bad.append(BadHeroFile(str(p), _file_key(p), msg))
+            continue
         out[spec.key] = spec
-    return out
+    return out, tuple(bad)
+
+
+def _file_key(path: Path) -> str:
+    """The key a hero file asks for (``key = ...``), or its file name's stem."""
+    try:
+        key = tomllib.loads(path.read_text(encoding="utf-8-sig")).get("key")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        key = None
+    return key if isinstance(key, str) and key else path.stem
+
+
+def load_all(directory: str | Path | None = None, extra=()) -> dict[str, HeroSpec]:
+    """All hero files, keyed by hero key; raises HeroFileError on the first bad file (see
+    :func:`load_heroes` for the arguments, and for loading around bad files)."""
+    specs, bad = load_heroes(directory, extra)
+    if bad:
+        raise HeroFileError(bad[0].message)
+    return specs
 
 
 def deck_warnings(spec: HeroSpec) -> list[str]:
