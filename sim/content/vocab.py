@@ -17,8 +17,10 @@ import numpy as np
 from sim.engine import effects as E
 from sim.engine import layout as L
 
+from .errors import FileError
 
-class HeroFileError(ValueError):
+
+class HeroFileError(FileError):
     """A hero file is invalid; the message names the file, card and field."""
 
 
@@ -242,6 +244,12 @@ class StepContext:
                   + (", ".join(sorted(self.counters)) or "(none; declare them under [hero] counters)"))
 
 
+def _known(value, table) -> bool:
+    """``value`` is one of ``table``'s names (a file may hold a list or a table where a name
+    belongs: that is not a name, and must not be looked up as one)."""
+    return isinstance(value, str) and value in table
+
+
 def _int(ctx, where, value, lo=0, hi=99):
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         ctx.fail(where, f"must be a whole number from {lo} to {hi}, got {value!r}")
@@ -292,7 +300,7 @@ def _target(ctx, where, t, row):
              ("any", True): E.SEL_ONE_ANY, ("all", False): E.SEL_ALL,
              ("within", True): E.SEL_ONE_WITHIN, ("passed", True): E.SEL_ONE_PASSED,
              ("on_fog", False): E.SEL_EACH_FOG}
-    if (how, one) not in table:
+    if not isinstance(how, str) or (how, one) not in table:
         ctx.fail(where, f"{'one' if one else 'each'} = {how!r} is not valid; valid: "
                  "one = 'in_zone' | 'adjacent' | 'any' | 'within' | 'passed'; "
                  "each = 'in_zone' | 'adjacent' | 'all' | 'on_fog'")
@@ -308,7 +316,7 @@ def _target(ctx, where, t, row):
             ctx.fail(where, f"'{how}' needs 'of' (whose zone / adjacent to whom)")
         row[L.I_REF] = ctx.ref(where + ".of", t["of"])
     side = t.get("side", "any")
-    if side not in SIDES:
+    if not _known(side, SIDES):
         ctx.fail(where + ".side", f"unknown side {side!r}; valid: " + ", ".join(SIDES))
     row[L.I_SIDE] = SIDES[side]
     if _bool(ctx, where + ".other", t.get("other", False)):
@@ -336,7 +344,7 @@ def _condition(ctx, where, c, row):
         row[L.I_CA], row[L.I_CB] = slot, values.index(c[key])
         roles = {"any": 0, "attacking": 1, "defending": 2}
         role = c.get("role", "any")
-        if role not in roles:
+        if not _known(role, roles):
             ctx.fail(where + ".role", f"unknown {role!r}; valid: " + ", ".join(roles))
         row[L.I_CREF] = roles[role]
     elif "hero_health_at_most" in c:
@@ -411,7 +419,7 @@ def compile_step(ctx, where, step):
     if "op" not in step:
         ctx.fail(where, "missing required field 'op'; valid ops: " + ", ".join(OPS))
     op = step.get("op")
-    if op not in OPS:
+    if not _known(op, OPS):
         ctx.fail(where + ".op", f"unknown op {op!r}; valid: " + ", ".join(OPS))
     w = ctx.window
     if w is not None:
@@ -497,7 +505,7 @@ def compile_step(ctx, where, step):
             if step["to"] == "empty":
                 row[L.I_FLAGS] |= L.IF_EMPTY
         token = step.get("token", "any")
-        if token not in FOG_TOKENS:
+        if not _known(token, FOG_TOKENS):
             ctx.fail(where + ".token", f"unknown {token!r}; valid: " + ", ".join(FOG_TOKENS))
         row[L.I_X] = FOG_TOKENS[token]
         if _bool(ctx, where + ".different", step.get("different", False)):
@@ -522,20 +530,20 @@ def compile_step(ctx, where, step):
         row[L.I_X] = 1 if to == "hand" else 0
     if op in ("draw", "discard", "discard_top", "move_fog"):
         who = step.get("who", "you" if op in ("draw", "discard_top", "move_fog") else "opponent")
-        if who not in WHO:
+        if not _known(who, WHO):
             ctx.fail(where + ".who", f"unknown {who!r}; valid: " + ", ".join(WHO))
         row[L.I_SIDE] = WHO[who]
     if op == "search":
         if ("card" in step) == ("tag" in step):
             ctx.fail(where, "op 'search' needs exactly one of 'card' (a card name of this hero) or 'tag'")
         if "card" in step:
-            if step["card"] not in ctx.cards:
+            if not _known(step["card"], ctx.cards):
                 ctx.fail(where + ".card", f"unknown card {step['card']!r}; cards of this hero: " + ", ".join(ctx.cards))
             row[L.I_Y] = ctx.cards[step["card"]] + 1   # local index + 1; compile_content maps it to a card id
         else:
             row[L.I_PARG] = ctx.tag(where + ".tag", step["tag"])
         frm = step["from"]
-        if frm not in SEARCH_FROM:
+        if not _known(frm, SEARCH_FROM):
             ctx.fail(where + ".from", f"unknown {frm!r}; valid: " + ", ".join(SEARCH_FROM))
         row[L.I_X] = SEARCH_FROM[frm]
     if op == "look_top":
@@ -548,7 +556,7 @@ def compile_step(ctx, where, step):
     if op == "damage_spaces":
         row[L.I_REF] = ctx.ref(where + ".in_zone_of", step["in_zone_of"])
         side = step["side"]
-        if side not in SIDES:
+        if not _known(side, SIDES):
             ctx.fail(where + ".side", f"unknown side {side!r}; valid: " + ", ".join(SIDES))
         row[L.I_SIDE] = SIDES[side]
     if op == "choose":
@@ -588,7 +596,7 @@ def compile_step(ctx, where, step):
             row[L.I_X] = 1
     if "per" in step:
         per = step["per"]
-        if per not in PER:
+        if not _known(per, PER):
             ctx.fail(where + ".per", f"unknown {per!r}; valid: " + ", ".join(PER))
         row[L.I_PER] = PER[per]
         if per == "discard_tag":
