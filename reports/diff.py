@@ -11,9 +11,9 @@ Definitions (one row per hero or per cell):
 
 - **field score** of a hero: its *pooled* score over every game it played against the
   other heroes (mirrors excluded): ``(wins + draws/2) / games``; the ``score`` column of
-  the matrix report's strength table (``reports.tables.strength``), which equals its
-  ``field_score`` (mean of the matchup scores) whenever every pair has the same games.
-  With ``common`` only the games between common heroes count. ``lo`` / ``hi``: its
+  the matrix report's strength table (``reports.tables.strength``, defined in
+  ``reports.format.SCORE_DEFINITION``). With ``common`` only the games between common
+  heroes count. ``lo`` / ``hi``: its
   Wilson 95% interval in each run.
 - **change** = score_b - score_a, with a 95% normal (Wald) interval on the difference of
   two independent proportions, ``d ± 1.96 sqrt(pa(1-pa)/na + pb(1-pb)/nb)``. Why: the two

@@ -44,7 +44,7 @@ def main(argv=None) -> int:
         @settings(max_examples=a.examples, deadline=None, database=None, phases=[Phase.generate],
                   suppress_health_check=list(HealthCheck))
         @given(data=st.data())
-        def run(data):
+        def run(data, kind=kind):
             outcomes.append(fuzz_case(data, kind))
 
         from hypothesis import seed

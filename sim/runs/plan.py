@@ -377,7 +377,7 @@ def _check_recoverable(run_dir: Path, settings: dict, err: ManifestDamaged) -> N
 #: machine shared with other work (``unmatched-sim bench``), for a first estimate before a run
 #: starts (the progress bar then measures). The expert's is for its default budget (search_samples
 #: 8 x search_candidates 4, horizon 1) and scales inversely with samples x candidates x horizon.
-GAMES_PER_SECOND = {"standard": 2000.0, "greedy": 10000.0, "random": 8000.0, "expert": 40.0}
+GAMES_PER_SECOND = {"standard": 2500.0, "greedy": 8000.0, "random": 6000.0, "expert": 50.0}
 #: a team game (four seats) costs about this many duels
 TEAM_GAME_COST = 3.0
 #: bytes a stored game takes on disk (games and spaces files, compacted)

@@ -498,11 +498,13 @@ class RunProgress:
 
     @property
     def complete(self) -> bool:
+        """Every planned game is stored, and (a run with space counters) their counters too."""
         return self.games_stored >= self.games_total and (self.spaces_games is None
                                                           or self.spaces_games >= self.games_stored)
 
     @property
     def status(self) -> str:
+        """``complete``, ``running`` (not complete, a command holds the lock) or ``unfinished``."""
         if self.complete:
             return "complete"
         return "running" if self.locked else "unfinished"
