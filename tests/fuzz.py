@@ -30,6 +30,21 @@ def _signature(message: str) -> str:
     return f"{frames[-1][0]}:{frames[-1][1]} {last.split(':')[0]}" if frames else last[:120]
 
 
+def _run_kind(kind: str, examples: int, seed_value: int, outcomes: list) -> None:
+    """``examples`` edited files of ``kind`` (hypothesis seed ``seed_value``), appended to ``outcomes``."""
+    from hypothesis import seed
+
+    # generate only: no shrinking (every outcome is recorded, none raises) and no example database
+    @seed(seed_value)
+    @settings(max_examples=examples, deadline=None, database=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(data=st.data())
+    def run(data):
+        outcomes.append(fuzz_case(data, kind))
+
+    run()
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--examples", type=int, default=2500, help="edited files per kind (default 2500)")
@@ -40,15 +55,7 @@ def main(argv=None) -> int:
     outcomes, kinds = [], [k for k in a.kinds.split(",") if k]
     t0 = time.perf_counter()
     for kind in kinds:
-        # generate only: no shrinking (every outcome is recorded, none raises) and no example database
-        @settings(max_examples=a.examples, deadline=None, database=None, phases=[Phase.generate],
-                  suppress_health_check=list(HealthCheck))
-        @given(data=st.data())
-        def run(data, kind=kind):
-            outcomes.append(fuzz_case(data, kind))
-
-        from hypothesis import seed
-        seed(a.seed)(run)()
+        _run_kind(kind, a.examples, a.seed, outcomes)
         t = tally(outcomes)[kind]
         print(f"{kind}: {t['tried']} tried, {t['loaded']} loaded, {t['refused']} refused, {t['traceback']} tracebacks "
               f"({time.perf_counter() - t0:.0f} s)", flush=True)
