@@ -461,7 +461,7 @@ def summary_text(tables: dict) -> str:
         rt = (f"{r['rating']:>+7.0f} [{r['rating_lo']:+.0f}, {r['rating_hi']:+.0f}]" if pd.notna(r["rating"])
               else f"{'n/a':>7}")
         lines.append(f"{r['hero']:<16}{sc:<25}{rt:<31}{int(r['games']):>7}")
-    lines.append(f"({SCORE_DEFINITION}; {RATING_DEFINITION})")
+    lines += [f"({SCORE_DEFINITION};", f" {RATING_DEFINITION})"]
     if tables["strength"]["rating"].isna().all() and len(tables["strength"]) > 1:
         lines.append("(no rating: a hero won or lost every game against the others; play more games)")
     mm = matchup_matrix(tables["matchups"])

@@ -90,11 +90,12 @@ def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = 
     before any task is played; each worker process loads it once.
 
     Raises sim.runs.backend.BackendError (one line, ``.param`` names the option) for bad
-    backend options, an unreachable scheduler, differing workers or a cluster lost
-    mid-run (nothing is written if the scheduler cannot be reached), RunError if
-    the folder cannot be written or ``task_games`` is not positive, and RunInterrupted on
-    KeyboardInterrupt (finished tasks stay stored). Games are identical whatever the
-    backend, ``jobs`` and ``task_games``.
+    backend options, an unreachable scheduler, differing workers, a cluster lost
+    mid-run or loky workers that keep dying (nothing is written if the scheduler cannot be
+    reached), RunError if ``task_games`` is not positive, RunWriteError if the folder cannot
+    be written, ``sim.runs.lock.RunLocked`` if another command is playing the folder, and
+    RunInterrupted on KeyboardInterrupt (finished tasks stay stored). Games are identical
+    whatever the backend, ``jobs`` and ``task_games``.
     """
     be = Backend.of(backend, jobs, scheduler)
     prof = get_profile(plan.settings["ai"])
@@ -137,9 +138,13 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
     run once on every worker before the clock starts (loads the engine there, so the
     games per second measure play, as ``bench`` does; its time is in ``setup_seconds``).
     Keeps the manifest's status and
-    sessions, and compacts the folder once every chunk is stored. Raises RunError if the
-    folder cannot be written, BackendError for differing workers and RunInterrupted on
-    KeyboardInterrupt (finished tasks stay stored)."""
+    sessions, and compacts the folder once every chunk is stored. Holds the folder's lock
+    (``sim.runs.lock.run_lock``) from before it cleans the folder until the compaction, and
+    plays the chunks of ``plan.respace`` (games stored, space counters missing) in tasks of
+    their own. Raises RunWriteError (a RunError) if the folder cannot be written (a full
+    disk; the message says how many games are kept), ``sim.runs.lock.RunLocked`` if another
+    command holds the lock, BackendError for differing workers or loky workers that keep
+    dying, and RunInterrupted on KeyboardInterrupt (finished tasks stay stored)."""
     # on Ctrl-C joblib warns that the tasks in flight were cancelled; they are simply not
     # stored (the resume plays them), so the warning only alarms the user
     warnings.filterwarnings("ignore", message=r".*tasks which were still being processed by the workers have "
