@@ -118,3 +118,43 @@ def write_profile(res, path, summ: dict | None = None, name: str | None = None, 
     tmp.write_text(text)
     os.replace(tmp, path)
     return path
+
+
+def final_table(entries: list) -> pd.DataFrame:
+    """One row per hero from ``entries`` ((hero, start scores, tuned scores): float64 arrays
+    of the same games): games, both scores with Wilson 95% intervals (0..1), the paired
+    change in points with its 95% interval, the paired t-test's p and its Holm-corrected
+    p over the heroes, and ``verdict`` ("better", "worse" or "no significant change" at
+    5% after Holm)."""
+    from reports.stats import holm
+    rows = []
+    for hero, a, b in entries:
+        sa, sb, d = _score(a), _score(b), paired_difference(a, b)
+        rows.append({"hero": hero, "games": sa["games"], "score_start": sa["score"], "lo_start": sa["lo"],
+                     "hi_start": sa["hi"], "score_tuned": sb["score"], "lo_tuned": sb["lo"], "hi_tuned": sb["hi"],
+                     "change": d.mean * 100, "change_lo": d.lo * 100, "change_hi": d.hi * 100, "p": d.pvalue})
+    df = pd.DataFrame(rows)
+    if len(df):
+        p_holm, reject = holm(df["p"].to_numpy())
+        df["p_holm"] = p_holm
+        df["verdict"] = np.where(~reject, "no significant change", np.where(df["change"] > 0, "better", "worse"))
+    return df
+
+
+def format_final(df: pd.DataFrame, rounds: dict | None = None) -> str:
+    """The final table for the terminal; ``rounds``: {hero: [tuned score of each round's
+    check (against that round's field)]} for the round-to-round columns."""
+    head = f"{'hero':<18}{'games':>6}  {'start weights':<22}{'tuned weights':<22}{'change [95%]':<22}{'p_holm':>8}  verdict"
+    lines = [head]
+    for r in df.itertuples():
+        lines.append(f"{r.hero:<18}{r.games:>6}  {r.score_start:6.1%} [{r.lo_start:.1%}, {r.hi_start:.1%}]  "
+                     f"{r.score_tuned:6.1%} [{r.lo_tuned:.1%}, {r.hi_tuned:.1%}]  "
+                     f"{r.change:+5.1f} [{r.change_lo:+.1f}, {r.change_hi:+.1f}]{'':<4}{r.p_holm:8.2g}  {r.verdict}")
+    if rounds:
+        n = max(len(v) for v in rounds.values())
+        lines.append("")
+        lines.append("tuned score in each round's check (against that round's field): "
+                     + "  ".join(f"round {i + 1}" for i in range(n)))
+        for h, v in sorted(rounds.items()):
+            lines.append(f"  {h:<18}" + "  ".join(f"{x:7.1%}" for x in v))
+    return "\n".join(lines)

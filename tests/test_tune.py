@@ -137,3 +137,23 @@ def test_tune_command_writes_a_profile_that_plays(tmp_path):
     assert p.tuned_heroes == ["ciri"]
     r = CliRunner().invoke(main, ["duel", "ciri", "medusa", "-b", "soho", "--ai", str(out / "tuned.toml"), "--seed", "2"])
     assert r.exit_code == 0 and "Game over" in r.output
+
+
+def test_two_rounds_of_two_heroes_and_the_final_table(tmp_path):
+    """Round 2 tunes each hero against the field playing round 1's weights; the final
+    table compares each hero's starting and last weights against the first field."""
+    out = tmp_path / "t"
+    r = CliRunner().invoke(main, ["tune", "medusa", "sinbad", "--field", "medusa,sinbad", "--rounds", "2", "-b", "soho",
+                                  "--weights", "threat,approach", "--generations", "1", "--popsize", "4",
+                                  "--games-per-eval", "20", "--check-games", "40", "--out", str(out), "-q", "-j", "1"])
+    assert r.exit_code == 0, r.output
+    r1, r2 = load_profile(out / "round1" / "tuned.toml"), load_profile(out / "round2" / "tuned.toml")
+    assert r1.tuned_heroes == r2.tuned_heroes == ["medusa", "sinbad"]
+    prov = (out / "round2" / "medusa" / "tuned-medusa.toml").read_text()
+    assert "round1/tuned.toml" in prov    # round 2 started from, and played against, round 1
+    assert load_profile(out / "tuned.toml").weights_for("medusa") == r2.weights_for("medusa")
+    import pandas as pd
+    df = pd.read_csv(out / "final.csv")
+    assert list(df["hero"]) == ["medusa", "sinbad"] and set(df["games"]) == {40}
+    assert {"score_start", "score_tuned", "change", "p_holm", "verdict", "round1_tuned", "round2_tuned"} <= set(df)
+    assert "Holm over the heroes" in r.output

@@ -139,6 +139,8 @@ def tune(heroes, all_heroes, field, battlefields, weights, field_ai, games_per_e
         field_ai_now = str(round_profile)
     if round_profile != out / "tuned.toml":
         shutil.copyfile(round_profile, out / "tuned.toml")
+    if rounds > 1 or len(keys) > 1:
+        _final_check(keys, out, field_ai, field, battlefields, names, check_games, seed, extra, results, backend)
     click.echo(f"Profile: {out / 'tuned.toml'}  (use it with --ai {out / 'tuned.toml'})"
                + (f"; also written to {update}" if update is not None else ""))
 
@@ -150,3 +152,37 @@ def _fit_budget(s, budget: int):
     n = len(s.weights)
     pop = s.popsize or (4 + int(3 * math.log(n)))
     return dataclasses.replace(s, generations=max(1, budget // (pop * s.games_per_eval)))
+
+
+def _final_check(keys, out, field_ai, field, battlefields, names, check_games, seed, extra, results, backend):
+    """Each hero with its starting and its last round's weights against the first round's
+    field, on the same fresh games; the table (Holm over the heroes) also goes to
+    OUT/final.csv, with each round's tuned score beside it."""
+    from reports.tune import final_table, format_final
+    from sim.content.profiles import get_profile
+    from sim.runs.tune import TuneSettings, compare_weights
+    final = get_profile(str(out / "tuned.toml"))
+    base = get_profile(field_ai)
+    entries = []
+    for hero in keys:
+        opp = [k for k in (_keys(field) or keys_all(extra)) if k != hero]
+        s = TuneSettings(hero=hero, field=tuple(opp), battlefields=tuple(_keys(battlefields)), weights=tuple(names),
+                         field_ai=str(field_ai), check_games=check_games, seed=seed, extra=tuple(str(p) for p in extra))
+        (a, b), _ = compare_weights(s, [base.weights_for(hero), final.weights_for(hero)], backend)
+        entries.append((hero, a, b))
+    df = final_table(entries)
+    per_round = {}
+    for _r, summ in results:
+        per_round.setdefault(summ["hero"], []).append(summ["after"]["score"])
+    for i, x in enumerate(df["hero"]):
+        for j, v in enumerate(per_round.get(x, [])):
+            df.loc[i, f"round{j + 1}_tuned"] = v
+    df.to_csv(out / "final.csv", index=False)
+    click.echo(f"\nEach hero against the field playing {field_ai}, starting weights against the last round's, "
+               f"on the same {check_games} fresh games each (paired t-test, Holm over the heroes):")
+    click.echo(format_final(df, per_round))
+
+
+def keys_all(extra) -> list[str]:
+    from sim.play.match import installed_content
+    return sorted(installed_content(tuple(str(p) for p in extra)).specs)

@@ -377,3 +377,26 @@ def tune(settings: TuneSettings, out, backend: Backend | None = None, progress=N
     return TuneResult(s, {n: start[i] for n, i in zip(s.weights, idx)}, {n: tuned[i] for n, i in zip(s.weights, idx)},
                       list(ck["history"]), c_start, c_tuned, opponents, ck["seconds"], len(ck["history"]),
                       s.start or s.field_ai, prof, int(es.popsize))
+
+
+def compare_weights(settings: TuneSettings, weight_sets: list, backend: Backend | None = None,
+                    label: str = "final") -> tuple[list[np.ndarray], list[str]]:
+    """The hero's per-game scores with each full weight vector of ``weight_sets`` against
+    the field of ``settings`` (opponents playing ``settings.field_ai``), all on the same
+    ``settings.check_games`` games with fresh seeds (``label`` names the seed stream: no
+    generation or check of a tuning run plays them). Returns (one float64 (games,) array
+    per weight set, in order; the opponent key of each game). Raises RunError as
+    :func:`resolve_settings`."""
+    s, hero_los, field_keys, bfs, prof, _start = resolve_settings(settings)
+    cells = plan_cells(hero_los, field_keys, bfs, s.check_games)
+    k = max(1, min(8, len(cells)))
+    parts = [cells[i::k] for i in range(k)]
+    seed = zlib.crc32(f"tune-{label}:{s.seed}".encode())
+    tasks = [((w, j), s.hero, part, with_hero_weights(prof, s.hero, ws), seed, s.extra)
+             for w, ws in enumerate(weight_sets) for j, part in enumerate(parts)]
+    res = {}
+    with open_pool(backend or Backend.of(None, None, None), len(tasks)) as pool:
+        for i, v in pool.imap_unordered(_eval_task, tasks):
+            res[i] = v
+    out = [np.concatenate([res[(w, j)] for j in range(k)]) for w in range(len(weight_sets))]
+    return out, [c.opponent for part in parts for c in part for _ in range(c.games)]
