@@ -157,3 +157,17 @@ def test_two_rounds_of_two_heroes_and_the_final_table(tmp_path):
     assert list(df["hero"]) == ["medusa", "sinbad"] and set(df["games"]) == {40}
     assert {"score_start", "score_tuned", "change", "p_holm", "verdict", "round1_tuned", "round2_tuned"} <= set(df)
     assert "Holm over the heroes" in r.output
+
+
+def test_a_profile_based_on_a_tuned_one_keeps_its_heroes_and_applies_its_weights(tmp_path):
+    """An expert level over per-hero weights: `base` brings the hero sections along and the
+    profile's own [weights] (here the search budget) apply to every hero."""
+    t = tmp_path / "t.toml"
+    t.write_text('name = "t"\nmode = "standard"\nbase = "standard"\n[heroes.ciri.weights]\nthreat = 0.1\n')
+    e = tmp_path / "e.toml"
+    e.write_text(f'name = "e"\nmode = "expert"\nbase = "{t}"\n[weights]\nsearch_samples = 3\ncard = 2.0\n')
+    p = load_profile(e)
+    w = dict(zip(WEIGHT_NAMES, p.weights_for("ciri")))
+    assert p.mode_name == "expert" and p.tuned_heroes == ["ciri"]
+    assert (w["threat"], w["search_samples"], w["card"]) == (0.1, 3.0, 2.0)
+    assert dict(zip(WEIGHT_NAMES, p.weights_for("medusa")))["threat"] == get_profile("standard").weight("threat")

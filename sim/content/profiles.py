@@ -19,7 +19,8 @@ the scripted AI modes, ``[weights]`` (what the AI values; names and meanings in
 
 A designer's own profile is a file with the same fields; ``base = "standard"``
 takes every weight not given from that profile. A profile may also give weights for one
-hero (``[heroes.<hero key>.weights]``, on top of the profile's own; with an optional
+hero (``[heroes.<hero key>.weights]``, on top of the profile's own; a profile based on one
+with such sections inherits them, its own ``[weights]`` applied to them too; with an optional
 ``[heroes.<hero key>.provenance]`` table saying where they came from, as ``unmatched-sim
 tune`` writes): that hero's fighters play with them, every other hero with the profile's
 weights. The shipped ``tuned`` profile is one weight set per hero. ``--ai path/to/mine.toml`` uses
@@ -164,7 +165,12 @@ def load_profile(path, _seen: tuple = ()) -> AIProfile:
             raise ProfileError(f"{where}: weights missing: {', '.join(missing)} (or set base = \"standard\")")
     if mode == "expert":
         _check_budget(where, "weights", weights)
-    hero_w = dict(b.hero_weights) if base is not None else {}
+    # a base's weights of a hero's own are inherited; the weights given here apply to them too
+    hero_w = {}
+    for hk, bw in (b.hero_weights if base is not None else ()):
+        hw = dict(zip(names, bw))
+        hw.update({k: float(v) for k, v in given.items()})
+        hero_w[hk] = tuple(hw[n] for n in names)
     prov = dict(b.provenance) if base is not None else {}
     heroes = data.get("heroes", {})
     if not isinstance(heroes, dict):
