@@ -88,6 +88,11 @@ def tune(heroes, all_heroes, field, battlefields, weights, field_ai, games_per_e
     if len(set(keys)) != len(keys):
         raise click.BadParameter("a hero is named twice", param_hint="'HERO'")
     out = out or Path("runs") / (f"tune_{keys[0]}" if len(keys) == 1 else "tune")
+    if update is not None:
+        from sim.content.profiles import PROFILE_DIR
+        if update.resolve().parent == PROFILE_DIR.resolve():
+            raise click.BadParameter(f"{update} is an installed profile; give a file of your own",
+                                     param_hint="'--update'")
     names = _keys(weights) or tunable_weights()
     field_ai_now = field_ai
     results = []
@@ -121,6 +126,10 @@ def tune(heroes, all_heroes, field, battlefields, weights, field_ai, games_per_e
                 if e.param:
                     raise click.BadParameter(str(e), param_hint=f"'{e.param}'") from None
                 raise click.ClickException(str(e)) from None
+            except OSError as e:
+                bar.close()
+                raise click.ClickException(f"cannot write the tuning run to {hero_dir}: {e.strerror or e}; "
+                                           "choose another --out (finished generations are kept)") from None
             except KeyboardInterrupt:
                 bar.close()
                 raise click.ClickException(f"interrupted: every finished generation is in {hero_dir}; rerun the "
