@@ -171,3 +171,15 @@ def test_a_profile_based_on_a_tuned_one_keeps_its_heroes_and_applies_its_weights
     assert p.mode_name == "expert" and p.tuned_heroes == ["ciri"]
     assert (w["threat"], w["search_samples"], w["card"]) == (0.1, 3.0, 2.0)
     assert dict(zip(WEIGHT_NAMES, p.weights_for("medusa")))["threat"] == get_profile("standard").weight("threat")
+
+
+def test_profiles_command_shows_a_heros_own_weights(tmp_path):
+    f = tmp_path / "mine.toml"
+    f.write_text('name = "mine"\nmode = "standard"\nbase = "standard"\n[heroes.medusa.weights]\nthreat = 0.25\n'
+                 '[heroes.medusa.provenance]\ndate = "2026-12-01"\nscore_before = 0.8\nscore_after = 0.85\n'
+                 'field_ai = "standard"\n')
+    r = CliRunner().invoke(main, ["profiles", str(f)])
+    assert r.exit_code == 0, r.output
+    assert ("medusa: weights of its own, where they differ from the above (tuned 2026-12-01: score 80.0% -> 85.0% "
+            "against the field of standard)") in r.output
+    assert r.output.rstrip().endswith("threat             0.25")
