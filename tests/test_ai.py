@@ -335,7 +335,7 @@ def test_invisible_man_prefers_a_fog_space():
     ctl = new_control((MODE_STANDARD,) * 4, weights=(STANDARD.weights,) * 4)
     fu = np.full((L.MAX_FIGHTERS, L.MAX_FIGHTERS), -1.0)
     ef = np.empty((L.MAX_FIGHTERS, 6))
-    ne = AI.enemy_facts(st, 0, ef)
+    ne = AI.enemy_facts(st, ctl, 0, 0, ef)
     opposing = [f for f in range(L.MAX_FIGHTERS) if st[L.fslot(f, L.F_STATUS)] == L.FS_IN_PLAY
                 and st[L.fslot(f, L.F_OWNER)] == 1]
     assert ne == len(opposing) == 4   # Medusa and her three Harpies
@@ -430,7 +430,7 @@ def test_profile_file_with_base_overrides_weights(tmp_path):
     ('base = "standard"\n[weights]\nthreaten = 1\n', r"weights.threaten is not an AI weight; valid: dmg_hero"),
     ('base = "standard"\n[weights]\nthreat = "high"\n', r"weights.threat must be a number"),
     ('mode = "standard"\n[weights]\nthreat = 1\n', r"weights missing: dmg_hero"),
-    ('colour = 1\n', r"unknown field\(s\) colour; valid: base, description, mode, name, weights"),
+    ('colour = 1\n', r"unknown field\(s\) colour; valid: base, description, heroes, mode, name, weights"),
     ('base = "nonesuch"\n', r"unknown AI profile 'nonesuch'; valid: expert, expert-deep, greedy, random, standard, standard-1"),
     ('name = [\n', r"not valid TOML"),
     ('base = "standard"\n[weights]\nthreat = nan\n', r"weights.threat = nan is out of range"),

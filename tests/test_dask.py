@@ -5,6 +5,7 @@ import signal
 import socket
 import time
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -230,3 +231,14 @@ def test_lost_workers_and_scheduler_are_one_line_errors():
     assert e.param == "--scheduler" and "\n" not in str(e)
     assert str(e).startswith("lost the connection to the dask scheduler tcp://10.0.0.5:8786 during the run (OSError)")
     assert _dask_failure(ValueError("an engine bug"), b) is None
+
+
+def test_tune_on_dask_gives_the_loky_result(cluster, tmp_path):
+    """A tuning run's candidates and check play on the cluster's workers: same result."""
+    from sim.runs.tune import TuneSettings, tune
+    s = TuneSettings(hero="ciri", field=("medusa",), battlefields=("soho",), weights=("threat", "approach"),
+                     generations=2, popsize=4, games_per_eval=20, check_games=20)
+    a = tune(s, tmp_path / "loky", Backend.of(None, 1, None))
+    b = tune(s, tmp_path / "dask", Backend("dask", scheduler=cluster.scheduler_address))
+    assert a.tuned_weights == b.tuned_weights
+    np.testing.assert_array_equal(a.check_tuned, b.check_tuned)

@@ -12,10 +12,11 @@ from sim.content.profiles import ProfileError, get_profile, load_profile
 from sim.engine import layout as L
 from sim.engine.control import CTL_EXPLAIN, CTL_SIZE, EXPLAIN_REC, MODE_EXPERT
 from sim.engine.core import PILE_DECK, PILE_HAND, pile_base
-from sim.engine.rules import legal_actions
+from sim.engine.rules import action_due, do_action, end_of_turn, finish_turn, legal_actions, take_turn, unpack_action
 from sim.engine.search import search_action
 from sim.play.match import Match, _control
 from sim.play.narrate import narrate
+from sim.play.scenario import Scenario
 from helpers.positions import midgame_states
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -121,3 +122,116 @@ def test_expert_profiles_and_their_budget_checks(tmp_path):
     f.write_text('name = "mine"\nmode = "expert"\nbase = "expert"\n[weights]\nsearch_candidates = 2.5\n')
     with pytest.raises(ProfileError, match=r"search_candidates = 2.5 must be a whole number from 1 to 16"):
         load_profile(f)
+
+
+# ---------------------------------------------------------------- built positions
+def _rest_of_turn(m, st, p, mode):
+    """(state after the rest of ``p``'s turn, its first action as (kind, card name)), every
+    action chosen by ``mode``: "standard" (``finish_turn``) or "expert" (``search_action``
+    at each action with two or more choices, as ``expert_turn`` does)."""
+    st = st.copy()
+    ctl = _control((mode, mode))
+    log = np.zeros((0, L.EV_FIELDS), np.int64)
+    opts = np.zeros(L.ACTION_OPTS, np.int64)
+    first = []
+    if mode == "standard":
+        from sim.engine.policy import decide
+        probe = st.copy()
+        action_due(probe, p)
+        n = legal_actions(probe, m.tables, p, opts)
+        first.append(int(opts[decide(probe, m.tables, ctl.copy(), L.D_ACTION, p, opts, n)]))
+        finish_turn(st, m.tables, ctl, log, p)
+    else:
+        wst, w2 = np.zeros(L.STATE_SIZE, np.int64), np.zeros(L.STATE_SIZE, np.int64)
+        wctl, nolog = np.zeros(CTL_SIZE, np.int64), np.zeros((0, 6), np.int64)
+        while action_due(st, p):
+            n = legal_actions(st, m.tables, p, opts)
+            i = search_action(st, m.tables, ctl, p, opts, n, wst, w2, wctl, nolog) if n >= 2 else 0
+            first.append(int(opts[i]))
+            do_action(st, m.tables, ctl, log, p, opts[i])
+        if not st[L.G_OVER]:
+            end_of_turn(st, m.tables, ctl, log, p)
+    kind, _g, _t, card = unpack_action(first[0])
+    names = {L.A_MANEUVER: "maneuver", L.A_SCHEME: "scheme", L.A_ATTACK: "attack"}
+    return st, (names[kind], m.content.card_names[card] if card >= 0 else None)
+
+
+def test_expert_finds_the_four_action_kill_the_standard_ai_misses():
+    """Geralt's second action, next to Ciri (12 health, no cards in hand). Sword of Steel
+    (attack 4) gains two actions when Geralt wins the combat, and Rend with Wolf Medallion
+    as its BOOST then finishes her: 4 + 2 + 6 = 12. The standard AI scores the attack cards
+    one by one and plays Disciplined Duelist (Ciri ends the turn at 8 health); the
+    lookahead sees the extra actions and takes the kill."""
+    sc = Scenario({
+        "battlefield": "marmoreal",
+        "players": [
+            {"hero": "geralt_of_rivia",
+             "fighters": {"Geralt of Rivia": {"space": "M25", "health": 16}, "Dandelion": {"space": "M26", "health": 4}},
+             "hand": ["Sword of Steel", "Wolf Medallion", "Rend", "Disciplined Duelist", "Plot Twist"],
+             "deck": ["Riposte", "Annoying Tune", "Blizzard", "Wolf Medallion", "Witcher Senses", "Yrden",
+                      "Damn, You're Ugly", "Rend", "Disciplined Duelist"],
+             "discard": ["Annoying Tune", "Riposte", "Igni", "Plot Twist", "Yrden", "Sword of Steel", "Igni"]},
+            {"hero": "ciri",
+             "fighters": {"Ciri": {"space": "M21", "health": 12}, "Ihuarraquax": {"space": "M19", "health": 7}},
+             "hand": [],
+             "deck": ["The Lady of Space and Time", "Searching Strike", "Lion Cub of Cintra", "Parry",
+                      "Channel the Source", "Bane of the Aen Elle", "Blink", "Parry"],
+             "discard": ["Child of the Elder Blood", "Blink", "Child of the Elder Blood", "Bane of the Aen Elle",
+                         "Pushed to the Brink", "Searching Strike", "Pushed to the Brink", "Lion Cub of Cintra",
+                         "Unicorn Ally", "Zireael", "Channel the Source", "The Lady of Space and Time"]},
+        ],
+        "actions": 0,
+    })
+    m, st = sc.match, sc.st
+    st[L.G_ACTIONS] = 1      # the second action is the one to choose
+    std, std_first = _rest_of_turn(m, st, 0, "standard")
+    exp, exp_first = _rest_of_turn(m, st, 0, "expert")
+    assert std_first == ("attack", "Disciplined Duelist")
+    assert not std[L.G_OVER] and std[L.fslot(sc.fighter("Ciri"), L.F_HP)] == 8
+    assert exp_first == ("attack", "Sword of Steel")
+    assert exp[L.G_OVER] and exp[L.G_WINNER] == 0
+    assert exp[L.fslot(sc.fighter("Ciri"), L.F_STATUS)] == L.FS_DEFEATED
+
+
+def test_expert_keeps_a_defense_card_for_the_counter_attack():
+    """Mr. Hyde's second action at 5 health, next to Alice (13 health, five cards in hand).
+    Each of Hyde's actions costs him 1 health. The standard AI attacks with Duality of Man,
+    his best card, and Alice's two attacks defeat him in her turn; the lookahead sees that
+    counter-attack in its samples of Alice's hand, maneuvers instead and keeps Duality of
+    Man, which then blocks her second attack: Hyde survives her turn at 2 health."""
+    sc = Scenario({
+        "battlefield": "marmoreal",
+        "active": 1,
+        "players": [
+            {"hero": "alice", "fighters": {"Alice": {"space": "M24", "health": 13}},
+             "counters": {"size": "big"},
+             "hand": ["O Frabjous Day!", "Mad as a Hatter", "Looking Glass", "Jaws That Bite", "Feint"],
+             "deck": ["Feint", "Drink Me", "Feint", "Regroup", "The Other Side of the Mushroom", "Drink Me",
+                      "Mad as a Hatter", "Momentous Shift", "Manxome Foe", "Eat Me", "Snicker-Snack"],
+             "discard": ["Eat Me", "Looking Glass", "Regroup", "Jaws That Bite", "I'm Late, I'm Late",
+                         "Claws That Catch", "Claws That Catch", "Regroup", "Momentous Shift", "Manxome Foe",
+                         "Skirmish", "I'm Late, I'm Late", "Skirmish"]},
+            {"hero": "jekyll_hyde", "fighters": {"Dr. Jekyll & Mr. Hyde": {"space": "M23", "health": 5}},
+             "counters": {"form": "Mr. Hyde"},
+             "hand": ["Madness Relents", "Duality of Man"],
+             "deck": ["Feint", "Succumb to Compulsion", "Feint", "Distracted Triage", "Recoiling Blow",
+                      "Madness Relents", "With Haste!", "Pure Evil", "Calming Research", "Skirmish"],
+             "discard": ["Strange Case", "Pure Evil", "Forever Hyde", "Distracted Triage", "Skirmish",
+                         "With Haste!", "Forever Hyde", "Recoiling Blow", "Feint", "Pure Evil",
+                         "Scientific Method", "Strange Case", "Scientific Method"]},
+        ],
+        "actions": 0,
+    })
+    m, st = sc.match, sc.st
+    st[L.G_ACTIONS] = 1
+    hyde = sc.fighter("Dr. Jekyll & Mr. Hyde")
+    outcome = {}
+    for mode in ("standard", "expert"):
+        after, first = _rest_of_turn(m, st, 1, mode)
+        assert not after[L.G_OVER] and after[L.G_ACTIVE] == 0
+        kept = "Duality of Man" in [m.content.card_names[c] for c in
+                                    after[L.OFF_HAND + L.MAX_CARDS:L.OFF_HAND + L.MAX_CARDS + after[L.pslot(1, L.P_HANDN)]]]
+        take_turn(after, m.tables, _control(("standard", "standard")), np.zeros((0, L.EV_FIELDS), np.int64))
+        outcome[mode] = (first, kept, int(after[L.fslot(hyde, L.F_STATUS)]), int(after[L.fslot(hyde, L.F_HP)]))
+    assert outcome["standard"] == (("attack", "Duality of Man"), False, L.FS_DEFEATED, 0)
+    assert outcome["expert"] == (("maneuver", None), True, L.FS_IN_PLAY, 2)

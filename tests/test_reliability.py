@@ -429,7 +429,7 @@ def test_more_jobs_than_cores_is_said_and_capped(monkeypatch):
     n, notes = B.local_workers(8, 500)
     assert n == 3 and "need ~2.3 GB" in notes[0] and notes[0].endswith(": 3 worker process(es)")
     n, notes = B.local_workers(8, 2)
-    assert n == 2 and notes[-1] == "note: 2 worker process(es), not 3: the run has only 2 chunk(s) of games left to play"
+    assert n == 2 and notes[-1] == "note: 2 worker process(es), not 3: there are only 2 task(s) to play"
     assert B.local_workers(None, 2) == (2, [notes[0]])      # the default says only what it could not do
 
 

@@ -142,7 +142,10 @@ def profiles(profile, as_json):
     """List the AI profiles, or show one profile's weights (a name or a .toml file)."""
     chosen = [check_profile(profile, "PROFILE")] if profile else [get_profile(n) for n in profile_names()]
     rows = [{"name": p.name, "mode": p.mode_name, "description": p.description, "source": p.source,
-             "weights": dict(zip(WEIGHT_NAMES, p.weights)) if p.mode_name != "random" else {}} for p in chosen]
+             "weights": dict(zip(WEIGHT_NAMES, p.weights)) if p.mode_name != "random" else {},
+             "heroes": {h: {k: v for k, v in zip(WEIGHT_NAMES, w) if v != dict(zip(WEIGHT_NAMES, p.weights))[k]}
+                        for h, w in p.hero_weights},
+             "provenance": {h: json.loads(t) for h, t in p.provenance}} for p in chosen]
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
@@ -151,3 +154,11 @@ def profiles(profile, as_json):
         if profile and r["weights"]:
             for k, v in r["weights"].items():
                 click.echo(f"  {k:<18} {v:g}")
+        if profile and r["heroes"]:
+            for h, w in r["heroes"].items():
+                pv = r["provenance"].get(h, {})
+                how = (f" (tuned {pv['date']}: score {pv['score_before']:.1%} -> {pv['score_after']:.1%} against "
+                       f"the field of {pv.get('field_ai', '?')})") if "score_after" in pv else ""
+                click.echo(f"{h}: weights of its own, where they differ from the above{how}")
+                for k, v in w.items():
+                    click.echo(f"  {k:<18} {v:g}")

@@ -18,7 +18,12 @@ the scripted AI modes, ``[weights]`` (what the AI values; names and meanings in
 * ``random``: a uniformly random legal choice at every decision.
 
 A designer's own profile is a file with the same fields; ``base = "standard"``
-takes every weight not given from that profile. ``--ai path/to/mine.toml`` uses
+takes every weight not given from that profile. A profile may also give weights for one
+hero (``[heroes.<hero key>.weights]``, on top of the profile's own; a profile based on one
+with such sections inherits them, its own ``[weights]`` applied to them too; with an optional
+``[heroes.<hero key>.provenance]`` table saying where they came from, as ``unmatched-sim
+tune`` writes): that hero's fighters play with them, every other hero with the profile's
+weights. The shipped ``tuned`` profile is one weight set per hero. ``--ai path/to/mine.toml`` uses
 it; errors name the file, the field and the valid choices.
 
 Example ``mine.toml``::
@@ -32,6 +37,7 @@ Example ``mine.toml``::
 """
 from __future__ import annotations
 
+import json
 import math
 import tomllib
 from dataclasses import dataclass, field
@@ -57,7 +63,9 @@ class ProfileError(FileError):
 class AIProfile:
     """A named policy: engine mode (``standard``, ``greedy`` or ``random``) and its weights.
 
-    ``weights``: floats in the order of ``sim.engine.ai.WEIGHT_NAMES``.
+    ``weights``: floats in the order of ``sim.engine.ai.WEIGHT_NAMES``; ``hero_weights``:
+    ((hero key, weights), ...) for heroes that play with their own weights (same order);
+    ``provenance``: ((hero key, JSON text), ...), where a hero's weights came from.
     """
 
     name: str
@@ -65,6 +73,20 @@ class AIProfile:
     description: str
     weights: tuple = field(default=())
     source: str = ""
+    hero_weights: tuple = field(default=())
+    provenance: tuple = field(default=())
+
+    def weights_for(self, hero: str | None) -> tuple:
+        """The weights hero ``hero`` (a key, or None) plays with: its own, else the profile's."""
+        for k, w in self.hero_weights:
+            if k == hero:
+                return w
+        return self.weights
+
+    @property
+    def tuned_heroes(self) -> list[str]:
+        """Keys of the heroes with weights of their own."""
+        return [k for k, _ in self.hero_weights]
 
     @property
     def mode(self) -> int:
@@ -100,7 +122,7 @@ def load_profile(path, _seen: tuple = ()) -> AIProfile:
         raise ProfileError(f"{where}: cannot read the AI profile file ({e.strerror or e})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ProfileError(f"{where}: not valid TOML: {e}") from None
-    allowed = {"name", "mode", "description", "base", "weights"}
+    allowed = {"name", "mode", "description", "base", "weights", "heroes"}
     extra = set(data) - allowed
     if extra:
         raise ProfileError(f"{where}: unknown field(s) {', '.join(sorted(extra))}; valid: {', '.join(sorted(allowed))}")
@@ -139,23 +161,59 @@ def load_profile(path, _seen: tuple = ()) -> AIProfile:
     if not isinstance(given, dict):
         raise ProfileError(f"{where}: [weights] must be a table of name = number")
     for k, v in given.items():
-        if k not in weights:
-            raise ProfileError(f"{where}: weights.{k} is not an AI weight; valid: {', '.join(names)}")
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise ProfileError(f"{where}: weights.{k} must be a number, not {v!r}")
-        if not math.isfinite(v) or abs(v) > 1e6:
-            raise ProfileError(f"{where}: weights.{k} = {v} is out of range (|w| <= 1e6)")
+        _check_weight(where, "weights", k, v, names)
         weights[k] = float(v)
     if mode in ("standard", "standard-1", "expert") and base is None:
         missing = [n for n in names if n not in given and n not in SEARCH_DEFAULTS]
         if missing:
             raise ProfileError(f"{where}: weights missing: {', '.join(missing)} (or set base = \"standard\")")
     if mode == "expert":
-        for k, lo, hi in (("search_samples", 1, 256), ("search_candidates", 1, 16), ("search_horizon", 0, 100)):
-            v = weights[k]
-            if v != int(v) or not lo <= v <= hi:
-                raise ProfileError(f"{where}: weights.{k} = {v:g} must be a whole number from {lo} to {hi}")
-    return AIProfile(name, mode, str(data.get("description", "")), tuple(weights[n] for n in names), where)
+        _check_budget(where, "weights", weights)
+    # a base's weights of a hero's own are inherited; the weights given here apply to them too
+    hero_w = {}
+    for hk, bw in (b.hero_weights if base is not None else ()):
+        hw = dict(zip(names, bw))
+        hw.update({k: float(v) for k, v in given.items()})
+        hero_w[hk] = tuple(hw[n] for n in names)
+    prov = dict(b.provenance) if base is not None else {}
+    heroes = data.get("heroes", {})
+    if not isinstance(heroes, dict):
+        raise ProfileError(f"{where}: [heroes] must be a table of hero key = {{ weights = {{...}} }}")
+    for hk, sec in heroes.items():
+        if not isinstance(sec, dict) or set(sec) - {"weights", "provenance"} or not isinstance(sec.get("weights", {}), dict):
+            raise ProfileError(f"{where}: heroes.{hk} must be a table with 'weights' (name = number) and "
+                               "optionally 'provenance'")
+        hw = dict(zip(names, hero_w.get(hk, tuple(weights[n] for n in names))))
+        for k, v in sec.get("weights", {}).items():
+            _check_weight(where, f"heroes.{hk}.weights", k, v, names)
+            hw[k] = float(v)
+        if mode == "expert":
+            _check_budget(where, f"heroes.{hk}.weights", hw)
+        hero_w[hk] = tuple(hw[n] for n in names)
+        if "provenance" in sec:
+            if not isinstance(sec["provenance"], dict):
+                raise ProfileError(f"{where}: heroes.{hk}.provenance must be a table")
+            prov[hk] = json.dumps(sec["provenance"], sort_keys=True, default=str)
+    return AIProfile(name, mode, str(data.get("description", "")), tuple(weights[n] for n in names), where,
+                     tuple(sorted(hero_w.items())), tuple(sorted(prov.items())))
+
+
+def _check_weight(where: str, table: str, k, v, names) -> None:
+    """ProfileError unless ``k`` is an AI weight and ``v`` a finite number within 1e6."""
+    if k not in names:
+        raise ProfileError(f"{where}: {table}.{k} is not an AI weight; valid: {', '.join(names)}")
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ProfileError(f"{where}: {table}.{k} must be a number, not {v!r}")
+    if not math.isfinite(v) or abs(v) > 1e6:
+        raise ProfileError(f"{where}: {table}.{k} = {v} is out of range (|w| <= 1e6)")
+
+
+def _check_budget(where: str, table: str, weights: dict) -> None:
+    """ProfileError unless the expert's budget weights are whole numbers in their ranges."""
+    for k, lo, hi in (("search_samples", 1, 256), ("search_candidates", 1, 16), ("search_horizon", 0, 100)):
+        v = weights[k]
+        if v != int(v) or not lo <= v <= hi:
+            raise ProfileError(f"{where}: {table}.{k} = {v:g} must be a whole number from {lo} to {hi}")
 
 
 @cache
@@ -191,15 +249,19 @@ def get_profile(name, _seen=()) -> AIProfile:
                            "or a profile file path ending in .toml") from None
 
 
-def seat_controls(profiles) -> tuple[tuple, tuple]:
-    """(modes, weights) per seat for ``new_control`` from profiles, names or engine modes (ints)."""
+def seat_controls(profiles, heroes=None) -> tuple[tuple, tuple]:
+    """(modes, weights) per seat for ``new_control`` from profiles, names or engine modes (ints).
+
+    ``heroes``: the hero key of each seat (same order), so that a hero with weights of its
+    own in a profile plays with them; None: every seat plays the profile's weights."""
     modes, weights = [], []
-    for pr in profiles:
+    for i, pr in enumerate(profiles):
         if isinstance(pr, (int,)) and not isinstance(pr, bool):
             modes.append(int(pr))
             weights.append(None)
         else:
             pr = get_profile(pr)
             modes.append(pr.mode)
-            weights.append(pr.weights or None)
+            w = pr.weights_for(heroes[i] if heroes is not None else None)
+            weights.append(w or None)
     return tuple(modes), tuple(weights)

@@ -43,7 +43,7 @@ CTL_POS_KEY = CTL_CTX_OP + 8    # plan key of the maneuver plan's position score
 CTL_POS_SIG = CTL_CTX_OP + 9    # ai.position.pos_sig of the position the plan scored
 CTL_TD_P = CTL_CTX_OP + 10      # player the defense distributions in SCR_ACTIONS were made for, -1 none
 CTL_TD_SIG = CTL_CTX_OP + 11    # ai.position.dist_sig of the position they were made in
-N_WEIGHTS = 48
+N_WEIGHTS = 56
 CTL_W = CTL_CTX_OP + 12         # per player: N_WEIGHTS AI weights in thousandths
 CTL_FU = CTL_W + MAX_PLAYERS * N_WEIGHTS   # (MAX_FIGHTERS, MAX_FIGHTERS) follow-up attack worths, thousandths
 # the scripted AI's work arrays (float64 bits or int64; written before read, never kept

@@ -30,9 +30,10 @@ from sim.engine.game import RES_FIELDS, RES_TURNS, RES_WINNER, play_game, play_g
 from sim.engine.policy import CTL_EXPLAIN, MODE_RANDOM, new_control
 
 
-def _control(modes, explain: int = 0) -> np.ndarray:
-    """Control array for two seats from profiles / profile names / engine modes."""
-    m, w = seat_controls(tuple(modes))
+def _control(modes, explain: int = 0, heroes=None) -> np.ndarray:
+    """Control array for two seats from profiles / profile names / engine modes; ``heroes``:
+    each seat's hero key, for profiles with weights of a hero's own (None: the profiles' weights)."""
+    m, w = seat_controls(tuple(modes), heroes)
     return new_control(m + (MODE_RANDOM,) * (4 - len(m)), weights=w, explain=explain)
 
 
@@ -198,7 +199,7 @@ class Match:
         seed = int(seed) & 0xFFFFFFFF
         st = self.new_state()
         log = np.zeros((log_size, L.EV_FIELDS), np.int64)
-        ctl = _control(modes, explain=explain)
+        ctl = _control(modes, explain=explain, heroes=self.keys)
         setup_game(st, self.tables, ctl, log, self.rows, 2, seed)
         play_game(st, self.tables, ctl, log)
         res = np.zeros(RES_FIELDS, np.int64)
@@ -219,7 +220,7 @@ class Match:
         defender's space (row 0) and fighters defeated per space (row 1), summed
         over these games.
         """
-        ctl = _control(modes)
+        ctl = _control(modes, heroes=self.keys)
         res = np.zeros((int(n_games), RES_FIELDS), np.int64)
         played = np.zeros((int(n_games) if card_counts else 0, 2, L.MAX_HERO_CARDS), np.int64)
         spaces = np.zeros((2, L.MAX_SPACES), np.int64)

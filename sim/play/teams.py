@@ -95,12 +95,13 @@ def parse_team(text: str, content=None) -> list[str]:
     return parts
 
 
-def team_control(team_modes, players: int = 4, explain: int = 0) -> np.ndarray:
+def team_control(team_modes, players: int = 4, explain: int = 0, heroes=None) -> np.ndarray:
     """Control array for the four seats from one AI profile (name, file, AIProfile or
     engine mode) per team: seats 0 and 2 play ``team_modes[0]``, seats 1 and 3
-    ``team_modes[1]``. ``players`` does not change the control (see the module doc)."""
+    ``team_modes[1]``. ``players`` does not change the control (see the module doc).
+    ``heroes``: the four seats' hero keys, for profiles with weights of a hero's own."""
     a, b = team_modes
-    m, w = seat_controls((a, b, a, b))
+    m, w = seat_controls((a, b, a, b), heroes)
     return new_control(m, weights=w, explain=explain)
 
 
@@ -216,7 +217,7 @@ class TeamMatch:
         seed = int(seed) & 0xFFFFFFFF
         st = np.zeros(L.STATE_SIZE, np.int64)
         log = np.zeros((log_size, L.EV_FIELDS), np.int64)
-        ctl = team_control(modes, self.players, explain=explain)
+        ctl = team_control(modes, self.players, explain=explain, heroes=self.keys)
         res = np.zeros(TRES_FIELDS, np.int64)
         setup_game(st, self.tables, ctl, log, self.rows, 4, seed)
         play_team_game(st, self.tables, ctl, log, res)
@@ -230,7 +231,7 @@ class TeamMatch:
                   modes=(MODE_RANDOM, MODE_RANDOM)) -> np.ndarray:
         """Play ``n_games`` fast (no log); return (n_games, TRES_FIELDS) int64 result rows.
         Game i uses seed ``game_seed(run_seed, matchup, first_index + i)``."""
-        ctl = team_control(modes, self.players)
+        ctl = team_control(modes, self.players, heroes=self.keys)
         res = np.zeros((int(n_games), TRES_FIELDS), np.int64)
         play_team_games(self.tables, ctl, self.rows, int(run_seed), int(matchup), int(first_index), int(n_games), res)
         return res

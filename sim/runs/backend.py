@@ -73,9 +73,10 @@ def available_memory() -> int | None:
     return None
 
 
-def local_workers(jobs: int | None, n_tasks: int | None = None) -> tuple[int, list[str]]:
+def local_workers(jobs: int | None, n_tasks: int | None = None, what: str = "task(s)") -> tuple[int, list[str]]:
     """How many local worker processes to start for ``jobs`` (None: one per core) and a run
-    of ``n_tasks`` chunks to play (None: unknown), and the notes that say why it is fewer than asked:
+    of ``n_tasks`` pieces of work (``what`` they are, for the note; None: unknown), and the notes
+    that say why it is fewer than asked:
     never more than the usable cores (more only share them and take ``WORKER_MEMORY`` each),
     than the memory available holds, or than the chunks. Returns ``(workers >= 1, notes)``;
     a note is one line for stderr."""
@@ -94,8 +95,7 @@ def local_workers(jobs: int | None, n_tasks: int | None = None) -> tuple[int, li
         n = fit
     if n_tasks is not None and 0 < n_tasks < n:
         if jobs:
-            notes.append(f"note: {n_tasks} worker process(es), not {n}: the run has only {n_tasks} chunk(s) of games "
-                         "left to play")
+            notes.append(f"note: {n_tasks} worker process(es), not {n}: there are only {n_tasks} {what} to play")
         n = n_tasks
     return max(1, n), notes
 
@@ -448,16 +448,17 @@ def _quiet_logs(names=("distributed", "tornado", "asyncio")):
 
 
 @contextmanager
-def open_pool(backend: Backend, n_tasks: int | None = None):
+def open_pool(backend: Backend, n_tasks: int | None = None, what: str = "task(s)"):
     """Open ``backend`` as a :class:`Pool` (a context manager; closes the client and any
-    local cluster on exit). ``n_tasks``: how many tasks will be played. Local worker
+    local cluster on exit). ``n_tasks``: how many tasks will be played (``what`` they are,
+    for a note). Local worker
     processes (loky, a local dask cluster) are never more than :func:`local_workers`
     allows (cores, memory, tasks); each reduction is a note on this module's logger. Raises BackendError if a dask scheduler cannot be
     reached within ``backend.connect_timeout`` s or has no worker within
     :data:`WORKER_TIMEOUT` s. While a dask pool is open, the ``distributed``,
     ``tornado`` and ``asyncio`` loggers of this process are silenced (below CRITICAL)."""
     if backend.name == "loky":
-        jobs, notes = local_workers(backend.jobs, n_tasks)
+        jobs, notes = local_workers(backend.jobs, n_tasks, what)
         for note in notes:
             log.warning(note)
         yield Pool(backend, jobs, "this process" if jobs == 1 else f"loky, {jobs} processes")

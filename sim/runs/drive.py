@@ -160,7 +160,7 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
     t_setup = time.perf_counter()
     with ExitStack() as stack:
         try:
-            pool = stack.enter_context(open_pool(be, len(todo))) if todo else None
+            pool = stack.enter_context(open_pool(be, len(todo), "chunk(s) of games")) if todo else None
             if pool is not None:
                 check_workers(pool, expect)
         except KeyboardInterrupt:

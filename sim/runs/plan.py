@@ -313,6 +313,8 @@ def finish_plan(out, settings: dict, cells, hero_keys, bf_keys, bfs, ai, profile
         "rules": {name: default for name, (_, default, _) in RULE_OPTIONS.items()},
         "fingerprint": fingerprint,
     })
+    if profile.hero_weights:   # (a profile with weights of a hero's own: part of what the run played)
+        settings["ai_hero_weights"] = {k: list(w) for k, w in profile.hero_weights}
     if variant is not None:
         settings["variant"] = variant.settings()
     chunks = plan_chunks(cells, int(chunk_size))

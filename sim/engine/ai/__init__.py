@@ -29,13 +29,19 @@ hero at full health):
   the BOOST decision that follows).
 * **position** of a fighter on a space: opposing fighters it can attack from
   there (now, if actions remain), distance to them (melee and ranged alike), and
-  the threat of opposing fighters that can reach it next turn (more for a
-  damaged hero); ``fog`` per point of defense a hero gains on its fog (the
-  Invisible Man).
-* **scheme**: ``scheme`` + its effect worth (+ ``ongoing`` for an ongoing scheme).
+  the threat of opposing fighters that can reach it next turn (``threat`` times
+  ``threat_base + threat_low x`` the share of health the hero has lost;
+  ``threat_sidekick`` for a sidekick; an opposing sidekick threatens
+  ``sidekick_threat`` as much as a hero and is worth ``sidekick_target`` as much as a
+  hero at full health as a target); ``fog`` per point of defense a hero gains on its
+  fog (the Invisible Man).
+* **scheme**: ``scheme`` + its effect worth (+ ``ongoing`` for an ongoing scheme, or
+  ``ongoing_again`` x ``ongoing`` while another of ours is in play).
 * **defense**: minus the expected loss of health over the attacker's likely
   card (the best attack value in a random hand of their size from their unknown
-  cards), with each defense card or none; losing the hero costs ``win``.
+  cards; ``unknown_attack`` when no attack card is possible), with each defense card
+  or none, plus its effects (damage it deals counted ``defense_fx`` x ``fx_damage``);
+  losing the hero costs ``win``.
 * effect choices (targets, destinations, "may", options, cards to discard or
   take) use the same pieces; the engine writes the context (which effect step,
   which fighter) into ``ctl`` before it asks.

@@ -22,7 +22,7 @@ from ..sigs import A1, CTL, F, FA1, I, jit, ST, TB, V
 from ..codes import W_SCHEME as WINDOW_SCHEME   # the scheme's program window (W_SCHEME here is a weight)
 from .weights import (
     _DSZ, dmg_now, frozen, fx_now, keep_worth, NEG, scratch_f1, scratch_f2, scratch_i1, W_BOOST_MARGIN,
-    W_DEFEND_MARGIN, W_FX_DMG, W_ONGOING, W_SCHEME, wv,
+    W_DEFEND_MARGIN, W_DEFENSE_FX, W_FX_DMG, W_ONGOING, W_ONGOING_AGAIN, W_SCHEME, W_UNKNOWN_ATTACK, wv,
 )
 from .estimate import (
     att_value, attack_dist, def_value, defense_dist, dmg_params, dmg_value, exp_attack, hero_atk_bonus,
@@ -83,7 +83,7 @@ def scheme_score(st, tb, ctl, p, c):
     s = (wv(ctl, p, W_SCHEME) + fx_now(st, tb, ctl, p, c, h, -1)
          + wv(ctl, p, W_FX_DMG) * dmg_now(st, tb, ctl, c, h, -1) + near_target_correction(st, tb, ctl, p, c))
     if tb.cards[c, C_TAGS] & TAG_ONGOING:
-        s += wv(ctl, p, W_ONGOING) if st[pslot(p, P_ONGOING)] < 0 else 0.2 * wv(ctl, p, W_ONGOING)
+        s += wv(ctl, p, W_ONGOING) if st[pslot(p, P_ONGOING)] < 0 else wv(ctl, p, W_ONGOING_AGAIN) * wv(ctl, p, W_ONGOING)
     return s
 
 
@@ -157,7 +157,7 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
         s = 0.0
         if d >= 0:
             vd = def_value(st, tb, ctl, d, t, bonus)
-            s = (fx_now(st, tb, ctl, q, d, t, 1) + 0.5 * wv(ctl, q, W_FX_DMG) * dmg_now(st, tb, ctl, d, t, 1)
+            s = (fx_now(st, tb, ctl, q, d, t, 1) + wv(ctl, q, W_DEFENSE_FX) * wv(ctl, q, W_FX_DMG) * dmg_now(st, tb, ctl, d, t, 1)
                  - keep_worth(tb, ctl, q, d) - wv(ctl, q, W_DEFEND_MARGIN))
         loss = 0.0
         if norm > 1e-9:
@@ -168,7 +168,7 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
                     loss += probs[i] * (kill if k >= hp else k * per)
             loss /= norm
         else:
-            loss = dmg_value(st, ctl, q, t, 3.0 - vd)
+            loss = dmg_value(st, ctl, q, t, wv(ctl, q, W_UNKNOWN_ATTACK) - vd)
         scores[j] = s + loss
 
 
@@ -267,7 +267,7 @@ def score_spaces(st, tb, ctl, p, g, opts, n, scores):
     if now:
         cached_follow_up(st, tb, ctl, p, fu)
     ef = scratch_f2(ctl, SCR_SPACES + 256, MAX_FIGHTERS, 6)
-    ne = enemy_facts(st, team_of(st, q), ef)
+    ne = enemy_facts(st, ctl, q, team_of(st, q), ef)
     team = st[G_NPLAYERS] > 2
     for j in range(n):
         v = pos_score(st, tb, ctl, p, g, opts[j], now, fu, ef, ne)

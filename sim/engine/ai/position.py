@@ -19,7 +19,8 @@ from ..sigs import A1, B, CTL, F, FA1, I, jit, ST, TB, V
 from .weights import (
     _DSZ, dmg_now, FA2, feat, frozen, fx_now, fx_worth, keep_worth, NEG, playable, scratch_f1, scratch_f2,
     scratch_i1, W_APPROACH, W_BOOST_MARGIN, W_CARD, W_EXHAUST, W_FOG, W_FULL_HAND, W_OPP_CARD,
-    W_REACH_NEXT, W_REACH_NOW, W_THREAT, W_THREAT_SK, wv,
+    W_REACH_NEXT, W_REACH_NOW, W_SIDEKICK_TARGET, W_SIDEKICK_THREAT, W_THREAT, W_THREAT_BASE, W_THREAT_LOW,
+    W_THREAT_SK, wv,
 )
 from .estimate import (
     att_value, defense_dist, dmg_params, dmg_value, exp_attack, exp_attack_hp, hero_atk_bonus,
@@ -27,11 +28,12 @@ from .estimate import (
 )
 
 
-@jit(I(ST, I, FA2))
-def enemy_facts(st, tm, ef):
+@jit(I(ST, CTL, I, I, FA2))
+def enemy_facts(st, ctl, p, tm, ef):
     """Facts about the fighters in play opposing team ``tm``, one row each (float64
-    ``ef`` of shape (MAX_FIGHTERS, 6)): space, target worth (heroes more as their health
-    falls), threat factor (1 hero, 0.6 sidekick), ranged (0/1), move + 1, fighter slot.
+    ``ef`` of shape (MAX_FIGHTERS, 6)): space, target worth (heroes 1 + the share of
+    health lost, sidekicks ``sidekick_target``), threat factor (1 hero, ``sidekick_threat``
+    for a sidekick), ranged (0/1), move + 1, fighter slot; weights of player ``p``.
     Returns the number of rows. Read once by the callers of :func:`pos_score`."""
     nf = n_slots(st)
     n = 0
@@ -42,8 +44,8 @@ def enemy_facts(st, tm, ef):
         ehp = st[fslot(e, F_HP)]
         emx = st[fslot(e, F_MAXHP)]
         ef[n, 0] = st[fslot(e, F_SPACE)]
-        ef[n, 1] = (1.0 + (1.0 - ehp / emx)) if ehero else 0.5
-        ef[n, 2] = 1.0 if ehero else 0.6
+        ef[n, 1] = (1.0 + (1.0 - ehp / emx)) if ehero else wv(ctl, p, W_SIDEKICK_TARGET)
+        ef[n, 2] = 1.0 if ehero else wv(ctl, p, W_SIDEKICK_THREAT)
         ef[n, 3] = 1.0 if st[fslot(e, F_RANGED)] != 0 else 0.0
         ef[n, 4] = st[fslot(e, F_MOVE)] + 1
         ef[n, 5] = e
@@ -68,7 +70,7 @@ def pos_score(st, tb, ctl, p, g, s, now, fu, ef, ne):
     mx = st[fslot(g, F_MAXHP)]
     if hero:   # being attacked matters more as the hero's health falls
         low = 1.0 - hp / mx if mx > 0 else 0.0
-        vuln = wv(ctl, p, W_THREAT) * (0.25 + 2.0 * low)
+        vuln = wv(ctl, p, W_THREAT) * (wv(ctl, p, W_THREAT_BASE) + wv(ctl, p, W_THREAT_LOW) * low)
     else:
         vuln = wv(ctl, p, W_THREAT_SK)
     w_next = wv(ctl, p, W_REACH_NEXT)
@@ -418,7 +420,7 @@ def plan_maneuver(st, tb, ctl, p, record):
             cache[k, s] = NEG
     dests = scratch_i1(ctl, SCR_PLAN + 512, S + 1)
     ef = scratch_f2(ctl, SCR_PLAN + 512 + MAX_SPACES + 1, MAX_FIGHTERS, 6)
-    ne = enemy_facts(st, team_of(st, p), ef)
+    ne = enemy_facts(st, ctl, p, team_of(st, p), ef)
     base, hero0 = move_gain(st, tb, ctl, p, 0, now, fu, cache, FIGHTERS_PER_PLAYER, dests, ef, ne)
     draw = draw_worth(st, tb, ctl, p)
     h = st[pslot(p, P_HERO)]

@@ -30,6 +30,8 @@ WEIGHT_NAMES = (
     "fx_cancel", "fx_action", "fx_other",
     "scheme", "ongoing", "reach_now", "reach_next", "approach", "threat", "threat_sidekick",
     "exhaustion", "boost_margin", "defend_margin", "opp_card", "fog",
+    "threat_base", "threat_low", "sidekick_target", "sidekick_threat", "ongoing_again", "defense_fx",
+    "unknown_attack",
     "team_kill", "focus", "guard", "eliminate",
     "search_samples", "search_candidates", "search_horizon", "eval_card",
 )
@@ -41,6 +43,8 @@ WEIGHT_NAMES = (
  W_FX_CANCEL, W_FX_ACTION, W_FX_OTHER,
  W_SCHEME, W_ONGOING, W_REACH_NOW, W_REACH_NEXT, W_APPROACH, W_THREAT, W_THREAT_SK,
  W_EXHAUST, W_BOOST_MARGIN, W_DEFEND_MARGIN, W_OPP_CARD, W_FOG,
+ W_THREAT_BASE, W_THREAT_LOW, W_SIDEKICK_TARGET, W_SIDEKICK_THREAT, W_ONGOING_AGAIN, W_DEFENSE_FX,
+ W_UNKNOWN_ATTACK,
  W_TEAM_KILL, W_FOCUS, W_GUARD, W_ELIMINATE,
  W_SEARCH_SAMPLES, W_SEARCH_CANDIDATES, W_SEARCH_HORIZON, W_EVAL_CARD) = range(len(WEIGHT_NAMES))
 #: The expert AI's weights (sim.engine.search) and their values when a profile leaves them out:
