@@ -28,7 +28,7 @@ def fuzz_case(data, kind):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@settings(max_examples=30, deadline=None, derandomize=True, database=None,
+@settings(max_examples=20, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_an_edited_file_loads_and_plays_or_is_refused_in_one_line(kind, data):

@@ -20,9 +20,9 @@ scheduler's ``distributed.scheduler.allowed-failures``); so does a loky pool (a 
 killed by the out-of-memory killer, a crash): the tasks in flight are submitted again to
 fresh worker processes, up to :data:`LOKY_ALLOWED_FAILURES` losses in a row without a
 finished task. The runner stores each chunk once, by name. A loky worker whose driver
-process is gone (``kill -9`` of the command) exits by itself within a second of its
-current task (:func:`watch_driver`), so no worker or resource tracker outlives a killed
-run. Nothing here knows about the engine.
+process is gone (``kill -9`` of the command) exits by itself within a second or so (the
+check runs between the engine's calls, which hold Python's lock: :func:`watch_driver`), so
+no worker or resource tracker outlives a killed run. Nothing here knows about the engine.
 """
 from __future__ import annotations
 
