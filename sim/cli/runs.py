@@ -233,6 +233,8 @@ def _note_same_names(hero_info: dict) -> None:
 
 #: a run expected to take longer than this (seconds) prints its estimate before it starts
 ESTIMATE_NOTE_SECONDS = 120
+#: ... and on a dask cluster (whose workers are not known yet) a run of this many games or more
+ESTIMATE_NOTE_GAMES = 1_000_000
 
 
 def _note_estimate(plan, backend) -> None:
@@ -245,7 +247,9 @@ def _note_estimate(plan, backend) -> None:
         return
     workers = None if backend.scheduler else local_workers(backend.jobs, todo)[0]
     est = estimate_run(plan, workers)
-    if not est.seconds <= ESTIMATE_NOTE_SECONDS:      # (NaN for a remote cluster: say the rate)
+    # a cluster's workers are not known before it is reached: only a very big run says its rate
+    big = est.seconds > ESTIMATE_NOTE_SECONDS if workers else est.games >= ESTIMATE_NOTE_GAMES
+    if big:
         click.echo(est.note(plan.settings["ai"]), err=True)
 
 
