@@ -74,8 +74,16 @@ def _how(m, f, src, dst, budget, fog) -> str:
 
 def narrate_events(m, log, turns=None) -> list[str]:
     """Lines for the events of ``log`` ((n, 6) int64) played in match ``m``."""
+    return [line for _, line in event_lines(m, log, turns)]
+
+
+def event_lines(m, log, turns=None) -> list[tuple[int, str]]:
+    """``(event index, line)`` for each event of ``log`` ((n, 6) int64) that the narration
+    tells, in order: most events give one line; a BOOST's discard (told by its EV_BOOST)
+    and the end of a scheme give none. ``turns``: the game's turns, for the last line."""
     bf = m.battlefield
     lines = []
+    out = []
     names = m.fighter_names()
     cards = m.content.card_names
     heroes = m.hero_names
@@ -84,7 +92,8 @@ def narrate_events(m, log, turns=None) -> list[str]:
     act_names = {L.A_MANEUVER: "MANEUVER", L.A_SCHEME: "SCHEME", L.A_ATTACK: "ATTACK"}
     fog = [[-1] * L.N_FOG for _ in range(len(heroes))]     # fog token spaces per seat, followed from EV_FOG
     winners = getattr(m, "team_names", heroes)     # EV_GAME_OVER names the winning team (a seat in a duel)
-    for ev, a, b, c, d, e in log.tolist():
+    for i, (ev, a, b, c, d, e) in enumerate(log.tolist()):
+        out += [(i - 1, t) for t in lines[len(out):]]     # the lines the previous event told
         if ev == L.EV_SETUP:
             lines.append(f"  setup: {names[a]} on {sp(b)}")
         elif ev == L.EV_TURN:
@@ -196,7 +205,7 @@ def narrate_events(m, log, turns=None) -> list[str]:
                 lines.append(f"Game over: turn cap reached, a draw after {turns} turns.")
             else:
                 lines.append(f"Game over: {winners[a]} {'wins' if winners is heroes else 'win'}" + (f" on turn {turns}." if turns else "."))
-    return lines
+    return out + [(len(log) - 1, t) for t in lines[len(out):]]
 
 
 _KIND_NAMES = {
