@@ -16,10 +16,11 @@ from sim.engine.rules import unpack_action
 def narrate(game) -> list[str]:
     """Lines describing a :class:`sim.play.match.GameRecord` (or a team game's
     :class:`sim.play.teams.TeamGameRecord`), from setup to the winner."""
-    return [_header(game)] + narrate_events(game.match, game.log, game.turns) + [_footer(game)]
+    return [header_line(game)] + narrate_events(game.match, game.log, game.turns) + [footer_line(game)]
 
 
-def _header(game) -> str:
+def header_line(game) -> str:
+    """The narration's first line: the heroes (with loadouts), the battlefield, the seed, who moves first."""
     m = game.match
     if hasattr(m, "header"):    # a team game (sim.play.teams.TeamMatch)
         return m.header(game)
@@ -28,7 +29,8 @@ def _header(game) -> str:
             f"{m.hero_names[0]} moves first.")
 
 
-def _footer(game) -> str:
+def footer_line(game) -> str:
+    """The narration's last line: the heroes' final health (a team game: and damage dealt)."""
     m = game.match
     if hasattr(m, "footer"):
         return m.footer(game)
@@ -267,4 +269,4 @@ def narrate_explained(game) -> list[str]:
         body += by_pos.get(i, [])
         body += narrate_events(m, game.log[i:i + 1], game.turns)
     body += [x for pos, lines in by_pos.items() if pos >= len(game.log) for x in lines]
-    return [_header(game)] + body + [_footer(game)]
+    return [header_line(game)] + body + [footer_line(game)]
