@@ -18,6 +18,7 @@ colours). Older manifests lack the last two: their maps show no arrows and no zo
 from __future__ import annotations
 
 import io
+import re
 
 import matplotlib
 
@@ -162,13 +163,21 @@ def board_svg(info: dict, width_in: float = 9.0) -> tuple[str, dict]:
     buf = io.StringIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "unmatched-sim"}):
         fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None}, facecolor="white")
-    svg = buf.getvalue()
+    svg = _compact_svg(buf.getvalue())
     width_pt, height_pt = fig.get_figwidth() * 72, fig.get_figheight() * 72
     disp = ax.transData.transform(xy)
     k = 72.0 / fig.dpi
     pts = [[round(float(x) * k, 2), round(height_pt - float(y) * k, 2)] for x, y in disp]
     scale = (ax.transData.transform((r, 0))[0] - ax.transData.transform((0, 0))[0]) * k
     return svg, {"width": round(width_pt, 2), "height": round(height_pt, 2), "r": round(float(scale), 2), "xy": pts}
+
+
+def _compact_svg(svg: str) -> str:
+    """Matplotlib's SVG made smaller for embedding: numbers to 0.1 point (a tenth of a
+    pixel on screen), no metadata block, whitespace between path commands collapsed."""
+    svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.S)
+    svg = re.sub(r"(\d+\.\d)\d+", r"\1", svg)
+    return re.sub(r"\s*\n\s*", "\n", svg).replace(" \n", " ")
 
 
 def token_label(name: str) -> str:

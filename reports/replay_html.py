@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import html
 import json
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -181,6 +182,13 @@ def _frames(replay, used, reveal) -> list:
     return out
 
 
+@lru_cache(maxsize=16)
+def _board(info_json: str) -> tuple[str, dict]:
+    """:func:`reports.board.board_svg` once per battlefield and process (a report writes
+    many pages of few battlefields)."""
+    return board_svg(json.loads(info_json))
+
+
 def _script_json(data: dict) -> str:
     """``data`` as JSON safe inside a ``<script>`` element."""
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
@@ -190,7 +198,7 @@ def replay_html(replay, reveal: bool = False, explain: bool = False, title: str 
     """The replay page of ``replay`` as one HTML document (see the module doc); the
     arguments as :func:`replay_data`."""
     data = replay_data(replay, reveal, explain, title, note)
-    svg, geo = board_svg(viewer_battlefield(replay.match.battlefield))
+    svg, geo = _board(json.dumps(viewer_battlefield(replay.match.battlefield), sort_keys=True))
     data["board"] = geo
     svg = svg[svg.index("<svg"):]
     svg = svg.replace("<svg ", '<svg id="board" ', 1)
