@@ -175,7 +175,8 @@
                      "class": "attack", "marker-end": "url(#arrowhead)"}, gCombat);
         var av = c[5] >= 0 ? c[5] : (D.cards[c[2]] ? D.cards[c[2]][2] : "?");
         var dv = c[3] < 0 ? "" : " " + (c[6] >= 0 ? c[6] : (D.cards[c[3]] ? D.cards[c[3]][2] : "?"));
-        var lines = [card(c[2]) + " " + av + (c[4] >= 0 ? " + BOOST" : ""), "vs " + (c[3] >= 0 ? card(c[3]) + dv : "no defense")];
+        var lines = [FI[ka][2] + ": " + card(c[2]) + " " + av + (c[4] >= 0 ? " + BOOST" : ""),
+                     "vs " + FI[kd][2] + ": " + (c[3] >= 0 ? card(c[3]) + dv : "no defense")];
         if (c[7] >= 0) lines.push(c[7] + " combat damage");
         // the label beside the arrow (on its upper side), kept inside the board
         var g = svg("g", {"class": "combat-label"}, gCombat);
@@ -187,13 +188,26 @@
         rect.setAttribute("x", bb.x - fs * 0.4); rect.setAttribute("y", bb.y - fs * 0.25);
         rect.setAttribute("width", w); rect.setAttribute("height", h);
         rect.setAttribute("rx", fs * 0.3);
-        var nx = -dy / L, ny = dx / L;
-        if (ny > 0) { nx = -nx; ny = -ny; }
-        var off = R * 1.0 + (Math.abs(nx) * w + Math.abs(ny) * h) / 2;
-        var cx = A[0] + dx / 2 + nx * off, cy = A[1] + dy / 2 + ny * off;
-        if (cy - h / 2 < 0) { cx = A[0] + dx / 2 - nx * off; cy = A[1] + dy / 2 - ny * off; }
-        cx = Math.max(w / 2 + 2, Math.min(D.board.width - w / 2 - 2, cx));
-        cy = Math.max(h / 2 + 2, Math.min(D.board.height - h / 2 - 2, cy));
+        // where it covers the fewest tokens: beside the arrow's middle on either side, farther out if need be
+        var nx = -dy / L, ny = dx / L, best = null;
+        var occupied = [];
+        tokens.forEach(function (t, k2) { var q = tokenXY(k2, i); if (q) occupied.push(q); });
+        [1.0, 1.9, 2.8, 3.7].forEach(function (far) {
+          [1, -1].forEach(function (side) {
+            var off = R * far + (Math.abs(nx) * w + Math.abs(ny) * h) / 2;
+            var x0 = A[0] + dx / 2 + side * nx * off, y0 = A[1] + dy / 2 + side * ny * off;
+            x0 = Math.max(w / 2 + 2, Math.min(D.board.width - w / 2 - 2, x0));
+            y0 = Math.max(h / 2 + 2, Math.min(D.board.height - h / 2 - 2, y0));
+            var cover = 0;
+            occupied.forEach(function (q) {
+              var ex = Math.max(0, Math.abs(q[0] - x0) - w / 2), ey = Math.max(0, Math.abs(q[1] - y0) - h / 2);
+              if (ex * ex + ey * ey < R * R * 0.81) cover++;
+            });
+            var score = cover * 10 + far;
+            if (best === null || score < best[0]) best = [score, x0, y0];
+          });
+        });
+        var cx = best[1], cy = best[2];
         g.setAttribute("transform", "translate(" + cx + "," + cy + ")");
       }
     }
