@@ -226,6 +226,8 @@ def test_duel_html_writes_a_page_and_bad_paths_are_one_line_errors(tmp_path):
         assert why in r.output and "Traceback" not in r.output
     r = run("duel", "medusa", "sinbad", "--reveal")
     assert r.exit_code == 2 and "use it with --html FILE" in r.output
+    r = run("duel", "medusa", "sinbad", "--json", "--html", tmp_path / "j.html")
+    assert r.exit_code == 2 and "give one of them" in r.output and not (tmp_path / "j.html").exists()
 
 
 @pytest.fixture(scope="module")

@@ -58,6 +58,8 @@ def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, 
     order A, C, B, D; --players 3: one player controls A and B). --ai plays the first team,
     --vs the second. A loadout is then given as KEY@LOADOUT.
     """
+    if html_path is not None and as_json:
+        raise click.UsageError("--json prints a summary, --html writes a replay page: give one of them")
     variant = variant_of(variant_path)
     content = run_content(variant)
     if len(split_heroes(hero_a, content)) > 1 or len(split_heroes(hero_b, content)) > 1 or players is not None:
