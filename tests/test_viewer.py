@@ -232,12 +232,18 @@ def test_duel_html_writes_a_page_and_bad_paths_are_one_line_errors(tmp_path):
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """A small matrix run, a compare run (with its variant) and a team run."""
+    """A small matrix run (its AI a profile file with weights of Medusa's own), a compare run
+    (with its variant) and a team run."""
     from sim.runs.matrix import run_matrix
     from sim.runs.teams import run_teams
     from sim.runs.versus import run_compare
     base = tmp_path_factory.mktemp("replays")
-    run_matrix(base / "m", games=6, heroes=["medusa", "sinbad", "alice"], battlefields=["soho"], seed=5, jobs=1)
+    profile = base / "mine.toml"
+    profile.write_text('name = "mine"\nmode = "standard"\nbase = "standard"\n[weights]\nthreat = 1.0\n'
+                       '[heroes.medusa.weights]\nkeep_value = 0.1\n')
+    run_matrix(base / "m", games=6, heroes=["medusa", "sinbad", "alice"], battlefields=["soho"], seed=5, jobs=1,
+               ai=str(profile))
+    profile.unlink()     # the run's manifest holds the weights: the games replay without the file
     variant = base / "v.toml"
     variant.write_text('name = "weak sinbad"\n[hero.sinbad]\nhealth = 9\n')
     run_compare(base / "c", "sinbad", variant, games=4, opponents=["medusa"], battlefields=["soho"], seed=3, jobs=1)

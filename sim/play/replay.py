@@ -205,7 +205,8 @@ def record(match, seed: int, modes=None, explain: bool = False) -> Replay:
     seed = int(seed) & 0xFFFFFFFF
     modes = modes if modes is not None else (MODE_RANDOM, MODE_RANDOM)
     n_explain = 20000 if explain else 0
-    ctl = team_control(modes, match.players, explain=n_explain) if team else _control(modes, explain=n_explain)
+    ctl = team_control(modes, match.players, explain=n_explain, heroes=match.keys) if team else \
+        _control(modes, explain=n_explain, heroes=match.keys)
     st = np.zeros(L.STATE_SIZE, np.int64)
     log = np.zeros((100000 if team else 50000, L.EV_FIELDS), np.int64)
     setup_game(st, match.tables, ctl, log, match.rows, nplayers, seed)

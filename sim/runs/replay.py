@@ -175,9 +175,12 @@ def list_games(run_dir, matchup: str | None = None, limit: int = 20) -> tuple[li
 
 
 def stored_profile(settings: dict) -> AIProfile:
-    """The AI profile a run played with, from its settings (name, mode and weights), so a
-    profile file that has moved or changed since does not change the replayed game."""
-    return AIProfile(str(settings["ai"]), settings["ai_mode"], "", tuple(float(w) for w in settings["ai_weights"]))
+    """The AI profile a run played with, from its settings (name, mode, weights and any
+    hero's own weights), so a profile file that has moved or changed since does not change
+    the replayed game."""
+    heroes = tuple(sorted((k, tuple(float(x) for x in w)) for k, w in (settings.get("ai_hero_weights") or {}).items()))
+    return AIProfile(str(settings["ai"]), settings["ai_mode"], "", tuple(float(w) for w in settings["ai_weights"]),
+                     hero_weights=heroes)
 
 
 def stored_variant_json(settings: dict) -> str:
