@@ -198,7 +198,8 @@ def board_figure(replay, event: int, width_in: float = 9.0) -> Figure:
     as a matplotlib Figure: the battlefield with its zones, every fighter on the board as
     a token in its seat's colour with its health, fog tokens, the combat in progress as an
     arrow from attacker to defender with the two cards and their values, and under the
-    board each player's hand size, deck size, discard pile size and ongoing scheme; the
+    board each player's hand size, deck size, discard pile size, ongoing scheme and hero
+    counters (Alice's size, a form); the
     narration line of the event is the title. Raises IndexError for an event outside the
     game."""
     mo = replay.moment(event)
@@ -251,8 +252,10 @@ def board_figure(replay, event: int, width_in: float = 9.0) -> Figure:
     rows = []
     for p in range(replay.players):
         og = mo.ongoing[p]
+        states = [f", {name} {vals[mo.counters[p][slot]] if mo.counters[p][slot] < len(vals) else mo.counters[p][slot]}"
+                  for name, (slot, vals) in m.specs[p].counters.items()]
         rows.append(f"{heroes[p]}: hand {len(mo.hand[p])}, deck {mo.deck[p]}, discard {len(mo.discard[p])}"
-                    + (f", ongoing {cards[og]}" if og >= 0 else ""))
+                    + (f", ongoing {cards[og]}" if og >= 0 else "") + "".join(states))
     for k, text in enumerate(rows):
         fig.text(0.02, (extra - 0.3 - 0.3 * k) / fig.get_figheight(), text, color=cols[k], fontsize=9,
                  fontweight="bold", va="center")

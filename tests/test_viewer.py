@@ -121,6 +121,20 @@ def test_many_games_of_every_hero_follow_the_engine_at_every_turn_end():
         assert rep.mismatches == [], (m.keys, rep.game.seed, mode, rep.mismatches[:1])
 
 
+def test_a_board_that_strays_from_the_engine_is_reported_and_taken_from_it(monkeypatch):
+    """Should the board followed from the events ever differ from the engine's state at the end
+    of a turn, the turn is listed in ``mismatches`` and the board is taken from the engine there
+    (here the following forgets every draw)."""
+    from sim.play import replay as R
+    apply = R._Board.apply
+    monkeypatch.setattr(R._Board, "apply", lambda self, ev, *args: None if ev == L.EV_DRAW else apply(self, ev, *args))
+    rep = record(Match(["medusa", "sinbad"], "soho"), 3, ("standard", "standard"))
+    assert rep.mismatches and rep.mismatches[0][0] == 0 and "hand" in " ".join(rep.mismatches[0][1])
+    for k, at in enumerate(rep.snapshot_at):     # at every turn's end the board is the engine's again
+        st = rep.snapshots[k]
+        assert [len(h) for h in rep.hand[at - 1]] == [int(st[L.pslot(p, L.P_HANDN)]) for p in range(2)]
+
+
 def test_explain_records_the_ai_candidates_by_event():
     rep = record(Match(["medusa", "sinbad"], "soho"), 3, ("standard", "standard"), explain=True)
     assert rep.explain

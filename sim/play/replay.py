@@ -149,10 +149,12 @@ class Replay:
 
     @property
     def log(self) -> np.ndarray:
+        """The game's events: (n, 6) int64 rows ``(EV_*, a, b, c, d, e)``."""
         return self.game.log
 
     @property
     def n_events(self) -> int:
+        """Events in the game's log (n)."""
         return len(self.game.log)
 
     def moment(self, i: int) -> Moment:

@@ -64,6 +64,7 @@ class StoredGame:
 
     @property
     def loadouts(self) -> list[str]:
+        """Loadouts in seat order ('' for a hero without choice groups)."""
         r = self.row
         return [r[f"s{k}_loadout"] for k in range(1, 5)] if self.team else [r["p1_loadout"], r["p2_loadout"]]
 
