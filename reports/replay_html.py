@@ -87,10 +87,10 @@ def replay_data(replay, reveal: bool = False, explain: bool = False, title: str 
         fighters.append([f, replay.fighters[f], token_label(replay.fighters[f]), f // L.FIGHTERS_PER_PLAYER,
                          1 if f % L.FIGHTERS_PER_PLAYER == 0 else 0,
                          int(replay.snapshots[0][L.fslot(f, L.F_MAXHP)])])
-    rows = {int(r) for r in m.rows}
+    keys = set(m.keys)    # every card of the game's heroes, whatever their loadouts
     cards = {}
     for cid, name in enumerate(m.content.card_names):
-        if int(m.tables.cards[cid, L.C_HERO]) in rows:
+        if m.content.card_hero[cid] in keys:
             t = int(m.tables.cards[cid, L.C_TYPE])
             cards[cid] = [name, _TYPES.get(t, str(t)), int(m.tables.cards[cid, L.C_VALUE]),
                           int(m.tables.cards[cid, L.C_BOOST])]

@@ -183,6 +183,17 @@ def test_the_page_data_decodes_to_the_recorded_board():
     assert "Excalibur" not in names
 
 
+def test_the_page_names_every_card_of_a_hero_with_gear():
+    """A hero with choice groups plays the cards of its loadout: the page knows every card that
+    moves in the game, whatever the loadout (all of Geralt's gear, not only the first loadout's)."""
+    from reports.replay_html import replay_data
+    for lo in ("silver+medallion+owl", "steel+wolf-armor+blizzard"):
+        rep = record(Match([f"geralt_of_rivia@{lo}", "medusa"], "kaer_morhen"), 2, ("standard", "standard"))
+        data = replay_data(rep, reveal=True)
+        moved = {int(c) for i in range(rep.n_events) for p in range(2) for c in rep.hand[i][p] + rep.discard[i][p]}
+        assert moved and moved <= {int(c) for c in data["cards"]}
+
+
 def test_a_200_turn_team_game_page_is_small_and_self_contained(tmp_path):
     from reports.replay_html import write_replay
     m = TeamMatch(["medusa", "dracula"], ["sinbad", "ancient_leshen"], "sarpedon",
