@@ -166,8 +166,9 @@ def place_on_fog(st, tb, ctl, log, p, g):
 
 @jit(I(A1, I))
 def add_unheld_value(vals, m):
-    """Add to the ascending values ``vals[:m]`` the smallest value 0..N_VALUES-1 not among
-    them, in order, and return the new count (``m`` if every value is there).
+    """Add to the ascending values ``vals[:m]`` (int64, length >= N_VALUES) the smallest
+    value 0..N_VALUES-1 not among them, in order, and return the new count (``m`` if
+    every value is there).
 
     Naming a value (Confirm Suspicion) may name one that none of the opponent's cards
     can have; all such values have the same outcome (the hand is revealed), so one
