@@ -80,16 +80,17 @@ print("report:", rep.html)"""),
     md("""\
 ## Hero strength
 
-One row per hero, strongest first:
+One row per hero, strongest first, with the two figures the command, the HTML report and
+the README all use:
 
-* `field_score`: the mean of the hero's matchup scores, each opponent weighted equally;
-* `score`, `lo`, `hi`: its pooled score against the other heroes (mirrors left out) with the
-  95% interval, over `games` games;
-* `bt_rating` (`bt_lo`, `bt_hi`): a Bradley–Terry rating on a log-odds scale (0 = an average
-  hero of this field), fitted to every game with a first-move term, with its 95% interval."""),
+* `score` (`lo`, `hi`): its pooled score against the other heroes, wins + draws/2 over its
+  `games` games against them (mirrors left out), with the 95% Wilson interval;
+* `rating` (`rating_lo`, `rating_hi`): its Bradley–Terry rating in Elo points (0 = an
+  average hero of this field; +100 = a 64% expected score against one), fitted to every game
+  with a first-move term, with its 95% interval."""),
     code("""\
 st = rep.tables["strength"]
-st[["hero", "field_score", "score", "lo", "hi", "games", "bt_rating", "bt_lo", "bt_hi"]]"""),
+st[["hero", "score", "lo", "hi", "games", "rating", "rating_lo", "rating_hi"]]"""),
     md("""\
 ## The heatmap
 
@@ -115,9 +116,10 @@ for label, r in (("strongest", strongest), ("weakest", weakest)):
           f"(95% interval {r['lo']:.1%} to {r['hi']:.1%}, {r['games']} games): {verdict(r['lo'], r['hi'])}")
 
 runner_up = st.iloc[1]
-overlap = runner_up["bt_hi"] >= strongest["bt_lo"]
-print(f"\\n{names[strongest['hero']]} vs the runner-up {names[runner_up['hero']]}: Bradley–Terry intervals "
-      f"[{strongest['bt_lo']:+.2f}, {strongest['bt_hi']:+.2f}] and [{runner_up['bt_lo']:+.2f}, {runner_up['bt_hi']:+.2f}] "
+overlap = runner_up["rating_hi"] >= strongest["rating_lo"]
+print(f"\\n{names[strongest['hero']]} vs the runner-up {names[runner_up['hero']]}: rating intervals "
+      f"[{strongest['rating_lo']:+.0f}, {strongest['rating_hi']:+.0f}] and "
+      f"[{runner_up['rating_lo']:+.0f}, {runner_up['rating_hi']:+.0f}] Elo "
       + ("overlap: these games cannot order the two." if overlap else "do not overlap: the order is clear."))
 
 st.assign(verdict=[verdict(lo, hi) for lo, hi in zip(st["lo"], st["hi"])])[["hero", "score", "lo", "hi", "verdict"]]"""),

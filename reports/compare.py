@@ -29,15 +29,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim.content.heroes import load_all
+from sim.content.heroes import load_heroes
 from sim.content.variants import VariantError, parse_variant
 from sim.runs.store import read_game_table, read_manifest
 from sim.runs.versus import BASELINE_DIR, VARIANT_DIR
 
 from . import loadout_plots as P
 from .format import ALL_OPPONENTS, hero_names, opponent_label, pct, plural, pts, pvalue
-from .render import ReportFiles, img, page, report_dirs, table_html, write_pngs, write_text
+from .render import ReportFiles, img, page, report_dirs, table_html, write_frame, write_pngs, write_text
 from .stats import holm, paired_difference, wilson
+from .status import run_progress, unfinished_lines
 
 ALPHA = 0.05
 
@@ -182,15 +183,23 @@ def build_compare_report(out, out_dir=None) -> CompareReport:
     names = hero_names(mv)
     changes = _changes(mv)
     summary = summary_text(table, s, names, changes)
+    banner, status = [], []
+    for half, label in ((BASELINE_DIR, "BASELINE RUN"), (VARIANT_DIR, "VARIANT RUN")):
+        prog = run_progress(out / half, mb if half == BASELINE_DIR else mv)
+        banner += unfinished_lines(prog, prog.games_stored, label=label)
+        status.append(prog.describe())
+    if banner:
+        banner.append(f"The comparison pairs the {int(table['games'].iloc[-1])} games stored in both runs.")
+        summary = "\n".join(banner + [""] + [summary])
     od = report_dirs(out, out_dir)
     rep = CompareReport(od, od / "compare.html", {"compare": table, "pairs": pairs}, summary)
     rep.csv["compare"] = od / "tables" / "compare.csv"
-    table.to_csv(rep.csv["compare"], index=False)
-    table.to_parquet(od / "tables" / "compare.parquet", index=False)
-    pairs.to_parquet(od / "tables" / "compare_pairs.parquet", index=False)
+    write_frame(table, rep.csv["compare"])
+    write_frame(table, od / "tables" / "compare.parquet")
+    write_frame(pairs, od / "tables" / "compare_pairs.parquet")
     fig = P.plot_compare(table, names, names.get(s["hero"], s["hero"]), s["variant"]["name"])
     pngs = write_pngs(od, {"compare": fig}, rep.png, P.DPI)
-    _write_html(rep.html, table, pngs["compare"], summary, mb, mv, names, changes)
+    _write_html(rep.html, table, pngs["compare"], summary, mb, mv, names, changes, status)
     return rep
 
 
@@ -199,14 +208,14 @@ def _changes(manifest: dict) -> list[str]:
     installed hero files (empty if they cannot be read)."""
     s = manifest["settings"]["variant"]
     try:
-        specs = load_all(None, tuple(manifest.get("extra_hero_paths") or ()))
+        specs = load_heroes(None, tuple(manifest.get("extra_hero_paths") or ()))[0]
         v = parse_variant({"name": s["name"], "hero": s["heroes"]}, s["file"], specs)
     except (VariantError, ValueError, OSError):
         return []
     return v.describe()
 
 
-def _write_html(path, table, png, summary, mb, mv, names, changes) -> Path:
+def _write_html(path, table, png, summary, mb, mv, names, changes, status=("", "")) -> Path:
     s = mv["settings"]
     hero = names.get(s["hero"], s["hero"])
     v = s["variant"]
@@ -222,8 +231,7 @@ def _write_html(path, table, png, summary, mb, mv, names, changes) -> Path:
             "; rounded up so that every battlefield, seat and loadout gets the same number: "
             + ", ".join(f"{names.get(o, o)} {n}" for o, n in s["games_per_opponent"].items()) if rounded else "")),
         ("AI profile", s["ai"]), ("run seed", s["seed"]),
-        ("games stored", f"baseline {mb.get('status', '')}, variant {mv.get('status', '')}; "
-                         f"{int(table['games'].iloc[-1])} pairs"),
+        ("games stored", f"baseline {status[0]}, variant {status[1]}; {int(table['games'].iloc[-1])} pairs"),
         ("simulation time", f"{secs:.1f} s (both runs)"), ("package version", mv.get("package_version", "")),
     ], columns=["setting", "value"])
     shown = table.copy()

@@ -11,9 +11,9 @@ Definitions (one row per hero or per cell):
 
 - **field score** of a hero: its *pooled* score over every game it played against the
   other heroes (mirrors excluded): ``(wins + draws/2) / games``; the ``score`` column of
-  the matrix report's strength table (``reports.tables.strength``), which equals its
-  ``field_score`` (mean of the matchup scores) whenever every pair has the same games.
-  With ``common`` only the games between common heroes count. ``lo`` / ``hi``: its
+  the matrix report's strength table (``reports.tables.strength``, defined in
+  ``reports.format.SCORE_DEFINITION``). With ``common`` only the games between common
+  heroes count. ``lo`` / ``hi``: its
   Wilson 95% interval in each run.
 - **change** = score_b - score_a, with a 95% normal (Wald) interval on the difference of
   two independent proportions, ``d ± 1.96 sqrt(pa(1-pa)/na + pb(1-pb)/nb)``. Why: the two
@@ -52,6 +52,7 @@ from sim.runs.store import MANIFEST, read_manifest
 from .format import ALL, hero_names, pct, plural, pts, pvalue
 from .render import ReportFiles, report_dirs, write_pngs, write_tables
 from .stats import Z95, holm, outcome_counts, score_interval, two_proportion_test
+from .status import run_progress
 from .stream import scan_duels
 from .tables import sides
 
@@ -153,11 +154,8 @@ def load_side(run_dir) -> RunSide:
     counts = scan_duels(run_dir, cards=False)
     if counts.games == 0:
         raise DiffError(f"{run_dir}: no finished games yet; run `unmatched-sim matrix` first")
-    total = int(m.get("games_total", counts.games))
-    warning = None
-    if m.get("status") != "complete" or counts.games < total:
-        warning = (f"warning: {run_dir} is unfinished ({m.get('status', 'unknown status')}, {counts.games} of "
-                   f"{total} games stored); the diff uses the games stored")
+    # the one rule of every report (reports.status): complete only when every planned game is stored
+    warning = run_progress(run_dir, m).warning(run_dir)
     return RunSide(run_dir, m, counts.games, counts.outcomes, warning)
 
 

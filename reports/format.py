@@ -13,13 +13,24 @@ ALL = "all"             # the battlefield value of rows that pool every battlefi
 ALL_OPPONENTS = "all"   # the opponent value of rows that pool every opponent
 
 PERCENT_COLUMNS = frozenset({
-    "score", "win_rate", "draw_rate", "lo", "hi", "field_score", "p1_score", "share", "played_share",
+    "score", "win_rate", "draw_rate", "lo", "hi", "p1_score", "share", "played_share",
     "unplayed_share", "score_when_played", "score_when_unplayed", "first_score", "first_lo", "first_hi",
-    "second_score", "second_lo", "second_hi", "bt_expected",
+    "second_score", "second_lo", "second_hi",
     "score_a", "lo_a", "hi_a", "score_b", "lo_b", "hi_b"})
 """Columns that :func:`format_frame` shows as percentages (``0.512`` -> ``51.2%``)."""
 SIGNED_PERCENT = frozenset({"lift", "difference", "change", "change_lo", "change_hi"})
 """Columns that :func:`format_frame` shows as signed points (``0.034`` -> ``+3.4 pts``)."""
+
+
+# The two figures of a hero's strength, defined once: the CLI summary, the HTML report, the
+# strength plot and the README use these words, and the strength table's CSV these columns.
+SCORE_DEFINITION = ("score [lo, hi]: the hero's pooled score against the other heroes, wins + draws/2 over every "
+                    "game against them (mirrors excluded), with its Wilson 95% interval")
+RATING_DEFINITION = ("rating [rating_lo, rating_hi]: its Bradley–Terry rating in Elo points (0 = an average hero; "
+                     "+100 = a 64% expected score against one), fitted on every game with a first-move term, "
+                     "with its 95% interval")
+SCORE_AXIS = "score against the other heroes (pooled; draw = ½) with its Wilson 95% interval"
+RATING_AXIS = "rating (Bradley–Terry, Elo points; 0 = an average hero) with its 95% interval"
 
 
 def pct(v) -> str:
@@ -44,8 +55,20 @@ def plural(k: int, word: str) -> str:
 
 
 def hero_names(manifest: dict) -> dict:
-    """Hero key -> display name, from a run manifest's ``heroes`` (empty if it has none)."""
-    return {k: v["name"] for k, v in manifest.get("heroes", {}).items()}
+    """Hero key -> display name, from a run manifest's ``heroes`` (empty if it has none).
+    Two heroes of one name (a copied hero file that kept the installed hero's ``name``)
+    are told apart by their keys: ``Medusa [gorgon]``, ``Medusa [medusa]``."""
+    names = {k: v["name"] for k, v in manifest.get("heroes", {}).items()}
+    return distinct_names(names)
+
+
+def distinct_names(names: dict) -> dict:
+    """``names`` (key -> display name) with every name that two or more keys share made
+    unique by its key in brackets (``Medusa [gorgon]``)."""
+    count: dict = {}
+    for v in names.values():
+        count[v] = count.get(v, 0) + 1
+    return {k: (f"{v} [{k}]" if count[v] > 1 else v) for k, v in names.items()}
 
 
 def battlefield_names(manifest: dict) -> dict:

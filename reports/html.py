@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from .format import ALL, battlefield_names, hero_names, pvalue
+from .format import ALL, RATING_DEFINITION, SCORE_DEFINITION, battlefield_names, hero_names, pvalue
 from .render import Sections, img, page, table_html, write_text
-from .tables import sensitive_marks
+from .stats import ELO_PER_LOGIT
+from .tables import sensitive_marks, unfinished_banner, variant_label
 
 
 def matchup_grid(mt: pd.DataFrame, names: dict, marks=()) -> pd.DataFrame:
@@ -64,30 +65,30 @@ def write_html(path, tables: dict, pngs: dict, summary: str, examples: str = "")
     setup = pd.DataFrame([
         ("heroes", heroes_txt), ("battlefields", ", ".join(bf_names.get(b, b) for b in s["battlefields"])),
         ("games per hero pair", s["games_per_pair"]), ("AI profile", s["ai"]), ("run seed", s["seed"]),
-        ("games stored", f"{tables['totals']['games']} of {m['games_total']}"), ("status", m.get("status", "")),
+        ("games stored", f"{tables['totals']['games']} of {m['games_total']}"),
+        ("status", tables["progress"].describe() if "progress" in tables else m.get("status", "")),
         ("package version", m.get("package_version", "")), ("engine fingerprint", s["fingerprint"]["engine"]),
         ("simulation time", f"{secs:.1f} s"),
         ("rules", ", ".join(f"{k}={v}" for k, v in s["rules"].items())),
-        ("variant", (f"{s['variant']['name']} ({s['variant']['file']}, digest {s['variant']['digest']}): "
+        ("variant", (f"{variant_label(s['variant'], list(s['heroes']))}, digest {s['variant']['digest']}: "
                      + json.dumps(s["variant"]["heroes"])) if "variant" in s else "none (the hero files as installed)"),
     ], columns=["setting", "value"])
-    sec("run", "Run", table_html(setup, cls="data kv") + f"<pre>{html.escape(summary)}</pre>"
+    banner = unfinished_banner(tables, names)
+    top = (f'<p class="warn"><b>{html.escape(banner[0])}</b><br>' + "<br>".join(html.escape(x) for x in banner[1:])
+           + "</p>") if banner else ""
+    sec("run", "Run", top + table_html(setup, cls="data kv") + f"<pre>{html.escape(summary)}</pre>"
         '<p class="note"><b>How draws count:</b> a game that reaches the turn cap (or stops on an engine error) '
         'is a draw. Every <i>score</i> counts a draw as half a win: score = (wins + draws/2) / games. '
         'Wins, draws and losses are also shown separately. Intervals are 95% Wilson score intervals of the '
         'score. A mirror match scores 50% by symmetry.</p>')
     sec("strength", "Hero strength",
         img(pngs["strength"], "hero strength") +
-        '<p class="note"><i>field_score</i>: mean of the hero\'s matchup scores against every other hero '
-        '(each opponent weighted equally); <i>score</i>, <i>lo</i>, <i>hi</i>: pooled over all its games '
-        'against other heroes (mirrors excluded). <i>bt_rating</i>: Bradley–Terry rating in log-odds '
-        '(ratings sum to 0), fitted as a binomial GLM on every seating with a first-move term; '
-        '<i>bt_elo</i> is the same in Elo points (400/ln 10 per log-odd); <i>bt_expected</i> is the expected '
-        'score against an average hero. '
-        + (f'Fitted first-move advantage: {bt.first_move:+.3f} log-odds '
-           f'(± {1.96 * bt.first_move_se:.3f}), i.e. {bt.first_move_score:.1%} for the first player between '
-           'equal heroes.' if math.isfinite(bt.first_move) else
-           '<b>No Bradley–Terry rating</b> (shown as NaN): a hero won or lost every game against the others, '
+        f'<p class="note"><i>{html.escape(SCORE_DEFINITION)}</i>. <i>{html.escape(RATING_DEFINITION)}</i> '
+        '(a binomial GLM on every seating; the ratings sum to 0). '
+        + (f'Fitted first-move advantage: {bt.first_move * ELO_PER_LOGIT:+.0f} Elo points '
+           f'(± {1.96 * bt.first_move_se * ELO_PER_LOGIT:.0f}), i.e. {bt.first_move_score:.1%} for the first player '
+           'between equal heroes.' if math.isfinite(bt.first_move) else
+           '<b>No rating</b> (shown empty): a hero won or lost every game against the others, '
            'so no finite rating fits; play more games.')
         + '</p>' + table_html(tables["strength"]))
     sec("matchups", "Matchups",

@@ -45,8 +45,9 @@ from .format import ALL_OPPONENTS, hero_names, opponent_label, pct, plural, pts,
 from .loadout_stats import ALPHA, gear_effects, hero_groups, loadout_scores, loadout_tests, matrix_loadout_tables
 from .render import (REPORT_DIR, ReportFiles, Sections, img, page, report_dirs, table_html, write_pngs, write_tables,
     write_text)
+from .status import run_progress, unfinished_lines
 from .stream import scan_duels
-from .tables import sides
+from .tables import sides, variant_label
 
 TABLES = ("scores", "best", "tests", "pairs", "gear_effects", "gear_by_combination")
 
@@ -98,7 +99,7 @@ def summary_text(tables: dict, manifest: dict) -> str:
                 "number)" if s["games_per_loadout"] != s["games_requested"] else "")
              + (f", {n_games} games in all." if n_games is not None else ".")]
     if "variant" in s:
-        lines.append(f"Variant: {s['variant']['name']} ({s['variant']['file']}).")
+        lines.append(f"Variant: {variant_label(s['variant'], [s['hero'], *s['opponents']])}.")
     a = best.loc[ALL_OPPONENTS]
     t = tables["tests"].set_index("opponent").loc[ALL_OPPONENTS]
     lines.append(f"Best loadout overall: {a['best_loadout']} {pct(a['score'])} [{pct(a['lo'])}, {pct(a['hi'])}]; "
@@ -149,6 +150,9 @@ def build_loadouts_report(run_dir, out_dir=None) -> LoadoutsReport:
     tables = loadout_tables(counts.outcomes, s)
     out = report_dirs(run_dir, out_dir)
     summary = summary_text(dict(tables, n_games=counts.games), manifest)
+    progress = run_progress(run_dir, manifest)
+    banner = unfinished_lines(progress, counts.games)
+    summary = "\n".join(banner + [""] + [summary]) if banner else summary
     rep = LoadoutsReport(out, out / "loadouts.html", tables, summary)
     write_tables(out, tables, TABLES, rep.csv, rep.parquet, prefix="loadouts_")
     names = hero_names(manifest)
@@ -156,7 +160,7 @@ def build_loadouts_report(run_dir, out_dir=None) -> LoadoutsReport:
             "loadouts_overall": P.plot_loadout_overall(tables["scores"], tables["best"], names[s["hero"]]),
             "gear_effects": P.plot_gear_effects(tables["gear_effects"], names, names[s["hero"]])}
     pngs = write_pngs(out, figs, rep.png, P.DPI)
-    write_loadouts_html(rep.html, tables, pngs, summary, manifest, counts.games)
+    write_loadouts_html(rep.html, tables, pngs, summary, manifest, counts.games, progress.describe())
     return rep
 
 
@@ -177,13 +181,15 @@ def _best_table(best: pd.DataFrame, tests: pd.DataFrame, names: dict) -> pd.Data
     return out
 
 
-def write_loadouts_html(path, tables: dict, pngs: dict, summary: str, manifest: dict, n_games: int) -> Path:
+def write_loadouts_html(path, tables: dict, pngs: dict, summary: str, manifest: dict, n_games: int,
+                        status: str | None = None) -> Path:
     """Write the loadouts report (self-contained HTML, the matrix report's style) to ``path``.
 
     ``tables``: :func:`loadout_tables`; ``pngs``: plot name -> PNG bytes
     (``loadouts_heatmap``, ``loadouts_overall``, ``gear_effects``); ``summary``:
-    :func:`summary_text`; ``manifest``: the run's manifest; ``n_games``: games stored.
-    Returns the path. Raises OSError if it cannot be written.
+    :func:`summary_text`; ``manifest``: the run's manifest; ``n_games``: games stored;
+    ``status``: the run's status line (``sim.runs.store.RunProgress.describe``; None: the
+    manifest's). Returns the path. Raises OSError if it cannot be written.
     """
     s = manifest["settings"]
     names = hero_names(manifest)
@@ -203,9 +209,10 @@ def write_loadouts_html(path, tables: dict, pngs: dict, summary: str, manifest: 
                  "same number" if rounded else "")),
              ("games per loadout per opponent", ", ".join(f"{names.get(o, o)} {n}"
                                                           for o, n in s["games_per_loadout_per_opponent"].items())),
-             ("games stored", f"{n_games} of {manifest['games_total']}"), ("status", manifest.get("status", "")),
+             ("games stored", f"{n_games} of {manifest['games_total']}"),
+             ("status", status or manifest.get("status", "")),
              ("AI profile", s["ai"]), ("run seed", s["seed"]),
-             ("variant", (f"{s['variant']['name']} ({s['variant']['file']}, digest {s['variant']['digest']})"
+             ("variant", (f"{variant_label(s['variant'], [s['hero'], *s['opponents']])}, digest {s['variant']['digest']}"
                           if "variant" in s else "none (the hero files as installed)")),
              ("package version", manifest.get("package_version", "")),
              ("engine fingerprint", s["fingerprint"]["engine"]), ("simulation time", f"{secs:.1f} s")]

@@ -18,8 +18,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from .board import HEAT_CMAP, draw_battlefield, layout_xy
-from .format import ALL
-from .render import DPI
+from .format import ALL, RATING_AXIS, SCORE_AXIS
+from .render import DPI, write_atomic
 
 SCORE_CMAP = "RdBu"      # red: the row hero loses, blue: it wins
 SCORE_COLUMNS = ("score", "lo", "hi", "games")
@@ -29,10 +29,10 @@ __all__ = ["DPI", "HEAT_CMAP", "SCORE_CMAP", "plot_battlefield_hero", "plot_game
 
 
 def save(fig: Figure, path) -> Path:
-    """Write ``fig`` as a PNG (``DPI`` dots per inch) to ``path``; returns the path."""
-    path = Path(path)
-    fig.savefig(path, dpi=DPI, bbox_inches="tight", facecolor="white")
-    return path
+    """Write ``fig`` as a PNG (``DPI`` dots per inch) to ``path`` atomically (never a cut-off
+    file: ``reports.render.write_atomic``); returns the path. Raises OSError."""
+    return write_atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=DPI, bbox_inches="tight",
+                                                      facecolor="white"))
 
 
 def _text_colour(value: float) -> str:
@@ -129,9 +129,10 @@ def plot_matchups(mt: pd.DataFrame, names: dict, marks=()) -> Figure:
 
 
 def plot_strength(st: pd.DataFrame, names: dict) -> Figure:
-    """Each hero's strength: score against the field with its 95% Wilson interval
-    (left) and Bradley–Terry rating in Elo points with its 95% interval (right)."""
-    t = st.sort_values("bt_rating", ascending=True, kind="stable")
+    """Each hero's strength, the two figures of the strength table: ``score`` with its Wilson
+    95% interval (left) and ``rating`` in Elo points with its 95% interval (right), labelled
+    as ``reports.format`` defines them; heroes in the table's order, strongest on top."""
+    t = st.iloc[::-1]
     labels = [names.get(h, h) for h in t["hero"]]
     y = np.arange(len(t))
     fig = Figure(figsize=(11, 1.4 + 0.55 * len(t)))
@@ -139,22 +140,20 @@ def plot_strength(st: pd.DataFrame, names: dict) -> Figure:
     sc = t["score"].to_numpy(float)
     a1.errorbar(sc, y, xerr=[sc - t["lo"].to_numpy(float), t["hi"].to_numpy(float) - sc], fmt="o",
                 color="#2b6cb0", ecolor="#2b6cb0", capsize=4, markersize=7)
-    a1.plot(t["field_score"].to_numpy(float), y, "x", color="#c05621", markersize=8, label="mean of matchup scores")
     a1.axvline(0.5, color="grey", linestyle="--", linewidth=1)
     a1.set_yticks(y, labels)
     a1.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
-    a1.set_xlabel("score against the other heroes (draw = ½)")
-    a1.set_title("Average against the field (95% Wilson interval)", fontsize=11)
-    a1.legend(loc="lower right", fontsize=8)
+    a1.set_xlabel(SCORE_AXIS, fontsize=9)
+    a1.set_title("score [lo, hi]", fontsize=11)
     for yi, v in zip(y, sc):
-        a1.annotate(f"{v:.1%}", (v, yi), textcoords="offset points", xytext=(0, 8), ha="center", fontsize=8)
-    el = t["bt_elo"].to_numpy(float)
-    k = 400.0 / np.log(10.0)
-    lo, hi = t["bt_lo"].to_numpy(float) * k, t["bt_hi"].to_numpy(float) * k
+        if np.isfinite(v):
+            a1.annotate(f"{v:.1%}", (v, yi), textcoords="offset points", xytext=(0, 8), ha="center", fontsize=8)
+    el = t["rating"].to_numpy(float)
+    lo, hi = t["rating_lo"].to_numpy(float), t["rating_hi"].to_numpy(float)
     a2.errorbar(el, y, xerr=[el - lo, hi - el], fmt="s", color="#2f855a", ecolor="#2f855a", capsize=4, markersize=7)
     a2.axvline(0, color="grey", linestyle="--", linewidth=1)
-    a2.set_xlabel("Bradley–Terry rating (Elo points; 0 = average hero)")
-    a2.set_title("Bradley–Terry rating (95% interval)", fontsize=11)
+    a2.set_xlabel(RATING_AXIS, fontsize=9)
+    a2.set_title("rating [rating_lo, rating_hi]", fontsize=11)
     for yi, v in zip(y, el):
         if np.isfinite(v):
             a2.annotate(f"{v:+.0f}", (v, yi), textcoords="offset points", xytext=(0, 8), ha="center", fontsize=8)

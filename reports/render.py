@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +37,7 @@ pre { background: #f7fafc; padding: .8em; border: 1px solid #e2e8f0; overflow-x:
 details summary { cursor: pointer; color: #2b6cb0; }
 nav a { margin-right: 1em; }
 table.kv td { text-align: left; white-space: normal; }
+.warn { background: #fffaf0; border: 2px solid #c05621; padding: .6em .8em; color: #7b341e; }
 """
 
 
@@ -114,11 +116,34 @@ def page(title: str, heading: str, body: str) -> str:
             f"<h1>{heading}</h1>\n{body}\n</body></html>\n")
 
 
-def write_text(path, text: str) -> Path:
-    """Write ``text`` as UTF-8 to ``path``; returns the path. Raises OSError."""
+def write_atomic(path, write) -> Path:
+    """Write a report file so that it is either its old or its new version, never a cut-off
+    one (a full disk): ``write(tmp)`` writes a temporary file beside ``path``, which is then
+    renamed over it; on any error the temporary file is removed and the error raised
+    (OSError for a full disk). Returns ``path``."""
     path = Path(path)
-    path.write_text(text, encoding="utf-8")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return path
+
+
+def write_text(path, text: str) -> Path:
+    """Write ``text`` as UTF-8 to ``path`` atomically (:func:`write_atomic`); returns the
+    path. Raises OSError."""
+    return write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def write_frame(df: pd.DataFrame, path) -> Path:
+    """Write a table as CSV or Parquet (by ``path``'s suffix, no index) atomically
+    (:func:`write_atomic`); returns the path. Raises OSError."""
+    path = Path(path)
+    if path.suffix == ".csv":
+        return write_atomic(path, lambda tmp: df.to_csv(tmp, index=False))
+    return write_atomic(path, lambda tmp: df.to_parquet(tmp, index=False))
 
 
 def report_dirs(run_dir, out_dir=None) -> Path:
@@ -139,21 +164,21 @@ def figure_png(fig, dpi: int = DPI) -> bytes:
 
 def write_pngs(out: Path, figs: dict, paths: dict, dpi: int = DPI) -> dict:
     """Write each figure of ``figs`` (name -> Figure) as ``out/plots/<name>.png``, storing
-    the path in ``paths[name]``; returns name -> PNG bytes (for embedding)."""
+    the path in ``paths[name]``; returns name -> PNG bytes (for embedding). Each file is
+    written atomically (:func:`write_atomic`). Raises OSError."""
     pngs = {}
     for name, fig in figs.items():
         pngs[name] = figure_png(fig, dpi)
         paths[name] = Path(out) / "plots" / f"{name}.png"
-        paths[name].write_bytes(pngs[name])
+        write_atomic(paths[name], lambda tmp, b=pngs[name]: tmp.write_bytes(b))
     return pngs
 
 
 def write_tables(out: Path, tables: dict, names, csv: dict, parquet: dict, prefix: str = "") -> None:
     """Write ``tables[name]`` (DataFrames) for each of ``names`` as
     ``out/tables/<prefix><name>.csv`` and ``.parquet`` (no index), storing the paths in
-    ``csv[name]`` and ``parquet[name]``. Raises OSError if a file cannot be written."""
+    ``csv[name]`` and ``parquet[name]``, each atomically (:func:`write_frame`). Raises
+    OSError if a file cannot be written."""
     for name in names:
-        csv[name] = Path(out) / "tables" / f"{prefix}{name}.csv"
-        tables[name].to_csv(csv[name], index=False)
-        parquet[name] = Path(out) / "tables" / f"{prefix}{name}.parquet"
-        tables[name].to_parquet(parquet[name], index=False)
+        csv[name] = write_frame(tables[name], Path(out) / "tables" / f"{prefix}{name}.csv")
+        parquet[name] = write_frame(tables[name], Path(out) / "tables" / f"{prefix}{name}.parquet")

@@ -21,9 +21,10 @@ import pandas as pd
 
 from sim.runs.store import read_manifest, read_spaces
 
-from .format import ALL
+from .format import ALL, RATING_DEFINITION, SCORE_DEFINITION, hero_names
 from .loadout_stats import matrix_loadout_tables
-from .stats import bradley_terry, outcome_counts, score_interval
+from .stats import ELO_PER_LOGIT, bradley_terry, outcome_counts, score_interval
+from .status import run_progress, unfinished_lines
 from .stream import scan_duels, weighted_stats
 
 
@@ -120,30 +121,36 @@ def seatings(games: pd.DataFrame) -> pd.DataFrame:
     return t
 
 
+STRENGTH_COLUMNS = ["hero", "games", "wins", "draws", "losses", "score", "lo", "hi", "rating", "rating_lo",
+                    "rating_hi"]
+
+
 def strength(s: pd.DataFrame, mt: pd.DataFrame, games: pd.DataFrame, heroes) -> tuple[pd.DataFrame, object]:
     """Each hero's overall strength; returns ``(table, BradleyTerry fit)``.
 
-    Columns: ``field_score`` (mean of the hero's matchup scores over the other
-    heroes, each opponent weighted equally), ``games`` / ``wins`` / ``draws`` /
-    ``losses`` against other heroes (mirrors excluded), ``score`` (pooled), ``lo`` /
-    ``hi`` (Wilson interval of the pooled score), ``bt_rating`` (Bradley–Terry log-odds,
-    sum 0; fitted with a first-move term), ``bt_lo`` / ``bt_hi`` (95%), ``bt_elo``,
-    ``bt_expected`` (expected score against an average hero). Sorted by ``bt_rating``
-    (then ``field_score``), strongest first.
+    One definition of each figure (``reports.format.SCORE_DEFINITION`` and
+    ``RATING_DEFINITION``), shown the same way in the summary, the HTML and the plot.
+    Columns (:data:`STRENGTH_COLUMNS`): ``games`` / ``wins`` / ``draws`` / ``losses``
+    against the other heroes (int64; mirrors excluded), ``score`` (float64: the pooled
+    score (wins + draws/2) / games, 0..1) with ``lo`` / ``hi`` (its Wilson 95% interval),
+    ``rating`` (float64: Bradley–Terry rating in Elo points, ratings sum to 0, fitted with
+    a first-move term; NaN when no finite fit exists) with ``rating_lo`` / ``rating_hi``
+    (its 95% interval, Elo points). ``mt`` is unused (kept for callers that pass the
+    matchups). Sorted by ``rating`` (then ``score``), strongest first; a hero without
+    games is last with NaN figures.
     """
     heroes = list(heroes)
-    m = mt[(mt["battlefield"] == ALL) & (mt["hero"] != mt["opponent"])]
-    field = m.groupby("hero")["score"].mean().rename("field_score")
     pooled = _rate(outcome_counts(s[~s["mirror"]], ["hero"])).set_index("hero")
     bt = bradley_terry(seatings(games), first_move=True, heroes=heroes)
     t = pd.DataFrame(index=pd.Index(heroes, name="hero"))
-    t = t.join(field).join(pooled[["games", "wins", "draws", "losses", "score", "lo", "hi"]])
-    t["games"] = t["games"].fillna(0).astype(np.int64)
+    t = t.join(pooled[["games", "wins", "draws", "losses", "score", "lo", "hi"]])
+    for c in ("games", "wins", "draws", "losses"):
+        t[c] = t[c].fillna(0).astype(np.int64)
     r = bt.ratings
-    t["bt_rating"], t["bt_lo"], t["bt_hi"] = r["rating"], r["lo"], r["hi"]
-    t["bt_elo"], t["bt_expected"] = r["elo"], r["expected"]
-    t = t.sort_values(["bt_rating", "field_score"], ascending=False, kind="stable")
-    return t.reset_index(), bt
+    t["rating"] = r["elo"]
+    t["rating_lo"], t["rating_hi"] = r["lo"] * ELO_PER_LOGIT, r["hi"] * ELO_PER_LOGIT
+    t = t.sort_values(["rating", "score"], ascending=False, kind="stable", na_position="last")
+    return t.reset_index()[STRENGTH_COLUMNS], bt
 
 
 def battlefield_hero(s: pd.DataFrame) -> pd.DataFrame:
@@ -353,7 +360,8 @@ def compute_tables(run_dir) -> dict:
     ``first_player_by_hero``, ``game_length``, ``end_reasons``, ``cards``, ``loadouts``,
     ``spaces`` (see each function), ``loadout_best`` and ``gear_effects``
     (``reports.loadout_stats.matrix_loadout_tables``), plus ``bt`` (the Bradley–Terry
-    fit). Raises ``sim.runs.errors.RunError`` if ``run_dir`` is not a run folder and
+    fit), ``progress`` (``sim.runs.store.RunProgress``: is the run finished?) and
+    ``short_pairs`` (:func:`short_pairs`: the matchups with fewer games than planned). Raises ``sim.runs.errors.RunError`` if ``run_dir`` is not a run folder and
     ValueError if it holds no finished game.
     """
     run_dir = Path(run_dir)
@@ -372,6 +380,7 @@ def compute_tables(run_dir) -> dict:
               "mean_turns": float((ln["turns"].to_numpy(np.int64) * ln["n"].to_numpy()).sum() / counts.games)}
     return {
         "manifest": manifest, "totals": totals, "counts": counts,
+        "progress": run_progress(run_dir, manifest), "short_pairs": short_pairs(manifest, oc),
         "matchups": mt, "matchups_by_battlefield": matchups(s, by_battlefield=True),
         "strength": st, "bt": bt, "battlefield_hero": battlefield_hero(s),
         "first_player": first_player(oc), "first_player_by_hero": first_player_by_hero(s),
@@ -380,6 +389,30 @@ def compute_tables(run_dir) -> dict:
         "loadout_best": lo_best, "gear_effects": gear,
         "spaces": space_counts(read_spaces(run_dir), manifest["battlefields"]),
     }
+
+
+def short_pairs(manifest: dict, outcomes: pd.DataFrame) -> list[tuple[str, str, int, int]]:
+    """The hero pairs (each unordered pair once, mirrors included) with fewer games stored
+    than the run plans: ``[(hero, opponent, stored, planned)]`` sorted by the share stored,
+    lowest first. ``manifest``: the run's (its ``cells`` give the planned games);
+    ``outcomes``: ``reports.stream.DuelCounts.outcomes``. Empty for a finished run."""
+    planned: dict = {}
+    for c in manifest.get("cells", []):
+        k = tuple(sorted((c["p1"], c["p2"])))
+        planned[k] = planned.get(k, 0) + int(c["games"])
+    stored: dict = {}
+    for a, b, n in zip(outcomes["p1_hero"], outcomes["p2_hero"], outcomes["n"]):
+        k = tuple(sorted((a, b)))
+        stored[k] = stored.get(k, 0) + int(n)
+    out = [(a, b, stored.get((a, b), 0), n) for (a, b), n in planned.items() if stored.get((a, b), 0) < n]
+    return sorted(out, key=lambda r: (r[2] / r[3], r[0], r[1]))
+
+
+def unfinished_banner(tables: dict, names: dict | None = None) -> list[str]:
+    """The lines that open the summary (and the HTML) of an unfinished run
+    (``reports.status.unfinished_lines`` of the tables' ``progress`` and ``short_pairs``);
+    empty for a complete run."""
+    return unfinished_lines(tables.get("progress"), tables["totals"]["games"], tables.get("short_pairs") or (), names)
 
 
 TABLE_NAMES = ("strength", "matchups", "matchups_by_battlefield", "battlefield_hero", "first_player",
@@ -394,6 +427,18 @@ def sensitive_marks(tables: dict) -> set:
     return set() if t is None else set(zip(t["hero"], t["opponent"]))
 
 
+def variant_label(variant: dict, heroes: list) -> str:
+    """A run's variant as its summary and HTML name it: ``name (file)``, and, when the
+    variant changes none of the run's ``heroes`` (keys), says so: its games are those of
+    the hero files as installed."""
+    label = f"{variant['name']} ({variant['file']})"
+    changed = sorted(variant.get("heroes", {}))
+    if not set(changed) & set(heroes):
+        label += (f"; it changes {', '.join(changed)}, none of this run's heroes: the games are those of the "
+                  "hero files as installed")
+    return label
+
+
 def summary_text(tables: dict) -> str:
     """A short plain-text summary: the AI profile, games, draws, first-player advantage,
     hero strength, the matchups (AI-sensitive cells marked ``†`` when the report was
@@ -401,21 +446,24 @@ def summary_text(tables: dict) -> str:
     tot = tables["totals"]
     n, draws = tot["games"], tot["draws"]
     fp = tables["first_player"].set_index("battlefield").loc[ALL]
-    settings = tables["manifest"]["settings"] if "manifest" in tables else {}
+    manifest = tables.get("manifest", {})
+    settings = manifest.get("settings", {})
     variant = settings.get("variant")
-    lines = [f"AI profile: {settings['ai']} (both seats)."] if "ai" in settings else []
-    lines += [f"Variant: {variant['name']} ({variant['file']})."] if variant else []
+    lines = unfinished_banner(tables, hero_names(manifest))
+    lines += [""] if lines else []
+    lines += [f"AI profile: {settings['ai']} (both seats)."] if "ai" in settings else []
+    lines += [f"Variant: {variant_label(variant, list(manifest.get('heroes', {})))}."] if variant else []
     lines += [f"{n} games, {draws} draws ({draws / n:.1%}); mean length {tot['mean_turns']:.1f} turns.",
              f"First player scores {fp['p1_score']:.1%} [{fp['lo']:.1%}, {fp['hi']:.1%}] (draws count half).",
-             "", f"{'hero':<16}{'vs field':>9}{'95% interval':>17}{'BT rating':>11}{'games':>8}"]
+             "", f"{'hero':<16}{'score':>7} {'[lo, hi]':<17}{'rating':>7} {'[rating_lo, rating_hi]':<23}{'games':>7}"]
     for _, r in tables["strength"].iterrows():
-        lines.append(f"{r['hero']:<16}{r['field_score']:>9.1%}   [{r['lo']:.1%}, {r['hi']:.1%}]"
-                     + (f"{r['bt_rating']:>+11.2f}" if pd.notna(r['bt_rating']) else f"{'n/a':>11}")
-                     + f"{int(r['games']):>8}")
-    lines.append("(vs field: mean score against the other heroes, with the Wilson interval of the pooled "
-                 "score; BT rating: Bradley–Terry, log-odds)")
-    if tables["strength"]["bt_rating"].isna().all() and len(tables["strength"]) > 1:
-        lines.append("(no BT rating: a hero won or lost every game against the others; play more games)")
+        sc = f"{r['score']:>7.1%} [{r['lo']:.1%}, {r['hi']:.1%}]" if pd.notna(r["score"]) else f"{'n/a':>7}"
+        rt = (f"{r['rating']:>+7.0f} [{r['rating_lo']:+.0f}, {r['rating_hi']:+.0f}]" if pd.notna(r["rating"])
+              else f"{'n/a':>7}")
+        lines.append(f"{r['hero']:<16}{sc:<25}{rt:<31}{int(r['games']):>7}")
+    lines += [f"({SCORE_DEFINITION};", f" {RATING_DEFINITION})"]
+    if tables["strength"]["rating"].isna().all() and len(tables["strength"]) > 1:
+        lines.append("(no rating: a hero won or lost every game against the others; play more games)")
     mm = matchup_matrix(tables["matchups"])
     marks = sensitive_marks(tables)
     if len(mm) > 1:

@@ -44,6 +44,7 @@ from sim.runs.teams import TEAMS_MODE
 from .format import hero_names, pct, pts
 from .render import CSS, DPI, ReportFiles, png_data_uri, report_dirs, table_html, write_pngs, write_tables, write_text
 from .stats import score_interval, wilson
+from .status import run_progress, unfinished_lines
 from .stream import scan_frames
 
 TEAM_TABLES = ("team_pairs", "team_heroes", "team_pairings", "team_summary")
@@ -293,6 +294,9 @@ def build_teams_report(run_dir, out_dir=None) -> TeamsReport:
     names = hero_names(manifest)
     pngs = write_pngs(out, {"team_pairs": plot_pairs(tables["team_pairs"], names)}, png, DPI)
     summary = summary_text(tables, manifest)
+    progress = run_progress(run_dir, manifest)
+    banner = unfinished_lines(progress, progress.games_stored)
+    summary = "\n".join(banner + [""] + [summary]) if banner else summary
     disp = _display(tables, names)
     s = manifest["settings"]
     md = ["# Team games report", "", f"Run folder `{run_dir}`; AI profile `{s['ai']}`, run seed {s['seed']}, "

@@ -200,6 +200,9 @@ def test_lady_of_space_and_time_source_3_a_discard_card_onto_the_deck():
     assert p0(out)["deck"] == [BLINK, PARRY]
     assert p0(out)["hand"] == []
     assert p0(out)["discard"] == [ZIREAEL] * 3 + [LADY]
+    # narrated as the engine did it: onto the deck, not into the hand
+    assert f"    Ciri puts {BLINK} from the discard pile on top of the deck" in out["log"], out["log"]
+    assert not any(BLINK in line and "into hand" in line for line in out["log"]), out["log"]
 
 
 def test_lady_of_space_and_time_source_8_a_discard_card_to_hand_then_draw():

@@ -232,14 +232,19 @@ def _load(tmp_path, card_extra="", ctype="attack", hero_extra="", ability_extra=
     ('after = [{ op = "move_fog", up_to = 1, token = "mine" }]', "attack", "",
      "after[0].token: unknown 'mine'; valid: any, under_hero, each"),
     ('after = [{ op = "move_fog", up_to = 1, who = "both" }]', "attack", "", "after[0].who: unknown 'both'; valid: you, opponent"),
-    ('during = [{ op = "set_printed", card = "theirs" }]', "attack", "", "during[0].card: unknown 'theirs'; valid: yours, opponent"),
+    ('during = [{ op = "set_printed", card = "theirs", to = "boost" }]', "attack", "",
+     "during[0].card: unknown 'theirs'; valid: yours, opponent"),
+    ('during = [{ op = "set_printed", card = "opponent" }]', "attack", "",
+     "during[0].to: missing required field 'to' of op 'set_printed' (where to)"),
     ('after = [{ op = "set_printed" }]', "attack", "", "op 'set_printed' only works in: during, immediately"),
     ('during = [{ op = "predict" }]', "attack", "", "op 'predict' only works in: on_play"),
     ('during = [{ op = "replace_opponent_card" }]', "attack", "", "op 'replace_opponent_card' only works in: immediately"),
     ('after = [{ op = "discard", matching = "name" }]', "attack", "", "after[0].matching: unknown 'name'; valid: 'named_value'"),
     ('after = [{ op = "move", target = "self", onto = "smoke" }]', "attack", "",
      "after[0].onto: unknown 'smoke'; valid: 'fog'"),
-    ('after = [{ op = "move", target = "self" }]', "attack", "", "op 'move' needs 'up_to' (spaces)"),
+    ('after = [{ op = "move", target = "self" }]', "attack", "",
+     "after[0].up_to: missing required field 'up_to' of op 'move' (how many spaces; only a move with onto = 'fog' "
+     "may leave it out)"),
     ('after = [{ op = "damage", target = { each = "on_fog", of = "self" } }]', "attack", "", None),
     ('after = [{ op = "place", target = "self", to = "fog" }]', "attack", "", "after[0].to: must be 'any', 'any_other', 'last_fog'"),
     ('during = [{ op = "set_value", amount = 6, if = { counter = "form", is = "Hyde", role = "attacking" } }]', "attack",
@@ -262,8 +267,13 @@ def test_new_vocabulary_errors_name_the_file_card_field_and_choices(tmp_path, ex
 
 def test_place_fog_needs_a_zone_and_an_amount_within_3(tmp_path):
     with pytest.raises(Exception, match=r"tester.toml: ability.setup\[0\].amount: must be a whole number from 1 to 3"):
-        _load(tmp_path, ability_extra='setup = [{ op = "place_fog", amount = 4 }]\nfog_walk = true')
-    spec = _load(tmp_path, ability_extra='setup = [{ op = "place_fog", amount = 3 }]\nfog_walk = true')
+        _load(tmp_path, ability_extra='setup = [{ op = "place_fog", amount = 4, to = { in_zone_of = "self" } }]\n'
+                                      'fog_walk = true')
+    with pytest.raises(Exception, match=r"tester.toml: ability.setup\[0\].to: missing required field 'to' of op "
+                                        r"'place_fog' \(where to\)"):
+        _load(tmp_path, ability_extra='setup = [{ op = "place_fog", amount = 3 }]\nfog_walk = true')
+    spec = _load(tmp_path, ability_extra='setup = [{ op = "place_fog", amount = 3, to = { in_zone_of = "self" } }]\n'
+                                         'fog_walk = true')
     assert spec.ability_flags & L.HF_FOG_WALK
 
 

@@ -315,6 +315,9 @@ def test_witcher_senses_gear_from_deck_senses_is_shuffled_into_the_deck():
     assert p0(out)["discard"] == []
     assert len(p0(out)["deck"]) == 6                      # 6 - Medallion + Senses
     assert Counter(p0(out)["deck"]) == Counter([IGNI, REND, YRDEN, UGLY, PLOT, SENSES])
+    # the narration says what the engine did (issue 24, item 4: it said Senses went to the hand)
+    assert f"    {SENSES} is shuffled into Geralt of Rivia's deck" in out["log"], out["log"]
+    assert not any(SENSES in line and "into hand" in line for line in out["log"]), out["log"]
 
 
 @pytest.mark.parametrize("pile,card,deck_after,discard_after", [

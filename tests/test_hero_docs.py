@@ -73,3 +73,41 @@ def test_every_example_is_a_step_of_that_card():
 def test_conditions_and_multipliers_are_named():
     for name in list(CONDITIONS) + list(PER):
         assert f"`{name}`" in README or f'"{name}"' in README, f"{name} is not documented in heroes/README.md"
+
+
+def _fields(column: str) -> tuple[set, set, list]:
+    """(required, optional, one-of pairs) of an Ops row's fields column: items separated by
+    commas outside parentheses; ``name``? (or an item ending in ``?``) is optional,
+    ``a`` or ``b`` is a pair of which exactly one is needed."""
+    items, depth, cur = [], 0, ""
+    for ch in column:
+        depth += ch in "({"
+        depth -= ch in ")}"
+        if ch == "," and depth == 0:
+            items.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    items.append(cur)
+    required, optional, pairs = set(), set(), []
+    for item in (i.strip() for i in items if i.strip()):
+        pair = re.fullmatch(r"`([a-z_]+)` or `([a-z_]+)`.*", item)
+        if pair:
+            pairs.append((pair.group(1), pair.group(2)))
+            continue
+        name = re.match(r"`([a-z_]+)", item).group(1)
+        (optional if item.endswith("?") or item.startswith(f"`{name}`?") else required).add(name)
+    return required, optional, pairs
+
+
+def test_required_and_optional_fields_are_those_the_compiler_enforces():
+    """Each op's row lists exactly the fields of ``OPS``; the unmarked ones are ``REQUIRED``
+    (a pair written ``a`` or ``b`` is ``ONE_OF``), the ones marked ``?`` optional."""
+    from sim.content.vocab import ONE_OF, REQUIRED
+    for op, rest in ROW.findall(OPS_SECTION):
+        column = rest.split("|")[0]
+        required, optional, pairs = _fields(column)
+        assert required == set(REQUIRED.get(op, ())), (op, required, REQUIRED.get(op))
+        assert pairs == ([ONE_OF[op]] if op in ONE_OF else []), (op, pairs)
+        listed = required | optional | {k for p in pairs for k in p}
+        assert listed == OPS[op][1], (op, sorted(listed ^ OPS[op][1]))

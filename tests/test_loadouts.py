@@ -181,8 +181,23 @@ def test_compare_says_when_the_variant_changes_other_heroes(tmp_path):
     r = cli("compare", "--variant", f, "--hero", "king_arthur", "--games", 12, "--opponents", "medusa",
             "-b", "soho", "--jobs", 1, "--quiet", "--no-report", "--out", tmp_path / "cmp")
     assert r.exit_code == 0, r.output
-    assert "note: the variant 'gaze 6' does not change king_arthur (it changes medusa)" in r.output
-    assert "note: the variant also changes opponents (medusa)" in r.output
+    assert ("note: the variant 'gaze 6' does not change king_arthur; it changes the opponent(s) medusa: the "
+            "difference measured is the effect on king_arthur's games of those opponents' change") in r.output
+    assert "also changes opponents" not in r.output
+
+
+def test_compare_refuses_a_variant_of_a_hero_who_does_not_play(tmp_path):
+    """A variant of Medusa compared for King Arthur against Sinbad only: nothing it changes
+    plays, so both runs would play the same games; a one-line usage error (issue 24, item 5:
+    the command used to note "changes to other heroes" and measure a certain zero)."""
+    f = tmp_path / "medusa.toml"
+    f.write_text('name = "gaze 6"\n[hero.medusa.cards."Gaze of Stone"]\nvalue = 6\n')
+    r = cli("compare", "--variant", f, "--hero", "king_arthur", "--games", 12, "--opponents", "sinbad",
+            "-b", "soho", "--jobs", 1, "--quiet", "--no-report", "--out", tmp_path / "cmp")
+    assert r.exit_code == 2, r.output
+    assert ("Invalid value for '--variant': the variant 'gaze 6' changes medusa, who plays in none of these games "
+            "(king_arthur against sinbad): both runs would play the same games") in r.output
+    assert "Traceback" not in r.output and not (tmp_path / "cmp" / "variant" / "games").exists()
 
 
 def test_another_commands_run_folder_is_named_as_such(tmp_path):

@@ -146,3 +146,14 @@ def test_readme_picture_exists_and_is_small():
         f = ROOT / p
         assert f.exists(), p
         assert f.stat().st_size < 200_000, p
+
+
+def test_the_strength_figures_are_defined_as_the_reports_define_them():
+    """The README defines a hero's score and rating in the words the CLI summary, the HTML
+    report and the plot use (reports.format), and names the strength table's columns."""
+    from reports.format import RATING_DEFINITION, SCORE_DEFINITION
+    from reports.tables import STRENGTH_COLUMNS
+    assert SCORE_DEFINITION in README and RATING_DEFINITION in README
+    for col in ("score", "lo", "hi", "rating", "rating_lo", "rating_hi"):
+        assert col in STRENGTH_COLUMNS
+    assert "field_score" not in README and "bt_rating" not in README and "log-odds" not in README

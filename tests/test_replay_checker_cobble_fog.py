@@ -183,3 +183,52 @@ def test_checker_catches_broken_engine_tables_cobble_fog():
     row = int(m.rows[0])
     code[tb.heroes[row, H_HOOKS + 2 * HK_AFTER_MANEUVER], I_N] = 2
     assert E_DAMAGE_SOURCE in codes(m, tb._replace(code=code), 2, 40)
+
+
+SOAK_FOG_GAMES = (385, 610, 686)   # game indexes of the soak's Invisible Man mirror on Baskerville Manor
+
+
+def test_covert_preparation_on_both_sides_may_move_tokens_of_one_number():
+    """Found by the soak run (tests/soak.py, seed 24: seeds 257966670, 1574335252, 2847139030):
+    both Invisible Men play Covert Preparation; the defender's card has the attacker move one
+    of the defender's tokens (token 2), then the attacker's card has the defender move
+    "another" of the attacker's tokens, its token 2. The checker took "another" by the
+    token's number alone, across both players, and rejected a legal game; it is another
+    token of the same player."""
+    from helpers.replay.soak import POLICY_BASE, soak_matchups
+    from sim.engine.core import game_seed
+    (idx, names, bf), = [x for x in soak_matchups() if x[1] == ["invisible_man", "invisible_man"]
+                         and x[2] == "baskerville_manor"]
+    m = Match(names, battlefield=bf)
+    ex = Expect(m)
+    mu = POLICY_BASE["random"] + idx
+    for gi, seed in zip(SOAK_FOG_GAMES, (257966670, 1574335252, 2847139030)):
+        assert game_seed(24, mu, gi) == seed
+        out = np.zeros((1, R_FIELDS), np.int64)
+        run_checked(m.tables, m.rows, new_control(), 24, mu, gi, 1, *ex.args(), out, np.zeros(SX_FIELDS, np.int64))
+        assert out[0, R_CODE] == OK, (seed, int(out[0, R_CODE]))
+
+
+def test_checker_rejects_covert_preparation_moving_the_same_token_twice():
+    """Covert Preparation's second fog move ("the opponent moves another fog token") may not
+    move the token its first move moved: a real game's log doctored so that it does."""
+    from helpers.replay.synth import log_code, real_game_with
+    m = Match(["invisible_man", "sherlock_holmes"], battlefield="soho")
+    adj = np.asarray(m.battlefield.adj) != 0
+
+    def pair(log):
+        fog = [i for i in range(len(log)) if log[i, 0] == EV_FOG and log[i, 3] >= 0]
+        for i, j in zip(fog, fog[1:]):
+            a, b = log[i], log[j]
+            if a[1] == b[1] and a[5] == a[1] and b[5] != b[1] and a[2] != b[2] and j == i + 1:
+                return i, j
+        return None
+
+    game = real_game_with(m, lambda log: pair(log) is not None, seeds=range(1, 3000))
+    log = game.log.copy()
+    i, j = pair(log)
+    assert log_code(m, log) == OK
+    tok, at = int(log[i, 2]), int(log[i, 4])
+    near = int(np.flatnonzero(adj[at])[0])             # one space on: within the step's 2
+    log[j, 2], log[j, 3], log[j, 4] = tok, at, near
+    assert log_code(m, log) == E_FOG

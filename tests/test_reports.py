@@ -123,14 +123,24 @@ def test_tables_match_the_stored_games(run):
     mb = t["matchups_by_battlefield"]
     mb = mb[(mb["hero"] == "medusa") & (mb["opponent"] == "sinbad")]
     assert sorted(mb["battlefield"]) == ["marmoreal", "soho"] and mb["games"].sum() == 24 and mb["wins"].sum() == wins
-    # strength: mean of the matchup scores against the two other heroes
+    # strength: one score, the pooled score against the two other heroes, with its own interval
     st = t["strength"].set_index("hero")
-    assert st.loc["medusa", "field_score"] == pytest.approx(
-        (mt.loc[("medusa", "sinbad"), "score"] + mt.loc[("medusa", "gorgon"), "score"]) / 2)
-    assert st.loc["medusa", "games"] == 48
+    assert list(t["strength"].columns) == ["hero", "games", "wins", "draws", "losses", "score", "lo", "hi",
+                                           "rating", "rating_lo", "rating_hi"]
+    vs = g[(g["p1_hero"] != g["p2_hero"]) & ((g["p1_hero"] == "medusa") | (g["p2_hero"] == "medusa"))]
+    won = int(((vs["p1_hero"] == "medusa") & (vs["winner"] == 0)).sum()
+              + ((vs["p2_hero"] == "medusa") & (vs["winner"] == 1)).sum())
+    drawn = int((vs["winner"] < 0).sum())
+    assert st.loc["medusa", "games"] == 48 == len(vs)
+    assert st.loc["medusa", "score"] == pytest.approx((won + drawn / 2) / 48)
+    assert (st.loc["medusa", "lo"], st.loc["medusa", "hi"]) == pytest.approx(wilson(won + drawn / 2, 48))
+    assert (st["lo"] <= st["score"]).all() and (st["score"] <= st["hi"]).all()
+    # one rating scale: the Bradley–Terry rating in Elo points, interval in the same points
     bt = bradley_terry(seatings(g), first_move=True, heroes=["gorgon", "medusa", "sinbad"])
-    assert st["bt_rating"].to_dict() == pytest.approx(bt.ratings["rating"].to_dict())
-    assert st["bt_rating"].sum() == pytest.approx(0, abs=1e-9)
+    assert st["rating"].to_dict() == pytest.approx((bt.ratings["rating"] * 400 / np.log(10)).to_dict())
+    assert st["rating_lo"].to_dict() == pytest.approx((bt.ratings["lo"] * 400 / np.log(10)).to_dict())
+    assert st["rating"].sum() == pytest.approx(0, abs=1e-6)
+    assert list(t["strength"]["rating"]) == sorted(t["strength"]["rating"], reverse=True)
     # first player: every game counted once
     fp = t["first_player"].set_index("battlefield").loc["all"]
     assert fp["games"] == 144 and fp["p1_wins"] == int((g["winner"] == 0).sum())

@@ -15,11 +15,11 @@ import shutil
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.browser
-
 from sim.engine import layout as L
 from sim.play.replay import record
 from sim.play.teams import TeamMatch
+
+pytestmark = pytest.mark.browser
 
 CHROMIUM = next((p for p in (os.environ.get("UNMATCHED_SIM_CHROMIUM"), shutil.which("chromium"),
                              shutil.which("chromium-browser")) if p), None)

@@ -37,6 +37,8 @@ def main(ctx, hero_paths):
     A homebrew hero: `unmatched-sim --homebrew my_hero.toml duel my_hero medusa`.
     """
     ctx.obj = {"heroes": hero_paths}
+    from sim.cli.options import new_command
+    new_command()
     if ctx.invoked_subcommand != "warmup" and not {"-h", "--help"} & set(sys.argv):
         sim.engine.sigs.on_first_compile(_compile_notice)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from sim.cli.app import main
-from sim.cli.options import check_profile, homebrew_paths
+from sim.cli.options import check_profile, command_heroes
 from sim.content.battlefields import BattlefieldError, list_battlefields, load_battlefield
 from sim.content.compile import compile_content
 from sim.content.heroes import HeroFileError, deck_warnings, load_all, load_hero
@@ -22,10 +22,7 @@ from sim.engine.layout import HF_FOG_WALK
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def heroes(as_json):
     """List the installed heroes with their character cards."""
-    try:
-        specs = load_all(None, homebrew_paths())
-    except HeroFileError as e:
-        raise click.ClickException(str(e)) from None
+    specs = command_heroes()
     rows = []
     for key, s in sorted(specs.items()):
         rows.append({

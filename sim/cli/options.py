@@ -22,7 +22,7 @@ from pathlib import Path
 
 import click
 
-from sim.content.heroes import HeroFileError, load_all
+from sim.content.heroes import HeroFileError, load_heroes
 from sim.content.profiles import DEFAULT_PROFILE, ProfileError, get_profile, profile_names
 from sim.content.variants import VariantError, load_variant
 from sim.play.match import installed_content
@@ -70,11 +70,45 @@ def homebrew_paths():
     return tuple((ctx.find_root().obj or {}).get("heroes", ()))
 
 
+_warned: set = set()
+
+
+def new_command() -> None:
+    """Start a command: the warnings said once per command (:func:`warn_skipped`) may be said again."""
+    _warned.clear()
+
+
+def warn_skipped(bad) -> None:
+    """One warning line on stderr per hero file that could not be loaded
+    (``sim.content.heroes.BadHeroFile``), once per command: the command goes on without it."""
+    for b in bad:
+        if b.path not in _warned:
+            _warned.add(b.path)
+            click.echo(f"warning: skipped a hero file that cannot be loaded: {b.message} (the other heroes are "
+                       f"available; `unmatched-sim validate {b.path}` checks it)", err=True)
+
+
 def run_content(variant=None):
+    """The compiled heroes of this command (installed, homebrew, ``variant``): a warning on
+    stderr for each hero file left out, a one-line error for a homebrew path that does not
+    exist."""
     try:
-        return installed_content(homebrew_paths(), variant.to_json() if variant is not None else "")
+        content = installed_content(homebrew_paths(), variant.to_json() if variant is not None else "")
     except HeroFileError as e:
         raise click.ClickException(f"a hero file is invalid: {e}") from None
+    warn_skipped(content.skipped)
+    return content
+
+
+def command_heroes() -> dict:
+    """The hero specs of this command (installed and homebrew), warning about the hero files
+    left out (:func:`warn_skipped`)."""
+    try:
+        specs, bad = load_heroes(None, homebrew_paths())
+    except HeroFileError as e:
+        raise click.ClickException(f"a hero file is invalid: {e}") from None
+    warn_skipped(bad)
+    return specs
 
 
 def variant_of(path):
@@ -82,10 +116,7 @@ def variant_of(path):
     error naming the file, the hero, the card and the field."""
     if path is None:
         return None
-    try:
-        specs = load_all(None, homebrew_paths())
-    except HeroFileError as e:
-        raise click.ClickException(f"a hero file is invalid: {e}") from None
+    specs = command_heroes()
     try:
         return load_variant(path, specs)
     except VariantError as e:

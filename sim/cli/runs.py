@@ -16,10 +16,10 @@ import click
 from sim.cli.app import main
 from sim.cli.options import (
     MAX_GAMES, backend_options, check_profile, homebrew_paths, note_expert_in_teams, run_options, variant_of,
-    variant_option,
+    variant_option, run_content, warn_skipped,
 )
 from sim.content.profiles import DEFAULT_PROFILE, profile_names
-from sim.runs.errors import RunError, RunInterrupted
+from sim.runs.errors import RunError, RunInterrupted, RunWriteError
 
 
 @main.command()
@@ -48,6 +48,7 @@ def arena(ai, vs, games, hero_names, battlefield_names, seed, as_json, backend, 
     check_profile(ai, "--ai")
     check_profile(vs, "--vs")
     variant = variant_of(variant_path)
+    run_content(variant)        # (warns about a hero file left out)
     try:
         res = run_arena(ai, vs, games, hero_names or None, battlefield_names or None, seed, None, homebrew_paths(),
                         backend=backend, variant=variant)
@@ -66,7 +67,12 @@ def arena(ai, vs, games, hero_names, battlefield_names, seed, as_json, backend, 
 
 
 def _run_error(e):
-    """A sim.runs.errors.RunError as a click usage error naming the option at fault."""
+    """A sim.runs.errors.RunError as a click usage error naming the option at fault; a
+    folder that cannot be written while playing, or that another command is playing, is a
+    one-line ``Error: ...`` (exit status 1) without usage text: the options were fine."""
+    from sim.runs.lock import RunLocked
+    if isinstance(e, (RunWriteError, RunLocked)):
+        return click.ClickException(str(e))
     if getattr(e, "param", None):
         return click.BadParameter(str(e), param_hint=f"'{e.param}'")
     return click.UsageError(str(e))
@@ -100,10 +106,20 @@ def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_s
     except RunError as e:
         raise _run_error(e) from None
     _note_uneven_split(plan, games)
+    _note_variant_unused(variant, plan.settings["heroes"])
     _execute(plan, backend, quiet, out, task_games=task_games)
     if no_report:
         return
     _write_report(out)
+
+
+def _note_variant_unused(variant, heroes) -> None:
+    """One line on stderr when ``variant`` changes none of the run's ``heroes`` (keys): its
+    games are then those of the hero files as installed (the report says so too)."""
+    if variant is not None and not set(variant.heroes) & set(heroes):
+        click.echo(f"note: the variant {variant.name!r} changes {', '.join(sorted(variant.heroes))}, none of the "
+                   f"heroes of this run ({', '.join(sorted(heroes))}): the games are those of the hero files as "
+                   "installed", err=True)
 
 
 def _note_uneven_split(plan, games: int) -> None:
@@ -169,9 +185,20 @@ def _execute(plan, backend, quiet, out, what="", run=None, task_games=None):
     or ``sim.runs.teams.execute_teams`` for a team run); ``task_games``: games per task
     (None: sized for the workers)."""
     from sim.runs.drive import execute_run
+    warn_skipped(plan.skipped)
+    _note_same_names(plan.hero_info)
     total, done = plan.games_total, plan.games_done
     if done:
         click.echo(f"Resuming {out}: {done} of {total} games already stored.", err=True)
+    if plan.recovered:
+        click.echo(f"note: {out}/manifest.json was damaged (and its backup); every stored games file records "
+                   "this command's settings, so the run resumes and the manifest is written again", err=True)
+    if plan.respace:
+        click.echo(f"note: the space counters of {plan.games_respace} stored games are missing (a spaces/ file was "
+                   "deleted or damaged): those games are played again to restore them; the stored games are kept",
+                   err=True)
+    _note_estimate(plan, backend)
+    previous = _stop_on_sigterm()
     try:
         res = (run or execute_run)(plan, backend=backend, progress=False if quiet else None, task_games=task_games)
     except RunError as e:
@@ -179,6 +206,8 @@ def _execute(plan, backend, quiet, out, what="", run=None, task_games=None):
     except RunInterrupted as e:
         click.echo(str(e), err=True)
         sys.exit(130)
+    finally:
+        _restore_sigterm(previous)
     if res.games_played:
         click.echo(f"{what}Played {res.games_played} games in {res.seconds:.1f} s ({res.games_per_second:,.0f} games/s) "
                    f"in {len(plan.cells)} cells; {total} games stored in {out}.")
@@ -187,6 +216,61 @@ def _execute(plan, backend, quiet, out, what="", run=None, task_games=None):
     else:
         click.echo(f"{what}All {total} games were already stored in {out}.")
     return res
+
+
+def _note_same_names(hero_info: dict) -> None:
+    """One line on stderr when two heroes of a run have the same name (a copied hero file
+    that kept the installed hero's ``name``): the reports add the key to tell them apart."""
+    by_name: dict = {}
+    for key, info in hero_info.items():
+        by_name.setdefault(info["name"], []).append(key)
+    for name, keys in sorted(by_name.items()):
+        if len(keys) > 1:
+            click.echo(f"note: heroes {', '.join(sorted(keys))} are all named {name!r}; the reports show them as "
+                       + ", ".join(f"'{name} [{k}]'" for k in sorted(keys)) + " (give a copied hero a name of its "
+                       "own: its file's `name` and its cards' fighter references)", err=True)
+
+
+#: a run expected to take longer than this (seconds) prints its estimate before it starts
+ESTIMATE_NOTE_SECONDS = 120
+#: ... and on a dask cluster (whose workers are not known yet) a run of this many games or more
+ESTIMATE_NOTE_GAMES = 1_000_000
+
+
+def _note_estimate(plan, backend) -> None:
+    """One line on stderr before a long run: the games, the expected time on the workers
+    that will play and the disk space (``sim.runs.plan.estimate_run``)."""
+    from sim.runs.backend import local_workers
+    from sim.runs.plan import estimate_run
+    todo = sum(1 for ch in plan.chunks if ch.name not in plan.done)
+    if not todo:
+        return
+    workers = None if backend.scheduler else local_workers(backend.jobs, todo)[0]
+    est = estimate_run(plan, workers)
+    # a cluster's workers are not known before it is reached: only a very big run says its rate
+    big = est.seconds > ESTIMATE_NOTE_SECONDS if workers else est.games >= ESTIMATE_NOTE_GAMES
+    if big:
+        click.echo(est.note(plan.settings["ai"]), err=True)
+
+
+def _stop_on_sigterm():
+    """Make SIGTERM (``kill PID``) stop a run like Ctrl-C: the finished tasks are stored, the
+    manifest says interrupted and the workers stop. Returns the previous handler (None when
+    it cannot be set: not the main thread)."""
+    import signal
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+    try:
+        return signal.signal(signal.SIGTERM, stop)
+    except ValueError:          # not the main thread
+        return None
+
+
+def _restore_sigterm(previous) -> None:
+    import signal
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _write_report(run_dir, kind: str = "matrix", against=None):
@@ -208,6 +292,11 @@ def _write_report(run_dir, kind: str = "matrix", against=None):
         raise click.BadParameter(str(e), param_hint="'--against'") from None
     except ValueError as e:
         raise click.ClickException(f"cannot build the report of {run_dir}: {str(e).splitlines()[0]}") from None
+    except OSError as e:
+        # a full disk: every report file is written atomically, so none is left cut off
+        raise click.ClickException(
+            f"cannot write the report in {Path(run_dir) / 'report'} ({e.strerror or e}); the games are stored: free "
+            f"some space and run `unmatched-sim report {run_dir}`") from None
     click.echo("")
     click.echo(rep.summary)
     click.echo("")
@@ -258,6 +347,7 @@ def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chun
     except RunError as e:
         raise _run_error(e) from None
     s = plan.settings
+    _note_variant_unused(variant, [s["hero"], *s["opponents"]])
     if s["games_per_loadout"] != games:
         click.echo(f"note: {s['games_per_loadout']} games per loadout instead of {games}, so that every opponent, "
                    "battlefield and seat gets the same number", err=True)
@@ -309,13 +399,20 @@ def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, se
     if variant.is_noop:
         click.echo(f"note: the variant {variant.name!r} sets only values the hero files already have", err=True)
     changed = set(variant.heroes)
+    opponents = set(s["games_per_opponent"]) - {s["hero"]}
+    changed_opponents = sorted(changed & opponents)
+    if s["hero"] not in changed and not changed_opponents:
+        raise click.BadParameter(
+            f"the variant {variant.name!r} changes {', '.join(sorted(changed))}, who plays in none of these games "
+            f"({s['hero']} against {', '.join(sorted(opponents))}): both runs would play the same games; compare "
+            f"a hero it changes (--hero {sorted(changed)[0]}) or add it to --opponents", param_hint="'--variant'")
     if s["hero"] not in changed:
-        click.echo(f"note: the variant {variant.name!r} does not change {s['hero']} (it changes "
-                   f"{', '.join(sorted(changed))}): the difference measured is the effect on {s['hero']}'s "
-                   f"games of changes to other heroes", err=True)
-    if changed & set(s["games_per_opponent"]) - {s["hero"]}:
-        click.echo(f"note: the variant also changes opponents ({', '.join(sorted(changed & set(s['games_per_opponent'])))}"
-                   f"): the difference is the combined effect, not {s['hero']}'s change alone", err=True)
+        click.echo(f"note: the variant {variant.name!r} does not change {s['hero']}; it changes the opponent(s) "
+                   f"{', '.join(changed_opponents)}: the difference measured is the effect on {s['hero']}'s games "
+                   f"of those opponents' change", err=True)
+    elif changed_opponents:
+        click.echo(f"note: the variant also changes opponents ({', '.join(changed_opponents)}): the difference "
+                   f"is the combined effect, not {s['hero']}'s change alone", err=True)
     _execute(base, backend, quiet, base.run_dir, "Baseline: ", task_games=task_games)
     _execute(var, backend, quiet, var.run_dir, "Variant:  ", task_games=task_games)
     if not no_report:
@@ -341,6 +438,8 @@ def report(run_dir, against):
         if not (run_dir / "manifest.json").exists() and (run_dir / BASELINE_DIR).is_dir() \
                 and (run_dir / VARIANT_DIR).is_dir():
             _no_against(against, "a compare folder")
+            for half in (BASELINE_DIR, VARIANT_DIR):
+                _warn_unfinished(run_dir / half, read_manifest(run_dir / half))
             _write_report(run_dir, "compare")
             return
         parent = run_dir.resolve().parent
@@ -364,18 +463,20 @@ def report(run_dir, against):
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     except OSError as e:
-        raise click.ClickException(f"cannot write the report in {run_dir}: {e}") from None
+        raise click.ClickException(f"cannot write the report in {run_dir} ({e.strerror or e})") from None
 
 
 def _warn_unfinished(run_dir, manifest: dict) -> None:
-    """One line on stderr, before the report, when a run folder holds fewer games than its
-    command plans: its figures are then of the matchups and games stored so far."""
-    from sim.runs.store import stored_chunks
-    total = int(manifest.get("games_total", 0))
-    stored = sum(stored_chunks(run_dir).values())
-    if stored < total:
-        click.echo(f"warning: {run_dir} is unfinished: {stored} of {total} games stored; every figure below is "
-                   "of the stored games only (rerun its command to finish it)", err=True)
+    """One line on stderr, before the report, when a run folder is not complete (the rule of
+    ``sim.runs.store.run_progress``, the same as every report's): its figures are then of
+    the games stored so far. Also a note when the manifest was read from its backup."""
+    from sim.runs.store import run_progress
+    if manifest.get("recovered_from"):
+        click.echo(f"note: {run_dir}/manifest.json is damaged; read its backup {manifest['recovered_from']} "
+                   "(rerunning the run's command writes manifest.json again)", err=True)
+    warning = run_progress(run_dir, manifest).warning(run_dir)
+    if warning:
+        click.echo(warning, err=True)
 
 
 def _no_against(against, what: str) -> None:

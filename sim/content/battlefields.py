@@ -16,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import FileError
+
 BATTLEFIELD_DIR = Path(__file__).resolve().parent.parent / "battlefields"
 UNREACHABLE = 99  # value of ``dist`` between spaces with no movement path
 MAX_ZONES = 63  # zone_mask is int64; the sign bit stays unused
@@ -26,7 +28,7 @@ _SPACE_KEYS = ("id", "zones", "start", "passage", "x", "y")
 _COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
 
 
-class BattlefieldError(ValueError):
+class BattlefieldError(FileError):
     """A battlefield file or name is invalid; the message names the file and the field."""
 
 
@@ -188,7 +190,7 @@ def _compile(path: Path, data: dict) -> Battlefield:
             fail(f"{f}.zones", f"must be a non-empty list of zone names; valid: {_some(zone_names)}")
         mask = 0
         for z in zs:
-            if z not in zone_bit:
+            if not (isinstance(z, str) and z in zone_bit):
                 fail(f"{f}.zones", f"unknown zone {z!r}; valid: {_some(zone_names)}")
             if mask >> zone_bit[z] & 1:
                 fail(f"{f}.zones", f"zone {z!r} listed twice")
@@ -205,8 +207,8 @@ def _compile(path: Path, data: dict) -> Battlefield:
             fail(f"{f}.passage", f"must be true or false, got {is_passage!r}")
         for c in ("x", "y"):
             v = sp.get(c, float("nan"))
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                fail(f"{f}.{c}", f"must be a number, got {v!r}")
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or (c in sp and not np.isfinite(float(v))):
+                fail(f"{f}.{c}", f"must be a (finite) number, got {v!r}")
         ids.append(sid)
         masks.append(mask)
         passage.append(is_passage)

@@ -65,7 +65,9 @@ class Content:
     ``cards`` (n_cards, C_FIELDS) int64, ``code`` (n, I_FIELDS) int64,
     ``heroes`` (n_rows, H_FIELDS) int64 with one row per (hero, loadout),
     ``decks`` (n,) int64 card ids. ``rows[i]`` = (hero key, loadout) of row i;
-    ``card_names[id]``; ``card_ids[(hero key, card name)]``.
+    ``card_names[id]``; ``card_ids[(hero key, card name)]``. ``skipped``: the hero files
+    that could not be loaded (``sim.content.heroes.BadHeroFile``), left out: naming one of
+    their heroes raises that file's error.
     """
 
     specs: dict
@@ -77,6 +79,15 @@ class Content:
     code: np.ndarray
     heroes: np.ndarray
     decks: np.ndarray
+    skipped: tuple = ()
+
+    def unknown_hero(self, key: str) -> str:
+        """The message for a hero key that is not loaded: the error of the bad hero file
+        that would have given it, or ``unknown hero ...; valid: ...``."""
+        for bad in self.skipped:
+            if bad.key == key:
+                return f"hero {key!r} cannot be used: {bad.message}"
+        return f"unknown hero {key!r}; valid: {', '.join(sorted(self.specs))}"
 
     def row(self, key: str, loadout: str | None = None) -> int:
         """Hero-table row of a hero key and loadout; raises HeroFileError listing valid names."""
@@ -86,7 +97,7 @@ class Content:
                     key = k
                     break
             else:
-                raise HeroFileError(f"unknown hero {key!r}; valid: {', '.join(sorted(self.specs))}")
+                raise HeroFileError(self.unknown_hero(key))
         spec = self.specs[key]
         if not loadout:
             loadout = spec.loadouts()[0]

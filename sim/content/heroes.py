@@ -167,8 +167,17 @@ def _keys(path, where, d, allowed):
 
 
 def _range(path, where, v, lo, hi):
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise HeroFileError(f"{path}: {where}: must be a whole number from {lo} to {hi}, got {v!r}")
     if not lo <= v <= hi:
         raise HeroFileError(f"{path}: {where}: must be from {lo} to {hi}, got {v}")
+    return v
+
+
+def _list(path, where, v, what):
+    """``v`` if it is a list, else HeroFileError naming ``where`` (``what``: a list of what)."""
+    if not isinstance(v, list):
+        raise HeroFileError(f"{path}: {where}: must be a list of {what}, got {v!r}")
     return v
 
 
@@ -230,11 +239,14 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
     for i, sk in enumerate(sks):
         w = f"sidekicks[{i}]"
         _keys(name, w, sk, _SIDEKICK)
+        summon = sk.get("summon", False)
+        if not isinstance(summon, bool):
+            raise HeroFileError(f"{name}: {w}.summon: must be true or false, got {summon!r}")
         fs = FighterSpec(_req(name, w, sk, "name", str), i + 1,
                          _range(name, w + ".count", sk.get("count", 1), 1, 3),
                          _range(name, w + ".health", _req(name, w, sk, "health", int), 1, 99),
                          _range(name, w + ".move", sk.get("move", fighters[0].move), 0, 20),
-                         _attack(name, w, sk), bool(sk.get("summon", False)))
+                         _attack(name, w, sk), summon)
         if fs.name in {f.name for f in fighters} or fs.name in ("any", "self", "opposing", "hero"):
             raise HeroFileError(f"{name}: {w}.name: {fs.name!r} is already used or reserved")
         total += fs.count
@@ -245,7 +257,10 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
     forms = hero.get("forms")
     if forms is not None:
         counters["form"] = (0, _state_values(name, "hero.forms", forms, "form", '["Dr. Jekyll", "Mr. Hyde"]'))
-    for cname, values in (hero.get("counters") or {}).items():
+    hero_counters = hero.get("counters") or {}
+    if not isinstance(hero_counters, dict):
+        raise HeroFileError(f"{name}: hero.counters: must be a table of name = [values], got {hero_counters!r}")
+    for cname, values in hero_counters.items():
         counters[cname] = (len(counters), _state_values(name, f"hero.counters.{cname}", values, "value",
                                                         '["big", "small"]'))
     if len(counters) > L.N_COUNTERS:
@@ -259,7 +274,8 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
     tags = {}
     free = L.FIRST_FREE_TAG_BIT
     for c in raw_cards:
-        for t in (c.get("tags") or []) if isinstance(c, dict) else []:
+        ctags = c.get("tags") if isinstance(c, dict) else None
+        for t in ctags if isinstance(ctags, list) else []:     # (a bad tags field is refused with its card)
             if isinstance(t, str) and t not in tags and t not in SPECIAL_TAGS:
                 tags[t] = None
     for t in sorted(tags):
@@ -268,11 +284,11 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
         tags[t] = 1 << free
         free += 1
     tags.update(SPECIAL_TAGS)
-    card_index = {c.get("name"): i for i, c in enumerate(raw_cards) if isinstance(c, dict)}
+    card_index = {c.get("name"): i for i, c in enumerate(raw_cards) if isinstance(c, dict) and isinstance(c.get("name"), str)}
     ctx = StepContext(name, hname, {f.name: f.kind for f in fighters}, tags, counters, card_index)
 
     groups = []
-    for i, g in enumerate(data.get("choice_groups", [])):
+    for i, g in enumerate(_list(name, "choice_groups", data.get("choice_groups", []), "[[choice_groups]] tables")):
         w = f"choice_groups[{i}]"
         _keys(name, w, g, {"name", "options"})
         opts = g.get("options")
@@ -347,7 +363,7 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
             if not isinstance(plist, list):
                 raise HeroFileError(f"{name}: {w}.ongoing: must be a list of: {', '.join(PASSIVES)}")
             for pv in plist:
-                if pv not in PASSIVES:
+                if not (isinstance(pv, str) and pv in PASSIVES):
                     raise HeroFileError(f"{name}: {w}.ongoing: unknown {pv!r}; valid: {', '.join(PASSIVES)}")
                 passive |= PASSIVES[pv]
             if "discard_if" in c:
@@ -357,7 +373,7 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
         if (grp is None) != (opt is None):
             raise HeroFileError(f"{name}: {w}: 'group' and 'option' go together")
         if grp is not None:
-            if grp not in group_names:
+            if not (isinstance(grp, str) and grp in group_names):
                 raise HeroFileError(f"{name}: {w}.group: unknown {grp!r}; declared groups: "
                                     + (", ".join(group_names) or "(none; add [[choice_groups]])"))
             if opt not in group_names[grp]:
@@ -393,9 +409,13 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
     aliases = data.get("aliases", [])
     if not (isinstance(aliases, list) and all(isinstance(a, str) and KEY_RE.fullmatch(a) for a in aliases)):
         raise HeroFileError(f"{name}: aliases: must be a list of short names (lowercase letters, digits, _)")
+    notes = data.get("notes", [])
+    if isinstance(notes, str):
+        notes = [notes]
+    _list(name, "notes", notes, "strings")
     spec = HeroSpec(key, hname, str(data.get("set", "")), str(path), fighters,
                     str(ability.get("name", "")), str(ability.get("text", "")), flags, hooks,
-                    counters, groups, cards, tuple(data.get("notes", ())), protect, tuple(aliases))
+                    counters, groups, cards, tuple(notes), protect, tuple(aliases))
     for lo in spec.loadouts():
         n = spec.deck_size(lo)
         if n > L.MAX_CARDS:
@@ -421,13 +441,27 @@ def _state_values(name: str, field: str, values, noun: str, example: str) -> tup
     return tuple(values)
 
 
-def load_all(directory: str | Path | None = None, extra=()) -> dict[str, HeroSpec]:
-    """All hero files, keyed by hero key; raises HeroFileError on the first bad file.
+@dataclass(frozen=True)
+class BadHeroFile:
+    """A hero file that :func:`load_heroes` could not load: its ``path``, the hero ``key`` it
+    would have had (its ``key = ...`` if readable, else the file name) and the one-line
+    ``message`` (HeroFileError's, naming the file by its path)."""
 
-    ``directory``: the folder to read (default: the installed ``heroes/``);
-    ``extra``: more hero files or folders (homebrew heroes) added to those; a file
-    named twice (the same folder given twice) is read once. A key used by two files is
-    an error naming both.
+    path: str
+    key: str
+    message: str
+
+
+def load_heroes(directory: str | Path | None = None, extra=()) -> tuple[dict[str, HeroSpec], tuple]:
+    """Every hero file that loads, keyed by hero key, and the ones that do not:
+    ``(specs, bad)`` with ``bad`` a tuple of :class:`BadHeroFile`, so that one bad homebrew
+    file does not stop the commands that do not use that hero (those that do get its
+    error, ``sim.content.compile.Content.row``).
+
+    ``directory``: the folder to read (default: the installed ``heroes/``); ``extra``:
+    more hero files or folders (homebrew heroes) added to those; a file named twice (the
+    same folder given twice) is read once; a key used by two files makes the second one
+    bad, naming both. Raises HeroFileError only for an ``extra`` path that does not exist.
     """
     paths = hero_files(directory)
     for e in extra:
@@ -438,18 +472,44 @@ def load_all(directory: str | Path | None = None, extra=()) -> dict[str, HeroSpe
             paths.append(e)
         else:
             raise HeroFileError(f"{e}: no such hero file or folder")
-    out = {}
+    out: dict = {}
+    bad: list = []
     seen = set()
     for p in paths:
         if p.resolve() in seen:   # the same file named twice (a folder given twice): read once
             continue
         seen.add(p.resolve())
-        spec = load_hero(p)
-        if spec.key in out:
-            raise HeroFileError(f"{p}: key {spec.key!r} already used by {out[spec.key].path}; "
-                                "rename the file or set key = \"...\" in it")
+        try:
+            spec = load_hero(p)
+            if spec.key in out:
+                raise HeroFileError(f"{p}: key {spec.key!r} already used by {out[spec.key].path}; "
+                                    "rename the file or set key = \"...\" in it")
+        except HeroFileError as e:
+            msg = str(e)
+            if msg.startswith(f"{p.name}: "):        # the loaders name the file only: give its path
+                msg = f"{p}: {msg[len(p.name) + 2:]}"
+            bad.append(BadHeroFile(str(p), _file_key(p), msg))
+            continue
         out[spec.key] = spec
-    return out
+    return out, tuple(bad)
+
+
+def _file_key(path: Path) -> str:
+    """The key a hero file asks for (``key = ...``), or its file name's stem."""
+    try:
+        key = tomllib.loads(path.read_text(encoding="utf-8-sig")).get("key")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        key = None
+    return key if isinstance(key, str) and key else path.stem
+
+
+def load_all(directory: str | Path | None = None, extra=()) -> dict[str, HeroSpec]:
+    """All hero files, keyed by hero key; raises HeroFileError on the first bad file (see
+    :func:`load_heroes` for the arguments, and for loading around bad files)."""
+    specs, bad = load_heroes(directory, extra)
+    if bad:
+        raise HeroFileError(bad[0].message)
+    return specs
 
 
 def deck_warnings(spec: HeroSpec) -> list[str]:

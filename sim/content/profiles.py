@@ -47,13 +47,15 @@ from pathlib import Path
 from sim.engine import control
 from sim.engine.ai import SEARCH_DEFAULTS, WEIGHT_NAMES
 
+from .errors import FileError
+
 PROFILE_DIR = Path(__file__).resolve().parent.parent / "profiles"
 MODES = {"standard": "MODE_STANDARD", "standard-1": "MODE_STANDARD1", "expert": "MODE_EXPERT",
          "greedy": "MODE_GREEDY", "random": "MODE_RANDOM"}
 DEFAULT_PROFILE = "standard"
 
 
-class ProfileError(ValueError):
+class ProfileError(FileError):
     """A bad AI profile name or file; the message names the file, field and valid choices."""
 
 
@@ -128,7 +130,7 @@ def load_profile(path, _seen: tuple = ()) -> AIProfile:
     if not isinstance(name, str) or not name:
         raise ProfileError(f"{where}: field 'name' must be a non-empty string")
     mode = data.get("mode", "standard")
-    if mode not in MODES:
+    if not (isinstance(mode, str) and mode in MODES):
         raise ProfileError(f"{where}: field 'mode' is {mode!r}; valid: {', '.join(MODES)}")
     names = _weight_names()
     weights = dict.fromkeys(names, 0.0)
@@ -143,6 +145,8 @@ def load_profile(path, _seen: tuple = ()) -> AIProfile:
             raise ProfileError(f"{where}: field 'base' must be a profile name or a .toml path")
         installed = PROFILE_DIR / f"{base}.toml"
         try:
+            if "\0" in base:
+                raise ProfileError(f"{base!r} is not a profile name or path")
             if installed.is_file():
                 b = load_profile(installed, _seen)
             else:

@@ -49,6 +49,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .errors import FileError
 from .heroes import HOOKS, WINDOWS, HeroFileError, hero_from_data, load_all, read_hero_data
 from .vocab import OPS
 
@@ -62,7 +63,7 @@ ABILITY_FIELDS = tuple(HOOKS)
 STEP_EXTRA = ("if", "unless", "may")
 
 
-class VariantError(ValueError):
+class VariantError(FileError):
     """A variant file is missing, not TOML, or names an unknown hero, card, sidekick,
     field, step or argument, or makes a hero invalid. One line: the file, the hero,
     the card, the field and the valid choices. ``param`` is ``"--variant"``."""

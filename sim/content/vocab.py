@@ -17,8 +17,10 @@ import numpy as np
 from sim.engine import effects as E
 from sim.engine import layout as L
 
+from .errors import FileError
 
-class HeroFileError(ValueError):
+
+class HeroFileError(FileError):
     """A hero file is invalid; the message names the file, card and field."""
 
 
@@ -68,6 +70,55 @@ OPS = {
     "reveal_top": (E.OP_REVEAL_TOP, set()),
     "hand_to_deck": (E.OP_HAND_TO_DECK, {"amount"}),
 }
+# the fields a step of each op must give (an op missing from this table needs none besides
+# "op"); every other field of OPS is optional, with the default heroes/README.md states.
+# A target, a destination or a source is never guessed: a missing one is an error naming it.
+REQUIRED = {
+    "damage": ("target",),
+    "recover": ("target",),
+    "set_health": ("amount", "target"),
+    "move": ("target", "up_to"),          # up_to may be left out only with onto = "fog"
+    "place": ("target", "to"),
+    "swap": ("target",),
+    "pin": ("target",),
+    "return_defeated": ("fighter", "to"),
+    "summon": ("fighter", "to"),
+    "set_value": ("amount",),
+    "take_from_discard": ("tag",),
+    "flip_counter": ("counter",),
+    "set_counter": ("counter", "value"),
+    "choose_counter": ("counter",),
+    "search": ("from",),
+    "look_top": ("amount", "keep", "rest"),
+    "damage_spaces": ("in_zone_of", "side"),
+    "discard_top": ("who",),
+    "choose": ("options",),
+    "set_printed": ("card", "to"),
+    "reclaim": ("to",),
+    "place_fog": ("to",),
+}
+# ops that need exactly one field of a pair (compile_step checks each with its own message)
+ONE_OF = {"search": ("card", "tag"), "move_fog": ("up_to", "to")}
+# what a missing required field means, for the error message
+FIELD_HINTS = {
+    "target": "whom the step acts on",
+    "to": "where to",
+    "up_to": "how many spaces; only a move with onto = 'fog' may leave it out",
+    "amount": "how many",
+    "fighter": "which sidekick",
+    "tag": "a tag that cards of this file carry",
+    "counter": "a counter declared under [hero]",
+    "value": "the counter's new value",
+    "from": "where to search: discard_then_deck, deck, discard or deck_or_discard",
+    "keep": "how many of the cards to keep in hand",
+    "rest": "top or bottom: where the other cards go",
+    "in_zone_of": "whose zone",
+    "side": "any, opposing or own",
+    "who": "you or opponent",
+    "options": "a list of step lists",
+    "card": "opponent or yours",
+}
+
 FOG_TOKENS = {"any": E.FT_ANY, "under_hero": E.FT_UNDER_HERO, "each": E.FT_EACH}
 SEARCH_FROM = {"discard_then_deck": E.SR_DISCARD_THEN_DECK, "deck": E.SR_DECK, "discard": E.SR_DISCARD,
                "deck_or_discard": E.SR_DECK_OR_DISCARD}
@@ -194,6 +245,12 @@ class StepContext:
                   + (", ".join(sorted(self.counters)) or "(none; declare them under [hero] counters)"))
 
 
+def _known(value, table) -> bool:
+    """``value`` is one of ``table``'s names (a file may hold a list or a table where a name
+    belongs: that is not a name, and must not be looked up as one)."""
+    return isinstance(value, str) and value in table
+
+
 def _int(ctx, where, value, lo=0, hi=99):
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         ctx.fail(where, f"must be a whole number from {lo} to {hi}, got {value!r}")
@@ -244,7 +301,7 @@ def _target(ctx, where, t, row):
              ("any", True): E.SEL_ONE_ANY, ("all", False): E.SEL_ALL,
              ("within", True): E.SEL_ONE_WITHIN, ("passed", True): E.SEL_ONE_PASSED,
              ("on_fog", False): E.SEL_EACH_FOG}
-    if (how, one) not in table:
+    if not isinstance(how, str) or (how, one) not in table:
         ctx.fail(where, f"{'one' if one else 'each'} = {how!r} is not valid; valid: "
                  "one = 'in_zone' | 'adjacent' | 'any' | 'within' | 'passed'; "
                  "each = 'in_zone' | 'adjacent' | 'all' | 'on_fog'")
@@ -260,7 +317,7 @@ def _target(ctx, where, t, row):
             ctx.fail(where, f"'{how}' needs 'of' (whose zone / adjacent to whom)")
         row[L.I_REF] = ctx.ref(where + ".of", t["of"])
     side = t.get("side", "any")
-    if side not in SIDES:
+    if not _known(side, SIDES):
         ctx.fail(where + ".side", f"unknown side {side!r}; valid: " + ", ".join(SIDES))
     row[L.I_SIDE] = SIDES[side]
     if _bool(ctx, where + ".other", t.get("other", False)):
@@ -288,7 +345,7 @@ def _condition(ctx, where, c, row):
         row[L.I_CA], row[L.I_CB] = slot, values.index(c[key])
         roles = {"any": 0, "attacking": 1, "defending": 2}
         role = c.get("role", "any")
-        if role not in roles:
+        if not _known(role, roles):
             ctx.fail(where + ".role", f"unknown {role!r}; valid: " + ", ".join(roles))
         row[L.I_CREF] = roles[role]
     elif "hero_health_at_most" in c:
@@ -344,6 +401,23 @@ def _place_to(ctx, where, to, row):
              f"{{ adjacent_to = fighter }}, got {to!r}")
 
 
+def _check_required(ctx, where, op, step):
+    """Raise HeroFileError (naming the file, the card or hook, the step and the field) if
+    ``step`` lacks a field its op ``op`` requires (:data:`REQUIRED`)."""
+    need = [k for k in REQUIRED.get(op, ()) if k not in step]
+    if op == "move" and "onto" in step and "up_to" in need:
+        need.remove("up_to")      # a move onto fog may leave out up_to (no limit); another onto is refused below
+    if need:
+        k = need[0]
+        hint = FIELD_HINTS.get(k, "")
+        if k == "target":
+            hint += ("; valid: 'self', 'opposing', 'each own', 'combatant', 'opponent_hero', 'moved', "
+                     + "".join(f"{n!r}, " for n in ctx.fighters) + "or a table like { one = 'in_zone', of = 'self', "
+                     "side = 'opposing' }")
+        more = f" (also missing: {', '.join(repr(x) for x in need[1:])})" if len(need) > 1 else ""
+        ctx.fail(f"{where}.{k}", f"missing required field '{k}' of op {op!r} ({hint}){more}")
+
+
 def compile_step(ctx, where, step):
     """Compile one step (a dict) to int64 rows (k, I_FIELDS); k > 1 only for 'choose'."""
     if not isinstance(step, dict):
@@ -351,7 +425,7 @@ def compile_step(ctx, where, step):
     if "op" not in step:
         ctx.fail(where, "missing required field 'op'; valid ops: " + ", ".join(OPS))
     op = step.get("op")
-    if op not in OPS:
+    if not _known(op, OPS):
         ctx.fail(where + ".op", f"unknown op {op!r}; valid: " + ", ".join(OPS))
     w = ctx.window
     if w is not None:
@@ -364,6 +438,7 @@ def compile_step(ctx, where, step):
     if bad:
         ctx.fail(where, f"op {op!r} does not take {sorted(bad)}; it takes: "
                  + ", ".join(sorted(allowed | {"if", "unless", "may"})))
+    _check_required(ctx, where, op, step)
     row = np.zeros(L.I_FIELDS, np.int64)
     row[L.I_OP] = code
     if "if" in step and "unless" in step:
@@ -395,7 +470,7 @@ def compile_step(ctx, where, step):
         if _bool(ctx, where + ".track", step.get("track", False)):
             row[L.I_FLAGS] |= L.IF_TRACK
     if op in ("damage", "move", "place", "recover", "set_health", "pin", "swap"):
-        _target(ctx, where + ".target", step.get("target", "self"), row)
+        _target(ctx, where + ".target", step["target"], row)
     if op == "add_value" and "card" in step:
         if step["card"] not in ("yours", "opponent"):
             ctx.fail(where + ".card", f"unknown {step['card']!r}; valid: yours, opponent")
@@ -406,7 +481,7 @@ def compile_step(ctx, where, step):
         if k == 0:
             ctx.fail(where + ".fighter", "name a sidekick to summon")
         row[L.I_REF] = k
-        to = step.get("to", {"in_zone_of": ctx.hero_name})
+        to = step["to"]
         if not (isinstance(to, dict) and set(to) == {"in_zone_of"}):
             ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
         row[L.I_Y] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
@@ -419,7 +494,7 @@ def compile_step(ctx, where, step):
                 ctx.fail(where + ".form", f"unknown form {step['form']!r}; valid: " + ", ".join(values))
             row[L.I_X] = values.index(step["form"]) + 1
     if op == "place_fog":
-        to = step.get("to", {"in_zone_of": ctx.hero_name})
+        to = step["to"]
         if not (isinstance(to, dict) and set(to) == {"in_zone_of"}):
             ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
         row[L.I_Y] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
@@ -436,17 +511,17 @@ def compile_step(ctx, where, step):
             if step["to"] == "empty":
                 row[L.I_FLAGS] |= L.IF_EMPTY
         token = step.get("token", "any")
-        if token not in FOG_TOKENS:
+        if not _known(token, FOG_TOKENS):
             ctx.fail(where + ".token", f"unknown {token!r}; valid: " + ", ".join(FOG_TOKENS))
         row[L.I_X] = FOG_TOKENS[token]
         if _bool(ctx, where + ".different", step.get("different", False)):
             row[L.I_FLAGS] |= L.IF_DIFFERENT
     if op == "set_printed":
-        card = step.get("card", "opponent")
+        card = step["card"]
         if card not in ("yours", "opponent"):
             ctx.fail(where + ".card", f"unknown {card!r}; valid: yours, opponent")
         row[L.I_X] = 1 if card == "opponent" else 0
-        to = step.get("to", "boost")
+        to = step["to"]
         if to == "boost":
             row[L.I_Y] = 0
         else:
@@ -455,31 +530,31 @@ def compile_step(ctx, where, step):
     if op == "hand_to_deck":
         row[L.I_N] = _int(ctx, where + ".amount", step.get("amount", 1), 1, 20)
     if op == "reclaim":
-        to = step.get("to", "hand")
+        to = step["to"]
         if to not in ("deck_top", "hand"):
             ctx.fail(where + ".to", f"unknown {to!r}; valid: deck_top, hand")
         row[L.I_X] = 1 if to == "hand" else 0
     if op in ("draw", "discard", "discard_top", "move_fog"):
         who = step.get("who", "you" if op in ("draw", "discard_top", "move_fog") else "opponent")
-        if who not in WHO:
+        if not _known(who, WHO):
             ctx.fail(where + ".who", f"unknown {who!r}; valid: " + ", ".join(WHO))
         row[L.I_SIDE] = WHO[who]
     if op == "search":
         if ("card" in step) == ("tag" in step):
             ctx.fail(where, "op 'search' needs exactly one of 'card' (a card name of this hero) or 'tag'")
         if "card" in step:
-            if step["card"] not in ctx.cards:
+            if not _known(step["card"], ctx.cards):
                 ctx.fail(where + ".card", f"unknown card {step['card']!r}; cards of this hero: " + ", ".join(ctx.cards))
             row[L.I_Y] = ctx.cards[step["card"]] + 1   # local index + 1; compile_content maps it to a card id
         else:
             row[L.I_PARG] = ctx.tag(where + ".tag", step["tag"])
-        frm = step.get("from", "discard_then_deck")
-        if frm not in SEARCH_FROM:
+        frm = step["from"]
+        if not _known(frm, SEARCH_FROM):
             ctx.fail(where + ".from", f"unknown {frm!r}; valid: " + ", ".join(SEARCH_FROM))
         row[L.I_X] = SEARCH_FROM[frm]
     if op == "look_top":
-        row[L.I_X] = _int(ctx, where + ".keep", step.get("keep", 0))
-        rest = step.get("rest", "top")
+        row[L.I_X] = _int(ctx, where + ".keep", step["keep"])
+        rest = step["rest"]
         if rest not in ("top", "bottom"):
             ctx.fail(where + ".rest", f"unknown {rest!r}; valid: top, bottom")
         if rest == "bottom":
@@ -487,9 +562,9 @@ def compile_step(ctx, where, step):
         if _bool(ctx, where + ".up_to", step.get("up_to", False)):   # how many: the player's choice (R71)
             row[L.I_FLAGS] |= L.IF_UP_TO
     if op == "damage_spaces":
-        row[L.I_REF] = ctx.ref(where + ".in_zone_of", step.get("in_zone_of", "self"))
-        side = step.get("side", "opposing")
-        if side not in SIDES:
+        row[L.I_REF] = ctx.ref(where + ".in_zone_of", step["in_zone_of"])
+        side = step["side"]
+        if not _known(side, SIDES):
             ctx.fail(where + ".side", f"unknown side {side!r}; valid: " + ", ".join(SIDES))
         row[L.I_SIDE] = SIDES[side]
     if op == "choose":
@@ -529,7 +604,7 @@ def compile_step(ctx, where, step):
             row[L.I_X] = 1
     if "per" in step:
         per = step["per"]
-        if per not in PER:
+        if not _known(per, PER):
             ctx.fail(where + ".per", f"unknown {per!r}; valid: " + ", ".join(PER))
         row[L.I_PER] = PER[per]
         if per == "discard_tag":
@@ -539,13 +614,13 @@ def compile_step(ctx, where, step):
     if op == "take_from_discard":
         row[L.I_PARG] = ctx.tag(where + ".tag", step.get("tag"))
     if op == "place":
-        _place_to(ctx, where + ".to", step.get("to", "any"), row)
+        _place_to(ctx, where + ".to", step["to"], row)
     if op == "return_defeated":
         k = ctx.fighter_kind(where + ".fighter", step.get("fighter"))
         if k == 0:
             ctx.fail(where + ".fighter", "a hero cannot be returned; name a sidekick")
         row[L.I_REF] = k
-        to = step.get("to", {"in_zone_of": ctx.hero_name})
+        to = step["to"]
         if not (isinstance(to, dict) and set(to) == {"in_zone_of"}):
             ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
         row[L.I_Y] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])

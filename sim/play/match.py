@@ -22,7 +22,7 @@ import numpy as np
 
 from sim.content.battlefields import Battlefield, list_battlefields, load_battlefield
 from sim.content.compile import Content, build_tables, compile_content, rules_array
-from sim.content.heroes import HeroFileError, load_all
+from sim.content.heroes import HeroFileError, load_heroes
 from sim.content.profiles import seat_controls
 from sim.content.variants import apply_variant, variant_from_json
 from sim.engine import layout as L
@@ -46,13 +46,17 @@ def installed_content(extra: tuple = (), variant: str = "") -> Content:
     """The installed heroes plus ``extra`` hero files/folders (homebrew), compiled once.
 
     ``variant``: a designer variant as JSON (``Variant.to_json()``, see
-    ``sim.content.variants``) applied before compiling; '' for none.
-    Raises HeroFileError if any file is invalid, VariantError if the variant is.
+    ``sim.content.variants``) applied before compiling; '' for none. A hero file that
+    cannot be loaded is left out and listed in the content's ``skipped`` (naming its hero
+    raises its error). Raises HeroFileError for an ``extra`` path that does not exist,
+    VariantError if the variant is invalid (or changes a skipped hero).
     """
-    specs = load_all(None, tuple(str(e) for e in extra))
+    specs, bad = load_heroes(None, tuple(str(e) for e in extra))
     if variant:
         specs = apply_variant(specs, variant_from_json(variant))
-    return compile_content(specs)
+    content = compile_content(specs)
+    content.skipped = bad
+    return content
 
 
 def parse_hero(name: str) -> tuple[str, str | None]:

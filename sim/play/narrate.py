@@ -156,6 +156,12 @@ def event_lines(m, log, turns=None) -> list[tuple[int, str]]:
             if c == 1 and d == 1:
                 lines.append(f"    {heroes[a]} puts a card from hand on top of the deck")
                 continue
+            if d == 1:     # reclaim to = "deck_top": from the discard pile onto the deck
+                lines.append(f"    {heroes[a]} puts {card(b)} from the discard pile on top of the deck")
+                continue
+            if d == 2:     # shuffle_into_deck: the scheme goes into the deck, not to the discard pile
+                lines.append(f"    {card(b)} is shuffled into {heroes[a]}'s deck")
+                continue
             src = {0: " from the deck", 2: " from the discard pile"}.get(c, "")
             lines.append(f"    {heroes[a]} takes {card(b)} into hand{src}")
         elif ev == L.EV_LOOK_HAND:

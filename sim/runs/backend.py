@@ -16,13 +16,21 @@ chunks takes ``backend=`` and so runs on a cluster without code changes.
   unreachable or invalid address raises :class:`BackendError` (one line).
 
 Dask re-runs the tasks of a worker lost mid-run on another worker (up to the
-scheduler's ``distributed.scheduler.allowed-failures``); the runner stores each
-chunk once, by name. Nothing here knows about the engine.
+scheduler's ``distributed.scheduler.allowed-failures``); so does a loky pool (a worker
+killed by the out-of-memory killer, a crash): the tasks in flight are submitted again to
+fresh worker processes, up to :data:`LOKY_ALLOWED_FAILURES` losses in a row without a
+finished task. The runner stores each chunk once, by name. A loky worker whose driver
+process is gone (``kill -9`` of the command) exits by itself within a second or so (the
+check runs between the engine's calls, which hold Python's lock: :func:`watch_driver`), so
+no worker or resource tracker outlives a killed run. Nothing here knows about the engine.
 """
 from __future__ import annotations
 
 import logging
 import os
+import re
+import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,6 +42,62 @@ CONNECT_TIMEOUT = 5.0
 WORKER_TIMEOUT = 30.0
 #: joblib batch size on dask: "auto" sizes batches of chunks to 0.2-2 s of work
 DASK_BATCH_SIZE = "auto"
+#: loky pool: worker losses in a row (without a finished task between them) retried before
+#: the run stops (dask's distributed.scheduler.allowed-failures defaults to 3 too)
+LOKY_ALLOWED_FAILURES = 3
+#: seconds between a loky worker's checks that its driver process is alive
+WATCH_INTERVAL = 0.5
+#: memory of one worker process with the engine loaded (bytes; measured ~290 MB resident)
+WORKER_MEMORY = 300 * 2**20
+
+
+def usable_cores() -> int:
+    """The CPU cores this process may run on (its affinity where the system tells, else
+    ``os.cpu_count()``), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def available_memory() -> int | None:
+    """Memory available to new processes now (bytes: Linux ``MemAvailable``), or None if
+    the system does not say."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def local_workers(jobs: int | None, n_tasks: int | None = None, what: str = "task(s)") -> tuple[int, list[str]]:
+    """How many local worker processes to start for ``jobs`` (None: one per core) and a run
+    of ``n_tasks`` pieces of work (``what`` they are, for the note; None: unknown), and the notes
+    that say why it is fewer than asked:
+    never more than the usable cores (more only share them and take ``WORKER_MEMORY`` each),
+    than the memory available holds, or than the chunks. Returns ``(workers >= 1, notes)``;
+    a note is one line for stderr."""
+    cores = usable_cores()
+    n = int(jobs) if jobs else cores
+    notes = []
+    if n > cores:
+        notes.append(f"note: --jobs {n} is more than the {cores} core(s) here: {cores} worker process(es) "
+                     f"(more would only share the cores, at ~{WORKER_MEMORY >> 20} MB each)")
+        n = cores
+    mem = available_memory()
+    if mem is not None and n > 1 and n * WORKER_MEMORY > mem:
+        fit = max(1, int(mem // WORKER_MEMORY))
+        notes.append(f"note: {n} worker processes need ~{n * WORKER_MEMORY / 2**30:.1f} GB (~{WORKER_MEMORY >> 20} MB "
+                     f"each) and {mem / 2**30:.1f} GB is available: {fit} worker process(es)")
+        n = fit
+    if n_tasks is not None and 0 < n_tasks < n:
+        if jobs:
+            notes.append(f"note: {n_tasks} worker process(es), not {n}: there are only {n_tasks} {what} to play")
+        n = n_tasks
+    return max(1, n), notes
 
 log = logging.getLogger("sim.runs.backend")
 
@@ -106,16 +170,48 @@ class Pool:
         self.backend, self.workers, self.description, self.client = backend, workers, description, client
 
     def imap_unordered(self, fn, args_list):
-        """Yield ``fn(*args)`` for each tuple of ``args_list`` as it finishes (any order)."""
+        """Yield ``fn(*args)`` for each tuple of ``args_list`` as it finishes (any order).
+
+        On loky, a worker process that dies (killed, out of memory, a crash) costs only the
+        tasks in flight: they are submitted again to fresh workers (a note on the
+        ``sim.runs.backend`` logger), each result is yielded once, and after
+        :data:`LOKY_ALLOWED_FAILURES` losses in a row with no task finished between them
+        BackendError (``--jobs``) is raised. Exceptions raised by ``fn`` propagate."""
         args_list = list(args_list)
         if self.workers <= 1 and self.client is None:
             return (fn(*a) for a in args_list)
         from joblib import Parallel, delayed, parallel_config
-        calls = (delayed(fn)(*a) for a in args_list)
         if self.client is None:
-            return Parallel(n_jobs=min(self.workers, len(args_list)), backend="loky",
-                            return_as="generator_unordered", batch_size=1)(calls)
+            return self._loky_results(Parallel, delayed, fn, args_list)
+        calls = (delayed(fn)(*a) for a in args_list)
         return self._dask_results(Parallel, parallel_config, calls)
+
+    def _loky_results(self, Parallel, delayed, fn, args_list):
+        from joblib.externals.loky.process_executor import BrokenProcessPool
+        pending = dict(enumerate(args_list))
+        lost = 0
+        driver = os.getpid()
+        while pending:
+            calls = [delayed(_guarded)(driver, i, fn, a) for i, a in list(pending.items())]
+            gen = Parallel(n_jobs=min(self.workers, len(pending)), backend="loky",
+                           return_as="generator_unordered", batch_size=1)(calls)
+            try:
+                for i, out in gen:
+                    if pending.pop(i, None) is not None:
+                        lost = 0
+                        yield out
+            except BrokenProcessPool as e:
+                lost += 1
+                codes = _exit_codes(e)
+                if lost > LOKY_ALLOWED_FAILURES:
+                    raise BackendError(
+                        f"worker processes died {lost} times in a row without finishing a task (exit codes {codes}: "
+                        "killed, out of memory or crashed); the finished tasks are stored: free some memory or use "
+                        "fewer --jobs, then rerun the same command to resume", "--jobs") from None
+                log.warning("note: a worker process died (exit codes %s: killed, out of memory or crashed); the "
+                            "%d task(s) not yet finished are played again on new workers", codes, len(pending))
+            finally:
+                gen.close()
 
     def _dask_results(self, Parallel, parallel_config, calls):
         backend = _joblib_dask_backend()(client=self.client, wait_for_workers_timeout=WORKER_TIMEOUT)
@@ -143,7 +239,8 @@ class Pool:
         if self.client is not None or self.workers <= 1:
             return
         from joblib import Parallel, delayed
-        Parallel(n_jobs=self.workers, backend="loky")(delayed(_hold)(fn, pause) for _ in range(self.workers))
+        driver = os.getpid()
+        Parallel(n_jobs=self.workers, backend="loky")(delayed(_hold)(fn, pause, driver) for _ in range(self.workers))
 
     def run_on_workers(self, fn, *args) -> dict:
         """``fn(*args)`` once on every dask worker now connected: {worker address: result,
@@ -154,11 +251,60 @@ class Pool:
         return self.client.run(fn, *args, on_error="return")
 
 
-def _hold(fn, pause: float):
-    """Call ``fn()``, then keep this worker busy ``pause`` seconds (see Pool.warm_workers)."""
-    import time
+def _hold(fn, pause: float, driver: int | None = None):
+    """Call ``fn()``, then keep this worker busy ``pause`` seconds (see Pool.warm_workers);
+    ``driver``: the driver's pid, watched from then on (:func:`watch_driver`)."""
+    if driver is not None:
+        watch_driver(driver)
     fn()
     time.sleep(pause)
+
+
+def _guarded(driver: int, index: int, fn, args: tuple):
+    """Run in a loky worker: watch the driver (:func:`watch_driver`), then return
+    ``(index, fn(*args))`` so the pool knows which task finished."""
+    watch_driver(driver)
+    return index, fn(*args)
+
+
+_watching: set = set()
+
+
+def watch_driver(driver: int, interval: float = WATCH_INTERVAL) -> None:
+    """In a worker process: start (once per process) a daemon thread that ends this process
+    when the driver process ``driver`` (pid) is gone, checked every ``interval`` seconds:
+    the worker's parent changed (it was reparented) or ``driver`` no longer exists. A killed
+    command (``kill -9``) then leaves no worker playing on, and loky's resource trackers,
+    which wait for their last worker, exit too. Nothing happens in the driver itself."""
+    if driver == os.getpid() or driver in _watching:
+        return
+    _watching.add(driver)
+    parent = os.getppid()
+
+    def watch():
+        while True:
+            time.sleep(interval)
+            if os.getppid() != parent or not _alive(driver):
+                os._exit(70)
+
+    threading.Thread(target=watch, name="unmatched-sim driver watch", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (signal 0)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _exit_codes(e: BaseException) -> str:
+    """The worker exit codes loky names in a TerminatedWorkerError (``SIGKILL(-9)``), or '?'."""
+    m = re.search(r"exit codes? of the workers? (?:are|is) \{([^}]*)\}", str(e))
+    return m.group(1) if m else "?"
 
 
 class _TaskFailed:
@@ -302,17 +448,19 @@ def _quiet_logs(names=("distributed", "tornado", "asyncio")):
 
 
 @contextmanager
-def open_pool(backend: Backend, n_tasks: int | None = None):
+def open_pool(backend: Backend, n_tasks: int | None = None, what: str = "task(s)"):
     """Open ``backend`` as a :class:`Pool` (a context manager; closes the client and any
-    local cluster on exit). ``n_tasks``: how many tasks will be played (loky starts
-    no more processes than that). Raises BackendError if a dask scheduler cannot be
+    local cluster on exit). ``n_tasks``: how many tasks will be played (``what`` they are,
+    for a note). Local worker
+    processes (loky, a local dask cluster) are never more than :func:`local_workers`
+    allows (cores, memory, tasks); each reduction is a note on this module's logger. Raises BackendError if a dask scheduler cannot be
     reached within ``backend.connect_timeout`` s or has no worker within
     :data:`WORKER_TIMEOUT` s. While a dask pool is open, the ``distributed``,
     ``tornado`` and ``asyncio`` loggers of this process are silenced (below CRITICAL)."""
     if backend.name == "loky":
-        jobs = backend.jobs or os.cpu_count() or 1
-        if n_tasks is not None:
-            jobs = max(1, min(jobs, n_tasks))
+        jobs, notes = local_workers(backend.jobs, n_tasks, what)
+        for note in notes:
+            log.warning(note)
         yield Pool(backend, jobs, "this process" if jobs == 1 else f"loky, {jobs} processes")
         return
     try:
@@ -325,7 +473,10 @@ def open_pool(backend: Backend, n_tasks: int | None = None):
         if backend.scheduler:
             client = _connect(backend)
         else:
-            cluster, client = _local_cluster(backend.jobs or os.cpu_count() or 1)
+            n, notes = local_workers(backend.jobs)
+            for note in notes:
+                log.warning(note)
+            cluster, client = _local_cluster(n)
         try:
             yield _dask_pool(backend, client)
         finally:

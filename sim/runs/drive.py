@@ -18,11 +18,12 @@ from tqdm import (
 
 from sim.content.profiles import get_profile
 from sim.runs.backend import Backend, BackendError, open_pool
-from sim.runs.errors import RunError, RunInterrupted
+from sim.runs.errors import RunError, RunInterrupted, RunWriteError
+from sim.runs.lock import run_lock
 from sim.runs.plan import RunPlan, RunResult, package_version
 from sim.runs.cells import plan_tasks
-from sim.runs.store import (FORMAT_VERSION, GAMES_DIR, MANIFEST, RUN_KIND, SPACES_DIR, compact, read_manifest, write_json,
-    write_task)
+from sim.runs.store import (FORMAT_VERSION, GAMES_DIR, MANIFEST, MANIFEST_BACKUP, RUN_KIND, SPACES_DIR, compact,
+    finished_chunks, read_manifest, write_json, write_task)
 from sim.runs.workers import WorkerMismatch, play_task, warm_match, worker_differences, worker_expectation
 
 
@@ -31,16 +32,18 @@ def _now() -> str:
 
 
 def _prepare_folder(plan: RunPlan) -> dict:
-    """Create the run folder (or reopen it) and write/refresh the manifest."""
+    """Create the run folder (or reopen it) and write/refresh the manifest (a new one when
+    the plan rebuilds a damaged manifest, ``plan.recovered``). Call it holding the lock."""
     run_dir = plan.run_dir
     try:
         for sub in (GAMES_DIR, SPACES_DIR):
             (run_dir / sub).mkdir(parents=True, exist_ok=True)
-        for sub in (GAMES_DIR, SPACES_DIR):
+        for sub in (GAMES_DIR, SPACES_DIR, "."):
             for tmp in (run_dir / sub).glob(".*.tmp"):
                 tmp.unlink(missing_ok=True)
-        if (run_dir / MANIFEST).exists():
+        if not plan.recovered and ((run_dir / MANIFEST).exists() or (run_dir / MANIFEST_BACKUP).exists()):
             manifest = read_manifest(run_dir)
+            manifest.pop("recovered_from", None)
         else:
             manifest = {
                 "kind": RUN_KIND, "format": FORMAT_VERSION, "package_version": package_version(),
@@ -50,10 +53,12 @@ def _prepare_folder(plan: RunPlan) -> dict:
                 "heroes": plan.hero_info, "battlefields": plan.battlefield_info,
                 "extra_hero_paths": list(plan.extra_heroes), "sessions": [],
             }
+        if plan.recovered:
+            manifest["recovered"] = _now()
         manifest["status"] = "running"
         write_json(run_dir / MANIFEST, manifest)
     except OSError as e:
-        raise RunError(f"cannot write the run folder {run_dir}: {e.strerror or e}", "--out") from None
+        raise RunWriteError(run_dir, e, plan.games_done, plan.games_total) from None
     return manifest
 
 
@@ -85,11 +90,12 @@ def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = 
     before any task is played; each worker process loads it once.
 
     Raises sim.runs.backend.BackendError (one line, ``.param`` names the option) for bad
-    backend options, an unreachable scheduler, differing workers or a cluster lost
-    mid-run (nothing is written if the scheduler cannot be reached), RunError if
-    the folder cannot be written or ``task_games`` is not positive, and RunInterrupted on
-    KeyboardInterrupt (finished tasks stay stored). Games are identical whatever the
-    backend, ``jobs`` and ``task_games``.
+    backend options, an unreachable scheduler, differing workers, a cluster lost
+    mid-run or loky workers that keep dying (nothing is written if the scheduler cannot be
+    reached), RunError if ``task_games`` is not positive, RunWriteError if the folder cannot
+    be written, ``sim.runs.lock.RunLocked`` if another command is playing the folder, and
+    RunInterrupted on KeyboardInterrupt (finished tasks stay stored). Games are identical
+    whatever the backend, ``jobs`` and ``task_games``.
     """
     be = Backend.of(backend, jobs, scheduler)
     prof = get_profile(plan.settings["ai"])
@@ -104,9 +110,12 @@ def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = 
     warm_up = partial(warm_match, c.p1, c.p1_loadout, c.p2, c.p2_loadout, c.battlefield, plan.extra_heroes,
                       plan.variant, seed) if c is not None else None
 
+    digest = plan.settings_digest
+
     def store(out):
         chunks, games, spaces = out[0], out[1], out[2]
-        write_task(plan.run_dir, chunks, games, spaces)
+        write_task(plan.run_dir, chunks, games, spaces, settings=digest,
+                   games_stored=all(ch.name in plan.respace for ch in chunks))
 
     return drive_chunks(plan, be, expect, plan.games_total, plan.games_done, plan.settings.get("mode", "matrix"),
                         warm_up, play_task, lambda chunks: (chunks, seed, modes, plan.extra_heroes, expect_json,
@@ -129,9 +138,13 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
     run once on every worker before the clock starts (loads the engine there, so the
     games per second measure play, as ``bench`` does; its time is in ``setup_seconds``).
     Keeps the manifest's status and
-    sessions, and compacts the folder once every chunk is stored. Raises RunError if the
-    folder cannot be written, BackendError for differing workers and RunInterrupted on
-    KeyboardInterrupt (finished tasks stay stored)."""
+    sessions, and compacts the folder once every chunk is stored. Holds the folder's lock
+    (``sim.runs.lock.run_lock``) from before it cleans the folder until the compaction, and
+    plays the chunks of ``plan.respace`` (games stored, space counters missing) in tasks of
+    their own. Raises RunWriteError (a RunError) if the folder cannot be written (a full
+    disk; the message says how many games are kept), ``sim.runs.lock.RunLocked`` if another
+    command holds the lock, BackendError for differing workers or loky workers that keep
+    dying, and RunInterrupted on KeyboardInterrupt (finished tasks stay stored)."""
     # on Ctrl-C joblib warns that the tasks in flight were cancelled; they are simply not
     # stored (the resume plays them), so the warning only alarms the user
     warnings.filterwarnings("ignore", message=r".*tasks which were still being processed by the workers have "
@@ -139,25 +152,39 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
     if task_games is not None and (isinstance(task_games, bool) or int(task_games) < 1):
         raise RunError(f"task games must be a positive whole number, got {task_games!r}", "--task-games")
     todo = [ch for ch in plan.chunks if ch.name not in plan.done]
-    skipped = games_done
-    chunks_done = len(plan.done)
+    state = {"games_done": games_done, "chunks_done": len(plan.done)}
 
     def interrupted():
-        return RunInterrupted(plan.run_dir, games_done, total, chunks_done, len(plan.chunks))
+        return RunInterrupted(plan.run_dir, state["games_done"], total, state["chunks_done"], len(plan.chunks))
 
     t_setup = time.perf_counter()
     with ExitStack() as stack:
         try:
-            pool = stack.enter_context(open_pool(be, len(todo))) if todo else None
+            pool = stack.enter_context(open_pool(be, len(todo), "chunk(s) of games")) if todo else None
             if pool is not None:
                 check_workers(pool, expect)
         except KeyboardInterrupt:
             raise interrupted() from None
+        # one command at a time on a run folder: held until the run is stored and compacted
+        stack.enter_context(run_lock(plan.run_dir))
+        if todo and plan.run_dir.is_dir():
+            # the folder as it is now, under the lock: clean it and see what is stored
+            finished_chunks(plan.run_dir, plan.chunks)
+            plan.refresh_done()
+            todo = [ch for ch in plan.chunks if ch.name not in plan.done]
+            state["games_done"], state["chunks_done"] = plan.games_done, len(plan.done)
+        skipped = state["games_done"]
         manifest = _prepare_folder(plan)
-        tasks = plan_tasks(todo, pool.workers if pool is not None else 1, task_games)
+        workers_n = pool.workers if pool is not None else 1
+        fresh = [ch for ch in todo if ch.name not in plan.respace]
+        again = [ch for ch in todo if ch.name in plan.respace]
+        # chunks replayed for their space counters alone go in tasks of their own (their games
+        # files are kept, only a spaces file is written)
+        tasks = plan_tasks(fresh, workers_n, task_games) + plan_tasks(again, workers_n, task_games)
         if pool is not None and len(tasks) < pool.workers and task_games is None:
             # a small run: one task per worker rather than idle workers
-            tasks = plan_tasks(todo, 1, max(1, -(-sum(ch.n for ch in todo) // pool.workers)))
+            per = max(1, -(-sum(ch.n for ch in todo) // pool.workers))
+            tasks = plan_tasks(fresh, 1, per) + plan_tasks(again, 1, per)
 
         if todo:
             try:
@@ -174,7 +201,7 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
         played_now = 0
         busy = 0.0
         stored: set = set()
-        bar = tqdm(total=total, initial=games_done, unit=" games", desc=desc, smoothing=0.1,
+        bar = tqdm(total=total, initial=state["games_done"], unit=" games", desc=desc, smoothing=0.1,
                    disable=None if progress is None else not progress,
                    ncols=min(120, shutil.get_terminal_size((100, 24)).columns))
         status = "failed"
@@ -190,17 +217,18 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
                     try:
                         store(out)
                     except OSError as e:
-                        raise RunError(f"cannot write the run folder {plan.run_dir}: {e.strerror or e}", "--out") from None
+                        raise RunWriteError(plan.run_dir, e, state["games_done"], total) from None
                     stored.add(key)
                     n = sum(ch.n for ch in chunks)
                     plan.done.update(key)
-                    chunks_done += len(chunks)
-                    games_done += n
+                    plan.respace.difference_update(key)
+                    state["chunks_done"] += len(chunks)
+                    state["games_done"] += n
                     played_now += n
                     bar.update(n)
                     if after_chunk is not None:
                         for ch in chunks:
-                            after_chunk(ch.name, games_done)
+                            after_chunk(ch.name, state["games_done"])
             except WorkerMismatch as e:
                 raise BackendError(str(e), "--scheduler") from None
             finally:
@@ -215,7 +243,7 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
             bar.close()
             seconds = time.perf_counter() - t0
             workers = pool.workers if pool is not None else 0
-            manifest["status"] = "complete" if chunks_done == len(plan.chunks) else status
+            manifest["status"] = "complete" if state["chunks_done"] == len(plan.chunks) else status
             manifest.setdefault("sessions", []).append({
                 "finished": _now(), "games": played_now, "seconds": round(seconds, 3),
                 "backend": be.name, "where": pool.description if pool is not None else "",
@@ -225,11 +253,11 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
                 write_json(plan.run_dir / MANIFEST, manifest)
             except OSError:
                 pass
-    if chunks_done == len(plan.chunks):
-        try:
-            compact(plan.run_dir)
-        except OSError as e:
-            raise RunError(f"cannot write the run folder {plan.run_dir}: {e.strerror or e}", "--out") from None
+        if state["chunks_done"] == len(plan.chunks):
+            try:
+                compact(plan.run_dir)
+            except OSError as e:
+                raise RunWriteError(plan.run_dir, e, state["games_done"], total, compacting=True) from None
     return RunResult(plan.run_dir, total, played_now, skipped, len(plan.chunks), seconds,
                      played_now / seconds if seconds > 0 else float("nan"),
                      backend=pool.description if pool is not None else "", workers=workers,

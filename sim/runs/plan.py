@@ -1,6 +1,7 @@
 """Planning a run: validate the options, resolve heroes and battlefields, fingerprint the
 files that decide the games, and check the run folder (new, empty, or this very run to
-resume). Nothing here writes to disk."""
+resume). Nothing here writes to disk, except that resuming a run cleans its folder (removes
+damaged, redundant and orphaned files, under the run's lock: ``RunPlan.clean_and_refresh``)."""
 from __future__ import annotations
 
 import hashlib
@@ -24,7 +25,9 @@ from sim.engine.ai import WEIGHT_NAMES
 from sim.play.match import MatchError, installed_content, parse_hero
 from sim.runs.cells import plan_chunks
 from sim.runs.errors import RunError
-from sim.runs.store import MANIFEST, finished_chunks, read_manifest
+from sim.runs.lock import LOCK_FILE, RunLocked, lock_holder, run_lock
+from sim.runs.store import (GAMES_DIR, MANIFEST, MANIFEST_BACKUP, ManifestDamaged, file_settings, finished_chunks,
+    game_files, read_manifest, settings_digest, stored_state)
 
 DEFAULT_CHUNK_SIZE = 200
 DEFAULT_SEED = 1
@@ -35,7 +38,12 @@ class RunPlan:
 
     Built by :func:`plan_run` (which writes nothing); played by :func:`execute_run`.
     ``settings`` is the JSON-able dict compared on resume; ``done`` is the set of
-    chunk names already stored in ``run_dir``.
+    chunk names already stored in ``run_dir`` (games and, with ``spaces``, space
+    counters); ``respace``: chunks whose games are stored but whose space counters are
+    not (a spaces file was deleted or damaged): they are played again and only their
+    spaces file is written. ``spaces``: the run stores space counters (not a team run).
+    ``recovered``: the folder's manifest was damaged beyond its backup and this plan,
+    whose settings every stored file records, rebuilds it.
     """
 
     run_dir: Path
@@ -47,6 +55,10 @@ class RunPlan:
     extra_heroes: tuple
     done: set = field(default_factory=set)
     variant: str = ""     # the designer variant as JSON (Variant.to_json()), '' for none
+    respace: set = field(default_factory=set)
+    spaces: bool = True
+    recovered: bool = False
+    skipped: tuple = ()   # hero files left out (sim.content.heroes.BadHeroFile): the command warns
 
     @property
     def games_total(self) -> int:
@@ -55,6 +67,30 @@ class RunPlan:
     @property
     def games_done(self) -> int:
         return sum(ch.n for ch in self.chunks if ch.name in self.done)
+
+    @property
+    def games_respace(self) -> int:
+        """Games stored whose space counters are missing (played again for them)."""
+        return sum(ch.n for ch in self.chunks if ch.name in self.respace)
+
+    @property
+    def settings_digest(self) -> str:
+        """``sim.runs.store.settings_digest`` of ``settings``: recorded in every stored file."""
+        return settings_digest(self.settings)
+
+    def refresh_done(self) -> None:
+        """Recompute ``done`` and ``respace`` from the files now stored (read only)."""
+        done, no_spaces = stored_state(self.run_dir, self.chunks, self.spaces)
+        self.done, self.respace = done - no_spaces, no_spaces
+
+    def clean_and_refresh(self) -> None:
+        """Clean the run folder for a resume (``sim.runs.store.finished_chunks``: damaged,
+        redundant and orphaned files removed) under the run's lock, then
+        :meth:`refresh_done`. Raises ``sim.runs.lock.RunLocked`` if another command holds
+        the lock (it is playing this run)."""
+        with run_lock(self.run_dir):
+            finished_chunks(self.run_dir, self.chunks)
+            self.refresh_done()
 
 
 @dataclass
@@ -145,7 +181,7 @@ def resolve_heroes(names, content) -> dict[str, list[str]]:
         if key not in content.specs:
             canon = [k for k, sp in content.specs.items() if key in getattr(sp, "aliases", ())]
             if not canon:
-                raise RunError(f"unknown hero {key!r}; valid: {', '.join(sorted(content.specs))}", "--heroes")
+                raise RunError(content.unknown_hero(key), "--heroes")
             key = canon[0]
         spec = content.specs[key]
         if lo is None:
@@ -292,13 +328,19 @@ def finish_plan(out, settings: dict, cells, hero_keys, bf_keys, bfs, ai, profile
     chunks = plan_chunks(cells, int(chunk_size))
 
     run_dir = Path(out)
-    done: set = set()
+    recovered = False
     if run_dir.exists():
         if not run_dir.is_dir():
             raise RunError(f"{run_dir} is a file, not a folder; choose another --out", "--out")
-        if (run_dir / MANIFEST).exists():
+        holder = lock_holder(run_dir)
+        if holder is not None:
+            raise RunLocked(run_dir, holder)
+        if (run_dir / MANIFEST).exists() or (run_dir / MANIFEST_BACKUP).exists():
             try:
                 old = read_manifest(run_dir)
+            except ManifestDamaged as e:
+                _check_recoverable(run_dir, settings, e)
+                old, recovered = {"settings": settings}, True
             except RunError as e:
                 if "this version reads format" in str(e):     # an older run folder: say so, not "not a run"
                     raise RunError(str(e), "--out") from None
@@ -310,11 +352,103 @@ def finish_plan(out, settings: dict, cells, hero_keys, bf_keys, bfs, ai, profile
             if old_settings != settings:
                 raise RunError(f"{run_dir} holds a run with different settings ({_describe_diff(old_settings, settings)}); "
                                "rerun with the same options to resume it, or choose another --out", "--out")
-            done = finished_chunks(run_dir, chunks)
-        elif any(run_dir.iterdir()):
+        elif any(p.name != LOCK_FILE for p in run_dir.iterdir()):
             raise RunError(f"{run_dir} is a non-empty folder that is not a matrix run folder; "
                            "choose a new or empty --out folder", "--out")
     hero_info = {k: hero_facts(content.specs[k]) for k in hero_keys}
     bf_info = {k: battlefield_facts(bf) for k, bf in bfs.items()}
-    return RunPlan(run_dir, settings, cells, chunks, hero_info, bf_info, extra, done,
-                   variant=variant.to_json() if variant is not None else "")
+    plan = RunPlan(run_dir, settings, cells, chunks, hero_info, bf_info, extra,
+                   variant=variant.to_json() if variant is not None else "",
+                   spaces=settings.get("mode") != "teams", recovered=recovered,
+                   skipped=tuple(getattr(content, "skipped", ())))
+    if run_dir.is_dir() and ((run_dir / MANIFEST).exists() or (run_dir / MANIFEST_BACKUP).exists()):
+        plan.clean_and_refresh()
+    return plan
+
+
+def _check_recoverable(run_dir: Path, settings: dict, err: ManifestDamaged) -> None:
+    """A run folder whose manifest and backup are damaged is resumed (and its manifest
+    rebuilt) only when every stored games file records the settings of this command;
+    else RunError (``--out``) saying why not."""
+    files = game_files(run_dir)
+    digests = {file_settings(p) for p in files}
+    want = settings_digest(settings)
+    if files and digests == {want}:
+        return
+    if not files and not any((run_dir / GAMES_DIR).glob("*.parquet")):
+        return        # nothing stored yet: the run starts again
+    why = ("its games files were played by an older version, which did not record the settings"
+           if None in digests else "its games files were played with other settings than this command's")
+    raise RunError(f"{err}; {why}, so this command cannot tell whether they belong to it: "
+                   "choose another --out (or restore manifest.json)", "--out") from None
+
+
+#: Games one worker process plays per second, by AI mode: this project's figures on a 2-core
+#: machine shared with other work (``unmatched-sim bench``), for a first estimate before a run
+#: starts (the progress bar then measures). The expert's is for its default budget (search_samples
+#: 8 x search_candidates 4, horizon 1) and scales inversely with samples x candidates x horizon.
+GAMES_PER_SECOND = {"standard": 2500.0, "greedy": 8000.0, "random": 6000.0, "expert": 50.0}
+#: a team game (four seats) costs about this many duels
+TEAM_GAME_COST = 3.0
+#: bytes a stored game takes on disk (games and spaces files, compacted)
+BYTES_PER_GAME = 40
+
+
+@dataclass
+class Estimate:
+    """What a run will cost, before it starts: ``games`` to play, ``seconds`` (wall time
+    with ``workers`` worker processes; NaN when the workers are unknown, e.g. a remote dask
+    cluster), ``per_worker`` (games per second each), ``disk_bytes`` (on disk when stored)."""
+
+    games: int
+    seconds: float
+    per_worker: float
+    workers: int | None
+    disk_bytes: int
+
+    def note(self, ai: str) -> str:
+        """One line for stderr: the games, the expected time and disk space, how to stop and resume."""
+        when = (f"about {_duration(self.seconds)} with {self.workers} worker process(es) at ~{self.per_worker:,.0f} "
+                f"games/s each ({ai} AI; a first estimate, the progress bar measures)"
+                if self.workers else f"~{self.per_worker:,.0f} games/s per worker of the cluster ({ai} AI)")
+        return (f"note: {self.games:,} games to play: {when}, ~{_size(self.disk_bytes)} on disk. "
+                "Ctrl-C stops it; rerunning the same command resumes.")
+
+
+def estimate_run(plan: RunPlan, workers: int | None) -> Estimate:
+    """The :class:`Estimate` of the games of ``plan`` not yet stored, on ``workers`` local
+    worker processes (None: unknown)."""
+    prof = get_profile(plan.settings["ai"])
+    mode = prof.mode_name
+    teams = plan.settings.get("mode") == "teams"
+    if mode == "expert" and teams:
+        mode = "standard"          # team games: the expert plays as standard
+    rate = GAMES_PER_SECOND.get(mode, GAMES_PER_SECOND["standard"])
+    if mode == "expert":
+        budget = prof.weight("search_samples") * prof.weight("search_candidates") * prof.weight("search_horizon")
+        rate *= 32.0 / max(1.0, budget)
+    if teams:
+        rate /= TEAM_GAME_COST
+    games = plan.games_total - plan.games_done
+    secs = games / (rate * workers) if workers else float("nan")
+    return Estimate(games, secs, rate, workers, games * BYTES_PER_GAME)
+
+
+def _duration(seconds: float) -> str:
+    """``"40 s"``, ``"12 min"``, ``"5 h 30 min"``, ``"3 days 4 h"``."""
+    s = int(round(seconds))
+    if s < 90:
+        return f"{s} s"
+    m = s // 60
+    if m < 90:
+        return f"{m} min"
+    h, m = divmod(m, 60)
+    if h < 48:
+        return f"{h} h {m} min"
+    d, h = divmod(h, 24)
+    return f"{d} days {h} h"
+
+
+def _size(n: int) -> str:
+    """Bytes as ``"12 MB"`` / ``"2.6 GB"``."""
+    return f"{n / 2**30:.1f} GB" if n >= 2**30 else f"{max(1, round(n / 2**20))} MB"

@@ -10,6 +10,9 @@ Run folder layout (format 3)::
                                        file per COMPACT_ROWS games (usually one)
     spaces/part-<task>.parquet         one row per chunk of the task: combats and defeats
     spaces/compact-<hash>.parquet      per space (matrix, loadouts and compare runs only)
+    manifest.json.bak                  the manifest as last written (read when manifest.json is
+                                       damaged; see read_manifest)
+    .lock                              held by the command playing the run (sim.runs.lock)
     report/                            written by the reports
 
 A run's games are planned as **chunks** (a cell's game range; the unit of resuming) and
@@ -26,12 +29,18 @@ another file already holds (a part file left by a compaction that was cut short)
 redundant and skipped. So a folder is consistent at every moment of a run, of a kill
 and of a compaction. A chunk's games and space counters depend only on the run seed
 and the chunk, so two files holding the same chunk hold the same rows.
+
+A chunk is *complete* when a games file holds it and, in a run with space counters, a
+spaces file holds it too (:func:`stored_state`); :func:`run_progress` is the one rule
+every command and report uses to say whether a run is finished.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -49,9 +58,14 @@ RUN_KIND = "unmatched-sim matrix run"
 # format 2 stored one file per chunk; format 2 also changed a team run's winner to 0/1/-1
 FORMAT_VERSION = 3
 MANIFEST = "manifest.json"
+#: the manifest as last written, beside it: read when manifest.json is damaged
+MANIFEST_BACKUP = "manifest.json.bak"
 GAMES_DIR = "games"
 SPACES_DIR = "spaces"
 CHUNKS_KEY = b"unmatched_sim.chunks"
+#: Parquet key-value metadata of a stored file: :func:`settings_digest` of the run's settings
+#: (files of runs played before it was added lack it)
+SETTINGS_KEY = b"unmatched_sim.settings"
 #: games per compacted file (about 40 bytes a game on disk: ~160 MB)
 COMPACT_ROWS = 4_000_000
 #: rows per Parquet row group in a compacted file (what a streaming reader holds at once)
@@ -90,16 +104,35 @@ SPACE_COLUMNS = ["chunk", "matchup_id", "games", "battlefield", "p1_hero", "p1_l
                  "combats", "defeats"]
 
 
+class ManifestDamaged(RunError):
+    """``manifest.json`` exists but cannot be read (cut short, overwritten, not JSON) and no
+    readable backup holds it. ``param`` is ``"RUN_DIR"``; the run can still be recovered by
+    rerunning the command that played it (see ``sim.runs.plan.finish_plan``)."""
+
+
+def _load_json(p: Path):
+    return json.loads(p.read_text(encoding="utf-8"))
+
+
 def read_manifest(run_dir) -> dict:
-    """The run folder's manifest (dict). Raises RunError (one line, ``param`` ``"RUN_DIR"``)
-    if it is missing, not a run's, or of another format than :data:`FORMAT_VERSION`
-    (the message names both formats and says to play the run again)."""
-    p = Path(run_dir) / MANIFEST
+    """The run folder's manifest (dict). A ``manifest.json`` that cannot be read (cut short,
+    not JSON) is read from its backup ``manifest.json.bak`` when that is readable: the
+    manifest is returned with ``"recovered_from"`` set to the backup's name (the next
+    command that plays the run writes ``manifest.json`` again). Writes nothing.
+
+    Raises RunError (one line, ``param`` ``"RUN_DIR"``) if the folder has no manifest or it
+    is not a run's, :class:`ManifestDamaged` if the manifest and its backup are both
+    damaged, and RunError if it is of another format than :data:`FORMAT_VERSION` (the
+    message names both formats and says to play the run again)."""
+    run_dir = Path(run_dir)
+    p = run_dir / MANIFEST
     try:
-        m = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
+        m = _load_json(p)
+    except FileNotFoundError:
         raise RunError(f"{run_dir}: not a run folder of matrix, teams, loadouts or compare "
-                       f"(cannot read {MANIFEST}: {e})", "RUN_DIR") from None
+                       f"(no {MANIFEST})", "RUN_DIR") from None
+    except (OSError, ValueError) as e:
+        m = _recover_manifest(run_dir, e)
     if not isinstance(m, dict) or m.get("kind") != RUN_KIND:
         raise RunError(f"{run_dir}: {MANIFEST} is not an unmatched-sim matrix manifest", "RUN_DIR")
     if m.get("format") != FORMAT_VERSION:
@@ -107,6 +140,37 @@ def read_manifest(run_dir) -> dict:
                        f"{m.get('package_version', '?')}; this version reads format {FORMAT_VERSION}: play the run "
                        "again into a new --out folder", "RUN_DIR")
     return m
+
+
+def _recover_manifest(run_dir: Path, err: Exception) -> dict:
+    """The manifest from ``manifest.json.bak`` when ``manifest.json`` is damaged (``err``).
+    Raises ManifestDamaged if the backup is missing or damaged too."""
+    what = "cut short or not JSON" if isinstance(err, ValueError) else (getattr(err, "strerror", None) or str(err))
+    try:
+        m = _load_json(run_dir / MANIFEST_BACKUP)
+        if not (isinstance(m, dict) and m.get("kind") == RUN_KIND):
+            raise ValueError("not a run manifest")
+    except (OSError, ValueError):
+        raise ManifestDamaged(f"{run_dir}: {MANIFEST} is damaged ({what}) and has no readable backup "
+                              f"({MANIFEST_BACKUP}); the stored games are intact: rerun the command that played "
+                              "this run, with the same options, to rebuild it", "RUN_DIR") from None
+    return dict(m, recovered_from=MANIFEST_BACKUP)
+
+
+def settings_digest(settings: dict) -> str:
+    """16 hex digits of a run's settings (canonical JSON): recorded in every stored file
+    (:data:`SETTINGS_KEY`), so that a run whose manifest is lost can be recognised."""
+    return hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def file_settings(path: Path) -> str | None:
+    """The settings digest a stored file records, or None (no digest, or unreadable)."""
+    try:
+        md = pq.read_metadata(path).metadata or {}
+    except Exception:   # pyarrow raises several kinds for a damaged file
+        return None
+    v = md.get(SETTINGS_KEY)
+    return v.decode() if v else None
 
 
 def _tmp_name(path: Path) -> Path:
@@ -123,19 +187,38 @@ def _commit(tmp: Path, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def write_json(path: Path, data: dict) -> None:
+def write_json(path: Path, data: dict, backup: bool | None = None) -> None:
     """Write ``data`` as JSON to ``path`` atomically (temporary file, fsync, rename).
-    Raises OSError if it cannot be written."""
+    ``backup`` (default: True for a run's ``manifest.json``): also write the same text to
+    ``<path>.bak`` (atomically, after ``path``), which :func:`read_manifest` reads when
+    ``path`` is damaged. Raises OSError if it cannot be written."""
+    path = Path(path)
+    text = json.dumps(data, indent=1, sort_keys=False)
     tmp = _tmp_name(path)
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=False), encoding="utf-8")
-    _commit(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        _commit(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    if backup if backup is not None else path.name == MANIFEST:
+        bak = path.with_name(path.name + ".bak")
+        tmp = _tmp_name(bak)
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            _commit(tmp, bak)
+        finally:
+            tmp.unlink(missing_ok=True)
 
 
 def write_parquet(table, path: Path) -> None:
-    """Write a pyarrow Table to ``path`` atomically (temporary file, fsync, rename)."""
+    """Write a pyarrow Table to ``path`` atomically (temporary file, fsync, rename); a
+    failed write (a full disk) leaves no temporary file. Raises OSError."""
     tmp = _tmp_name(path)
-    pq.write_table(table, tmp)
-    _commit(tmp, path)
+    try:
+        pq.write_table(table, tmp)
+        _commit(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 # ------------------------------------------------------------------ tables of a task
@@ -201,9 +284,11 @@ def spaces_table(chunks, spaces) -> pa.Table:
     })
 
 
-def _with_chunks(table: pa.Table, chunks) -> pa.Table:
+def _with_chunks(table: pa.Table, chunks, settings: str | None = None) -> pa.Table:
     meta = dict(table.schema.metadata or {})
     meta[CHUNKS_KEY] = json.dumps([[ch.name, int(ch.n)] for ch in chunks]).encode()
+    if settings:
+        meta[SETTINGS_KEY] = settings.encode()
     return table.replace_schema_metadata(meta)
 
 
@@ -213,18 +298,23 @@ def task_file_name(chunks) -> str:
     return f"part-{chunks[0].name}-{h:08x}.parquet"
 
 
-def write_task(run_dir, chunks, games: pa.Table, spaces: pa.Table | None = None) -> None:
+def write_task(run_dir, chunks, games: pa.Table, spaces: pa.Table | None = None, settings: str | None = None,
+               games_stored: bool = False) -> None:
     """Store one finished task: its ``spaces`` rows (one per chunk; None for a team run),
     then its ``games`` rows, whose file marks the chunks done. Both files carry the chunk
-    list in their metadata and are written atomically. Raises OSError if the folder
-    cannot be written, ValueError if ``games`` does not hold the chunks' games."""
+    list (and ``settings``, the run's :func:`settings_digest`, if given) in their metadata
+    and are written atomically. ``games_stored``: the chunks' games are already stored
+    (the task replayed them to restore lost space counters): only the spaces file is
+    written. Raises OSError if the folder cannot be written, ValueError if ``games`` does
+    not hold the chunks' games."""
     if games.num_rows != sum(ch.n for ch in chunks):
         raise ValueError(f"a task of {sum(ch.n for ch in chunks)} games returned {games.num_rows} rows")
     run_dir = Path(run_dir)
     name = task_file_name(chunks)
     if spaces is not None:
-        write_parquet(_with_chunks(spaces, chunks), run_dir / SPACES_DIR / name)
-    write_parquet(_with_chunks(games, chunks), run_dir / GAMES_DIR / name)
+        write_parquet(_with_chunks(spaces, chunks, settings), run_dir / SPACES_DIR / name)
+    if not games_stored:
+        write_parquet(_with_chunks(games, chunks, settings), run_dir / GAMES_DIR / name)
 
 
 # ------------------------------------------------------------------ which files to read
@@ -283,13 +373,32 @@ def stored_chunks(run_dir) -> dict:
     return out
 
 
+def stored_state(run_dir, chunks, spaces: bool = True) -> tuple[set, set]:
+    """``(done, no_spaces)``: the names of the ``chunks`` (objects with ``name`` and ``n``)
+    whose games are stored in ``run_dir``, and of those (with ``spaces``: a run with space
+    counters, i.e. not a team run) whose space counters are not stored in any readable
+    spaces file (one was deleted or damaged). Reads only; see :func:`finished_chunks`."""
+    run_dir = Path(run_dir)
+    wanted = {ch.name: ch.n for ch in chunks}
+    done = {k for _, ch in select_files(run_dir, GAMES_DIR)[0] for k, n in ch.items() if wanted.get(k) == n}
+    if not spaces:
+        return done, set()
+    have: set = set()
+    for p in _stored(run_dir, SPACES_DIR):
+        ch = file_chunks(p)
+        if ch is not None:
+            have.update(ch)
+    return done, done - have
+
+
 def finished_chunks(run_dir, chunks) -> set[str]:
     """Names of the ``chunks`` (objects with ``name`` and ``n``) whose games are stored in
     ``run_dir``, cleaning the folder for a resume: a damaged games file (cut short,
     overwritten, not Parquet) is removed, with the spaces file of the same name, so that
     resuming plays its chunks again; redundant files are removed, and so are spaces files
     holding no done chunk (a task killed between its two writes). Files of chunks that
-    are not in ``chunks`` are ignored."""
+    are not in ``chunks`` are ignored. Call it only while holding the run's lock
+    (``sim.runs.lock.run_lock``): it removes files."""
     run_dir = Path(run_dir)
     wanted = {ch.name: ch.n for ch in chunks}
     selected, redundant, damaged = select_files(run_dir, GAMES_DIR)
@@ -367,6 +476,90 @@ def _merge(folder: Path, group: list) -> Path:
             w.write_table(pa.Table.from_batches(buf), row_group_size=ROW_GROUP_ROWS)
     _commit(tmp, path)
     return path
+
+
+@dataclass
+class RunProgress:
+    """How far a run folder is, from the files actually stored (the one rule behind every
+    "unfinished" warning and every report's status line).
+
+    ``games_total``: games the run's command plans (manifest); ``games_stored``: games in
+    its games files; ``spaces_games``: games whose space counters are stored (None for a
+    team run, which has none); ``manifest_status``: what the manifest says (``running``,
+    ``complete``, ``interrupted``, ``failed``); ``locked``: a command holds the run's lock
+    now (it is being played). ``status`` is ``complete`` only when every planned game and
+    its space counters are stored; else ``running`` (locked), or ``unfinished``."""
+
+    games_total: int
+    games_stored: int
+    spaces_games: int | None
+    manifest_status: str
+    locked: bool = False
+
+    @property
+    def complete(self) -> bool:
+        """Every planned game is stored, and (a run with space counters) their counters too."""
+        return self.games_stored >= self.games_total and (self.spaces_games is None
+                                                          or self.spaces_games >= self.games_stored)
+
+    @property
+    def status(self) -> str:
+        """``complete``, ``running`` (not complete, a command holds the lock) or ``unfinished``."""
+        if self.complete:
+            return "complete"
+        return "running" if self.locked else "unfinished"
+
+    def describe(self) -> str:
+        """One phrase: ``complete (N games)`` or what is missing and why, e.g. ``unfinished:
+        19800 of 20000 games stored (the manifest says complete: a games file was deleted
+        or damaged)``."""
+        if self.complete:
+            return f"complete ({self.games_total} games)"
+        return f"{self.status}: {self.details()}"
+
+    def details(self) -> str:
+        """What is stored and why the rest is not (``describe`` without the status)."""
+        parts = [f"{self.games_stored} of {self.games_total} games stored"]
+        if self.spaces_games is not None and self.spaces_games < self.games_stored:
+            parts.append(f"space counters of {self.games_stored - self.spaces_games} stored games missing "
+                         "(a spaces file was deleted or damaged)")
+        if self.locked:
+            parts.append("a command is playing it now")
+        elif self.manifest_status == "complete":
+            parts.append("the manifest says complete: a stored file was deleted or damaged")
+        elif self.manifest_status == "running":
+            parts.append("its command was stopped or killed")
+        elif self.manifest_status:
+            parts.append(f"its command ended {self.manifest_status}")
+        return "; ".join(parts)
+
+    def warning(self, run_dir) -> str | None:
+        """The one-line warning of an unfinished run (None when complete): what
+        :meth:`describe` says, that every figure is of the stored games, and how to finish."""
+        if self.complete:
+            return None
+        return (f"warning: {run_dir} is {self.describe()}; every figure is computed from the games stored "
+                "(rerun its command to finish it)")
+
+
+def run_progress(run_dir, manifest: dict | None = None) -> RunProgress:
+    """The :class:`RunProgress` of a run folder (``manifest``: its manifest, read if None).
+    Reads the stored files' metadata only. Raises RunError as :func:`read_manifest`."""
+    from sim.runs.lock import lock_holder   # (lock imports this module)
+    run_dir = Path(run_dir)
+    m = manifest if manifest is not None else read_manifest(run_dir)
+    stored = stored_chunks(run_dir)
+    teams = (m.get("settings") or {}).get("mode") == "teams"
+    spaces = None
+    if not teams:
+        have: set = set()
+        for p in _stored(run_dir, SPACES_DIR):
+            ch = file_chunks(p)
+            if ch is not None:
+                have.update(ch)
+        spaces = sum(n for k, n in stored.items() if k in have)
+    return RunProgress(int(m.get("games_total", 0)), sum(stored.values()), spaces, str(m.get("status", "")),
+                       lock_holder(run_dir) is not None)
 
 
 def count_files(run_dir) -> int:

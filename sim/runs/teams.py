@@ -24,7 +24,7 @@ from sim.runs.backend import Backend
 from sim.runs.drive import drive_chunks
 from sim.runs.errors import RunError
 from sim.runs.plan import battlefield_facts, check_common, finish_plan, resolve_battlefields, resolve_heroes, split_keys
-from sim.runs.store import END_REASONS, finished_chunks, read_sorted_games, write_task
+from sim.runs.store import END_REASONS, read_sorted_games, write_task
 from sim.runs.workers import cached_battlefield, cached_tables, check_worker, worker_expectation
 
 TEAMS_MODE = "teams"
@@ -185,7 +185,9 @@ def plan_teams(out, games: int, heroes=None, battlefields=None, ai: str = "stand
     plan = finish_plan(out, settings, cells, list(sel), bf_keys, bfs, ai, profile, seed, chunk_size,
                         content, extra, None)
     plan.chunks = plan_team_chunks(cells, int(chunk_size))
-    plan.done = finished_chunks(out, plan.chunks)
+    plan.spaces = False
+    if plan.run_dir.is_dir():
+        plan.refresh_done()
     plan.battlefield_info = {k: dict(battlefield_facts(bf), starts=[int(s) for s in bf.starts[:4]])
                              for k, bf in bfs.items()}
     return plan
@@ -292,7 +294,7 @@ def execute_teams(plan, backend=None, progress: bool | None = True, after_chunk=
     warm_up = partial(_warm_team, c.seats, c.loadouts, c.battlefield, plan.extra_heroes, seed) if c else None
 
     def store(out):
-        write_task(plan.run_dir, out[0], out[1])
+        write_task(plan.run_dir, out[0], out[1], settings=plan.settings_digest)
 
     def args(chunks):
         return (chunks, {ci: cells[ci] for ch in chunks for ci, _, _ in ch.parts}, seed, modes, plan.extra_heroes,

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from sim.content.heroes import HeroFileError, load_all
+from sim.content.heroes import HeroFileError, load_heroes
 from sim.content.variants import VariantError, load_variant
 from sim.runs.cells import Cell
 from sim.runs.drive import execute_run
@@ -198,7 +198,7 @@ def _as_variant(variant, extra_heroes=()):
     if variant is None or not isinstance(variant, (str, Path)):
         return variant
     try:
-        return load_variant(variant, load_all(None, tuple(str(Path(p).resolve()) for p in extra_heroes)))
+        return load_variant(variant, load_heroes(None, tuple(str(Path(p).resolve()) for p in extra_heroes))[0])
     except VariantError as e:
         raise RunError(str(e), "--variant") from None
     except HeroFileError as e:

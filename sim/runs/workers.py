@@ -14,7 +14,7 @@ import numpy as np
 
 from sim.content.battlefields import BATTLEFIELD_DIR, load_battlefield
 from sim.content.compile import build_tables, rules_array
-from sim.content.heroes import HeroFileError, load_all
+from sim.content.heroes import HeroFileError, load_heroes
 from sim.play.match import Match, installed_content
 from sim.runs.plan import RunPlan, engine_fingerprint, file_sha, package_version
 from sim.runs.store import games_table, spaces_table
@@ -88,12 +88,15 @@ def worker_differences(expect: dict) -> list[str]:
     heroes = [k.split(":", 1)[1] for k in expect if k.startswith("hero:")]
     if heroes:
         try:
-            specs = load_all(None, tuple(expect.get("extra_heroes") or ()))
+            specs, bad = load_heroes(None, tuple(expect.get("extra_heroes") or ()))
         except HeroFileError as e:
             diffs.append(f"the hero files cannot be read ({e})")
-            specs = None
+            specs, bad = None, ()
+        bad_keys = {b.key: b.message for b in bad}
         for k in heroes if specs is not None else ():
-            if k not in specs:
+            if k in bad_keys:
+                diffs.append(f"hero {k!r} cannot be loaded here ({bad_keys[k]})")
+            elif k not in specs:
                 diffs.append(f"hero {k!r} is not installed")
             elif file_sha(specs[k].path) != expect[f"hero:{k}"]:
                 diffs.append(f"hero file {Path(specs[k].path).name} differs")

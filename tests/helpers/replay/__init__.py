@@ -127,3 +127,43 @@ turn), ``expect`` (``Expect``: the hero files and battlefield as arrays), ``runs
 matchups and their runs), ``synth`` (hand-made and doctored logs), ``teams`` (the
 plain-Python check of team games).
 """
+
+
+def _fresh_cache() -> None:
+    """Numba's cache only notices when a function's *own* file changes, so an edit of one
+    checker module (``events.py``) would leave ``run_checked`` (``checks.py``), which calls
+    it, running the old code from the cache. As the engine does for itself
+    (``sim.engine``), the checker's cache is dropped whenever any checker source changes:
+    a stamp of their hash sits beside it."""
+    import hashlib
+    import shutil
+    from pathlib import Path
+
+    import numba
+
+    import sim.engine  # noqa: F401  (sets numba's cache folder)
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha1()
+    for p in sorted(here.glob("*.py")):
+        digest.update(p.name.encode() + p.read_bytes())
+    # numba keeps this folder's functions in <cache folder>/replay_<hash of the path>/, or
+    # without a cache folder in __pycache__ beside the sources
+    root = Path(numba.config.CACHE_DIR) if numba.config.CACHE_DIR else here / "__pycache__"
+    stamp = root / "replay_sources.sha1"
+    try:
+        if stamp.exists() and stamp.read_text() == digest.hexdigest():
+            return
+        if numba.config.CACHE_DIR:
+            for d in root.glob("replay_*"):
+                if d.is_dir():
+                    shutil.rmtree(d, ignore_errors=True)
+        else:
+            for f in list(root.glob("*.nbi")) + list(root.glob("*.nbc")):
+                f.unlink(missing_ok=True)
+        root.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(digest.hexdigest())
+    except OSError:
+        pass      # a read-only install: numba then compiles in memory as before
+
+
+_fresh_cache()

@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from sim.engine.core import PILE_DECK, PILE_DISC
-from sim.engine.layout import A_ATTACK, FIGHTERS_PER_PLAYER, MAX_FIGHTERS, N_COUNTERS
+from sim.engine.layout import A_ATTACK, FIGHTERS_PER_PLAYER, MAX_FIGHTERS, N_COUNTERS, N_FOG
 
 from .board import (cond_eval, count_tagged, fog_at, has_fighter, move_dist, near, ongoing_of, ref_is, reset_action,
     row_amount, row_live, space_free, target_ok, team)
@@ -296,7 +296,7 @@ def match_effect(want, g, v1, v2, ctx, eff, eidx, used, pos, hp, xf, card_info, 
                             continue
                         if (fl & FG_UNDER) != 0 and frm != pos[pl * FIGHTERS_PER_PLAYER]:
                             continue
-                        if (fl & FG_DIFF) != 0 and tok == ctx[CX_LASTTOK]:
+                        if (fl & FG_DIFF) != 0 and g * N_FOG + tok == ctx[CX_LASTTOK]:
                             continue
                         if (fl & FG_EACH) != 0:
                             if (used[slot, k] >> tok) & 1 != 0:

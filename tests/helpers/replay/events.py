@@ -801,7 +801,7 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
             if c == -1:
                 stats[SX_FOG_PLACES] += 1
             else:
-                ctx[CX_LASTTOK] = b
+                ctx[CX_LASTTOK] = a * N_FOG + b          # whose token and which: "another" is another of those
                 ctx[CX_LASTFOG] = d
                 stats[SX_FOG_MOVES] += 1
         elif ev == EV_REPLACE:

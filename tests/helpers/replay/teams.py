@@ -65,15 +65,16 @@ def _team_move_ok(bf, pos, f, src, dst, budget, through, fog, extra_block=()):
     return False
 
 
-def _check_team_game(m, seed, stats):
-    """Play one random team game turn by turn and check it; returns a list of problems."""
+def _check_team_game(m, seed, stats, ctl=None):
+    """Play one team game turn by turn and check it; returns a list of problems. ``ctl``: the
+    control array of the players' policies (default: random for every seat)."""
     from sim.engine.core import eliminated
     from sim.engine.layout import F_RANGED, G_ACTIVE, H_DECK_LEN, H_DECK_START, HF_FOG_WALK
     tb = m.tables
     bf = m.battlefield
     st = np.zeros(STATE_SIZE, np.int64)
     log = np.zeros((4 * LOG_ROWS, EV_FIELDS), np.int64)
-    ctl = new_control()
+    ctl = new_control() if ctl is None else ctl.copy()
     setup_game(st, tb, ctl, log, m.rows, 4, seed)
     bad = []
     pos = [-1] * MAX_FIGHTERS
