@@ -11,7 +11,8 @@ Every run folder keeps one row per game, including how many times each hero play
 its cards. This notebook opens a stored run (by default the one `01_balance_walkthrough.ipynb`
 wrote; any matrix run folder works, e.g. one from `unmatched-sim matrix --out runs/demo`) and
 asks which cards each hero plays most, which it hardly plays, how the hero does in games where
-a card was played, and where on the battlefield the fights happen."""),
+a card was played, where on the battlefield the fights happen, and, at the end, how one
+stored game was played, turn by turn on its battlefield."""),
     code("""\
 %matplotlib inline
 from pathlib import Path
@@ -169,4 +170,32 @@ sp.sort_values("combats_per_game", ascending=False)[["battlefield", "space", "co
     code("""\
 bf = settings["battlefields"][0]
 plot_space_map(sp[sp["battlefield"] == bf], manifest["battlefields"][bf])"""),
+    md("""\
+## Watch one game
+
+A number is easier to believe once you have seen how it was played. A run stores each game's
+seed, so any stored game can be played again, exactly as it was, with the board after every
+event: `find_game` picks a game (by its number, or by matchup and seed), `replay_stored` plays it
+again (and checks the result against the stored row), and `board_figure` draws the board at one
+moment: the fighters with their health, the combat in progress, each player's cards. Here: the
+first stored game of the run's first two heroes, at the end of its third turn. `write_replay` writes the same
+game as an interactive page to open in a browser (from the shell: `unmatched-sim replay RUN_DIR
+--game N`)."""),
+    code("""\
+from reports.board import board_figure
+from reports.replay_html import write_replay
+from sim.runs.replay import find_game, list_games, replay_stored
+
+a, b = list(settings["heroes"])[:2]
+first, total = list_games(RUN_DIR, matchup=f"{a},{b}", limit=1)     # the first of the {total} games of a vs b
+game = find_game(RUN_DIR, game=first[0].number)
+rep = replay_stored(RUN_DIR, game)
+print(game.describe(), "-", rep.game.winner_name, "won in", rep.game.turns, "turns,", rep.n_events, "events")
+
+turn = min(3, rep.game.turns)
+end_of_turn = int(max(i for i in range(rep.n_events) if rep.turn[i] == turn))
+board_figure(rep, end_of_turn)"""),
+    code("""\
+page = write_replay(RUN_DIR / f"game-{game.number}.html", rep)
+print(f"open {page} in a browser: step through the game event by event, or press play")"""),
 ]

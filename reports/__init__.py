@@ -13,7 +13,7 @@ or from the shell: ``unmatched-sim report runs/demo``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import html as H
@@ -28,17 +28,22 @@ __all__ = ["REPORT_DIR", "Report", "bradley_terry", "build_report", "compute_tab
 @dataclass
 class Report(ReportFiles):
     """What :func:`build_report` wrote: ``out_dir``, ``html`` path, ``csv`` / ``parquet`` /
-    ``png`` paths by name, the ``tables`` (see ``reports.tables.compute_tables``) and the
-    plain-text ``summary``."""
+    ``png`` paths by name, the ``tables`` (see ``reports.tables.compute_tables``), the
+    plain-text ``summary`` and ``replays``: the example games' pages by matchup (see
+    :func:`reports.examples.write_examples`)."""
+
+    replays: dict = field(default_factory=dict)
 
 
-def build_report(run_dir, out_dir=None, against=None) -> Report:
+def build_report(run_dir, out_dir=None, against=None, replays: bool = True) -> Report:
     """Build every table, plot and the HTML report of a run folder.
 
     Writes into ``out_dir`` (default ``RUN_DIR/report``): ``tables/<name>.csv`` and
     ``tables/<name>.parquet`` for each of ``TABLE_NAMES``, ``plots/<name>.png``
     (matchups, strength, battlefield_hero, game_length, map_<battlefield>) and
-    ``report.html`` (self-contained: plots embedded). Works on a partly finished run
+    ``report.html`` (self-contained: plots embedded) and, with ``replays``, the replay
+    pages of a few example games of every matchup in ``replays/`` (linked from the report;
+    :mod:`reports.examples`). Works on a partly finished run
     (the stored chunks). Raises ``sim.runs.errors.RunError`` if ``run_dir`` is not a run
     folder, ValueError if it holds no finished game, OSError if ``out_dir`` cannot be
     written.
@@ -85,5 +90,9 @@ def build_report(run_dir, out_dir=None, against=None) -> Report:
         if len(rows) and rows["games"].max() > 0:
             figs[f"map_{bf}"] = P.plot_space_map(rows, info)
     pngs = write_pngs(out, figs, rep.png, P.DPI)
-    H.write_html(rep.html, tables, pngs, rep.summary)
+    examples = ""
+    if replays:
+        from .examples import write_examples
+        examples, rep.replays = write_examples(run_dir, out, names)
+    H.write_html(rep.html, tables, pngs, rep.summary, examples)
     return rep

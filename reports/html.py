@@ -43,12 +43,13 @@ def _per_hero(df: pd.DataFrame, names: dict) -> str:
                    for h, g in df.groupby("hero", sort=True))
 
 
-def write_html(path, tables: dict, pngs: dict, summary: str) -> Path:
+def write_html(path, tables: dict, pngs: dict, summary: str, examples: str = "") -> Path:
     """Write the matrix report to ``path`` and return the path.
 
     ``tables``: :func:`reports.tables.compute_tables` output; ``pngs``: plot name -> PNG
     bytes (``strength``, ``matchups``, ``battlefield_hero``, ``game_length`` and
-    ``map_<battlefield>`` for the maps drawn); ``summary``: plain-text summary. Raises
+    ``map_<battlefield>`` for the maps drawn); ``summary``: plain-text summary; ``examples``:
+    the example games' section (HTML, :func:`reports.examples.write_examples`), '' for none. Raises
     KeyError if a required plot is missing, OSError if ``path`` cannot be written.
     """
     m = tables["manifest"]
@@ -93,6 +94,8 @@ def write_html(path, tables: dict, pngs: dict, summary: str) -> Path:
     sec("matchups", "Matchups",
         img(pngs["matchups"], "matchup heatmap")
         + table_html(matchup_grid(tables["matchups"], names, sensitive_marks(tables))) + _sensitive(tables, names) +
+        ('<p class="note">To watch games of a matchup: <a href="#examples">Example games</a>.</p>' if examples
+         else "") +
         "<details><summary>all matchup rows (wins, draws, losses)</summary>" +
         table_html(tables["matchups"]) + "</details>")
     sec("battlefields", "Battlefields",
@@ -135,6 +138,8 @@ def write_html(path, tables: dict, pngs: dict, summary: str) -> Path:
         lo_body = '<p class="note">No hero in this run has choice groups (loadouts).</p>'
     sec("loadouts", "Loadouts", lo_body)
     maps = "".join(img(pngs[f"map_{b}"], f"{bf_names.get(b, b)} map") for b in s["battlefields"] if f"map_{b}" in pngs)
+    if examples:
+        sec("examples", "Example games", examples)
     sec("maps", "Where fighters fall",
         '<p class="note">Each battlefield drawn from its layout: spaces coloured by fighters defeated there '
         'per game (left) and by combats whose defender stood there per game (right).</p>' + maps)

@@ -13,16 +13,15 @@ import matplotlib
 matplotlib.use("Agg")
 import numpy as np
 import pandas as pd
-from matplotlib.collections import LineCollection
 from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+from .board import HEAT_CMAP, draw_battlefield, layout_xy
 from .format import ALL, RATING_AXIS, SCORE_AXIS
 from .render import DPI, write_atomic
 
 SCORE_CMAP = "RdBu"      # red: the row hero loses, blue: it wins
-HEAT_CMAP = "YlOrRd"
 SCORE_COLUMNS = ("score", "lo", "hi", "games")
 
 __all__ = ["DPI", "HEAT_CMAP", "SCORE_CMAP", "plot_battlefield_hero", "plot_game_length", "plot_matchups",
@@ -243,19 +242,16 @@ def plot_game_length(lengths: pd.DataFrame, bf_names: dict) -> Figure:
 
 
 def plot_space_map(spaces: pd.DataFrame, info: dict) -> Figure:
-    """One battlefield drawn from its layout: spaces at their ``xy`` positions, lines for
-    adjacent spaces, each space coloured by fighters defeated there per game (left) and
-    by combats fought with the defender there per game (right). Start spaces 1 and 2
-    are outlined and labelled S1/S2.
+    """One battlefield drawn from its layout (:func:`reports.board.draw_battlefield`):
+    spaces at their ``xy`` positions, lines for adjacent spaces, arrows for one-way paths,
+    each space coloured by fighters defeated there per game (left) and by combats fought
+    with the defender there per game (right). Start spaces 1 and 2 are outlined and
+    labelled S1/S2, secret passages ringed with a dashed line.
 
     ``spaces``: :func:`reports.tables.space_counts` rows of this battlefield; ``info``:
     the manifest's battlefield entry.
     """
-    xy = np.array([[np.nan if v is None else v for v in p] for p in info["xy"]], float)
-    ok = ~np.isnan(xy).any(axis=1)
-    if not ok.all():   # no layout for some spaces: place them on a circle
-        ang = np.linspace(0, 2 * np.pi, len(xy), endpoint=False)
-        xy = np.column_stack([500 + 400 * np.cos(ang), 400 + 400 * np.sin(ang)])
+    xy = layout_xy(info)
     spaces = spaces.sort_values("index")
     span = np.ptp(xy[:, 0]) if len(xy) else 1.0
     w = 7.0
@@ -263,40 +259,16 @@ def plot_space_map(spaces: pd.DataFrame, info: dict) -> Figure:
     fig = Figure(figsize=(2 * w + 1.5, h + 1.2))
     axes = fig.subplots(1, 2)
     games = int(spaces["games"].max()) if len(spaces) else 0
-    segs = [[xy[i], xy[j]] for i, j in info["edges"]]
     for ax, col, title in ((axes[0], "defeats_per_game", "Fighters defeated per game"),
                            (axes[1], "combats_per_game", "Combats per game (at the defender's space)")):
-        ax.add_collection(LineCollection(segs, colors="#9e9e9e", linewidths=1.2, zorder=1))
-        v = spaces[col].to_numpy(float)
-        vmax = float(np.nanmax(v)) if len(v) and np.isfinite(v).any() and np.nanmax(v) > 0 else 1.0
-        sc = ax.scatter(xy[:, 0], xy[:, 1], c=v, cmap=HEAT_CMAP, vmin=0, vmax=vmax, s=330,
-                        edgecolors="#555555", linewidths=0.8, zorder=2)
-        for s in info.get("passages", []):
-            ax.scatter([xy[s, 0]], [xy[s, 1]], s=520, facecolors="none", edgecolors="#6b46c1", linewidths=1.6,
-                       linestyles="--", zorder=3)
-        for s in info["starts"]:
-            if 0 <= s < len(xy):
-                ax.scatter([xy[s, 0]], [xy[s, 1]], s=520, facecolors="none", edgecolors="#1a365d", linewidths=2.2,
-                           zorder=3)
-        for i, sid in enumerate(info["space_ids"]):
-            tag = {info["starts"][0]: "S1", info["starts"][1]: "S2"}.get(i)
-            val = v[i] if i < len(v) else np.nan
-            ax.text(xy[i, 0], xy[i, 1], f"{val:.2f}" if np.isfinite(val) else "", ha="center", va="center",
-                    fontsize=6.5, zorder=4, color="white" if np.isfinite(val) and val > 0.6 * vmax else "black")
-            ax.text(xy[i, 0], xy[i, 1] + 38, sid + (f" {tag}" if tag else ""), ha="center", va="top",
-                    fontsize=6, color="#1a365d" if tag else "#555555", zorder=4,
-                    fontweight="bold" if tag else "normal")
-        ax.set_aspect("equal")
-        ax.invert_yaxis()
-        ax.set_xticks([])
-        ax.set_yticks([])
-        for sp in ax.spines.values():
-            sp.set_visible(False)
+        v = np.full(len(xy), np.nan)
+        v[: len(spaces)] = spaces[col].to_numpy(float)[: len(xy)]
+        _, _, sc = draw_battlefield(ax, info, values=v, cmap=HEAT_CMAP)
         ax.set_title(title, fontsize=11)
-        ax.margins(0.06)
         cb = fig.colorbar(sc, ax=ax, fraction=0.035, pad=0.02)
         cb.set_label("per game")
     extra = "; dashed ring = secret passage" if info.get("passages") else ""
+    extra += "; arrows = one-way paths" if info.get("one_way") else ""
     fig.suptitle(f"{info['name']}: where fights happen ({games} games; lines join adjacent spaces; "
                  f"S1/S2 = start spaces{extra})", fontsize=12)
     fig.tight_layout()

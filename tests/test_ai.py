@@ -407,7 +407,7 @@ def test_value_dist_counts_copies_as_the_card_list_does(heroes, bf):
 
 
 def test_installed_profiles_and_their_weights():
-    assert profile_names() == ["expert", "expert-deep", "greedy", "random", "standard", "standard-1"]
+    assert profile_names() == ["expert", "expert-deep", "greedy", "random", "standard", "standard-1", "tuned"]
     s = get_profile("standard")
     assert s.mode_name == "standard" and len(s.weights) == len(AI.WEIGHT_NAMES)
     assert s.weight("win") == 100.0
@@ -416,6 +416,8 @@ def test_installed_profiles_and_their_weights():
     assert get_profile("random").mode == MODE_RANDOM
     s1 = get_profile("standard-1")                                  # the frozen former standard
     assert s1.mode == MODE_STANDARD1 and s1.weights == s.weights
+    t = get_profile("tuned")                                        # weights of each hero's own, over standard
+    assert t.weights == s.weights and len(t.tuned_heroes) == 11 and t.weights_for("ciri") != s.weights
 
 
 def test_profile_file_with_base_overrides_weights(tmp_path):
@@ -431,7 +433,7 @@ def test_profile_file_with_base_overrides_weights(tmp_path):
     ('base = "standard"\n[weights]\nthreat = "high"\n', r"weights.threat must be a number"),
     ('mode = "standard"\n[weights]\nthreat = 1\n', r"weights missing: dmg_hero"),
     ('colour = 1\n', r"unknown field\(s\) colour; valid: base, description, heroes, mode, name, weights"),
-    ('base = "nonesuch"\n', r"unknown AI profile 'nonesuch'; valid: expert, expert-deep, greedy, random, standard, standard-1"),
+    ('base = "nonesuch"\n', r"unknown AI profile 'nonesuch'; valid: expert, expert-deep, greedy, random, standard, standard-1, tuned"),
     ('name = [\n', r"not valid TOML"),
     ('base = "standard"\n[weights]\nthreat = nan\n', r"weights.threat = nan is out of range"),
     ('name = "standard"\nbase = "standard"\n', r"field 'name' = 'standard' is an installed profile's name"),
@@ -447,7 +449,7 @@ def test_bad_profile_files_name_the_file_and_field(tmp_path, text, msg):
 
 def test_cli_ai_option_errors_and_profiles_command(tmp_path):
     r = CliRunner().invoke(main, ["duel", "medusa", "sinbad", "--ai", "clever"])
-    assert r.exit_code == 2 and "unknown AI profile 'clever'; valid: expert, expert-deep, greedy, random, standard, standard-1" in r.output
+    assert r.exit_code == 2 and "unknown AI profile 'clever'; valid: expert, expert-deep, greedy, random, standard, standard-1, tuned" in r.output
     assert "Traceback" not in r.output
     r = CliRunner().invoke(main, ["profiles"])
     assert r.exit_code == 0 and "standard (mode standard)" in r.output and "greedy (mode greedy)" in r.output

@@ -568,7 +568,7 @@ def test_looking_glass_options_must_differ():
     assert sorted(msg.split("legal options: ")[1].split(", ")) == ["2", "3"]
 
 
-def test_looking_glass_place_on_another_space_only():
+def test_R69_looking_glass_any_other_space_not_her_own():
     with pytest.raises(ScenarioError) as e:
         resolve(GLASS_POS, {"attack": "Exploit", "by": "Sinbad", "target": "Alice", "defense": GLASS},
                 [3, "M21", 1])

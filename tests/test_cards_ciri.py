@@ -5,8 +5,8 @@ from collections import Counter
 
 import pytest
 from helpers.cards import at, game, hp, log_text, medusa, p0, p1, run, space, status
-from helpers.witcher import (BANE, BLINK, CHANNEL, CHILD, CIRI, CUB, HISS, IHU, LADY, PARRY, PUSHED, SEARCHING, UNICORN,
-    ZIREAEL, ciri, source)
+from helpers.witcher import (ARMOR, BANE, BLINK, CHANNEL, CHILD, CIRI, CUB, GERALT, HISS, IHU, LADY, PARRY, PUSHED,
+    SEARCHING, UNICORN, ZIREAEL, ciri, geralt, source)
 
 from sim.play.scenario import Scenario, ScenarioError, resolve
 
@@ -320,6 +320,17 @@ def test_unicorn_ally_draw_1_after_a_combat_on_the_opponents_turn():
                        medusa(fighters={"Medusa": at("M20")}, hand=["Snipe"]), active=1),
                   {"attack": "Snipe", "by": "Medusa", "target": IHU, "defense": PARRY})
     assert p0(out)["hand"] == [CUB]
+
+
+def test_R73_unicorn_ally_no_draw_after_a_combat_that_ended_the_turn():
+    # Armor of the Forgotten Wolf ends Ciri's turn in its After combat effect: what comes after it in
+    # that action, the ongoing draw included, does not happen
+    pos = game(ciri(fighters={CIRI: at("M21")}, hand=[CHANNEL], deck=[PARRY], ongoing=UNICORN),
+               geralt("steel+wolf-armor+owl", fighters={GERALT: at("M20")}, hand=[ARMOR]))
+    out = resolve(pos, {"attack": CHANNEL, "by": CIRI, "target": GERALT, "defense": ARMOR})
+    assert out["combat"] == {"attack_value": 2, "defense_value": 3, "damage": 0, "winner": "defender"}
+    assert out["turn_ended"] is True
+    assert p0(out)["hand"] == [] and p0(out)["deck"] == [PARRY] and p0(out)["ongoing"] == UNICORN
 
 
 @pytest.mark.parametrize("hand_size,discarded", [(4, False), (5, True)])

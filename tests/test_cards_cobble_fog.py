@@ -246,7 +246,7 @@ def _load(tmp_path, card_extra="", ctype="attack", hero_extra="", ability_extra=
      "after[0].up_to: missing required field 'up_to' of op 'move' (how many spaces; only a move with onto = 'fog' "
      "may leave it out)"),
     ('after = [{ op = "damage", target = { each = "on_fog", of = "self" } }]', "attack", "", None),
-    ('after = [{ op = "place", target = "self", to = "fog" }]', "attack", "", "after[0].to: must be 'any', 'last_fog'"),
+    ('after = [{ op = "place", target = "self", to = "fog" }]', "attack", "", "after[0].to: must be 'any', 'any_other', 'last_fog'"),
     ('during = [{ op = "set_value", amount = 6, if = { counter = "form", is = "Hyde", role = "attacking" } }]', "attack",
      'forms = ["Jekyll", "Hyde"]', None),
     ('during = [{ op = "set_value", amount = 6, if = { counter = "form", is = "Hyde", role = "charging" } }]',

@@ -160,6 +160,14 @@ def test_R17_mistform_places_dracula_anywhere_and_gains_an_action():
         resolve(pos, {"scheme": MISTFORM, "by": DRACULA}, ["SH03"])
 
 
+def test_R69_mistform_dracula_may_stay_where_he_is_and_still_gains_the_action():
+    pos = game(dracula(fighters={DRACULA: at("SH02")}, hand=[MISTFORM]),
+               holmes(fighters={HOLMES: at("SH01"), WATSON: at("SH03")}), actions=1)
+    out = resolve(pos, {"scheme": MISTFORM, "by": DRACULA}, ["SH02"])
+    assert space(out, DRACULA) == "SH02" and out["actions_left"] == 2
+    assert "is placed" not in "\n".join(out["log"])
+
+
 @pytest.mark.parametrize("start, after", [(10, 12), (12, 13)])
 def test_prey_upon_1_damage_to_each_adjacent_opponent_and_1_health_per_damage(start, after):
     pos = game(dracula(fighters={DRACULA: at("SH05", start), S1: at("SH13")}, hand=[PREY]),

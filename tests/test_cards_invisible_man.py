@@ -202,6 +202,46 @@ def test_impossible_to_see_value_0_card_changes_ignored_abilities_still_count():
     assert hp(out, IM) == 13                                   # Apes' 2 damage still happens
 
 
+NOBLE = "Noble Sacrifice"        # King Arthur: attack 2, BOOST 3; during combat: he may BOOST it
+
+
+def _arthur_vs_unseen(attack, rules=None):
+    """King Arthur (SH04) attacks the Invisible Man (SH05, not on fog) with ``attack`` and
+    Excalibur face down (BOOST 3); the Invisible Man defends with Impossible to See (2)."""
+    pos = game(hero("king_arthur", fighters={"King Arthur": at("SH04")}, hand=[attack, EXCALIBUR, FEINT]),
+               invisible(["SH16", "SH20"], fighters={IM: at("SH05")}, hand=[UNSEEN]))
+    if rules:
+        pos["rules"] = rules
+    return pos
+
+
+def test_R66_impossible_to_see_king_arthurs_face_down_boost_still_adds():
+    # Excalibur (6) is worth 0 and cards cannot change that, but the face-down BOOST comes
+    # with Arthur's ability: 0 + 3 against Impossible to See's 2, 1 damage
+    step = {"attack": EXCALIBUR, "by": "King Arthur", "target": IM, "defense": UNSEEN, "boost": NOBLE}
+    pos = _arthur_vs_unseen(NOBLE)
+    pos["players"][0]["hand"] = [EXCALIBUR, NOBLE]
+    out = resolve(pos, step)
+    assert out["combat"] == {"attack_value": 3, "defense_value": 2, "damage": 1, "winner": "attacker"}
+    assert hp(out, IM) == 14 and pl(out, 0)["discard"] == [EXCALIBUR, NOBLE]
+
+
+def test_R66_impossible_to_see_a_cards_own_boost_does_not_add():
+    # Noble Sacrifice's own BOOST (a card effect, Feint's BOOST 1) is shut out; the
+    # face-down Excalibur (ability, BOOST 3) is not: 0 + 3
+    step = {"attack": NOBLE, "by": "King Arthur", "target": IM, "defense": UNSEEN, "boost": EXCALIBUR}
+    out = resolve(_arthur_vs_unseen(NOBLE), step, [FEINT])
+    assert out["combat"] == {"attack_value": 3, "defense_value": 2, "damage": 1, "winner": "attacker"}
+    assert pl(out, 0)["hand"] == [] and sorted(pl(out, 0)["discard"]) == [EXCALIBUR, FEINT, NOBLE]
+
+
+def test_R66_rules_option_zero_value_blocks_boost_the_face_down_boost_is_lost():
+    step = {"attack": NOBLE, "by": "King Arthur", "target": IM, "defense": UNSEEN, "boost": EXCALIBUR}
+    out = resolve(_arthur_vs_unseen(NOBLE, rules={"zero_value_blocks_boost": 1}), step, [FEINT])
+    assert out["combat"] == {"attack_value": 0, "defense_value": 2, "damage": 0, "winner": "defender"}
+    assert hp(out, IM) == 15 and sorted(pl(out, 0)["discard"]) == [EXCALIBUR, FEINT, NOBLE]
+
+
 def test_impossible_to_see_attacking_makes_the_defense_0():
     out = resolve(_ih(ihand=[UNSEEN], hhand=[COUNTER]), {"attack": UNSEEN, "by": IM, "target": HOLMES,
                                                          "defense": COUNTER})
@@ -223,6 +263,31 @@ def test_lurking_draw_then_move_a_fog_token_up_to_3():
     out = resolve(pos, {"attack": AFOOT, "by": HOLMES, "target": IM, "defense": LURKING},
                   [2, "SH16", "SH07", "SH04"])
     assert pl(out, 0)["fog"] == ["SH07", "SH20", "SH29"] and space(out, IM) == "SH05"
+
+
+# R72: the Invisible Man on SH02, boxed in by Holmes (SH03) and Watson (SH01), fog on SH16, SH20
+# and SH29: no path leads to a fog space
+BOXED = dict(fog=["SH16", "SH20", "SH29"], im="SH02", hs="SH03", ws="SH01", ihand=[LURKING], ideck=[CODED],
+             hhand=[AFOOT], active=1)
+LURK = {"attack": AFOOT, "by": HOLMES, "target": IM, "defense": LURKING}
+
+
+def test_R72_lurking_is_a_move_it_cannot_pass_opposing_fighters():
+    # the move may be any length but follows the lines: boxed in, he has nowhere to go
+    out = resolve(_ih(**BOXED), LURK, [1, "SH03"])
+    assert space(out, IM) == "SH02" and pl(out, 0)["hand"] == [CODED]
+    # not boxed in (Watson on SH10): he walks to a fog space of his choice, however far
+    free = {**BOXED, "ws": "SH10"}
+    with pytest.raises(ScenarioError, match="legal options: SH20, SH16, SH29$"):
+        resolve(_ih(**free), LURK, [1, "SH02"])
+    out = resolve(_ih(**free), LURK, [1, "SH29", "SH03"])
+    assert space(out, IM) == "SH29"
+
+
+def test_R72_rules_option_fog_move_places_lurking_places_him_on_a_fog_space():
+    out = resolve(_ih(**BOXED, rules={"fog_move_places": 1}), LURK, [1, "SH20", "SH03"])
+    assert space(out, IM) == "SH20" and pl(out, 0)["hand"] == [CODED]
+    assert "Invisible Man is placed on SH20" in "\n".join(out["log"])
 
 
 def test_coded_notes_draw_3_then_2_cards_back_on_top():

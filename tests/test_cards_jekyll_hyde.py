@@ -116,6 +116,12 @@ def test_recoiling_blow_placed_in_his_zone_then_jekyll():
         resolve(_jd("Mr. Hyde", [RECOIL]), {"attack": RECOIL, "by": JH, "target": DRACULA, "defense": None}, ["SH20"])
 
 
+def test_R69_recoiling_blow_mr_hyde_may_stay_on_his_space():
+    out = resolve(_jd("Mr. Hyde", [RECOIL]), {"attack": RECOIL, "by": JH, "target": DRACULA, "defense": None}, ["SH05"])
+    assert space(out, JH) == "SH05" and pl(out, 0)["counters"] == {"form": "Dr. Jekyll"}
+    assert "is placed" not in "\n".join(out["log"])
+
+
 def test_forever_hyde_plus_2_per_jekyll_card_discarded():
     pos = _jd("Mr. Hyde", [FOREVER, TRIAGE, HASTE, SKIRMISH])
     out = resolve(pos, {"attack": FOREVER, "by": JH, "target": DRACULA, "defense": None}, [TRIAGE, HASTE])
@@ -158,9 +164,28 @@ def test_scientific_method_draws_1_per_combat_damage_taken():
 
 def test_calming_research_recovers_2_keeps_1_of_3_rest_to_the_bottom():
     pos = _jd("Dr. Jekyll", [CALMING], jdeck=[FEINT, SKIRMISH, DUALITY, HASTE], jhp=12)
-    out = resolve(pos, {"scheme": CALMING, "by": JH}, [SKIRMISH, DUALITY])     # the last one is forced
+    out = resolve(pos, {"scheme": CALMING, "by": JH}, [3, SKIRMISH, DUALITY])     # the last one is forced
     assert hp(out, JH) == 14 and pl(out, 0)["hand"] == [SKIRMISH]
     assert pl(out, 0)["deck"] == [HASTE, DUALITY, FEINT]       # top first: the two put back went to the bottom
+
+
+@pytest.mark.parametrize("n, hand, deck", [
+    (1, [FEINT], [SKIRMISH, DUALITY, HASTE]),                  # the top card, nothing to the bottom
+    (2, [SKIRMISH], [DUALITY, HASTE, FEINT]),                  # the better of two, the other to the bottom
+    (0, [], [FEINT, SKIRMISH, DUALITY, HASTE]),                # none: the deck is kept as it is
+])
+def test_R71_calming_research_draw_up_to_3_the_player_chooses_how_many(n, hand, deck):
+    pos = _jd("Dr. Jekyll", [CALMING], jdeck=[FEINT, SKIRMISH, DUALITY, HASTE], jhp=12)
+    out = resolve(pos, {"scheme": CALMING, "by": JH}, [n] + ([SKIRMISH] if n == 2 else []))
+    assert hp(out, JH) == 14 and pl(out, 0)["hand"] == hand and pl(out, 0)["deck"] == deck
+
+
+def test_R71_calming_research_offers_no_more_cards_than_the_deck_holds():
+    pos = _jd("Dr. Jekyll", [CALMING], jdeck=[FEINT, SKIRMISH], jhp=12)
+    with pytest.raises(ScenarioError, match="option number; legal options: 2, 1, 0$"):
+        resolve(pos, {"scheme": CALMING, "by": JH}, [3])
+    out = resolve(_jd("Dr. Jekyll", [CALMING], jhp=12), {"scheme": CALMING, "by": JH})    # empty deck: no draw,
+    assert hp(out, JH) == 14 and out["choices_used"] == 0                                  # no exhaustion
 
 
 def test_pure_evil_placed_in_his_zone_then_2_damage_to_every_adjacent_fighter():
@@ -169,6 +194,16 @@ def test_pure_evil_placed_in_his_zone_then_2_damage_to_every_adjacent_fighter():
     out = resolve(pos, {"scheme": EVIL, "by": JH}, ["SH16"])
     assert space(out, JH) == "SH16" and hp(out, DRACULA) == 11
     assert status(out, S1) == "defeated" and hp(out, S2) == 1       # SH06 is not next to SH16
+
+
+def test_R69_pure_evil_mr_hyde_may_stay_and_hit_the_fighters_next_to_him():
+    pos = game(jekyll("Mr. Hyde", fighters={JH: at("SH05")}, hand=[EVIL]),
+               dracula(fighters={DRACULA: at("SH04"), S1: at("SH06"), S2: at("SH16")}))
+    out = resolve(pos, {"scheme": EVIL, "by": JH}, ["SH05"])
+    assert space(out, JH) == "SH05" and hp(out, DRACULA) == 11
+    assert status(out, S1) == "defeated" and hp(out, S2) == 1           # SH16 is not next to SH05
+    with pytest.raises(ScenarioError, match="not legal"):                  # an occupied space is not offered
+        resolve(pos, {"scheme": EVIL, "by": JH}, ["SH06"])
 
 
 def test_strange_case_damage_equal_to_the_revealed_cards_boost():

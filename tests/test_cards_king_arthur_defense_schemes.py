@@ -132,6 +132,31 @@ def test_bewilderment_vs_gaze_of_stone_no_combat_damage_so_no_8_damage():
     assert hp(out, "Merlin") == 3
 
 
+APES = "Voyage to the City of the Man-Eating Apes"   # Sinbad: attack 2; after combat: 2 damage to the opposing fighter
+
+
+def _bewilder_apes(**rules):
+    pos = game(arthur(fighters={ARTHUR: at("M06"), "Merlin": at("M21")}, hand=["Bewilderment"]),
+               sinbad(fighters={"Sinbad": at("M20")}, hand=[APES]), active=1)
+    if rules:
+        pos["rules"] = rules
+    return pos
+
+
+def test_R70_bewilderment_prevents_all_damage_to_merlin_for_the_rest_of_the_combat():
+    out = resolve(_bewilder_apes(), {"attack": APES, "by": "Sinbad", "target": "Merlin",
+                                     "defense": "Bewilderment"}, [False])
+    assert out["combat"] == {"attack_value": 2, "defense_value": 0, "damage": 0, "winner": "defender"}
+    assert hp(out, "Merlin") == 7                  # the Apes' 2 damage after combat is prevented too
+
+
+def test_R70_rules_option_prevent_combat_damage_only_the_after_combat_damage_lands():
+    out = resolve(_bewilder_apes(prevent_combat_damage_only=1),
+                  {"attack": APES, "by": "Sinbad", "target": "Merlin", "defense": "Bewilderment"}, [False])
+    assert out["combat"] == {"attack_value": 2, "defense_value": 0, "damage": 0, "winner": "defender"}
+    assert hp(out, "Merlin") == 5
+
+
 def test_bewilderment_cancelled_by_feint_damage_goes_through():
     out = resolve(game(
         arthur(fighters={ARTHUR: at("M06"), "Merlin": at("M21")}, hand=["Bewilderment"]),

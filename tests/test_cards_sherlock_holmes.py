@@ -180,10 +180,69 @@ def test_confirm_suspicion_no_matching_card_the_hand_is_revealed():
     assert pl(out, 1)["hand_seen"] is True
 
 
-def test_confirm_suspicion_names_only_values_his_cards_not_discarded_may_have():
-    pos = _hd([CONFIRM], [EXPLOIT], ddisc=[EYES, EYES])       # Look Into My Eyes is the only value 1
-    with pytest.raises(ScenarioError, match="legal options: 2, 3, 4, 6$"):
+def test_confirm_suspicion_names_the_values_his_cards_not_discarded_may_have_and_one_none_has():
+    # Look Into My Eyes is the only value 1: with both in the discard pile, 1 is like any value none of
+    # his cards can have, and 0 stands for all of those (R67)
+    pos = _hd([CONFIRM], [EXPLOIT], ddisc=[EYES, EYES])
+    with pytest.raises(ScenarioError, match="legal options: 0, 2, 3, 4, 6$"):
         resolve(pos, {"scheme": CONFIRM, "by": HOLMES}, [1])
+
+
+def _hm(hhand=(), mhand=(), ms="SH20", active=0):
+    """Holmes (SH05) and Watson (SH10) against Medusa, whose cards carry the values 1 to 4."""
+    return game(holmes(fighters={HOLMES: at("SH05"), WATSON: at("SH10")}, hand=list(hhand)),
+                hero("medusa", fighters={"Medusa": at(ms)}, hand=list(mhand)), active=active)
+
+
+def test_R67_confirm_suspicion_may_name_a_value_no_card_has_and_then_sees_the_hand():
+    pos = _hm([CONFIRM], ["Snipe", "Feint"])
+    with pytest.raises(ScenarioError, match="legal options: 0, 1, 2, 3, 4$"):
+        resolve(pos, {"scheme": CONFIRM, "by": HOLMES}, [5])
+    out = resolve(pos, {"scheme": CONFIRM, "by": HOLMES}, [0])
+    assert pl(out, 1)["hand_seen"] is True and pl(out, 1)["hand"] == ["Snipe", "Feint"]
+    assert hp(out, "Medusa") == 16 and pl(out, 1)["discard"] == []
+    out = resolve(pos, {"scheme": CONFIRM, "by": HOLMES}, [3])            # Snipe: discarded, BOOST 1
+    assert pl(out, 1)["discard"] == ["Snipe"] and hp(out, "Medusa") == 15 and pl(out, 1)["hand_seen"] is False
+
+
+def test_R67_elementary_offers_only_values_the_attack_card_can_have():
+    # naming a value none of Medusa's attack cards can have (1 to 3; The Hounds of Mighty Zeus, 4, is the
+    # Harpies') could never be right and does nothing else
+    pos = _hm([ELEMENTARY], ["Snipe"], ms="SH04", active=1)
+    with pytest.raises(ScenarioError, match="Sherlock Holmes's value to name; legal options: 1, 2, 3$"):
+        resolve(pos, {"attack": "Snipe", "by": "Medusa", "target": HOLMES, "defense": ELEMENTARY}, [0])
+
+
+# R68: Geralt (Tawny Owl in play) holds Rend (printed 3, BOOST 2) and Igni (printed 0)
+OWL_POS = game(holmes(fighters={HOLMES: at("SH05"), WATSON: at("SH10")}, hand=[CONFIRM]),
+               hero("geralt_of_rivia@steel+medallion+owl", fighters={"Geralt of Rivia": at("SH20")},
+                    hand=["Rend", "Igni"], ongoing="Tawny Owl"))
+
+
+def test_R68_confirm_suspicion_against_tawny_owl_ignoring_the_discard_reveals_nothing():
+    # he holds a card of the named value, so the hand is not revealed even when he ignores the discard
+    out = resolve(OWL_POS, {"scheme": CONFIRM, "by": HOLMES}, [3, True])
+    assert pl(out, 1)["hand"] == ["Rend", "Igni"] and pl(out, 1)["hand_seen"] is False
+    assert hp(out, "Geralt of Rivia") == 16
+    out = resolve(OWL_POS, {"scheme": CONFIRM, "by": HOLMES}, [3, False])       # or he lets it happen
+    assert pl(out, 1)["discard"] == ["Rend"] and hp(out, "Geralt of Rivia") == 14
+    assert pl(out, 1)["hand_seen"] is False
+
+
+def test_R68_confirm_suspicion_against_tawny_owl_without_a_matching_card_the_hand_is_revealed():
+    # nothing to discard, so nothing to ignore: no question, the hand is shown
+    out = resolve(OWL_POS, {"scheme": CONFIRM, "by": HOLMES}, [4])
+    assert pl(out, 1)["hand_seen"] is True and pl(out, 1)["hand"] == ["Rend", "Igni"]
+    assert out["choices_used"] == 1
+
+
+def test_R69_administer_aid_watson_may_stay_only_on_a_space_next_to_holmes():
+    # Watson next to Holmes (SH04): his own space is one the card allows, so he may stay
+    out = resolve(_hd([AID], hdeck=[FEINT], ws="SH04", ds="SH20"), {"scheme": AID, "by": WATSON}, ["SH04"])
+    assert space(out, WATSON) == "SH04" and pl(out, 0)["hand"] == [FEINT]
+    # Watson away from Holmes: only the empty spaces next to Holmes
+    with pytest.raises(ScenarioError, match="space to place on; legal options: SH04, SH06$"):
+        resolve(_hd([AID], hdeck=[FEINT], ds="SH20"), {"scheme": AID, "by": WATSON}, ["SH10"])
 
 
 def test_eliminate_the_impossible_holmes_picks_the_discard():

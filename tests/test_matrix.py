@@ -316,7 +316,7 @@ def test_plan_errors_name_the_option_and_list_valid_values(tmp_path):
     with pytest.raises(RunError, match=r"unknown battlefield 'atlantis'; valid: baskerville_manor, .*soho") as e:
         plan_run(tmp_path / "x", 10, battlefields=["soho,atlantis"])
     assert e.value.param == "--battlefields"
-    with pytest.raises(RunError, match=r"unknown AI profile 'clever'; valid: expert, expert-deep, greedy, random, standard, standard-1"):
+    with pytest.raises(RunError, match=r"unknown AI profile 'clever'; valid: expert, expert-deep, greedy, random, standard, standard-1, tuned"):
         plan_run(tmp_path / "x", 10, ai="clever")
     for bad in (0, -3):
         with pytest.raises(RunError, match="games must be a positive whole number"):
@@ -332,7 +332,7 @@ def test_cli_bad_input_is_a_usage_error_and_writes_nothing(tmp_path):
         (["--heroes", "medusa,hercules"], "Invalid value for '--heroes': unknown hero 'hercules'; valid: "),
         (["-b", "atlantis"], "Invalid value for '--battlefields': unknown battlefield 'atlantis'; valid: baskerville_manor"),
         (["--games", "0"], "Invalid value for '--games' / '-n': 0 is not in the range 1<=x<=1000000"),
-        (["--ai", "clever"], "unknown AI profile 'clever'; valid: expert, expert-deep, greedy, random, standard, standard-1"),
+        (["--ai", "clever"], "unknown AI profile 'clever'; valid: expert, expert-deep, greedy, random, standard, standard-1, tuned"),
     ]
     for extra, message in cases:
         r = cli("matrix", "--out", out, *extra)
@@ -416,7 +416,8 @@ def test_a_run_folder_of_an_older_format_gets_a_one_line_message(tmp_path):
 def test_a_many_cells_run_is_stored_in_few_files(tmp_path):
     """Hundreds of small cells (Geralt's 8 loadouts x 6 battlefields x seats): the games are
     batched into a few worker tasks, and the completed run holds one games file and one
-    spaces file; the whole folder, report included, stays well under 50 files."""
+    spaces file; the whole folder, report included (but for its example games' pages, 4 per
+    pair of heroes), stays well under 50 files."""
     from sim.runs.store import count_files
     d = tmp_path / "many"
     r = run_matrix(d, games=96, heroes=["geralt", "medusa", "sinbad"], ai="random", seed=2, jobs=2)
@@ -429,4 +430,6 @@ def test_a_many_cells_run_is_stored_in_few_files(tmp_path):
     assert len(read_spaces(d)) == len(plan.chunks) and len(read_games(d)) == plan.games_total
     from reports import build_report
     build_report(d)
-    assert count_files(d) <= 47
+    replays = list((d / "report" / "replays").iterdir())    # the example games: 4 per pair of different heroes
+    assert len(replays) == 3 * 4
+    assert count_files(d) - len(replays) <= 47

@@ -119,6 +119,7 @@ def test_resume_after_an_interrupt_gives_the_same_result(tmp_path):
     (["tune", "medusa", "--weights", "colour"], "unknown AI weight(s) colour"),
     (["tune", "medusa", "--field", "medusa"], "may not include the tuned hero"),
     (["tune", "medusa", "--field-ai", "nope"], "unknown AI profile 'nope'"),
+    (["tune", "medusa", "--popsize", "1"], "--popsize must be 0 (CMA-ES's default) or at least 2"),
 ])
 def test_tune_bad_input_is_one_line(tmp_path, args, msg):
     r = CliRunner().invoke(main, args + ["--out", str(tmp_path / "t"), "-q"])
@@ -134,6 +135,7 @@ def test_tune_command_writes_a_profile_that_plays(tmp_path):
     assert r.exit_code == 0, r.output
     assert "ciri: score against the field on 20 fresh games" in r.output
     p = load_profile(out / "tuned.toml")
+    assert p.name == "tuned-ciri"
     assert p.tuned_heroes == ["ciri"]
     r = CliRunner().invoke(main, ["duel", "ciri", "medusa", "-b", "soho", "--ai", str(out / "tuned.toml"), "--seed", "2"])
     assert r.exit_code == 0 and "Game over" in r.output

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import click
 
@@ -13,7 +15,7 @@ from sim.engine.codes import END_REASON_LABELS
 from sim.engine.game import (RES_HP0, RES_PLAYED0, RES_REASON, RES_SK0, TRES_DEALT0, TRES_HP0, TRES_OUT0, TRES_PLAYED0,
     TRES_REASON, TRES_SK0)
 from sim.play.match import Match, MatchError
-from sim.play.narrate import narrate, narrate_explained
+from sim.play.narrate import header_line, narrate, narrate_explained
 from sim.play.teams import TeamMatch, parse_team, split_heroes
 
 
@@ -34,27 +36,35 @@ from sim.play.teams import TeamMatch, parse_team, split_heroes
 @click.option("--explain", is_flag=True,
               help="Before each AI decision, show the top candidates and their scores.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary instead of the narration.")
+@click.option("--html", "html_path", default=None, type=click.Path(path_type=Path), metavar="FILE",
+              help="Write the game as a replay page (one self-contained HTML file: the battlefield, the fighters "
+                   "moving event by event, step controls) instead of printing the narration.")
+@click.option("--reveal", is_flag=True, help="With --html: show every player's hand (otherwise hand sizes only).")
 @click.option("--players", type=click.Choice(["3", "4"]), default=None,
               help="Team games only (A+B C+D): 4 (default) players, or 3: one player controls both heroes of "
                    "the first team (A+B) and takes both its turns.")
 @variant_option
-def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, players, variant_path):
+def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, html_path, reveal, players, variant_path):
     """Play one seeded game of HERO_A (moves first) against HERO_B and narrate it.
 
     A hero whose file declares choice groups (gear) takes a loadout, one option per group
     joined by '+' (`unmatched-sim heroes` lists them): either KEY@LOADOUT or --loadout, e.g.
     `duel geralt ciri --loadout silver+wolf-armor+blizzard -b kaer_morhen --seed 3`.
     Both seats play the --ai profile (default: standard) unless --vs names another for HERO_B.
+    `--html game.html` writes the game as a replay page to open in a browser (offline);
+    with --explain it shows the AI's candidates, with --reveal the hands.
 
     A team game: `duel A+B C+D` (2 vs 2 on a battlefield with four start spaces; turn
     order A, C, B, D; --players 3: one player controls A and B). --ai plays the first team,
     --vs the second. A loadout is then given as KEY@LOADOUT.
     """
+    if html_path is not None and as_json:
+        raise click.UsageError("--json prints a summary, --html writes a replay page: give one of them")
     variant = variant_of(variant_path)
     content = run_content(variant)
     if len(split_heroes(hero_a, content)) > 1 or len(split_heroes(hero_b, content)) > 1 or players is not None:
         return _team_duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json,
-                          int(players or 4), content, variant)
+                          int(players or 4), content, variant, html_path, reveal)
     try:
         m = Match([hero_a, hero_b], battlefield, content=content)
         if loadouts:
@@ -78,6 +88,10 @@ def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, 
     except MatchError as e:
         raise click.UsageError(str(e)) from None
     profiles = (check_profile(ai, "--ai"), check_profile(vs if vs is not None else ai, "--vs"))
+    if html_path is not None:
+        return _write_page(m, seed, profiles, explain, reveal, html_path, variant)
+    if reveal:
+        raise click.UsageError("--reveal shows the hands on a replay page: use it with --html FILE")
     g = m.play(seed, modes=profiles, explain=20000 if explain else 0)
     if as_json:
         reasons = END_REASON_LABELS
@@ -108,7 +122,8 @@ def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, 
         click.echo(line)
 
 
-def _team_duel(team_a, team_b, battlefield, seed, loadouts, ai, vs, explain, as_json, players, content, variant):
+def _team_duel(team_a, team_b, battlefield, seed, loadouts, ai, vs, explain, as_json, players, content, variant,
+               html_path=None, reveal=False):
     """`duel A+B C+D`: one narrated team game (see :mod:`sim.play.teams`)."""
     note_expert_in_teams([check_profile(x, o) for x, o in ((ai, "--ai"), (vs or ai, "--vs"))])
     try:
@@ -126,6 +141,10 @@ def _team_duel(team_a, team_b, battlefield, seed, loadouts, ai, vs, explain, as_
             msg += f"; battlefields with four: {', '.join(good)}"
         raise click.UsageError(msg) from None
     profiles = (check_profile(ai, "--ai"), check_profile(vs if vs is not None else ai, "--vs"))
+    if html_path is not None:
+        return _write_page(m, seed, profiles, explain, reveal, html_path, variant)
+    if reveal:
+        raise click.UsageError("--reveal shows the hands on a replay page: use it with --html FILE")
     g = m.play(seed, modes=profiles, explain=20000 if explain else 0)
     if as_json:
         reasons = END_REASON_LABELS
@@ -148,3 +167,44 @@ def _team_duel(team_a, team_b, battlefield, seed, loadouts, ai, vs, explain, as_
         click.echo(f"Variant {variant.name!r}: " + "; ".join(variant.describe()))
     for line in (narrate_explained(g) if explain else narrate(g)):
         click.echo(line)
+
+
+def check_writable(path: Path, option: str) -> Path:
+    """``path`` if a file can be written there (its folder exists and is writable, it is
+    not a folder), else a one-line error (``Error: cannot write ...: why``, exit status 1)
+    naming ``option``; checked before a game is played, so a bad path fails at once."""
+    path = Path(path)
+    parent = path.parent if str(path.parent) else Path(".")
+    why = None
+    if path.is_dir():
+        why = f"it is a folder; give a file name, e.g. {path / 'game.html'}"
+    elif not parent.is_dir():
+        why = f"the folder {parent} does not exist"
+    elif not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        why = "permission denied"
+    if why:
+        raise click.ClickException(f"cannot write {path} ({option}): {why}")
+    return path
+
+
+def write_page(rep, path: Path, reveal: bool, explain: bool, note: str = "") -> None:
+    """Write replay ``rep`` as a page to ``path`` and print one line; an OSError is a
+    one-line error."""
+    from reports.replay_html import write_replay
+    try:
+        out = write_replay(path, rep, reveal=reveal, explain=explain, note=note)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from None
+    g = rep.game
+    result = "a draw" if g.winner < 0 else f"{g.winner_name} won"
+    click.echo(f"wrote {out} ({out.stat().st_size / 1024:.0f} KB; {len(g.log)} events, {g.turns} turns, {result}): "
+               "open it in a browser")
+
+
+def _write_page(m, seed, profiles, explain, reveal, html_path, variant) -> None:
+    from sim.play.replay import record
+    path = check_writable(html_path, "--html")
+    rep = record(m, seed, modes=profiles, explain=explain)
+    ai = profiles[0].name if profiles[0].name == profiles[1].name else f"{profiles[0].name} vs {profiles[1].name}"
+    note = f"AI {ai}" + (f"; variant {variant.name!r}: " + "; ".join(variant.describe()) if variant is not None else "")
+    write_page(rep, path, reveal, explain, note=header_line(rep.game) + " " + note + ".")

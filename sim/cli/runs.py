@@ -304,7 +304,9 @@ def _write_report(run_dir, kind: str = "matrix", against=None):
         click.echo(f"Report: {rep.html}  (table: {rep.csv['compare']}, plot: {rep.png['compare']})")
     else:
         files = f"{rep.markdown} and {rep.html}" if kind == "teams" else f"{rep.html}"
-        click.echo(f"Report: {files}  (tables: {rep.out_dir / 'tables'}, plots: {rep.out_dir / 'plots'})")
+        pages = sum(p is not None for mu in getattr(rep, "replays", {}).values() for p in mu.values())
+        games = f", {pages} example games to watch: {rep.out_dir / 'replays'}" if pages else ""
+        click.echo(f"Report: {files}  (tables: {rep.out_dir / 'tables'}, plots: {rep.out_dir / 'plots'}{games})")
 
 
 def _out_name(*parts) -> Path:

@@ -137,8 +137,13 @@ def tune(heroes, all_heroes, field, battlefields, weights, field_ai, games_per_e
             bar.close()
             summ = summarize(res)
             click.echo(("" if len(keys) == 1 and rounds == 1 else f"[round {r}] ") + format_summary(summ))
+            if not (summ["change_lo"] > 0):
+                click.echo(f"warning: {hero}'s tuned weights are not significantly better than its start weights on "
+                           "these games; keep the start weights, or tune again with a larger budget "
+                           "(--generations, --games-per-eval)", err=True)
             write_profile(res, hero_dir / f"tuned-{hero}.toml", summ, base=field_ai)
-            write_profile(res, round_profile, summ, name=f"tuned-r{r}", base=field_ai)
+            label = f"tuned-r{r}" if rounds > 1 else (f"tuned-{keys[0]}" if len(keys) == 1 else "tuned-heroes")
+            write_profile(res, round_profile, summ, name=label, base=field_ai)
             if update is not None and r == rounds:
                 try:
                     write_profile(res, update, summ, base=field_ai)

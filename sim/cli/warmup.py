@@ -20,12 +20,13 @@ def warmup():
     """
     from sim.engine import sigs
     from sim.engine.game import ENTRY_POINTS
+    from sim.play.replay import play_turns
 
     started = time.perf_counter()
     sigs.on_first_compile(lambda: click.echo(f"compiling the engine (first run only, {WARMUP_ESTIMATE}) ...",
                                              err=True))
     before = sigs.COMPILE_STATS["compiled"]
-    for name, functions in ENTRY_POINTS.items():
+    for name, functions in {**ENTRY_POINTS, "replays": (play_turns,)}.items():
         t = time.perf_counter()
         n = sigs.COMPILE_STATS["compiled"]
         for fn in functions:

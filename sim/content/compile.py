@@ -34,6 +34,15 @@ RULE_OPTIONS = {
     "off_form_cards": (L.R_OFF_FORM, 0,
                        "1: a DR. JEKYLL / MR. HYDE card may be played in either form, its effects happening "
                        "only in its form (case R44); 0 (project decision): it may be played only in its form"),
+    "zero_value_blocks_boost": (L.R_ZERO_BLOCKS_BOOST, 0,
+                                "1: against a value locked at 0 (Impossible to See) King Arthur's face-down BOOST "
+                                "is lost too (case R66); 0 (project decision): it still adds, as his ability does"),
+    "prevent_combat_damage_only": (L.R_PREVENT_COMBAT_ONLY, 0,
+                                   "1: Bewilderment's prevention covers only the combat damage (case R70); "
+                                   "0 (project decision): all damage to Merlin for the rest of the combat"),
+    "fog_move_places": (L.R_FOG_MOVE_PLACES, 0,
+                        "1: Lurking's move to a space with a fog token is a place on any such space (case R72); "
+                        "0 (project decision): a move of any length along lines (not past opposing fighters)"),
 }
 
 

@@ -49,7 +49,7 @@ OPS = {
     "prevent_damage": (E.OP_PREVENT_DAMAGE, set()),
     "ignore_value": (E.OP_IGNORE_VALUE, set()),
     "search": (E.OP_SEARCH, {"card", "tag", "from"}),
-    "look_top": (E.OP_LOOK_TOP, {"amount", "keep", "rest"}),
+    "look_top": (E.OP_LOOK_TOP, {"amount", "keep", "rest", "up_to"}),
     "damage_spaces": (E.OP_DAMAGE_SPACES, {"amount", "in_zone_of", "side"}),
     "discard_top": (E.OP_DISCARD_TOP, {"who"}),
     "choose": (E.OP_CHOOSE, {"pick", "options"}),
@@ -165,6 +165,7 @@ CONDITIONS = {
     "started_on_fog": E.CN_STARTED_ON_FOG,
     "predicted": E.CN_PREDICTED,
     "discarded": E.CN_DISCARDED,
+    "nothing_to_discard": E.CN_NOTHING_TO_DISCARD,
     "first_action": E.CN_FIRST_ACTION,
 }
 # table conditions: key -> description
@@ -384,6 +385,10 @@ def _place_to(ctx, where, to, row):
     if to == "any":
         row[L.I_X] = E.PL_ANY
         return
+    if to == "any_other":       # "any other space": not the one the fighter is on (Looking Glass; R69)
+        row[L.I_X] = E.PL_ANY
+        row[L.I_FLAGS] |= L.IF_OTHER_SPACE
+        return
     if to == "last_fog":
         row[L.I_X] = E.PL_LAST_FOG
         return
@@ -392,7 +397,8 @@ def _place_to(ctx, where, to, row):
         row[L.I_X] = E.PL_IN_ZONE if k == "in_zone_of" else E.PL_ADJ
         row[L.I_Y] = ctx.ref(f"{where}.{k}", v)
         return
-    ctx.fail(where, f"must be 'any', 'last_fog', {{ in_zone_of = fighter }} or {{ adjacent_to = fighter }}, got {to!r}")
+    ctx.fail(where, f"must be 'any', 'any_other', 'last_fog', {{ in_zone_of = fighter }} or "
+             f"{{ adjacent_to = fighter }}, got {to!r}")
 
 
 def _check_required(ctx, where, op, step):
@@ -553,6 +559,8 @@ def compile_step(ctx, where, step):
             ctx.fail(where + ".rest", f"unknown {rest!r}; valid: top, bottom")
         if rest == "bottom":
             row[L.I_FLAGS] |= L.IF_BOTTOM
+        if _bool(ctx, where + ".up_to", step.get("up_to", False)):   # how many: the player's choice (R71)
+            row[L.I_FLAGS] |= L.IF_UP_TO
     if op == "damage_spaces":
         row[L.I_REF] = ctx.ref(where + ".in_zone_of", step["in_zone_of"])
         side = step["side"]

@@ -90,6 +90,8 @@ IF_EMPTY = 1024     # move_fog: only to a space without a fighter
 IF_DIFFERENT = 2048  # move_fog: a different token than the last one moved
 IF_OPTIONAL = 4096  # discard: the discarding player may decline (Confound)
 IF_ONTO_FOG = 8192  # move: the move must end on a space with one of your fog tokens (Lurking)
+IF_OTHER_SPACE = 16384  # place: "any other space": the fighter's own space is not offered (Looking Glass)
+IF_UP_TO = 32768    # look_top: the player chooses how many cards, 0 up to N (Calming Research)
 
 # ----------------------------------- rules options (indices of tb.rules)
 R_TURN_CAP = 0          # total turns before the game is a draw
@@ -100,7 +102,10 @@ R_END_AT_ACTION = 4     # 1: check the game end at the end of the action (R07)
 R_ACTIONS = 5           # actions per turn
 R_SUMMON_OFF_BOARD = 6  # 1: "summon" sidekicks (Leshen's Wolves) start off the board
 R_OFF_FORM = 7          # 1: form cards playable in either form, their effects only in that form (R44)
-N_RULES = 8
+R_ZERO_BLOCKS_BOOST = 8  # 1: a value locked at 0 (Impossible to See) also loses King Arthur's face-down BOOST (R66)
+R_PREVENT_COMBAT_ONLY = 9  # 1: prevent_damage (Bewilderment) prevents only the combat damage (R70)
+R_FOG_MOVE_PLACES = 10  # 1: a move onto a fog space (Lurking) is a place on any fog space (R72)
+N_RULES = 11
 
 # --------------------- end reasons (G_REASON, EV_GAME_OVER, result rows)
 END_NONE = 0
@@ -218,10 +223,11 @@ OP_ADD_MOVE = 17       # (maneuver hook) +N move (x per count)
 OP_FLIP_COUNTER = 18   # hero counter CA: 0 <-> 1 (Alice: change size)
 OP_SET_COUNTER = 19    # hero counter CA := N
 OP_CHOOSE_COUNTER = 20  # hero counter CA := chosen 0..N-1
-OP_PREVENT_DAMAGE = 21  # prevent all combat damage to your fighter
+OP_PREVENT_DAMAGE = 21  # prevent all damage to your fighter for the rest of the combat (R70)
 OP_IGNORE_VALUE = 22   # ignore the value of the opponent's card
 OP_SEARCH = 23         # search piles (CA: SR_*) for card CB-1 or tag PARG; take one; shuffle a searched deck
-OP_LOOK_TOP = 24       # look at the top N cards, keep CA in hand, the rest back (top, or bottom with IF_BOTTOM)
+OP_LOOK_TOP = 24       # look at the top N cards (IF_UP_TO: 0..N, the player's choice), keep CA in hand, the rest
+                       # back (top, or bottom with IF_BOTTOM)
 OP_DAMAGE_SPACES = 25  # choose a space in REF's zone and one adjacent space: N damage to fighters there
 OP_DISCARD_TOP = 26    # discard the top card of a deck (side: whose); remember its BOOST
 OP_CHOOSE = 27         # choose N of the CA branches that follow and resolve them in that order
@@ -239,7 +245,8 @@ OP_REPLACE_CARD = 38   # the opponent's combat card goes back to their hand; you
 OP_SET_PRINTED = 39    # the printed value of a combat card (X 1: the opponent's) becomes its BOOST (Y 0) or N
 OP_ZERO_VALUE = 40     # the opponent's value is 0 and card effects cannot change it
 OP_PREDICT = 41        # predict the printed value of the opponent's combat card (public information only)
-OP_NAME_VALUE = 42     # name a printed value (G_GUESS) the opponent's cards may have (public information only)
+OP_NAME_VALUE = 42     # name a printed value (G_GUESS): one the opponent's cards may have (public information
+                       # only) or one that none of them can have (R67)
 OP_REVEAL_TOP = 43     # reveal the top card of your deck and put it in your hand; remember its BOOST
 OP_HAND_TO_DECK = 44   # put N cards from your hand on top of your deck, in the order you choose
 N_OPS = 45
@@ -324,6 +331,7 @@ CN_STARTED_ON_FOG = 24  # your hero began this turn on a space with one of your 
 CN_PREDICTED = 25      # your prediction (OP_PREDICT) equals the opponent card's printed value
 CN_DISCARDED = 26      # the last discard step discarded at least one card
 CN_FIRST_ACTION = 27   # this is the first action of the turn
+CN_NOTHING_TO_DISCARD = 28  # the last discard step found no card it could discard (not: refused, declined; R68)
 
 # ------------------------------------ fighter references (I_REF, I_CREF)
 REF_SELF = -1          # your fighter (who played the card)

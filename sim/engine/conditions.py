@@ -11,10 +11,10 @@ from .sigs import A1, B, I, ST, TB, jit
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
     CN_ADJACENT, CN_ALWAYS, CN_ATTACKED, CN_ATTACKING, CN_COUNTER_EQ, CN_COUNTER_NE, CN_DEALT_DAMAGE,
     CN_DEFEATED_ANY, CN_DEFENDING, CN_DISCARDED, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED,
-    CN_HERO_HP_AT_MOST, CN_KIND_IN_ZONE_OF, CN_LEFT_SPACE, CN_NOT_WON, CN_ON_FOG, CN_OPP_HP_AT_LEAST,
-    CN_OPP_PRINTED_AT_LEAST, CN_OPP_PRINTED_EQ, CN_OPPOSING_IS_HERO, CN_PREDICTED, CN_STARTED_ELSEWHERE,
-    CN_STARTED_ON_FOG, CN_TAG_TIER, CN_TOOK_FROM_DECK, CN_WON, FS_IN_PLAY, GF_TOOK_FROM_DECK, IF_NEGATE,
-    PILE_DISC, REF_OPPOSING, REF_SELF,
+    CN_HERO_HP_AT_MOST, CN_KIND_IN_ZONE_OF, CN_LEFT_SPACE, CN_NOT_WON, CN_NOTHING_TO_DISCARD, CN_ON_FOG,
+    CN_OPP_HP_AT_LEAST, CN_OPP_PRINTED_AT_LEAST, CN_OPP_PRINTED_EQ, CN_OPPOSING_IS_HERO, CN_PREDICTED,
+    CN_STARTED_ELSEWHERE, CN_STARTED_ON_FOG, CN_TAG_TIER, CN_TOOK_FROM_DECK, CN_WON, FS_IN_PLAY,
+    GF_TOOK_FROM_DECK, IF_NEGATE, PILE_DISC, REF_OPPOSING, REF_SELF,
 )
 from .core import adjacent, count_tag_in_pile, fog_space, hero_of, same_zone
 from .layout import (
@@ -139,6 +139,10 @@ def cond_base(st, tb, ins, p, f, side):
         return g > 0 and g - 1 == st[OFF_CB + CB_PRINTED0 + 1 - side]
     if c == CN_DISCARDED:
         return st[G_LAST_DISC] > 0
+    if c == CN_NOTHING_TO_DISCARD:
+        # no card the last discard step could take (none of the named value); a discard refused
+        # with Tawny Owl (-1) is not this (case R68)
+        return st[G_LAST_DISC] == 0
     if c == CN_FIRST_ACTION:
         return st[G_ACTION_NO] == 1
     return False

@@ -18,10 +18,10 @@ from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
     END_HERO_DEFEATED, EV_DAMAGE, EV_DEFEATED, EV_DISCARD, EV_DRAW, EV_EXHAUST, EV_GAME_OVER, EV_MOVE,
     EV_PLACE, EV_RECOVER, EV_SET_HP, EV_TAKE, FS_DEFEATED, FS_IN_PLAY, HF_FOG_WALK, PILE_DECK, PILE_DISC,
-    PILE_HAND, R_EXHAUST_DAMAGE, R_OFF_FORM,
+    PILE_HAND, R_EXHAUST_DAMAGE, R_OFF_FORM, R_PREVENT_COMBAT_ONLY,
 )
 from .layout import (
-    C_FMASK, C_FORM, C_LOCAL, C_TAGS, CB_ACTIVE, CB_ATT_P, CB_DEF_P, F_HP, F_KIND, F_LEFT, F_MAXHP, F_NOLEAVE,
+    C_FMASK, C_FORM, C_LOCAL, C_TAGS, CB_ACTIVE, CB_ATT_P, CB_DEF_P, CB_PREVENT, F_HP, F_KIND, F_LEFT, F_MAXHP, F_NOLEAVE,
     F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FORM_COUNTER, fslot, G_ACTIVE, G_LOGN,
     G_NPLAYERS, G_OVER, G_REASON, G_RNG, G_WINNER, H_FLAGS, MAX_CARDS, MAX_HERO_CARDS, N_FOG,
     OFF_CB, OFF_DECK, OFF_DISC, OFF_HAND, OFF_PLAYED, OFF_SPACE_DEFEATS, P_CARDS_PLAYED, P_COUNTER0, P_DEALT,
@@ -388,9 +388,16 @@ def deal_damage(st, tb, log, f, n):
 
     Off-board fighters take no damage. At 0 health the fighter is defeated and
     removed from the battlefield (Battle of Legends rules, "Defeat and ending
-    the game"). Whether the game ends is decided by :func:`check_end`.
+    the game"). Whether the game ends is decided by :func:`check_end`. A
+    fighter whose card prevents all damage (Bewilderment, ``CB_PREVENT``) takes
+    none for the rest of that combat, effect damage included (case R70; rules
+    option ``prevent_combat_damage_only``: only the combat damage, which
+    :func:`sim.engine.rules.do_attack` prevents itself).
     """
     if n <= 0 or st[fslot(f, F_STATUS)] != FS_IN_PLAY:
+        return 0
+    if (st[OFF_CB + CB_ACTIVE] != 0 and st[OFF_CB + CB_PREVENT] == f + 1
+            and tb.rules[R_PREVENT_COMBAT_ONLY] == 0):
         return 0
     hp = st[fslot(f, F_HP)]
     d = n if n < hp else hp

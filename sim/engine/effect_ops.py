@@ -1,6 +1,7 @@
-"""The longer operations of effect steps: moving a group of fighters, empty spaces,
-damage that counts what it did, searches and looking at the deck top, summoning, the
-values an opponent may name, fog tokens, and replacing an opponent's combat card.
+"""The longer operations of effect steps: moving a group of fighters, empty spaces and
+the spaces a place step offers, damage that counts what it did, searches and looking at
+the deck top, summoning, the values an opponent may name, fog tokens, and replacing an
+opponent's combat card.
 
 Called by the effect interpreter (:mod:`sim.engine.effects`) and the rules.
 """
@@ -11,7 +12,7 @@ from .codes import (
     CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE, D_FOG_DEST, D_FOG_TOKEN, D_FORCE_CARD, D_MOVE_DEST,
     D_MOVE_WHICH, D_OPTION, D_PLACE, D_TAKE_CARD, D_TARGET, EV_FOG, EV_LOOK_HAND, EV_LOOK_TOP, EV_REPLACE,
     EV_RETURN, EV_SEARCH, EV_TAKE, FS_DEFEATED, FS_IN_PLAY, FS_REMOVED, FT_ANY, FT_EACH, FT_UNDER_HERO,
-    GF_TOOK_FROM_DECK, PILE_DECK, PILE_DISC, PILE_HAND, PL_ADJ, PL_IN_ZONE, PL_LAST_FOG, SR_DECK,
+    GF_TOOK_FROM_DECK, PILE_DECK, PILE_DISC, PILE_HAND, PL_ADJ, PL_ANY, PL_IN_ZONE, PL_LAST_FOG, SR_DECK,
     SR_DECK_OR_DISCARD, SR_DISCARD_THEN_DECK,
 )
 from .core import (
@@ -20,11 +21,11 @@ from .core import (
     same_zone, shuffle_deck, take_to_hand,
 )
 from .layout import (
-    C_TAGS, C_TYPE, C_VALUE, CB_ATT_F, CB_ATT_P, CB_CANCEL0, CB_CARD0, CB_GUESS0, CB_IGN0, CB_LOCK0,
+    C_TAGS, C_TYPE, C_VALUE, CARD_OPTS, CB_ATT_F, CB_ATT_P, CB_CANCEL0, CB_CARD0, CB_GUESS0, CB_IGN0, CB_LOCK0,
     CB_MOD0, CB_OVR0, CB_PRINTED0, F_HP, F_KIND, F_MAXHP, F_NOLEAVE, F_SPACE, F_START_SPACE, F_STATUS,
     FIGHTERS_PER_PLAYER, fslot, G_FLAGS, G_FOG_SPACE, G_FOG_TOKEN, G_LAST_DMG, G_LAST_KO, G_OVER,
-    G_PASSED, H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, MAX_SPACES, N_FOG, OFF_CB, P_DECKN,
-    P_DISCN, P_FOG0, P_HAND_SEEN, P_HANDN, P_HERO, P_ONGOING, pslot, SPACE_OPTS, TWO_PILES,
+    G_PASSED, H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, MAX_SPACES, N_FOG, N_VALUES, OFF_CB,
+    P_DECKN, P_DISCN, P_FOG0, P_HAND_SEEN, P_HANDN, P_HERO, P_ONGOING, pslot, SPACE_OPTS, TWO_PILES,
 )
 from .policy import CTL_CTX_F, decide
 from .conditions import resolve_ref
@@ -107,6 +108,84 @@ def empty_spaces(st, tb, where, center, out):
     return n
 
 
+@jit(I(ST, TB, I, I, I, B, A1))
+def place_spaces(st, tb, where, center, g, other, out):
+    """Spaces a place step may put fighter ``g`` on, written to ``out`` (int64, length
+    >= MAX_SPACES) in space order; return how many.
+
+    ``where``/``center`` as for :func:`empty_spaces`: the empty spaces the wording
+    allows, and also ``g``'s own space when the wording allows it and the card does
+    not say "other" (``other``): choosing it leaves ``g`` where it is (case R69:
+    Pure Evil lets Mr. Hyde stay and hit his neighbours, Mistform may be played for
+    the action alone). Source: the card texts ("any space" includes the one the
+    fighter is on; Looking Glass says "any other space") and the Unmatched Reference
+    placement ruling (a space the wording allows may be chosen even when a fighter is
+    on it; the placement then fails and the fighter stays), see docs/rules.md R69.
+    """
+    S = tb.adj.shape[0]
+    occ = stack_i64(MAX_SPACES)
+    fill_occupancy(st, S, occ)
+    own = st[fslot(g, F_SPACE)] if st[fslot(g, F_STATUS)] == FS_IN_PLAY and not other else -1
+    n = 0
+    for s in range(S):
+        if occ[s] >= 0 and s != own:
+            continue
+        if where == PL_LAST_FOG and s != center:
+            continue
+        if where == PL_IN_ZONE and not same_zone(tb, s, center):
+            continue
+        if where == PL_ADJ and not adjacent(tb, s, center):
+            continue
+        out[n] = s
+        n += 1
+    return n
+
+
+@jit(V(ST, TB, CTL, LOG, I, I))
+def place_on_fog(st, tb, ctl, log, p, g):
+    """Player ``p`` places fighter ``g`` on a space with one of ``p``'s fog tokens and no
+    fighter, or leaves it on the fog space it stands on: the rules option
+    ``fog_move_places`` reading of Lurking's "move to a space with a fog token" (case
+    R72). A pinned fighter (Yrden) stays."""
+    if st[fslot(g, F_STATUS)] != FS_IN_PLAY or st[fslot(g, F_NOLEAVE)] != 0:
+        return
+    spaces = stack_i64(MAX_SPACES)
+    k = place_spaces(st, tb, PL_ANY, -1, g, False, spaces)
+    m = 0
+    for i in range(k):
+        if fog_space(st, p, spaces[i]):
+            spaces[m] = spaces[i]
+            m += 1
+    if m == 0:
+        return
+    ctl[CTL_CTX_F] = g
+    d = spaces[decide(st, tb, ctl, D_PLACE, p, spaces, m)]
+    if d != st[fslot(g, F_SPACE)]:
+        place_fighter(st, log, g, d)
+
+
+@jit(I(A1, I))
+def add_unheld_value(vals, m):
+    """Add to the ascending values ``vals[:m]`` (int64, length >= N_VALUES) the smallest
+    value 0..N_VALUES-1 not among them, in order, and return the new count (``m`` if
+    every value is there).
+
+    Naming a value (Confirm Suspicion) may name one that none of the opponent's cards
+    can have; all such values have the same outcome (the hand is revealed), so one
+    stands for them all (case R67)."""
+    v = 0
+    i = 0
+    while i < m and vals[i] == v:
+        v += 1
+        i += 1
+    if v >= N_VALUES:
+        return m
+    for j in range(m, i, -1):
+        vals[j] = vals[j - 1]
+    vals[i] = v
+    return m + 1
+
+
 @jit(V(ST, TB, LOG, I, I))
 def damage_and_count(st, tb, log, g, n):
     """Deal ``n`` damage to ``g``; add to the last-step registers (dealt, defeated)."""
@@ -168,15 +247,26 @@ def search(st, tb, ctl, log, p, where, card, tagbits):
     log_ev(st, log, EV_SEARCH, p, found, 1 if searched_deck else 0, 0, 0)
 
 
-@jit(V(ST, TB, CTL, LOG, I, I, I, B))
-def look_top(st, tb, ctl, log, p, n, keep, bottom):
+@jit(V(ST, TB, CTL, LOG, I, I, I, B, B))
+def look_top(st, tb, ctl, log, p, n, keep, bottom, up_to):
     """Look at the top ``n`` cards of your deck, keep ``keep`` in hand, put the rest back.
 
     Looking is not drawing (no exhaustion). The rest go back on top (or to the
-    bottom) one at a time in the order the player chooses (Prophecy).
+    bottom) one at a time in the order the player chooses (Prophecy). With
+    ``up_to`` the player first chooses how many cards, from the most the deck
+    holds (up to ``n``) down to 0 (``D_OPTION``; Calming Research's "draw up to
+    3, keep one": case R71; more than the deck holds would only cost exhaustion
+    damage, so it is not offered).
     """
     dn = st[pslot(p, P_DECKN)]
     m = n if n < dn else dn
+    if up_to and m > 0:
+        counts = stack_i64(CARD_OPTS)
+        for k in range(m + 1):
+            counts[k] = m - k
+        m = counts[decide(st, tb, ctl, D_OPTION, p, counts, m + 1)]
+        if m == 0:
+            return
     seen = stack_i64(MAX_CARDS)
     for k in range(m):
         seen[k] = pile_remove_at(st, PILE_DECK, p, st[pslot(p, P_DECKN)] - 1)

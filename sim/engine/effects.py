@@ -25,30 +25,29 @@ from .sigs import A1, B, CTL, I, jit, LOG, ST, stack_i64, TB, V
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
     CN_ADJACENT, CN_ALWAYS, CN_ATTACKED, CN_ATTACKING, CN_COUNTER_EQ, CN_COUNTER_NE, CN_DEALT_DAMAGE,
     CN_DEFEATED_ANY, CN_DEFENDING, CN_DISCARDED, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED,
-    CN_HERO_HP_AT_MOST, CN_KIND_IN_ZONE_OF, CN_LEFT_SPACE, CN_NOT_WON, CN_ON_FOG, CN_OPP_HP_AT_LEAST,
-    CN_OPP_PRINTED_AT_LEAST, CN_OPP_PRINTED_EQ, CN_OPPOSING_IS_HERO, CN_PREDICTED, CN_STARTED_ELSEWHERE,
-    CN_STARTED_ON_FOG, CN_TAG_TIER, CN_TOOK_FROM_DECK, CN_WON, CT_ATTACK, CT_DEFENSE, CT_SCHEME,
-    CT_VERSATILE, D_BOOST_CARD, D_DISCARD_EFFECT, D_FOG_DEST, D_FOG_TOKEN, D_FORCE_CARD, D_GUESS, D_MAY,
-    D_MOVE_DEST, D_MOVE_WHICH, D_OPPONENT, D_OPTION, D_PLACE, D_TAKE_CARD, D_TARGET, EV_BOOST, EV_CANCEL,
-    EV_CHOOSE, EV_COUNTER, EV_DISCARD, EV_END_TURN, EV_FOG, EV_GAIN_ACTION, EV_GUESS, EV_IGNORE,
-    EV_LOOK_HAND, EV_LOOK_TOP, EV_PIN, EV_REMOVE, EV_REPLACE, EV_RETURN, EV_SEARCH, EV_SET_PRINTED,
-    EV_SWAP, EV_TAKE, FS_DEFEATED, FS_IN_PLAY, FS_REMOVED, FT_ANY, FT_EACH, FT_UNDER_HERO,
-    GF_SELF_TO_DECK, GF_TOOK_FROM_DECK, IF_BOTTOM, IF_DIFFERENT, IF_EMPTY, IF_EXCLUDE_OPP, IF_EXCLUDE_REF,
-    IF_MAY, IF_ONTO_FOG, IF_OPTIONAL, IF_RANDOM, IF_THROUGH, IF_TO_OPPONENT, IF_TRACK, IF_YOU_CHOOSE,
-    N_OPS, OP_ADD_MOVE, OP_ADD_VALUE, OP_BOOST_THIS, OP_BRANCH, OP_CANCEL, OP_CHOOSE, OP_CHOOSE_COUNTER,
-    OP_DAMAGE, OP_DAMAGE_SPACES, OP_DISCARD, OP_DISCARD_FOR_VALUE, OP_DISCARD_TOP, OP_DRAW, OP_END_TURN,
-    OP_FLIP_COUNTER, OP_GAIN_ACTION, OP_HAND_TO_DECK, OP_IGNORE_VALUE, OP_LOOK_AT_HAND, OP_LOOK_TOP,
-    OP_MOVE, OP_MOVE_FOG, OP_NAME_VALUE, OP_NOP, OP_PIN, OP_PLACE, OP_PLACE_FOG, OP_PREDICT,
-    OP_PREVENT_DAMAGE, OP_RECLAIM, OP_RECOVER, OP_REMOVE, OP_REPLACE_CARD, OP_RETURN_DEFEATED,
-    OP_REVEAL_TOP, OP_SEARCH, OP_SELF_TO_DECK, OP_SET_COUNTER, OP_SET_HEALTH, OP_SET_PRINTED,
-    OP_SET_VALUE, OP_SUMMON, OP_SWAP, OP_TAKE_FROM_DISCARD, OP_ZERO_VALUE, PER_ADJ_TO_SELF,
-    PER_DAMAGE_TAKEN, PER_DISCARD_TAG, PER_KIND_ADJ_MOVED, PER_KIND_IN_ZONE_OF_OPPOSING, PER_LAST_BOOST,
-    PER_LAST_DAMAGE, PER_ONE, PER_OPP_BOOST, PER_OWN_ADJ_OPPOSING, PILE_DECK, PILE_DISC, PILE_HAND,
-    PL_ADJ, PL_ANY, PL_IN_ZONE, PL_LAST_FOG, PV_MAY_IGNORE_DISCARD, PV_NO_OPPONENT_ACTIONS,
-    R_END_AT_ACTION, R_OFF_FORM, REF_OPPOSING, REF_SELF, S_ANY, S_OPPOSING, S_OWN, SEL_ALL, SEL_EACH_ADJ,
-    SEL_EACH_FOG, SEL_EACH_KIND, SEL_EACH_OWN, SEL_EACH_ZONE, SEL_MOVED, SEL_ONE_ADJ, SEL_ONE_ANY,
-    SEL_ONE_COMBATANT, SEL_ONE_PASSED, SEL_ONE_WITHIN, SEL_ONE_ZONE, SEL_OPP_HERO, SEL_REF, SR_DECK,
-    SR_DECK_OR_DISCARD, SR_DISCARD, SR_DISCARD_THEN_DECK, TAG_UNCANCELABLE,
+    CN_HERO_HP_AT_MOST, CN_KIND_IN_ZONE_OF, CN_LEFT_SPACE, CN_NOT_WON, CN_NOTHING_TO_DISCARD, CN_ON_FOG,
+    CN_OPP_HP_AT_LEAST, CN_OPP_PRINTED_AT_LEAST, CN_OPP_PRINTED_EQ, CN_OPPOSING_IS_HERO, CN_PREDICTED,
+    CN_STARTED_ELSEWHERE, CN_STARTED_ON_FOG, CN_TAG_TIER, CN_TOOK_FROM_DECK, CN_WON, CT_ATTACK, CT_DEFENSE,
+    CT_SCHEME, CT_VERSATILE, D_BOOST_CARD, D_DISCARD_EFFECT, D_FOG_DEST, D_FOG_TOKEN, D_FORCE_CARD, D_GUESS,
+    D_MAY, D_MOVE_DEST, D_MOVE_WHICH, D_OPPONENT, D_OPTION, D_PLACE, D_TAKE_CARD, D_TARGET, EV_BOOST, EV_CANCEL,
+    EV_CHOOSE, EV_COUNTER, EV_DISCARD, EV_END_TURN, EV_FOG, EV_GAIN_ACTION, EV_GUESS, EV_IGNORE, EV_LOOK_HAND,
+    EV_LOOK_TOP, EV_PIN, EV_REMOVE, EV_REPLACE, EV_RETURN, EV_SEARCH, EV_SET_PRINTED, EV_SWAP, EV_TAKE,
+    FS_DEFEATED, FS_IN_PLAY, FS_REMOVED, FT_ANY, FT_EACH, FT_UNDER_HERO, GF_SELF_TO_DECK, GF_TOOK_FROM_DECK,
+    IF_BOTTOM, IF_DIFFERENT, IF_EMPTY, IF_EXCLUDE_OPP, IF_EXCLUDE_REF, IF_MAY, IF_ONTO_FOG, IF_OPTIONAL,
+    IF_OTHER_SPACE, IF_RANDOM, IF_THROUGH, IF_TO_OPPONENT, IF_TRACK, IF_UP_TO, IF_YOU_CHOOSE, N_OPS,
+    OP_ADD_MOVE, OP_ADD_VALUE, OP_BOOST_THIS, OP_BRANCH, OP_CANCEL, OP_CHOOSE, OP_CHOOSE_COUNTER, OP_DAMAGE,
+    OP_DAMAGE_SPACES, OP_DISCARD, OP_DISCARD_FOR_VALUE, OP_DISCARD_TOP, OP_DRAW, OP_END_TURN, OP_FLIP_COUNTER,
+    OP_GAIN_ACTION, OP_HAND_TO_DECK, OP_IGNORE_VALUE, OP_LOOK_AT_HAND, OP_LOOK_TOP, OP_MOVE, OP_MOVE_FOG,
+    OP_NAME_VALUE, OP_NOP, OP_PIN, OP_PLACE, OP_PLACE_FOG, OP_PREDICT, OP_PREVENT_DAMAGE, OP_RECLAIM,
+    OP_RECOVER, OP_REMOVE, OP_REPLACE_CARD, OP_RETURN_DEFEATED, OP_REVEAL_TOP, OP_SEARCH, OP_SELF_TO_DECK,
+    OP_SET_COUNTER, OP_SET_HEALTH, OP_SET_PRINTED, OP_SET_VALUE, OP_SUMMON, OP_SWAP, OP_TAKE_FROM_DISCARD,
+    OP_ZERO_VALUE, PER_ADJ_TO_SELF, PER_DAMAGE_TAKEN, PER_DISCARD_TAG, PER_KIND_ADJ_MOVED,
+    PER_KIND_IN_ZONE_OF_OPPOSING, PER_LAST_BOOST, PER_LAST_DAMAGE, PER_ONE, PER_OPP_BOOST, PER_OWN_ADJ_OPPOSING,
+    PILE_DECK, PILE_DISC, PILE_HAND, PL_ADJ, PL_ANY, PL_IN_ZONE, PL_LAST_FOG, PV_MAY_IGNORE_DISCARD,
+    PV_NO_OPPONENT_ACTIONS, R_END_AT_ACTION, R_FOG_MOVE_PLACES, R_OFF_FORM, REF_OPPOSING, REF_SELF, S_ANY,
+    S_OPPOSING, S_OWN, SEL_ALL, SEL_EACH_ADJ, SEL_EACH_FOG, SEL_EACH_KIND, SEL_EACH_OWN, SEL_EACH_ZONE,
+    SEL_MOVED, SEL_ONE_ADJ, SEL_ONE_ANY, SEL_ONE_COMBATANT, SEL_ONE_PASSED, SEL_ONE_WITHIN, SEL_ONE_ZONE,
+    SEL_OPP_HERO, SEL_REF, SR_DECK, SR_DECK_OR_DISCARD, SR_DISCARD, SR_DISCARD_THEN_DECK, TAG_UNCANCELABLE,
 )
 from .core import (
     add_unique, adjacent, check_end, discard_from_hand, draw_cards, hero_of, log_ev, pile_base, pile_push,
@@ -71,8 +70,8 @@ from .targets import (  # noqa: F401  (opponent_player, choose_opponent: re-expo
     side_ok, targets, uses_targets,
 )
 from .effect_ops import (
-    damage_and_count, empty_spaces, look_top, move_fog, move_group, place_fog, possible_values,
-    replace_card, search, summon,
+    add_unheld_value, damage_and_count, empty_spaces, look_top, move_fog, move_group, place_fog, place_on_fog,
+    place_spaces, possible_values, replace_card, search, summon,
 )
 
 
@@ -146,7 +145,8 @@ def run_value_op(st, tb, ctl, log, ins, op, p, f, side, card):
                 st[OFF_CB + CB_MOD0 + side] += tb.cards[c, C_BOOST]
                 log_ev(st, log, EV_BOOST, p, c, 2, tb.cards[c, C_BOOST], 0)
     elif op == OP_PREVENT_DAMAGE:
-        st[OFF_CB + CB_PREVENT] = 1
+        if f >= 0:
+            st[OFF_CB + CB_PREVENT] = f + 1   # all damage to the card's fighter, for the rest of the combat (R70)
     elif op == OP_IGNORE_VALUE:
         if side >= 0:
             st[OFF_CB + CB_IGN0 + (1 - side)] = 1
@@ -305,6 +305,10 @@ def run_move_op(st, tb, ctl, log, ins, op, p, f, side, card):
             bud[j] = amt
         st[G_PASSED] = 0
         st[G_MOVED] = tg[0] if n > 0 else -1
+        if (ins[I_FLAGS] & IF_ONTO_FOG) != 0 and tb.rules[R_FOG_MOVE_PLACES] != 0:
+            for j in range(n):      # rules option: Lurking's move to a fog space is a place (R72)
+                place_on_fog(st, tb, ctl, log, p, tg[j])
+            return True
         move_group(st, tb, ctl, log, p, tg, bud, n, (ins[I_FLAGS] & IF_THROUGH) != 0,
                    (ins[I_FLAGS] & IF_TRACK) != 0, (ins[I_FLAGS] & IF_ONTO_FOG) != 0)
     elif op == OP_PLACE:
@@ -321,11 +325,13 @@ def run_move_op(st, tb, ctl, log, ins, op, p, f, side, card):
             if r < 0:
                 return False
             center = st[fslot(r, F_SPACE)]
-        k = empty_spaces(st, tb, ins[I_X], center, spaces)
+        # the empty spaces the wording allows, and the fighter's own one unless it says "other" (R69)
+        k = place_spaces(st, tb, ins[I_X], center, tg[0], (ins[I_FLAGS] & IF_OTHER_SPACE) != 0, spaces)
         if k > 0 and st[fslot(tg[0], F_NOLEAVE)] == 0:   # a pinned fighter cannot leave its space
             ctl[CTL_CTX_F] = tg[0]
             j = decide(st, tb, ctl, D_PLACE, p, spaces, k)
-            place_fighter(st, log, tg[0], spaces[j])
+            if spaces[j] != st[fslot(tg[0], F_SPACE)]:
+                place_fighter(st, log, tg[0], spaces[j])
     elif op == OP_SUMMON:
         summon(st, tb, ctl, log, p, f, side, ins[I_REF], ins[I_Y], spaces)
     elif op == OP_PLACE_FOG:
@@ -366,13 +372,27 @@ def run_card_op(st, tb, ctl, log, ins, op, p, f, side, card):
         st[G_LAST_BOOST] = 0
         if q < 0:
             return False
-        if has_passive(st, tb, q, PV_MAY_IGNORE_DISCARD) and st[pslot(q, P_HANDN)] > 0:
+        hn = st[pslot(q, P_HANDN)]
+        if ins[I_X] == 1 and hn > 0:
+            # only a card of the named printed value can be discarded (Confirm Suspicion)
+            hb = pile_base(PILE_HAND, q)
+            hn = 0
+            for k in range(st[pslot(q, P_HANDN)]):
+                c = st[hb + k]
+                if tb.cards[c, C_TYPE] != CT_SCHEME and tb.cards[c, C_VALUE] == st[G_GUESS]:
+                    hn += 1
+        if hn == 0:
+            return False       # nothing to discard (G_LAST_DISC 0: "nothing_to_discard", R68)
+        if has_passive(st, tb, q, PV_MAY_IGNORE_DISCARD):
             if ask_may(st, tb, ctl, q):
+                # Tawny Owl: the effect is ignored; it did not find the hand without a card (R68)
+                st[G_LAST_DISC] = -1
                 log_ev(st, log, EV_IGNORE, q, 0, 0, 0, 0)
                 return False
         if ins[I_FLAGS] & IF_OPTIONAL:
             # the discarding player chooses whether to discard (Confound)
-            if st[pslot(q, P_HANDN)] == 0 or not ask_may(st, tb, ctl, q):
+            if not ask_may(st, tb, ctl, q):
+                st[G_LAST_DISC] = -1
                 return False
         for _ in range(amt):
             hn = st[pslot(q, P_HANDN)]
@@ -417,7 +437,7 @@ def run_card_op(st, tb, ctl, log, ins, op, p, f, side, card):
     elif op == OP_SEARCH:
         search(st, tb, ctl, log, p, ins[I_X], ins[I_Y] - 1, ins[I_PARG])
     elif op == OP_LOOK_TOP:
-        look_top(st, tb, ctl, log, p, amt, ins[I_X], (ins[I_FLAGS] & IF_BOTTOM) != 0)
+        look_top(st, tb, ctl, log, p, amt, ins[I_X], (ins[I_FLAGS] & IF_BOTTOM) != 0, (ins[I_FLAGS] & IF_UP_TO) != 0)
     elif op == OP_DISCARD_TOP:
         q = p if ins[I_SIDE] != S_OPPOSING else choose_opponent(st, tb, ctl, p, side)
         st[G_LAST_BOOST] = 0
@@ -449,6 +469,7 @@ def run_card_op(st, tb, ctl, log, ins, op, p, f, side, card):
         q = choose_opponent(st, tb, ctl, p, side)
         if q >= 0:
             m = possible_values(st, tb, q, -1, 2, vals)
+            m = add_unheld_value(vals, m)     # any value may be named, also one no card has (R67)
             if m > 0:
                 v = vals[decide(st, tb, ctl, D_GUESS, p, vals, m)]
                 st[G_GUESS] = v

@@ -48,10 +48,11 @@ from .codes import (  # noqa: F401  (re-exported: callers outside the engine imp
     FS_IN_PLAY, FS_REMOVED, FS_UNUSED, GF_SELF_TO_DECK, GF_TOOK_FROM_DECK, HF_ATTACK_BOOST, HF_FOG_WALK,
     HK_AFTER_MANEUVER, HK_ATTACK_VALUE, HK_DEFENSE_VALUE, HK_MANEUVER_BONUS, HK_SETUP, HK_START_TURN,
     IF_BOTTOM, IF_DIFFERENT, IF_EMPTY, IF_EXCLUDE_OPP, IF_EXCLUDE_REF, IF_MAY, IF_NEGATE, IF_ONTO_FOG,
-    IF_OPTIONAL, IF_RANDOM, IF_THROUGH, IF_TO_OPPONENT, IF_TRACK, IF_YOU_CHOOSE, N_DECISIONS, N_HOOKS,
-    N_RULES, N_WINDOWS, PV_DRAW_AFTER_COMBAT, PV_MAY_IGNORE_DISCARD, PV_NO_OPPONENT_ACTIONS, R_ACTIONS,
-    R_END_AT_ACTION, R_EXHAUST_DAMAGE, R_HAND_LIMIT, R_OFF_FORM, R_OPENING_HAND, R_SUMMON_OFF_BOARD,
-    R_TURN_CAP, TAG_ONGOING, TAG_UNCANCELABLE, W_AFTER, W_DURING, W_IMMEDIATELY, W_ON_PLAY, W_ON_RETURN,
+    IF_OPTIONAL, IF_OTHER_SPACE, IF_RANDOM, IF_THROUGH, IF_TO_OPPONENT, IF_TRACK, IF_UP_TO, IF_YOU_CHOOSE,
+    N_DECISIONS, N_HOOKS, N_RULES, N_WINDOWS, PV_DRAW_AFTER_COMBAT, PV_MAY_IGNORE_DISCARD, PV_NO_OPPONENT_ACTIONS,
+    R_ACTIONS, R_END_AT_ACTION, R_EXHAUST_DAMAGE, R_FOG_MOVE_PLACES, R_HAND_LIMIT, R_OFF_FORM, R_OPENING_HAND,
+    R_PREVENT_COMBAT_ONLY, R_SUMMON_OFF_BOARD, R_TURN_CAP, R_ZERO_BLOCKS_BOOST, TAG_ONGOING, TAG_UNCANCELABLE,
+    W_AFTER, W_DURING, W_IMMEDIATELY, W_ON_PLAY, W_ON_RETURN,
     W_ONGOING_DISCARD, W_ONGOING_START, W_SCHEME,
 )
 
@@ -85,7 +86,8 @@ G_LAST_BOOST = 17   # BOOST value of the last card discarded from a deck top
 G_PASSED = 18       # bit mask of fighters the last tracked move passed through
 G_FLAGS = 19        # GF_* bits about the card being resolved
 G_GUESS = 20        # the value named by the last name_value step (Confirm Suspicion), -1 none
-G_LAST_DISC = 21    # cards the last discard step discarded (for "if they do not")
+G_LAST_DISC = 21    # cards the last discard step discarded (for "if they do not"); -1: it could have
+                    # discarded but the player refused (Tawny Owl) or declined (Confound)
 G_MOVED = 22        # fighter chosen by the last move step, -1 none (Ravening Seduction)
 G_FOG_TOKEN = 23    # fog token moved by the last move_fog step, -1 none
 G_FOG_SPACE = 24    # where that token went, -1 none (Slip Away: place on that space)
@@ -144,7 +146,7 @@ CB_MOD0 = 12        # additive changes (+N, boosts)
 CB_MOD1 = 13
 CB_IGN0 = 14        # value ignored
 CB_IGN1 = 15
-CB_PREVENT = 16     # defender prevents all combat damage
+CB_PREVENT = 16     # fighter + 1 whose damage is prevented for the rest of the combat (Bewilderment), 0 none
 CB_DMG = 17         # combat damage dealt by the attack itself
 CB_WON = 18         # 1 attacker won, 0 defender won, -1 not decided yet
 CB_VAL0 = 19        # final values, for narration

@@ -17,8 +17,8 @@ from .codes import (
     EV_BOOST, EV_DEFENSE, EV_GAME_OVER, EV_ONGOING, EV_SCHEME, EV_TAKE, EV_TURN, EV_VALUES, FS_IN_PLAY,
     GF_SELF_TO_DECK, HF_ATTACK_BOOST, HK_AFTER_MANEUVER, HK_ATTACK_VALUE, HK_DEFENSE_VALUE, HK_MANEUVER_BONUS,
     HK_START_TURN, PILE_DECK, PILE_DISC, PILE_HAND, PL_ANY, PV_DRAW_AFTER_COMBAT, R_ACTIONS, R_END_AT_ACTION,
-    R_HAND_LIMIT, R_TURN_CAP, TAG_ONGOING, W_AFTER, W_DURING, W_IMMEDIATELY, W_ON_PLAY, W_ON_RETURN,
-    W_ONGOING_DISCARD, W_ONGOING_START, W_SCHEME,
+    R_HAND_LIMIT, R_TURN_CAP, R_ZERO_BLOCKS_BOOST, TAG_ONGOING, W_AFTER, W_DURING, W_IMMEDIATELY, W_ON_PLAY,
+    W_ON_RETURN, W_ONGOING_DISCARD, W_ONGOING_START, W_SCHEME,
 )
 from .core import (
     add_unique, can_play, check_end, count_play, deal_damage, discard_from_hand, draw_cards,
@@ -200,8 +200,11 @@ def side_value(st, tb, ctl, log, side):
     + the hero's ability bonus; an ignored value is 0. Cancelling effects
     never changes the value (R08); King Arthur's face-down BOOST is lost if
     the attack card's effects were cancelled (R23, R24). A value locked at 0
-    (Impossible to See: "cannot be changed by card effects") is 0 plus the
-    hero's ability bonus only (abilities are not card effects).
+    (Impossible to See: "cannot be changed by card effects") is 0 plus what
+    the hero's ability adds: its bonus (Alice's size) and King Arthur's
+    face-down BOOST, played through his ability (case R66; rules option
+    ``zero_value_blocks_boost``: the BOOST is lost too). Card effects (a
+    card's own BOOST, +value) do not count.
     """
     o = OFF_CB
     card = st[o + CB_CARD0 + side]
@@ -216,6 +219,9 @@ def side_value(st, tb, ctl, log, side):
         return 0
     if st[o + CB_LOCK0 + side]:
         a = st[o + CB_MOD0 + side] - before
+        if (side == 0 and st[o + CB_ABOOST] >= 0 and st[o + CB_CANCEL0] == 0
+                and tb.rules[R_ZERO_BLOCKS_BOOST] == 0):
+            a += tb.cards[st[o + CB_ABOOST], C_BOOST]   # King Arthur's BOOST comes with his ability (R66)
         return a if a > 0 else 0
     base = st[o + CB_OVR0 + side]
     if base < 0:
@@ -247,9 +253,11 @@ def do_attack(st, tb, ctl, log, p, a, t, card):
     Order: attack card (and King Arthur's face-down BOOST), optional defense
     card, IMMEDIATELY, DURING COMBAT (defender first in each), combat damage
     and the combat winner (attacker wins only with >= 1 damage from the
-    attack itself), AFTER COMBAT (defender first), then both cards to the
-    discard piles. Sources: Battle of Legends Vol. 1 "Combat and damage";
-    Cobble & Fog "Resolve Combat"; cases R01, R02, R04, R05, R07, R08.
+    attack itself), AFTER COMBAT (defender first), other after-combat effects
+    (an ongoing scheme's draw), then both cards to the discard piles. An
+    effect that ends the turn skips everything after it but the discards.
+    Sources: Battle of Legends Vol. 1 "Combat and damage"; Cobble & Fog
+    "Resolve Combat"; cases R01, R02, R04, R05, R07, R08, R57, R73.
     """
     o = OFF_CB
     for i in range(CB_FIELDS):
@@ -302,7 +310,7 @@ def do_attack(st, tb, ctl, log, p, a, t, card):
         av = side_value(st, tb, ctl, log, 0)
         dv = side_value(st, tb, ctl, log, 1) if d >= 0 else 0
         dmg = av - dv if d >= 0 else av
-        if dmg < 0 or st[o + CB_PREVENT]:
+        if dmg < 0 or st[o + CB_PREVENT] == t + 1:   # Bewilderment: no combat damage to its fighter (R70)
             dmg = 0
         hp = st[fslot(t, F_HP)]
         dealt = dmg if dmg < hp else hp
@@ -322,6 +330,8 @@ def do_attack(st, tb, ctl, log, p, a, t, card):
             run_card_window(st, tb, ctl, log, st[o + CB_CARD0], W_AFTER, p, a, 0)
 
     for side in range(2):
+        # an ongoing "after each combat, draw 1" (Unicorn Ally) comes after the cards' After combat
+        # effects; a combat that ended the turn stops it too (case R73)
         pl = p if side == 0 else q
         if st[G_OVER] == 0 and st[G_ENDTURN] == 0 and has_passive(st, tb, pl, PV_DRAW_AFTER_COMBAT):
             draw_cards(st, tb, log, pl, 1)

@@ -16,10 +16,11 @@ from sim.engine.rules import unpack_action
 def narrate(game) -> list[str]:
     """Lines describing a :class:`sim.play.match.GameRecord` (or a team game's
     :class:`sim.play.teams.TeamGameRecord`), from setup to the winner."""
-    return [_header(game)] + narrate_events(game.match, game.log, game.turns) + [_footer(game)]
+    return [header_line(game)] + narrate_events(game.match, game.log, game.turns) + [footer_line(game)]
 
 
-def _header(game) -> str:
+def header_line(game) -> str:
+    """The narration's first line: the heroes (with loadouts), the battlefield, the seed, who moves first."""
     m = game.match
     if hasattr(m, "header"):    # a team game (sim.play.teams.TeamMatch)
         return m.header(game)
@@ -28,7 +29,8 @@ def _header(game) -> str:
             f"{m.hero_names[0]} moves first.")
 
 
-def _footer(game) -> str:
+def footer_line(game) -> str:
+    """The narration's last line: the heroes' final health (a team game: and damage dealt)."""
     m = game.match
     if hasattr(m, "footer"):
         return m.footer(game)
@@ -74,8 +76,16 @@ def _how(m, f, src, dst, budget, fog) -> str:
 
 def narrate_events(m, log, turns=None) -> list[str]:
     """Lines for the events of ``log`` ((n, 6) int64) played in match ``m``."""
+    return [line for _, line in event_lines(m, log, turns)]
+
+
+def event_lines(m, log, turns=None) -> list[tuple[int, str]]:
+    """``(event index, line)`` for each event of ``log`` ((n, 6) int64) that the narration
+    tells, in order: most events give one line; a BOOST's discard (told by its EV_BOOST)
+    and the end of a scheme give none. ``turns``: the game's turns, for the last line."""
     bf = m.battlefield
     lines = []
+    out = []
     names = m.fighter_names()
     cards = m.content.card_names
     heroes = m.hero_names
@@ -84,7 +94,8 @@ def narrate_events(m, log, turns=None) -> list[str]:
     act_names = {L.A_MANEUVER: "MANEUVER", L.A_SCHEME: "SCHEME", L.A_ATTACK: "ATTACK"}
     fog = [[-1] * L.N_FOG for _ in range(len(heroes))]     # fog token spaces per seat, followed from EV_FOG
     winners = getattr(m, "team_names", heroes)     # EV_GAME_OVER names the winning team (a seat in a duel)
-    for ev, a, b, c, d, e in log.tolist():
+    for i, (ev, a, b, c, d, e) in enumerate(log.tolist()):
+        out += [(i - 1, t) for t in lines[len(out):]]     # the lines the previous event told
         if ev == L.EV_SETUP:
             lines.append(f"  setup: {names[a]} on {sp(b)}")
         elif ev == L.EV_TURN:
@@ -202,7 +213,7 @@ def narrate_events(m, log, turns=None) -> list[str]:
                 lines.append(f"Game over: turn cap reached, a draw after {turns} turns.")
             else:
                 lines.append(f"Game over: {winners[a]} {'wins' if winners is heroes else 'win'}" + (f" on turn {turns}." if turns else "."))
-    return lines
+    return out + [(len(log) - 1, t) for t in lines[len(out):]]
 
 
 _KIND_NAMES = {
@@ -264,4 +275,4 @@ def narrate_explained(game) -> list[str]:
         body += by_pos.get(i, [])
         body += narrate_events(m, game.log[i:i + 1], game.turns)
     body += [x for pos, lines in by_pos.items() if pos >= len(game.log) for x in lines]
-    return [_header(game)] + body + [_footer(game)]
+    return [header_line(game)] + body + [footer_line(game)]

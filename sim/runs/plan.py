@@ -224,12 +224,20 @@ def hero_facts(spec) -> dict:
 
 
 def battlefield_facts(bf) -> dict:
+    """What the reports draw of a battlefield (``reports.board``): ``name``, ``space_ids``,
+    ``xy`` (layout pixels, None unknown), ``edges`` (adjacent pairs ``[i, j]``, ``i < j``,
+    one-way paths included), ``one_way`` (``[from, to]``: movement one way only),
+    ``starts`` (start spaces 1 and 2), ``passages`` (secret-passage spaces) and ``zones``
+    (each space's zone colours, ``"#RRGGBB"``)."""
     n = bf.n_spaces
     edges = [[i, j] for i in range(n) for j in range(i + 1, n) if bf.adj[i, j]]
+    one_way = [[i, j] for i in range(n) for j in range(n) if bf.adj[i, j] and bf.move[i, j] and not bf.move[j, i]]
     return {"name": bf.name, "space_ids": list(bf.space_ids),
             "xy": [[None if np.isnan(v) else float(v) for v in row] for row in bf.xy],
-            "edges": edges, "starts": [int(s) for s in bf.starts[:2]],
-            "passages": [i for i in range(n) if bf.passage[i]]}
+            "edges": edges, "one_way": one_way, "starts": [int(s) for s in bf.starts[:2]],
+            "passages": [i for i in range(n) if bf.passage[i]],
+            "zones": [[bf.zone_colors[z] for z in range(len(bf.zone_names)) if int(bf.zone_mask[i]) >> z & 1]
+                      for i in range(n)]}
 
 
 def _describe_diff(old: dict, new: dict) -> str:

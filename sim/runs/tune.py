@@ -241,6 +241,8 @@ def resolve_settings(s: TuneSettings) -> tuple[TuneSettings, list, dict, list, A
                        ("--check-games", s.check_games, 1), ("--popsize", s.popsize, 0)):
         if not isinstance(v, int) or v < lo:
             raise RunError(f"{opt} must be a whole number of at least {lo}, got {v!r}", opt)
+    if s.popsize == 1:
+        raise RunError("--popsize must be 0 (CMA-ES's default) or at least 2, got 1", "--popsize")
     if not 0 < s.sigma0 <= BOUND:
         raise RunError(f"--sigma0 must be in (0, {BOUND:g}], got {s.sigma0}", "--sigma0")
     try:

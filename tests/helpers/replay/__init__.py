@@ -67,8 +67,9 @@ a different one when it says so), equal to the state, never on more than 3 space
 he moves between fog spaces as if adjacent (``move_dist`` adds those links for him alone);
 secret passages are movement links only (attacks and "adjacent" effects use the lines); a
 replaced attack card (Do My Bidding) goes back to the hand and the new one comes from it and
-fits the fighter; a value named or predicted (Confirm Suspicion, Elementary) is one the
-opponent's cards not in its discard pile carry (public information only), a named-value
+fits the fighter; a value predicted (Elementary) is one the opponent's cards not in its
+discard pile carry (public information only), a value named (Confirm Suspicion) is one of
+those or the smallest value none of them carries (docs/rules.md R67), a named-value
 discard carries it and the damage is its BOOST; a changed printed value is the card's BOOST;
 revealed deck tops and cards put back on the deck are explained by their effects.
 
@@ -100,7 +101,8 @@ damage, recoveries (capped at max health), set-health values, counter changes, g
 actions (never for an opponent of a Blizzard in play) and ended turns are explained the
 same way; a removed hero is placed again first thing in its owner's next turn, then
 draws what the card's ``on_return`` says; combat damage equals min(max(attack - defense,
-0), health), is 0 when an uncancelled card prevents it, comes at once, and "won" means >=
+0), health), is 0 when an uncancelled card prevents it (and that card's fighter then takes no
+damage at all after combat, R70), comes at once, and "won" means >=
 1 combat damage; attacks are in range; a face-down attack BOOST only from a hero with
 ``boost_attack``; a cancel only from a live ``cancel`` effect of the other card, and it
 fails exactly when the card is protected (Ciri with 7+ Source cards in her discard pile);

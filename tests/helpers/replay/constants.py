@@ -303,6 +303,7 @@ EF_PARG = 25       # its argument (fighter kind)
 EF_FOG = 26        # FG_* bits (move_fog, move onto fog)
 EF_WHO = 27        # move_fog: SD_OWN (you) / SD_OPP (your opponent) moves the token
 EF_MATCH = 28      # discard: only a card of the value named before (Confirm Suspicion)
+EF_UPTO = 29       # look_top: the player chooses how many cards, 1 up to EF_N (Calming Research; R71)
 EF_FIELDS = 30
 
 PX_NONE = 0

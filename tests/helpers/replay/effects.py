@@ -14,7 +14,7 @@ from .constants import (ACTIONS, CI_BOOST, CI_DROW, CI_FMASK, CI_FORM, CI_TAGS, 
     CTY_ATTACK, CTY_DEFENSE, CTY_SCHEME, CX_ACTNO, CX_ALLOWED, CX_ATTACKED0, CX_CANCEL0, CX_CHOSEN0, CX_CNT0, CX_DORM0,
     CX_ENDED, CX_EOT, CX_GUESS, CX_KIND, CX_LASTFOG, CX_LASTTOK, CX_MUSTPLACE, CX_NCHOSEN0, CX_PHASE, CX_PINNED,
     CX_PLAYER, CX_RET0, CX_SF0, CX_SP0, CX_SRC0, CX_TURN, E_ACTIONS, E_ONGOING, EF_ARG, EF_BYTAG, EF_FOG, EF_MATCH,
-    EF_N, EF_ONE, EF_OP, EF_REF, EF_SIDE, EF_THR, EF_TO, EF_TOREF, EF_WHO, EF_X, FG_DIFF, FG_EACH, FG_EMPTY, FG_UNDER,
+    EF_N, EF_ONE, EF_OP, EF_REF, EF_SIDE, EF_THR, EF_TO, EF_TOREF, EF_UPTO, EF_WHO, EF_X, FG_DIFF, FG_EACH, FG_EMPTY, FG_UNDER,
     K_DISC, OK, OX_BOOST, OX_CANCEL, OX_CHOOSE, OX_CHOOSECNT, OX_DAMAGE, OX_DISCARD, OX_DISCFV, OX_DISCTOP, OX_DSPACES,
     OX_ENDTURN, OX_FLIP, OX_GAIN, OX_GUESS, OX_HANDDECK, OX_LOOKTOP, OX_MOVE, OX_MOVEFOG, OX_PIN, OX_PLACE,
     OX_PLACEFOG, OX_RECLAIM, OX_RECOVER, OX_REMOVE, OX_REPLACE, OX_RETURN, OX_REVEAL, OX_SEARCH, OX_SELFDECK,
@@ -203,7 +203,10 @@ def match_effect(want, g, v1, v2, ctx, eff, eidx, used, pos, hp, xf, card_info, 
                         continue
                     once = True
                 elif want == WANT_LOOK:
-                    if op != OX_LOOKTOP or pl != g or v1 != min(row[EF_N], v2):
+                    # all the cards it names (the deck permitting), or 1 up to that many when the player
+                    # chooses how many (Calming Research: "up to 3", R71; 0 logs no look)
+                    top = min(row[EF_N], v2)
+                    if op != OX_LOOKTOP or pl != g or not (v1 == top or (row[EF_UPTO] != 0 and 1 <= v1 < top)):
                         continue
                     once = True
                 elif want == WANT_SEARCH:

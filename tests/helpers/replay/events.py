@@ -44,6 +44,20 @@ from .effects import (begin_turn, cancel_protected, card_ok, close_turn, form_ok
 
 
 @njit(cache=True)
+def prevented_after(ctx, eff, eidx):
+    """The defender whose live (uncancelled) card prevents all damage to it (Bewilderment), once the
+    combat is past its values (After combat), else -1: it takes no damage for the rest of the combat,
+    effect and exhaustion damage included (docs/rules.md R70, the default rules)."""
+    src = ctx[CX_SRC0 + 1]
+    if ctx[CX_PHASE] != PH_AFTER or src < 0 or ctx[CX_CANCEL1] != 0:
+        return -1
+    for r in range(eidx[src], eidx[src + 1]):
+        if eff[r, EF_OP] == OX_PREVENT and eff[r, EF_WIN] <= WN_DUR:
+            return ctx[CX_DEFF]
+    return -1
+
+
+@njit(cache=True)
 def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts, bonus_pc, ldist, succ2, succ3,
            pos, hp, ctx, used, cards, stats, info):
     """Replay events ``log[i0:i1]``, checking each; return a violation code (0 = fine).
@@ -161,9 +175,10 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
             ctx[CX_EXH_N] = EXHAUST_DAMAGE * b
             ctx[CX_EXH_MASK] = 0
             want = 0
+            shielded = prevented_after(ctx, eff, eidx)
             for k in range(FIGHTERS_PER_PLAYER):
                 f = a * FIGHTERS_PER_PLAYER + k
-                if pos[f] >= 0:
+                if pos[f] >= 0 and f != shielded:
                     want |= 1 << f
             ctx[CX_EXH_WANT] = want
         elif ev == EV_BOOST:
@@ -670,6 +685,8 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                     return E_COMBAT
                 ctx[CX_CDMG] = 0
                 stats[SX_COMBAT_DAMAGE] += 1
+            elif a == prevented_after(ctx, eff, eidx):
+                return E_DAMAGE             # Bewilderment: no damage at all to its fighter in this combat (R70)
             elif ctx[CX_EXH_P] >= 0 and ctx[CX_EXH_MASK] != ctx[CX_EXH_WANT]:
                 if a // FIGHTERS_PER_PLAYER != ctx[CX_EXH_P] or b != min(ctx[CX_EXH_N], hp[a]) \
                         or (ctx[CX_EXH_MASK] >> a) & 1 != 0:
@@ -824,13 +841,25 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
             predict = eff[eidx[ctx[CX_SRC0 + r // 64]] + r % 64, EF_X] == 0
             att = ctx[CX_ATT]
             ok = False
+            carried = 0          # bit v: a card of q not in its discard pile carries printed value v
             for cc in range(nc):
                 left = deck_counts[q, cc] - cards[q, K_DISC, cc] - cards[q, K_ONG, cc]
-                if left <= 0 or card_info[cc, CI_VALUE] != b or card_info[cc, CI_TYPE] == CTY_SCHEME:
+                if left <= 0 or card_info[cc, CI_TYPE] == CTY_SCHEME or card_info[cc, CI_VALUE] < 0 \
+                        or card_info[cc, CI_VALUE] > 20:
+                    continue
+                carried |= 1 << card_info[cc, CI_VALUE]
+                if card_info[cc, CI_VALUE] != b:
                     continue
                 if predict and (att < 0 or not card_ok(card_info, cc, att, xf, True, ctx)):
                     continue
                 ok = True
+            if not ok and not predict:
+                # a named value (Confirm Suspicion) may be one no card carries: the smallest such value
+                # stands for them all (docs/rules.md R67)
+                v = 0
+                while (carried >> v) & 1 != 0:
+                    v += 1
+                ok = b == v
             if not ok:
                 return E_GUESS
             ctx[CX_GUESS] = b

@@ -15,7 +15,7 @@ from .constants import (CARD_TYPES, CARD_WINDOWS, CD_ALWAYS, CD_ATTACKED, CD_COU
     CD_OPP_PRINTED_AT_LEAST, CD_OPP_PRINTED_EQ, CD_TAG_TIER, CD_TOOK_FROM_DECK, CD_UNCHECKED, CD_WON, CI_DROW,
     CI_FIELDS, CI_FORM, CI_RETDRAW, DECK_SIZE, EF_ARG, EF_BYTAG, EF_CARG2, EF_COND, EF_CONDARG, EF_CREF, EF_CTAG,
     EF_EXCLOPP, EF_FIELDS, EF_FOG, EF_MATCH, EF_N, EF_NEG, EF_ONE, EF_OP, EF_OPT, EF_OTHER, EF_PARG, EF_PER, EF_RANGE,
-    EF_REF, EF_SEL, EF_SIDE, EF_THR, EF_TO, EF_TOREF, EF_TRACK, EF_WHO, EF_WIN, EF_X, FG_DIFF, FG_EACH, FG_EMPTY,
+    EF_REF, EF_SEL, EF_SIDE, EF_THR, EF_TO, EF_TOREF, EF_TRACK, EF_UPTO, EF_WHO, EF_WIN, EF_X, FG_DIFF, FG_EACH, FG_EMPTY,
     FG_ONTO, FG_UNDER, FL_BOOST_ATTACK, FL_FOG_WALK, FL_FORMS, OX_BOOST, OX_CANCEL, OX_CHOOSE, OX_CHOOSECNT, OX_COND,
     OX_DAMAGE, OX_DISCARD, OX_DISCFV, OX_DISCTOP, OX_DSPACES, OX_ENDTURN, OX_FLIP, OX_GAIN, OX_GUESS, OX_HANDDECK,
     OX_LOOKTOP, OX_MOVE, OX_MOVEFOG, OX_PIN, OX_PLACE, OX_PLACEFOG, OX_PREVENT, OX_RECLAIM, OX_RECOVER, OX_REMOVE,
@@ -190,7 +190,7 @@ class _Hero:
                 elif op == "place":
                     row[EF_ONE] = 1                      # one fighter is placed
                     to = step.get("to", "any")
-                    if to == "any":
+                    if to in ("any", "any_other"):          # (a place always changes the space: R69)
                         row[EF_TO] = TO_ANY
                     elif to == "last_fog":
                         row[EF_TO] = TO_LASTFOG
@@ -287,6 +287,7 @@ class _Hero:
                 row[EF_OP] = OX_LOOKTOP
                 row[EF_N] = step["amount"]
                 row[EF_X] = step["keep"]
+                row[EF_UPTO] = int(bool(step.get("up_to", False)))
             elif op == "take_from_discard":
                 row[EF_OP] = OX_TAKEDISC
                 row[EF_ARG] = self.tag_bits.get(step["tag"], 0)

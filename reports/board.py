@@ -1,0 +1,271 @@
+"""A battlefield drawn from its layout, once for every picture of it.
+
+:func:`draw_battlefield` draws the spaces at their layout positions, the lines joining
+adjacent spaces, one-way paths as arrows, secret passages as dashed rings and the start
+spaces, with each space filled either with its zones' colours (a space in several zones
+is split into wedges, as on the printed battlefield) or with a value on a colour scale.
+The report's "where fights happen" maps (:func:`reports.plots.plot_space_map`), the
+replay viewer's board (:func:`board_svg`, drawn once as SVG; the viewer's script puts the
+fighters on it) and the board of one moment of a game (:func:`board_figure`, for
+notebooks) all call it.
+
+``info`` is a battlefield's facts as a run manifest stores them
+(``sim.runs.plan.battlefield_facts``): ``name``, ``space_ids``, ``xy`` (layout pixels,
+None when unknown), ``edges`` (adjacent pairs), ``starts``, ``passages`` and, in runs of
+this version on, ``one_way`` (``[from, to]`` pairs) and ``zones`` (each space's zone
+colours). Older manifests lack the last two: their maps show no arrows and no zones.
+"""
+from __future__ import annotations
+
+import io
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+import numpy as np
+from matplotlib.collections import LineCollection, PatchCollection
+from matplotlib.figure import Figure
+from matplotlib.patches import Circle, FancyArrowPatch, Wedge
+
+from sim.engine.codes import FS_IN_PLAY
+
+HEAT_CMAP = "YlOrRd"
+#: token colours per seat: a duel's two players; a team game's seats 1-4 (team 1 blue and
+#: teal, team 2 red and orange)
+SEAT_COLOURS = {2: ("#2b6cb0", "#c53030"), 4: ("#2b6cb0", "#c53030", "#2c7a7b", "#c05621")}
+LINE_COLOUR = "#9e9e9e"
+PASSAGE_COLOUR = "#6b46c1"
+START_COLOUR = "#1a365d"
+ONE_WAY_COLOUR = "#2d3748"
+
+
+def _pale(colour: str, keep: float = 0.6) -> str:
+    """``colour`` ("#RRGGBB") mixed with white, ``keep`` of the colour: a zone's fill,
+    light enough for the tokens and the ids to stand out."""
+    rgb = [int(colour[k:k + 2], 16) for k in (1, 3, 5)]
+    return "#" + "".join(f"{round(255 - keep * (255 - v)):02x}" for v in rgb)
+
+
+def layout_xy(info: dict) -> np.ndarray:
+    """(S, 2) float64 space centres in layout pixels (x right, y down); spaces without a
+    layout are placed on a circle (all of them, so the picture stays readable)."""
+    xy = np.array([[np.nan if v is None else v for v in p] for p in info["xy"]], float).reshape(-1, 2)
+    if len(xy) and np.isnan(xy).any():
+        ang = np.linspace(0, 2 * np.pi, len(xy), endpoint=False)
+        xy = np.column_stack([500 + 400 * np.cos(ang), 400 + 400 * np.sin(ang)])
+    return xy
+
+
+def space_radius(xy: np.ndarray) -> float:
+    """Radius of a space circle in layout pixels: 0.42 of the smallest distance between
+    two space centres (so circles never touch), 50 for a single space."""
+    if len(xy) < 2:
+        return 50.0
+    d = np.sqrt(((xy[:, None, :] - xy[None, :, :]) ** 2).sum(-1))
+    np.fill_diagonal(d, np.inf)
+    return float(0.42 * d.min())
+
+
+def draw_battlefield(ax, info: dict, values=None, cmap: str = HEAT_CMAP, vmax: float | None = None,
+                     show_values: bool = True, fontsize: float = 6.0):
+    """Draw battlefield ``info`` on matplotlib axes ``ax`` (aspect equal, y down, no ticks).
+
+    ``values``: (S,) floats to colour the spaces by (NaN: no value), on ``cmap`` from 0 to
+    ``vmax`` (default: the largest value, 1 if none is positive), printed inside each
+    space when ``show_values``; None fills each space with its zones' colours (grey when
+    the manifest has no zones). Space ids are written under the spaces, start spaces
+    ringed and labelled S1..S4, secret passages ringed with a dashed line, lines join
+    adjacent spaces and one-way paths are arrows in their direction of movement.
+
+    Returns ``(xy, radius, mappable)``: (S, 2) float64 space centres in the axes' data
+    coordinates (layout pixels), the space radius in the same units, and the colour
+    mapping of ``values`` (for a colour bar; None without values).
+    """
+    xy = layout_xy(info)
+    r = space_radius(xy)
+    one_way = {tuple(p) for p in info.get("one_way", [])}
+    both = {(i, j) for i, j in one_way} | {(j, i) for i, j in one_way}
+    segs = [[xy[i], xy[j]] for i, j in info["edges"] if (i, j) not in both]
+    ax.add_collection(LineCollection(segs, colors=LINE_COLOUR, linewidths=1.4, zorder=1))
+    for i, j in one_way:    # a dark line with its arrowhead halfway, pointing the way a fighter may move
+        a, b = xy[i], xy[j]
+        ax.plot([a[0], b[0]], [a[1], b[1]], color=ONE_WAY_COLOUR, linewidth=1.8, zorder=1, solid_capstyle="butt")
+        ax.add_patch(FancyArrowPatch(tuple(a + 0.38 * (b - a)), tuple(a + 0.6 * (b - a)),
+                                     arrowstyle="-|>,head_length=7,head_width=4.5", color=ONE_WAY_COLOUR,
+                                     linewidth=1.8, zorder=3, shrinkA=0, shrinkB=0, mutation_scale=1.0))
+    mappable = None
+    if values is not None:
+        v = np.asarray(values, float)
+        top = vmax if vmax is not None else (float(np.nanmax(v)) if len(v) and np.isfinite(v).any()
+                                              and np.nanmax(v) > 0 else 1.0)
+        mappable = PatchCollection([Circle(tuple(p), r) for p in xy], cmap=cmap, edgecolors="#555555",
+                                   linewidths=0.8, zorder=2)
+        mappable.set_array(np.nan_to_num(v, nan=0.0))
+        mappable.set_clim(0, top)
+        ax.add_collection(mappable)
+        if show_values:
+            for i, val in enumerate(v):
+                if np.isfinite(val):
+                    ax.text(xy[i, 0], xy[i, 1], f"{val:.2f}", ha="center", va="center", fontsize=fontsize + 0.5,
+                            zorder=4, color="white" if val > 0.6 * top else "black")
+    else:
+        zones = info.get("zones") or [["#cbd5e0"]] * len(xy)
+        for i, p in enumerate(xy):
+            cols = zones[i] or ["#cbd5e0"]
+            step = 360.0 / len(cols)
+            for k, c in enumerate(cols):
+                ax.add_patch(Wedge(tuple(p), r, 90 + k * step, 90 + (k + 1) * step, facecolor=_pale(c),
+                                   edgecolor="none", zorder=2))
+            ax.add_patch(Circle(tuple(p), r, facecolor="none", edgecolor="#4a5568", linewidth=0.9, zorder=2))
+    for s in info.get("passages", []):
+        ax.add_patch(Circle(tuple(xy[s]), r * 1.22, facecolor="none", edgecolor=PASSAGE_COLOUR, linewidth=1.6,
+                            linestyle="--", zorder=3))
+    tags = {}
+    for k, s in enumerate(info.get("starts", [])):
+        if 0 <= s < len(xy):
+            tags[s] = f"S{k + 1}"
+            ax.add_patch(Circle(tuple(xy[s]), r * 1.12, facecolor="none", edgecolor=START_COLOUR, linewidth=2.0,
+                                zorder=3))
+    for i, sid in enumerate(info["space_ids"]):
+        tag = tags.get(i)
+        ax.text(xy[i, 0], xy[i, 1] + r * 1.08, sid + (f" {tag}" if tag else ""), ha="center", va="top",
+                fontsize=fontsize, color=START_COLOUR if tag else "#4a5568", zorder=4,
+                fontweight="bold" if tag else "normal")
+    ax.set_aspect("equal")
+    pad = r * 1.6
+    if len(xy):
+        ax.set_xlim(xy[:, 0].min() - pad, xy[:, 0].max() + pad)
+        ax.set_ylim(xy[:, 1].max() + pad + r * 0.5, xy[:, 1].min() - pad)    # y down, room for the ids
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for sp in ax.spines.values():
+        sp.set_visible(False)
+    return xy, r, mappable
+
+
+def board_svg(info: dict, width_in: float = 9.0) -> tuple[str, dict]:
+    """The battlefield ``info`` with its zones (:func:`draw_battlefield`) as an SVG
+    document (text as text, no date: the same battlefield gives the same bytes), and its
+    geometry in the SVG's user units: ``{"width", "height", "r": space radius, "xy": [[x,
+    y] per space]}``, so that a script can put tokens on the spaces. ``width_in``: the
+    figure's width in inches (the SVG's user unit is the point, 72 per inch)."""
+    xy = layout_xy(info)
+    r = space_radius(xy)
+    pad = r * 1.6
+    w = float(np.ptp(xy[:, 0]) + 2 * pad) if len(xy) else 1.0
+    h = float(np.ptp(xy[:, 1]) + 2 * pad + r * 0.5) if len(xy) else 1.0
+    fig = Figure(figsize=(width_in, width_in * h / w))
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_axis_off()
+    draw_battlefield(ax, info, fontsize=7.0)
+    ax.set_adjustable("datalim")
+    buf = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "unmatched-sim"}):
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None}, facecolor="white")
+    svg = _compact_svg(buf.getvalue())
+    width_pt, height_pt = fig.get_figwidth() * 72, fig.get_figheight() * 72
+    disp = ax.transData.transform(xy)
+    k = 72.0 / fig.dpi
+    pts = [[round(float(x) * k, 2), round(height_pt - float(y) * k, 2)] for x, y in disp]
+    scale = (ax.transData.transform((r, 0))[0] - ax.transData.transform((0, 0))[0]) * k
+    return svg, {"width": round(width_pt, 2), "height": round(height_pt, 2), "r": round(float(scale), 2), "xy": pts}
+
+
+def _compact_svg(svg: str) -> str:
+    """Matplotlib's SVG made smaller for embedding: numbers to 0.1 point (a tenth of a
+    pixel on screen), no metadata block, whitespace between path commands collapsed."""
+    svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.S)
+    svg = re.sub(r"(\d+\.\d)\d+", r"\1", svg)
+    return re.sub(r"\s*\n\s*", "\n", svg).replace(" \n", " ")
+
+
+def token_label(name: str) -> str:
+    """A fighter's name short enough for its token: without a leading 'The ', 'Dr. ' or
+    'King ', and cut before ' of ' or ' & ' ('Geralt of Rivia' -> 'Geralt', 'Dr. Jekyll &
+    Mr. Hyde' -> 'Jekyll', 'Harpy 2' stays)."""
+    out = name
+    for cut in (" of ", " & "):
+        out = out.split(cut)[0]
+    for head in ("The ", "Dr. ", "King "):
+        if out.startswith(head) and len(out) > len(head):
+            out = out[len(head):]
+    return out
+
+
+def board_figure(replay, event: int, width_in: float = 9.0) -> Figure:
+    """The board after event ``event`` of ``replay`` (a :class:`sim.play.replay.Replay`)
+    as a matplotlib Figure: the battlefield with its zones, every fighter on the board as
+    a token in its seat's colour with its health, fog tokens, the combat in progress as an
+    arrow from attacker to defender with the two cards and their values, and under the
+    board each player's hand size, deck size, discard pile size, ongoing scheme and hero
+    counters (Alice's size, a form); the
+    narration line of the event is the title. Raises IndexError for an event outside the
+    game."""
+    mo = replay.moment(event)
+    m = replay.match
+    info = viewer_battlefield(m.battlefield)
+    xy = layout_xy(info)
+    r = space_radius(xy)
+    pad = r * 1.6
+    w = float(np.ptp(xy[:, 0]) + 2 * pad)
+    h = float(np.ptp(xy[:, 1]) + 2 * pad + r * 0.5)
+    extra = 0.32 * replay.players + 0.5
+    fig = Figure(figsize=(width_in, width_in * h / w + extra))
+    ax = fig.add_axes((0, extra / fig.get_figheight(), 1, 1 - extra / fig.get_figheight()))
+    draw_battlefield(ax, info)
+    cols = SEAT_COLOURS[4 if replay.players > 2 else 2]
+    names = replay.fighters
+    for f in range(len(names)):
+        s = int(mo.space[f])
+        if not names[f] or s < 0 or mo.status[f] != FS_IN_PLAY:
+            continue
+        p = f // 4
+        hero = f % 4 == 0
+        rt = r * (0.8 if hero else 0.64)
+        ax.add_patch(Circle(tuple(xy[s]), rt, facecolor=cols[p], edgecolor="#ffd54f" if hero else "white",
+                            linewidth=2.2 if hero else 1.2, zorder=6))
+        label = token_label(names[f])
+        size = (6.5 if hero else 5.5) * min(1.0, (9 if hero else 7) / max(1, len(label)))
+        ax.text(xy[s, 0], xy[s, 1] - rt * 0.25, label, ha="center", va="center", color="white",
+                fontsize=size, fontweight="bold", zorder=7)
+        ax.text(xy[s, 0], xy[s, 1] + rt * 0.38, str(int(mo.health[f])), ha="center", va="center", color="white",
+                fontsize=8 if hero else 7, fontweight="bold", zorder=7)
+    for p, spaces in enumerate(mo.fog):
+        for s in spaces:
+            if s >= 0:
+                ax.add_patch(Circle((xy[s, 0] - r * 0.72, xy[s, 1] - r * 0.72), r * 0.3, facecolor="#a0aec0",
+                                    edgecolor=cols[p], linewidth=1.0, alpha=0.9, zorder=8))
+    cb = mo.combat
+    cards = m.content.card_names
+    if cb is not None and mo.space[cb.attacker] >= 0 and mo.space[cb.defender] >= 0:
+        a, d = xy[int(mo.space[cb.attacker])], xy[int(mo.space[cb.defender])]
+        ax.add_patch(FancyArrowPatch(tuple(a), tuple(d), arrowstyle="-|>,head_length=10,head_width=6",
+                                     color="#e53e3e", linewidth=3, zorder=9, shrinkA=r * 0.5, shrinkB=r * 0.5,
+                                     mutation_scale=1.0))
+        dv = "" if cb.defense_value is None else f" ({cb.defense_value})"
+        av = "" if cb.attack_value is None else f" ({cb.attack_value})"
+        dcard = cards[cb.defense_card] + dv if cb.defense_card >= 0 else "no defense"
+        ax.text((a[0] + d[0]) / 2, (a[1] + d[1]) / 2, f"{cards[cb.attack_card]}{av}\nvs {dcard}", ha="center",
+                va="center", fontsize=7, zorder=10, bbox=dict(boxstyle="round", facecolor="white", edgecolor="#e53e3e"))
+    heroes = m.hero_names
+    rows = []
+    for p in range(replay.players):
+        og = mo.ongoing[p]
+        states = [f", {name} {vals[mo.counters[p][slot]] if mo.counters[p][slot] < len(vals) else mo.counters[p][slot]}"
+                  for name, (slot, vals) in m.specs[p].counters.items()]
+        rows.append(f"{heroes[p]}: hand {len(mo.hand[p])}, deck {mo.deck[p]}, discard {len(mo.discard[p])}"
+                    + (f", ongoing {cards[og]}" if og >= 0 else "") + "".join(states))
+    for k, text in enumerate(rows):
+        fig.text(0.02, (extra - 0.3 - 0.3 * k) / fig.get_figheight(), text, color=cols[k], fontsize=9,
+                 fontweight="bold", va="center")
+    title = replay.lines[mo.event] or f"event {mo.event}"
+    fig.suptitle(f"Turn {mo.turn}: {title.strip()}", fontsize=10, y=0.995)
+    return fig
+
+
+def viewer_battlefield(bf) -> dict:
+    """The facts of a ``sim.content.battlefields.Battlefield`` for drawing, as a run
+    manifest stores them (``sim.runs.plan.battlefield_facts``), with all four start spaces."""
+    from sim.runs.plan import battlefield_facts
+    return dict(battlefield_facts(bf), starts=[int(s) for s in bf.starts[:4]])

@@ -1,0 +1,74 @@
+"""``replay``: a stored game of a run folder as a replay page (``sim.runs.replay``)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from sim.cli.app import main
+from sim.cli.play import check_writable, write_page
+from sim.runs.errors import RunError
+
+
+def _fail(e: RunError):
+    """A RunError as a one-line error (``Error: ...``, exit status 1)."""
+    return click.ClickException(str(e))
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--game", "-g", "number", type=click.IntRange(min=0), default=None, metavar="N",
+              help="The game's number in the run (0-based, in the order of read_games: heroes, loadouts, "
+                   "battlefield, game index); --list shows them.")
+@click.option("--matchup", "-m", default=None, metavar="A,B",
+              help="With --seed: the game of this matchup (two hero keys, either seating; a team run: A+B,C+D).")
+@click.option("--seed", "-s", type=click.IntRange(0, 2**32 - 1), default=None, help="With --matchup: the game's seed.")
+@click.option("--battlefield", "-b", default=None, metavar="KEY", help="With --matchup: only games on this battlefield.")
+@click.option("--out", "-o", "out", default=None, type=click.Path(path_type=Path), metavar="FILE",
+              help="The page to write. Default: RUN_DIR/report/replays/game-N.html.")
+@click.option("--reveal", is_flag=True, help="Show every player's hand (otherwise hand sizes only).")
+@click.option("--explain", is_flag=True, help="Show the AI's top candidates and scores at each decision.")
+@click.option("--list", "listing", is_flag=True, help="List the stored games (of --matchup, if given) with their "
+                                                      "numbers and seeds, instead of writing a page.")
+def replay(run_dir, number, matchup, seed, battlefield, out, reveal, explain, listing):
+    """Write a stored game of RUN_DIR (a matrix, loadouts, teams or compare run folder) as a
+    replay page: the game is played again from its seed and the run's settings, checked
+    against the stored result, and drawn on its battlefield event by event.
+
+    \b
+    unmatched-sim replay runs/first --game 17
+    unmatched-sim replay runs/first --matchup medusa,sinbad --seed 2718281828 -o medusa.html
+    unmatched-sim replay runs/first --list --matchup medusa,sinbad
+    """
+    from sim.runs.replay import find_game, list_games, replay_stored, run_label
+
+    if listing:
+        try:
+            games, total = list_games(run_dir, matchup)
+        except RunError as e:
+            raise _fail(e) from None
+        for g in games:
+            r = g.row
+            who = ("draw" if r["winner"] < 0 else
+                   (r["team1"], r["team2"])[r["winner"]] if g.team else (r["p1_hero"], r["p2_hero"])[r["winner"]])
+            click.echo(f"game {g.number}: {g.describe().split('(', 1)[1].rstrip(')')}; {who} "
+                       f"{'won' if r['winner'] >= 0 else ''} in {r['turns']} turns".replace("draw  in", "draw in"))
+        more = f" (the first {len(games)} shown)" if total > len(games) else ""
+        click.echo(f"{total} stored games{' of ' + matchup if matchup else ''}{more}")
+        return
+    try:
+        g = find_game(run_dir, number, matchup, seed, battlefield)
+    except RunError as e:
+        raise _fail(e) from None
+    if out is None:
+        out = Path(run_dir) / "report" / "replays" / f"game-{g.number}.html"
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise click.ClickException(f"cannot make {out.parent}: {e.strerror or e}; give --out FILE") from None
+    path = check_writable(out, "--out")
+    try:
+        rep = replay_stored(run_dir, g, explain=explain)
+    except RunError as e:
+        raise click.ClickException(str(e)) from None
+    write_page(rep, path, reveal, explain, note=run_label(g, run_dir) + ".")
