@@ -35,7 +35,8 @@ Definitions (one row per hero or per cell):
   > 0.5 with the Wilson interval above 0.5 in one run, < 0.5 with it below 0.5 in the
   other.
 - **Spearman**: ``scipy.stats.spearmanr`` of the field scores of A and B (ranks of the
-  heroes); NaN when a run's scores are all equal.
+  heroes), with the exact permutation p-value below 10 heroes; NaN when a run's scores are
+  all equal.
 """
 from __future__ import annotations
 
@@ -279,7 +280,15 @@ def spearman(heroes_table: pd.DataFrame) -> tuple[float, float]:
     if len(x) < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
         return float("nan"), float("nan")
     r = spearmanr(x, y)
-    return float(r.statistic), float(r.pvalue)
+    p = float(r.pvalue)
+    if len(x) < 10:
+        # scipy's p comes from a t approximation that is far off for few heroes (3 heroes in
+        # the same order give p ~ 0 where the exact permutation p is 1/6): use the exact one
+        from scipy.stats import permutation_test
+        res = permutation_test((x,), lambda u: spearmanr(u, y).statistic, permutation_type="pairings",
+                               n_resamples=np.inf, alternative="two-sided")
+        p = float(res.pvalue)
+    return float(r.statistic), p
 
 
 def cell_changes(a: RunSide, b: RunSide, heroes: list, by_battlefield: bool = False) -> pd.DataFrame:

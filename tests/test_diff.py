@@ -200,3 +200,13 @@ def test_report_against_marks_ai_sensitive_cells(runs, tmp_path):
     assert not (run / "report" / "tables" / "ai_sensitive.csv").exists()
     r = _cli("report", run, "--against", tmp_path / "nonesuch")
     assert r.exit_code == 2 and "no such folder" in r.output and "Traceback" not in r.output
+
+
+def test_spearman_p_is_exact_for_few_heroes():
+    """Three heroes in the same order: rho 1, and the exact two-sided p is 2/3! = 1/3 (scipy's
+    t approximation says ~0); five with one adjacent swap: 10/5!."""
+    from reports.diff import spearman
+    rho, p = spearman(pd.DataFrame({"score_a": [0.1, 0.2, 0.3], "score_b": [0.2, 0.3, 0.5]}))
+    assert rho == pytest.approx(1.0) and p == pytest.approx(1 / 3)
+    rho, p = spearman(pd.DataFrame({"score_a": [0.1, 0.2, 0.3, 0.4, 0.5], "score_b": [0.5, 0.6, 0.7, 0.9, 0.8]}))
+    assert rho == pytest.approx(0.9) and p == pytest.approx(2 * 5 / 120)   # identity and 4 adjacent swaps, both tails

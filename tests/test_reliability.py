@@ -470,3 +470,20 @@ def test_one_bad_homebrew_file_blocks_only_the_commands_that_need_it(tmp_path, g
     r = cli("--homebrew", tmp_path, "matrix", "--games", 4, "--heroes", "broken,sinbad", "-b", "soho", "-q",
             "--out", tmp_path / "m2")
     assert r.exit_code == 2 and "Invalid value for '--heroes': hero 'broken' cannot be used: " in r.output
+    # the named hero's file is reported once: by the error, not also by a "skipped" warning
+    assert "warning: skipped" not in r.output and r.output.count("hero.health: must be a whole number") == 1
+
+
+def test_a_run_folder_that_does_not_exist_is_said_so(tmp_path):
+    for args in (("replay", tmp_path / "nope", "--list"), ("report", tmp_path / "nope")):
+        r = cli(*args)
+        assert r.exit_code in (1, 2) and f"{tmp_path / 'nope'}: no such folder" in r.output, r.output
+    (tmp_path / "empty").mkdir()
+    r = cli("replay", tmp_path / "empty", "--list")
+    assert r.exit_code in (1, 2) and "not a run folder" in r.output and "(no manifest.json)" in r.output
+
+
+def test_tune_with_the_tuned_hero_in_its_field_lists_the_valid_opponents():
+    r = cli("tune", "medusa", "--field", "medusa,sinbad")
+    assert r.exit_code == 2 and "may not include the tuned hero 'medusa'" in r.output
+    assert "valid: alice, ancient_leshen, ciri" in r.output and "medusa," not in r.output.split("valid:")[1]

@@ -80,12 +80,36 @@ def new_command() -> None:
 
 def warn_skipped(bad) -> None:
     """One warning line on stderr per hero file that could not be loaded
-    (``sim.content.heroes.BadHeroFile``), once per command: the command goes on without it."""
+    (``sim.content.heroes.BadHeroFile``), once per command: the command goes on without it.
+    A file whose hero the command names gets no warning: the command's own error about that
+    hero follows, with the same message."""
+    named = _named_words()
     for b in bad:
-        if b.path not in _warned:
+        if b.path not in _warned and getattr(b, "key", None) not in named:
             _warned.add(b.path)
             click.echo(f"warning: skipped a hero file that cannot be loaded: {b.message} (the other heroes are "
                        f"available; `unmatched-sim validate {b.path}` checks it)", err=True)
+
+
+def _named_words() -> set:
+    """Every word in the current command's arguments and options (hero names among them:
+    ``medusa``, ``medusa,sinbad``, ``geralt_of_rivia@...``), lower-case."""
+    ctx = click.get_current_context(silent=True)
+    words: set = set()
+    if ctx is None:
+        return words
+
+    def add(v):
+        if isinstance(v, str):
+            for part in v.replace(",", " ").split():
+                words.add(part.split("@")[0].lower())
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                add(x)
+
+    for v in ctx.params.values():
+        add(v)
+    return words
 
 
 def run_content(variant=None):

@@ -86,16 +86,17 @@ def move_group(st, tb, ctl, log, mover, fighters, budgets, n, through, track, on
                         st[G_PASSED] |= 1 << o
 
 
-@jit(I(ST, TB, I, I, A1))
-def empty_spaces(st, tb, where, center, out):
-    """Empty spaces (any / in the zone of ``center`` / adjacent to it / ``center`` itself
-    for PL_LAST_FOG) written to ``out``; return how many."""
+@jit(I(ST, TB, I, I, I, A1))
+def allowed_spaces(st, tb, where, center, own, out):
+    """Spaces the wording ``where`` allows (any / in the zone of ``center`` / adjacent to it /
+    ``center`` itself for PL_LAST_FOG) that are empty or are space ``own`` (-1: none),
+    written to ``out`` (int64, length >= MAX_SPACES) in space order; return how many."""
     S = tb.adj.shape[0]
     occ = stack_i64(MAX_SPACES)
     fill_occupancy(st, S, occ)
     n = 0
     for s in range(S):
-        if occ[s] >= 0:
+        if occ[s] >= 0 and s != own:
             continue
         if where == PL_LAST_FOG and s != center:
             continue
@@ -106,6 +107,13 @@ def empty_spaces(st, tb, where, center, out):
         out[n] = s
         n += 1
     return n
+
+
+@jit(I(ST, TB, I, I, A1))
+def empty_spaces(st, tb, where, center, out):
+    """Empty spaces (any / in the zone of ``center`` / adjacent to it / ``center`` itself
+    for PL_LAST_FOG) written to ``out``; return how many."""
+    return allowed_spaces(st, tb, where, center, -1, out)
 
 
 @jit(I(ST, TB, I, I, I, B, A1))
@@ -122,23 +130,8 @@ def place_spaces(st, tb, where, center, g, other, out):
     placement ruling (a space the wording allows may be chosen even when a fighter is
     on it; the placement then fails and the fighter stays), see docs/rules.md R69.
     """
-    S = tb.adj.shape[0]
-    occ = stack_i64(MAX_SPACES)
-    fill_occupancy(st, S, occ)
     own = st[fslot(g, F_SPACE)] if st[fslot(g, F_STATUS)] == FS_IN_PLAY and not other else -1
-    n = 0
-    for s in range(S):
-        if occ[s] >= 0 and s != own:
-            continue
-        if where == PL_LAST_FOG and s != center:
-            continue
-        if where == PL_IN_ZONE and not same_zone(tb, s, center):
-            continue
-        if where == PL_ADJ and not adjacent(tb, s, center):
-            continue
-        out[n] = s
-        n += 1
-    return n
+    return allowed_spaces(st, tb, where, center, own, out)
 
 
 @jit(V(ST, TB, CTL, LOG, I, I))

@@ -129,6 +129,8 @@ def read_manifest(run_dir) -> dict:
     try:
         m = _load_json(p)
     except FileNotFoundError:
+        if not run_dir.exists():
+            raise RunError(f"{run_dir}: no such folder", "RUN_DIR") from None
         raise RunError(f"{run_dir}: not a run folder of matrix, teams, loadouts or compare "
                        f"(no {MANIFEST})", "RUN_DIR") from None
     except (OSError, ValueError) as e:

@@ -228,7 +228,9 @@ def resolve_settings(s: TuneSettings) -> tuple[TuneSettings, list, dict, list, A
         raise RunError(f"unknown hero {s.hero!r}; valid: {', '.join(sorted(content.specs))}", "HERO")
     keys = list(s.field) or [k for k in sorted(content.specs) if k != s.hero]
     if s.hero in keys:
-        raise RunError(f"the field may not include the tuned hero {s.hero!r} (mirrors are left out)", "--field")
+        others = ", ".join(k for k in sorted(content.specs) if k != s.hero)
+        raise RunError(f"the field may not include the tuned hero {s.hero!r} (mirrors are left out); "
+                       f"valid: {others}", "--field")
     if not keys:
         raise RunError("the field is empty: give at least one opponent hero", "--field")
     field_sel = resolve_heroes(keys, content)
