@@ -23,8 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from sim.content.heroes import HeroFileError
 from sim.content.profiles import AIProfile
@@ -34,7 +36,7 @@ from sim.play.replay import Replay, record
 from sim.play.teams import TeamMatch
 from sim.runs.errors import RunError
 from sim.runs.plan import engine_fingerprint
-from sim.runs.store import MANIFEST, SORT_KEYS, read_game_table, read_manifest
+from sim.runs.store import MANIFEST, read_game_table, read_manifest
 
 TEAM_SORT_KEYS = ["s1_hero", "s2_hero", "s3_hero", "s4_hero", "battlefield", "game_index"]
 _DUEL_COLUMNS = ["matchup_id", "game_index", "seed", "battlefield", "p1_hero", "p1_loadout", "p2_hero", "p2_loadout",
@@ -102,10 +104,12 @@ def find_game(run_dir, game: int | None = None, matchup: str | None = None, seed
         raise RunError("name one game: --game N, or --matchup and --seed", "--game")
     if game is None and (matchup is None or seed is None):
         raise RunError("a game by matchup needs both --matchup and --seed", "--matchup" if matchup is None else "--seed")
-    table = read_game_table(run_dir, columns=_TEAM_COLUMNS if team else _DUEL_COLUMNS)
+    if not team:
+        return _find_duel(run_dir, manifest, game, matchup, seed, battlefield)
+    table = read_game_table(run_dir, columns=_TEAM_COLUMNS)
     if table is None or table.num_rows == 0:
         raise RunError(f"{run_dir} holds no stored game yet", "RUN_DIR")
-    keys = TEAM_SORT_KEYS if team else SORT_KEYS
+    keys = TEAM_SORT_KEYS
     order = pc.sort_indices(table, sort_keys=[(k, "ascending") for k in keys])
     total = table.num_rows
     if game is not None:
@@ -114,20 +118,11 @@ def find_game(run_dir, game: int | None = None, matchup: str | None = None, seed
                            "--game")
         i = int(game)
     else:
-        sides = [s.strip() for s in str(matchup).split(",")]
-        if len(sides) != 2 or not all(sides):
-            want = "two teams joined by ',' (e.g. medusa+sinbad,alice+dracula)" if team else \
-                "two hero keys joined by ',' (e.g. medusa,sinbad)"
-            raise RunError(f"--matchup {matchup!r}: give {want}", "--matchup")
+        sides = _two_sides(matchup, "two teams joined by ',' (e.g. medusa+sinbad,alice+dracula)")
         sorted_t = table.take(order)
-        if team:
-            a, b = ("+".join(sorted(s.split("+"))) for s in sides)
-            t1, t2 = sorted_t.column("team1"), sorted_t.column("team2")
-            mask = pc.or_(pc.and_(pc.equal(t1, a), pc.equal(t2, b)), pc.and_(pc.equal(t1, b), pc.equal(t2, a)))
-        else:
-            a, b = sides
-            p1, p2 = sorted_t.column("p1_hero"), sorted_t.column("p2_hero")
-            mask = pc.or_(pc.and_(pc.equal(p1, a), pc.equal(p2, b)), pc.and_(pc.equal(p1, b), pc.equal(p2, a)))
+        a, b = ("+".join(sorted(s.split("+"))) for s in sides)
+        t1, t2 = sorted_t.column("team1"), sorted_t.column("team2")
+        mask = pc.or_(pc.and_(pc.equal(t1, a), pc.equal(t2, b)), pc.and_(pc.equal(t1, b), pc.equal(t2, a)))
         if battlefield is not None:
             mask = pc.and_(mask, pc.equal(sorted_t.column("battlefield"), battlefield))
         rows = pc.indices_nonzero(mask)
@@ -146,28 +141,76 @@ def find_game(run_dir, game: int | None = None, matchup: str | None = None, seed
     return StoredGame(i, total, team, row, manifest)
 
 
+def _two_sides(matchup: str, want: str) -> tuple[str, str]:
+    sides = [x.strip() for x in str(matchup).split(",")]
+    if len(sides) != 2 or not all(sides):
+        raise RunError(f"--matchup {matchup!r}: give {want}", "--matchup")
+    return sides[0], sides[1]
+
+
+def _matchup_numbers(ix: dict, sides):
+    """Places (in the run's order) of the games between the two hero keys ``sides``, either seating."""
+    code = {h: i for i, h in enumerate(ix["heroes"])}
+    a, b = code.get(sides[0], -1), code.get(sides[1], -1)
+    return np.flatnonzero(((ix["p1"] == a) & (ix["p2"] == b)) | ((ix["p1"] == b) & (ix["p2"] == a)))
+
+
+def _find_duel(run_dir, manifest, game, matchup, seed, battlefield) -> StoredGame:
+    """:func:`find_game` for a duel run, from :func:`duel_index` (a big run is never read whole)."""
+    ix = duel_index(run_dir)
+    total = len(ix["p1"])
+    if total == 0:
+        raise RunError(f"{run_dir} holds no stored game yet", "RUN_DIR")
+    if game is not None:
+        if not 0 <= int(game) < total:
+            raise RunError(f"{run_dir} has {total} stored games, numbered 0 to {total - 1}; there is no game {game}",
+                           "--game")
+        n = int(game)
+    else:
+        nums = _matchup_numbers(ix, _two_sides(matchup, "two hero keys joined by ',' (e.g. medusa,sinbad)"))
+        if battlefield is not None:
+            bf = ix["battlefields"].index(battlefield) if battlefield in ix["battlefields"] else -1
+            nums = nums[ix["bf"][nums] == bf]
+        if len(nums) == 0:
+            where = f" on {battlefield}" if battlefield is not None else ""
+            raise RunError(f"{run_dir} holds no game of {matchup}{where}", "--matchup")
+        hit = nums[ix["seed"][nums] == int(seed)]
+        if len(hit) == 0:
+            some = ", ".join(str(x) for x in ix["seed"][nums[:5]].tolist())
+            raise RunError(f"{run_dir} holds no game of {matchup} with seed {seed} ({len(nums)} games of it are "
+                           f"stored, seeds {some}, ...; `unmatched-sim replay {run_dir} --list --matchup {matchup}` "
+                           "lists them)", "--seed")
+        n = int(hit[0])
+    return StoredGame(n, total, False, _stored_rows(ix, [n], _DUEL_COLUMNS)[0], manifest)
+
+
 def list_games(run_dir, matchup: str | None = None, limit: int = 20) -> tuple[list[StoredGame], int]:
     """The first ``limit`` stored games of ``run_dir`` (of ``matchup`` if given, as
     :func:`find_game` reads it) and how many there are in all. Raises RunError as
     :func:`find_game` does."""
     manifest = _run_folder(run_dir)
     team = manifest.get("settings", {}).get("mode") == "teams"
-    table = read_game_table(run_dir, columns=_TEAM_COLUMNS if team else _DUEL_COLUMNS)
+    if not team:
+        ix = duel_index(run_dir)
+        total = len(ix["p1"])
+        if total == 0:
+            raise RunError(f"{run_dir} holds no stored game yet", "RUN_DIR")
+        numbers = (np.arange(total) if matchup is None else
+                   _matchup_numbers(ix, _two_sides(matchup, "two sides joined by ','")))
+        shown = _stored_rows(ix, numbers[:limit], _DUEL_COLUMNS)
+        return [StoredGame(int(n), total, False, r, manifest) for n, r in zip(numbers, shown)], len(numbers)
+    table = read_game_table(run_dir, columns=_TEAM_COLUMNS)
     if table is None or table.num_rows == 0:
         raise RunError(f"{run_dir} holds no stored game yet", "RUN_DIR")
-    keys = TEAM_SORT_KEYS if team else SORT_KEYS
+    keys = TEAM_SORT_KEYS
     sorted_t = table.take(pc.sort_indices(table, sort_keys=[(k, "ascending") for k in keys]))
     numbers = list(range(sorted_t.num_rows))
     if matchup is not None:
         sides = [s.strip() for s in str(matchup).split(",")]
         if len(sides) != 2 or not all(sides):
             raise RunError(f"--matchup {matchup!r}: give two sides joined by ','", "--matchup")
-        if team:
-            a, b = ("+".join(sorted(s.split("+"))) for s in sides)
-            cols = (sorted_t.column("team1"), sorted_t.column("team2"))
-        else:
-            a, b = sides
-            cols = (sorted_t.column("p1_hero"), sorted_t.column("p2_hero"))
+        a, b = ("+".join(sorted(s.split("+"))) for s in sides)
+        cols = (sorted_t.column("team1"), sorted_t.column("team2"))
         mask = pc.or_(pc.and_(pc.equal(cols[0], a), pc.equal(cols[1], b)),
                       pc.and_(pc.equal(cols[0], b), pc.equal(cols[1], a)))
         numbers = pc.indices_nonzero(mask).to_pylist()
@@ -252,6 +295,86 @@ __all__ = ["StoredGame", "example_games", "find_game", "list_games", "replay_sto
            "stored_variant_json"]
 
 
+_INDEX_TEXT = ["p1_hero", "p1_loadout", "p2_hero", "p2_loadout", "battlefield"]
+
+
+def duel_index(run_dir) -> dict:
+    """A compact index of every stored duel of ``run_dir``, read file by file in batches
+    (27 bytes a game: 180 MB for a 6.6-million-game run, whose whole table takes over
+    3 GB), in the run's game order (:data:`sim.runs.store.SORT_KEYS`).
+
+    Returns a dict of numpy arrays, one entry per game in that order: ``p1``/``p2``
+    (int16 codes into ``heroes``, a sorted list of hero keys, so code order is key order),
+    ``bf`` (int16 codes into ``battlefields``, sorted keys), ``seed`` (int64), ``winner``
+    (int8: 0 the first player, 1 the second, -1 a draw), ``turns`` (int32), ``file``
+    (int32, into ``files``) and ``row`` (int32, the game's row in that file); and ``files``
+    (list of Path). Empty arrays if no game is stored."""
+    from sim.runs.store import game_files
+    files = game_files(run_dir)
+    dicts = {c: [] for c in _INDEX_TEXT}
+    parts = {c: [] for c in _INDEX_TEXT + ["game_index", "seed", "winner", "turns", "file", "row"]}
+    for f, path in enumerate(files):
+        first = 0
+        for b in pq.ParquetFile(path).iter_batches(batch_size=262_144,
+                                                    columns=_INDEX_TEXT + ["game_index", "seed", "winner", "turns"]):
+            n = b.num_rows
+            for c in _INDEX_TEXT:
+                d = pc.dictionary_encode(b.column(c))
+                dicts[c].append(d.dictionary.to_pylist())
+                parts[c].append(d.indices.to_numpy(zero_copy_only=False).astype(np.int16))
+            for c, dt in (("game_index", np.int64), ("seed", np.int64), ("winner", np.int8), ("turns", np.int32)):
+                parts[c].append(b.column(c).to_numpy(zero_copy_only=False).astype(dt))
+            parts["file"].append(np.full(n, f, np.int32))
+            parts["row"].append(np.arange(first, first + n, dtype=np.int32))
+            first += n
+
+    def seen(*cols):
+        return sorted(set().union(*(set(d) for c in cols for d in dicts[c])))
+
+    heroes = seen("p1_hero", "p2_hero")
+    out, codes = {"files": files, "heroes": heroes}, {}
+    for c in _INDEX_TEXT:   # batch-local dictionary codes -> codes into the sorted values of the run
+        values = heroes if c.endswith("_hero") else seen(c)
+        pos = {v: i for i, v in enumerate(values)}
+        codes[c] = (np.concatenate([np.array([pos[v] for v in d], np.int16)[ix] for d, ix in zip(dicts[c], parts[c])])
+                    if parts[c] else np.zeros(0, np.int16))
+    cat = {c: (np.concatenate(parts[c]) if parts[c] else np.zeros(0, np.int64)) for c in
+           ("game_index", "seed", "winner", "turns", "file", "row")}
+    # (the codes of each text column follow its sorted values, so this is SORT_KEYS' order)
+    order = np.lexsort((cat["game_index"], codes["battlefield"], codes["p2_loadout"], codes["p2_hero"],
+                        codes["p1_loadout"], codes["p1_hero"]))
+    out["p1"], out["p2"], out["bf"] = codes["p1_hero"][order], codes["p2_hero"][order], codes["battlefield"][order]
+    out["battlefields"] = seen("battlefield")
+    for c in ("seed", "winner", "turns", "file", "row"):
+        out[c] = cat[c][order]
+    return out
+
+
+def _stored_rows(index: dict, numbers, columns) -> list[dict]:
+    """The stored ``columns`` of the games ``numbers`` (places in :func:`duel_index`'s order),
+    reading only the files that hold them."""
+    numbers = [int(n) for n in numbers]
+    rows: dict = {}
+    by_file: dict = {}
+    for n in numbers:
+        by_file.setdefault(int(index["file"][n]), []).append(n)
+    for f, ns in by_file.items():   # batch by batch: a whole compacted file is millions of rows
+        want = sorted((int(index["row"][n]), n) for n in ns)
+        first, k = 0, 0
+        for b in pq.ParquetFile(index["files"][f]).iter_batches(batch_size=262_144, columns=columns):
+            here = []
+            while k < len(want) and want[k][0] < first + b.num_rows:
+                here.append(want[k])
+                k += 1
+            if here:
+                for (_, n), row in zip(here, b.take([r - first for r, _ in here]).to_pylist()):
+                    rows[n] = row
+            first += b.num_rows
+            if k == len(want):
+                break
+    return [rows[n] for n in numbers]
+
+
 def example_games(run_dir) -> list[dict]:
     """A few stored games of every matchup of a matrix, loadouts or compare run folder, to
     watch: for each pair of different heroes and each seating (who moves first), a game
@@ -263,28 +386,40 @@ def example_games(run_dir) -> list[dict]:
     manifest = _run_folder(run_dir)
     if manifest.get("settings", {}).get("mode") == "teams":
         raise RunError(f"{run_dir} is a team run; its example games are not drawn here", "RUN_DIR")
-    table = read_game_table(run_dir, columns=_DUEL_COLUMNS)
-    if table is None or table.num_rows == 0:
+    ix = duel_index(run_dir)
+    total = len(ix["p1"])
+    if total == 0:
         raise RunError(f"{run_dir} holds no stored game yet", "RUN_DIR")
-    t = table.take(pc.sort_indices(table, sort_keys=[(k, "ascending") for k in SORT_KEYS]))
-    total = t.num_rows
-    df = t.select(["p1_hero", "p2_hero", "winner", "turns"]).to_pandas()
-    df["number"] = range(total)
+    # one group per (first player, second player, winner code); in each, the game whose
+    # length is nearest the group's median, the first such in the run's order
+    H = len(ix["heroes"])
+    grp = (ix["p1"].astype(np.int64) * H + ix["p2"]) * 3 + (ix["winner"].astype(np.int64) + 1)
+    keep = np.flatnonzero(ix["p1"] != ix["p2"])
+    by = keep[np.lexsort((ix["turns"][keep], grp[keep]))]
+    g_sorted = grp[by]
+    starts = np.flatnonzero(np.r_[True, g_sorted[1:] != g_sorted[:-1]])
+    counts = np.diff(np.r_[starts, len(by)])
+    t_sorted = ix["turns"][by].astype(np.float64)
+    med = (t_sorted[starts + (counts - 1) // 2] + t_sorted[starts + counts // 2]) / 2
+    med_of = np.zeros(int(grp.max()) + 1 if len(grp) else 1)
+    med_of[g_sorted[starts]] = med
+    dist = np.abs(ix["turns"][keep] - med_of[grp[keep]])
+    first = keep[np.lexsort((keep, dist, grp[keep]))]
+    gf = grp[first]
+    pick_of = dict(zip(gf[np.r_[True, gf[1:] != gf[:-1]]].tolist(),
+                       first[np.r_[True, gf[1:] != gf[:-1]]].tolist()))
+    names = ix["heroes"]
+    lo, hi = np.minimum(ix["p1"][keep], ix["p2"][keep]), np.maximum(ix["p1"][keep], ix["p2"][keep])
+    pairs = sorted(set(zip(*np.unique(np.stack([lo, hi], 1), axis=0).T.tolist()))) if len(keep) else []
+    wanted = sorted(pick_of.values())
+    stored = dict(zip(wanted, _stored_rows(ix, wanted, _DUEL_COLUMNS)))
     out = []
-    for (a, b), g in df[df["p1_hero"] != df["p2_hero"]].groupby(
-            [df["p1_hero"].where(df["p1_hero"] < df["p2_hero"], df["p2_hero"]),
-             df["p2_hero"].where(df["p1_hero"] < df["p2_hero"], df["p1_hero"])], sort=True):
+    for a, b in pairs:
         games = {}
-        for first, second in ((a, b), (b, a)):
-            seat = g[g["p1_hero"] == first]
-            for winner, code in ((first, 0), (second, 1)):
-                kind = seat[seat["winner"] == code]
-                if not len(kind):
-                    games[(first, winner)] = None
-                    continue
-                med = kind["turns"].median()
-                pick = int(kind.iloc[int((kind["turns"] - med).abs().to_numpy().argmin())]["number"])
-                row = {k: v[0] for k, v in t.slice(pick, 1).to_pydict().items()}
-                games[(first, winner)] = StoredGame(pick, total, False, row, manifest)
-        out.append({"heroes": (a, b), "games": games})
+        for fi, se in ((a, b), (b, a)):
+            for win, code in ((fi, 0), (se, 1)):
+                n = pick_of.get((fi * H + se) * 3 + code + 1)
+                games[(names[fi], names[win])] = (None if n is None else
+                                                  StoredGame(int(n), total, False, stored[n], manifest))
+        out.append({"heroes": (names[a], names[b]), "games": games})
     return out
