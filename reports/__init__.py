@@ -30,9 +30,11 @@ class Report(ReportFiles):
     """What :func:`build_report` wrote: ``out_dir``, ``html`` path, ``csv`` / ``parquet`` /
     ``png`` paths by name, the ``tables`` (see ``reports.tables.compute_tables``), the
     plain-text ``summary`` and ``replays``: the example games' pages by matchup (see
-    :func:`reports.examples.write_examples`)."""
+    :func:`reports.examples.write_examples`); ``replay_problems``: why example games got no
+    page (they no longer play as stored)."""
 
     replays: dict = field(default_factory=dict)
+    replay_problems: list = field(default_factory=list)
 
 
 def build_report(run_dir, out_dir=None, against=None, replays: bool = True) -> Report:
@@ -93,6 +95,6 @@ def build_report(run_dir, out_dir=None, against=None, replays: bool = True) -> R
     examples = ""
     if replays:
         from .examples import write_examples
-        examples, rep.replays = write_examples(run_dir, out, names)
+        examples, rep.replays, rep.replay_problems = write_examples(run_dir, out, names)
     H.write_html(rep.html, tables, pngs, rep.summary, examples)
     return rep

@@ -283,7 +283,7 @@ def spearman(heroes_table: pd.DataFrame) -> tuple[float, float]:
     p = float(r.pvalue)
     if len(x) < 10:
         # scipy's p comes from a t approximation that is far off for few heroes (3 heroes in
-        # the same order give p ~ 0 where the exact permutation p is 1/6): use the exact one
+        # the same order give p ~ 0 where the exact two-sided permutation p is 2/3! = 1/3): use the exact one
         from scipy.stats import permutation_test
         res = permutation_test((x,), lambda u: spearmanr(u, y).statistic, permutation_type="pairings",
                                n_resamples=np.inf, alternative="two-sided")

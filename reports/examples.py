@@ -23,10 +23,10 @@ REPLAYS_DIR = "replays"
 MAX_PAGES = 240
 
 
-def write_examples(run_dir, out_dir, names: dict, max_pages: int = MAX_PAGES) -> tuple[str, dict]:
+def write_examples(run_dir, out_dir, names: dict, max_pages: int = MAX_PAGES) -> tuple[str, dict, list]:
     """Play the example games of ``run_dir`` again, write each as
     ``out_dir/replays/<hero>-<hero>-<first>-<winner>.html`` and return ``(section HTML,
-    {matchup (a, b): {(first, winner): page path or None}})``. ``names``: hero key ->
+    {matchup (a, b): {(first, winner): page path or None}}, [why a game got no page]``). ``names``: hero key ->
     display name. After ``max_pages`` pages the section gives the commands instead of
     links. A game that no longer plays as stored (the engine or a hero file changed) is
     listed with the reason and no page. Raises OSError if the folder cannot be written."""
@@ -34,7 +34,7 @@ def write_examples(run_dir, out_dir, names: dict, max_pages: int = MAX_PAGES) ->
     try:
         matchups = example_games(run_dir)
     except RunError as e:
-        return f'<p class="note">No example games: {html.escape(str(e))}</p>', {}
+        return f'<p class="note">No example games: {html.escape(str(e))}</p>', {}, []
     folder = out_dir / REPLAYS_DIR
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("*-*-*-*.html"):    # pages of an earlier report of this run
@@ -85,4 +85,4 @@ def write_examples(run_dir, out_dir, names: dict, max_pages: int = MAX_PAGES) ->
             f'<table class="data"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>')
     if problems:
         body += '<p class="note">' + "<br>".join(html.escape(p) for p in problems[:5]) + "</p>"
-    return body, pages
+    return body, pages, problems

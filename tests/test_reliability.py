@@ -487,3 +487,44 @@ def test_tune_with_the_tuned_hero_in_its_field_lists_the_valid_opponents():
     r = cli("tune", "medusa", "--field", "medusa,sinbad")
     assert r.exit_code == 2 and "may not include the tuned hero 'medusa'" in r.output
     assert "valid: alice, ancient_leshen, ciri" in r.output and "medusa," not in r.output.split("valid:")[1]
+
+
+def test_replay_list_filters_by_battlefield_and_lists_every_game_with_limit_0(tmp_path):
+    d = tmp_path / "run"
+    run_matrix(d, games=8, heroes=["medusa", "sinbad"], battlefields=["soho", "marmoreal"], seed=3, jobs=1)
+    games = read_games(d)
+    r = cli("replay", d, "--list", "--matchup", "sinbad,medusa", "-b", "soho", "--limit", 0)
+    want = games[(games["battlefield"] == "soho") & (games["p1_hero"] != games["p2_hero"])]
+    lines = [x for x in r.output.splitlines() if x.startswith("game ")]
+    assert r.exit_code == 0 and len(lines) == len(want) == 4, r.output
+    assert [int(x.split(":")[0].split()[1]) for x in lines] == list(want.index)
+    assert all(" on soho, " in x and ("(P1) won" in x or "(P2) won" in x or "draw" in x) for x in lines)
+    assert r.output.rstrip().endswith("4 stored games of sinbad,medusa on soho")
+    r = cli("replay", d, "--list", "--limit", 3)
+    assert r.exit_code == 0 and r.output.count("\ngame ") + r.output.startswith("game ") == 3
+    assert f"{len(games)} stored games (the first 3 shown)" in r.output
+    r = cli("replay", d, "--list", "-b", "nowhere")
+    assert r.exit_code == 1 and "has no game on 'nowhere'; its battlefields: marmoreal, soho" in r.output
+    r = cli("replay", d, "--game", 3, "-b", "soho")
+    assert r.exit_code == 2 and "--game N names one game already" in r.output
+    seed = int(want.iloc[0]["seed"])
+    r = cli("replay", d, "--matchup", "medusa,sinbad", "--seed", seed, "-b", "marmoreal")
+    assert r.exit_code == 1 and "no game of medusa,sinbad on marmoreal with seed" in r.output
+
+
+def test_an_empty_battlefield_list_is_refused_not_taken_as_every_battlefield(tmp_path):
+    r = cli("matrix", "--games", 4, "--heroes", "medusa,sinbad", "-b", "", "--out", tmp_path / "m")
+    assert r.exit_code == 2 and "--battlefields is empty" in r.output and "soho" in r.output
+    assert not (tmp_path / "m").exists()
+
+
+def test_a_broken_homebrew_hero_named_in_a_team_or_by_tune_is_reported_once_with_its_error(tmp_path):
+    bad = tmp_path / "broken.toml"
+    bad.write_text('name = "Broken"\n[hero]\nhealth = "lots"\nmove = 2\n')
+    why = "hero 'broken' cannot be used: "
+    r = cli("--homebrew", tmp_path, "duel", "broken+medusa", "sinbad+alice")
+    assert r.exit_code == 2 and why in r.output and "warning: skipped" not in r.output, r.output
+    r = cli("--homebrew", tmp_path, "tune", "broken", "--field", "medusa")
+    assert r.exit_code == 2 and why in r.output and "unknown hero" not in r.output, r.output
+    r = cli("tune", "medusa", "--field", "nobody")
+    assert r.exit_code == 2 and "Invalid value for '--field': unknown hero 'nobody'" in r.output

@@ -93,7 +93,7 @@ def warn_skipped(bad) -> None:
 
 def _named_words() -> set:
     """Every word in the current command's arguments and options (hero names among them:
-    ``medusa``, ``medusa,sinbad``, ``geralt_of_rivia@...``), lower-case."""
+    ``medusa``, ``medusa,sinbad``, ``medusa+alice`` (a team), ``geralt_of_rivia@...``), lower-case."""
     ctx = click.get_current_context(silent=True)
     words: set = set()
     if ctx is None:
@@ -101,7 +101,7 @@ def _named_words() -> set:
 
     def add(v):
         if isinstance(v, str):
-            for part in v.replace(",", " ").split():
+            for part in v.replace(",", " ").replace("+", " ").split():
                 words.add(part.split("@")[0].lower())
         elif isinstance(v, (list, tuple)):
             for x in v:

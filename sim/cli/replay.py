@@ -23,14 +23,17 @@ def _fail(e: RunError):
 @click.option("--matchup", "-m", default=None, metavar="A,B",
               help="With --seed: the game of this matchup (two hero keys, either seating; a team run: A+B,C+D).")
 @click.option("--seed", "-s", type=click.IntRange(0, 2**32 - 1), default=None, help="With --matchup: the game's seed.")
-@click.option("--battlefield", "-b", default=None, metavar="KEY", help="With --matchup: only games on this battlefield.")
+@click.option("--battlefield", "-b", default=None, metavar="KEY",
+              help="With --matchup and --seed, or with --list: only games on this battlefield.")
+@click.option("--limit", "limit", type=click.IntRange(min=0), default=20, show_default=True, metavar="N",
+              help="With --list: how many games to list (0: all).")
 @click.option("--out", "-o", "out", default=None, type=click.Path(path_type=Path), metavar="FILE",
               help="The page to write. Default: RUN_DIR/report/replays/game-N.html.")
 @click.option("--reveal", is_flag=True, help="Show every player's hand (otherwise hand sizes only).")
 @click.option("--explain", is_flag=True, help="Show the AI's top candidates and scores at each decision.")
 @click.option("--list", "listing", is_flag=True, help="List the stored games (of --matchup, if given) with their "
                                                       "numbers and seeds, instead of writing a page.")
-def replay(run_dir, number, matchup, seed, battlefield, out, reveal, explain, listing):
+def replay(run_dir, number, matchup, seed, battlefield, limit, out, reveal, explain, listing):
     """Write a stored game of RUN_DIR (a matrix, loadouts, teams or compare run folder) as a
     replay page: the game is played again from its seed and the run's settings, checked
     against the stored result, and drawn on its battlefield event by event.
@@ -38,24 +41,29 @@ def replay(run_dir, number, matchup, seed, battlefield, out, reveal, explain, li
     \b
     unmatched-sim replay runs/first --game 17
     unmatched-sim replay runs/first --matchup medusa,sinbad --seed 2718281828 -o medusa.html
-    unmatched-sim replay runs/first --list --matchup medusa,sinbad
+    unmatched-sim replay runs/first --list --matchup medusa,sinbad -b soho --limit 0
     """
     from sim.runs.replay import find_game, list_games, replay_stored, run_label
 
     if listing:
         try:
-            games, total = list_games(run_dir, matchup)
+            games, total = list_games(run_dir, matchup, limit=limit or None, battlefield=battlefield)
         except RunError as e:
             raise _fail(e) from None
         for g in games:
             r = g.row
             who = ("draw" if r["winner"] < 0 else
-                   (r["team1"], r["team2"])[r["winner"]] if g.team else (r["p1_hero"], r["p2_hero"])[r["winner"]])
+                   (r["team1"], r["team2"])[r["winner"]] if g.team else
+                   (r["p1_hero"] + " (P1)", r["p2_hero"] + " (P2)")[r["winner"]])
             click.echo(f"game {g.number}: {g.describe().split('(', 1)[1].rstrip(')')}; {who} "
                        f"{'won' if r['winner'] >= 0 else ''} in {r['turns']} turns".replace("draw  in", "draw in"))
         more = f" (the first {len(games)} shown)" if total > len(games) else ""
-        click.echo(f"{total} stored games{' of ' + matchup if matchup else ''}{more}")
+        click.echo(f"{total} stored games{' of ' + matchup if matchup else ''}"
+                   f"{' on ' + battlefield if battlefield else ''}{more}")
         return
+    if battlefield is not None and number is not None:
+        raise click.UsageError("--battlefield narrows a game by --matchup and --seed (or --list); --game N "
+                               "names one game already", ctx=click.get_current_context())
     try:
         g = find_game(run_dir, number, matchup, seed, battlefield)
     except RunError as e:

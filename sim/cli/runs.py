@@ -307,6 +307,10 @@ def _write_report(run_dir, kind: str = "matrix", against=None):
         pages = sum(p is not None for mu in getattr(rep, "replays", {}).values() for p in mu.values())
         games = f", {pages} example games to watch: {rep.out_dir / 'replays'}" if pages else ""
         click.echo(f"Report: {files}  (tables: {rep.out_dir / 'tables'}, plots: {rep.out_dir / 'plots'}{games})")
+        bad = getattr(rep, "replay_problems", [])
+        if bad:
+            click.echo(f"note: {len(bad)} example game(s) got no page, they no longer play as stored; the first: "
+                       f"{bad[0]}", err=True)
 
 
 def _out_name(*parts) -> Path:

@@ -83,7 +83,7 @@ def tune(heroes, all_heroes, field, battlefields, weights, field_ai, games_per_e
         raise click.UsageError("name at least one HERO to tune, or give --all")
     bad = [k for k in keys if k not in content.specs]
     if bad:
-        raise click.BadParameter(f"unknown hero {bad[0]!r}; valid: {', '.join(sorted(content.specs))}",
+        raise click.BadParameter(content.unknown_hero(bad[0]),
                                  param_hint="'HERO'")
     if len(set(keys)) != len(keys):
         raise click.BadParameter("a hero is named twice", param_hint="'HERO'")

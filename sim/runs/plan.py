@@ -155,20 +155,20 @@ def package_version() -> str:
         return "unknown"
 
 
-def resolve_heroes(names, content) -> dict[str, list[str]]:
+def resolve_heroes(names, content, option: str = "--heroes") -> dict[str, list[str]]:
     """Hero selection -> {key: [loadouts]}.
 
     ``names``: hero keys (or their aliases, e.g. ``geralt``) or ``key@loadout`` strings
     (comma-separated lists allowed); None or empty means every installed hero with all
     its loadouts. A plain key
     takes all of the hero's loadouts; ``key@loadout`` only the named ones. Raises
-    RunError listing the valid heroes or loadouts.
+    RunError listing the valid heroes or loadouts, naming ``option``.
     """
     if isinstance(names, str):
         names = [names]
     if names is not None and len(names) and not split_keys(names):
-        raise RunError("--heroes is empty; give hero keys separated by commas, or leave it out for every hero",
-                       "--heroes")
+        raise RunError(f"{option} is empty; give hero keys separated by commas, or leave it out for every hero",
+                       option)
     names = split_keys(names)
     if not names:
         return {k: list(content.specs[k].loadouts()) for k in sorted(content.specs)}
@@ -177,11 +177,11 @@ def resolve_heroes(names, content) -> dict[str, list[str]]:
         try:
             key, lo = parse_hero(name)
         except MatchError as e:
-            raise RunError(str(e), "--heroes") from None
+            raise RunError(str(e), option) from None
         if key not in content.specs:
             canon = [k for k, sp in content.specs.items() if key in getattr(sp, "aliases", ())]
             if not canon:
-                raise RunError(content.unknown_hero(key), "--heroes")
+                raise RunError(content.unknown_hero(key), option)
             key = canon[0]
         spec = content.specs[key]
         if lo is None:
@@ -190,7 +190,7 @@ def resolve_heroes(names, content) -> dict[str, list[str]]:
             try:
                 spec.parse_loadout(lo)
             except HeroFileError as e:
-                raise RunError(str(e), "--heroes") from None
+                raise RunError(str(e), option) from None
             los = [lo]
         cur = chosen.setdefault(key, [])
         cur.extend(x for x in los if x not in cur)
@@ -201,6 +201,11 @@ def resolve_battlefields(names) -> list[str]:
     """Battlefield keys (comma-separated lists allowed; None = all installed), sorted
     and de-duplicated. Raises RunError listing the valid keys."""
     valid = list_battlefields()
+    if isinstance(names, str):
+        names = [names]
+    if names is not None and len(names) and not split_keys(names):
+        raise RunError("--battlefields is empty; give battlefield keys separated by commas, or leave it out "
+                       f"for every battlefield ({', '.join(valid)})", "--battlefields")
     names = split_keys(names)
     if not names:
         return valid

@@ -169,25 +169,35 @@ def _find_duel(run_dir, manifest, game, matchup, seed, battlefield) -> StoredGam
     else:
         nums = _matchup_numbers(ix, _two_sides(matchup, "two hero keys joined by ',' (e.g. medusa,sinbad)"))
         if battlefield is not None:
-            bf = ix["battlefields"].index(battlefield) if battlefield in ix["battlefields"] else -1
-            nums = nums[ix["bf"][nums] == bf]
+            nums = nums[ix["bf"][nums] == _battlefield_code(run_dir, ix, battlefield)]
         if len(nums) == 0:
             where = f" on {battlefield}" if battlefield is not None else ""
             raise RunError(f"{run_dir} holds no game of {matchup}{where}", "--matchup")
         hit = nums[ix["seed"][nums] == int(seed)]
         if len(hit) == 0:
             some = ", ".join(str(x) for x in ix["seed"][nums[:5]].tolist())
-            raise RunError(f"{run_dir} holds no game of {matchup} with seed {seed} ({len(nums)} games of it are "
-                           f"stored, seeds {some}, ...; `unmatched-sim replay {run_dir} --list --matchup {matchup}` "
-                           "lists them)", "--seed")
+            on = f" on {battlefield}" if battlefield is not None else ""
+            bf = f" -b {battlefield}" if battlefield is not None else ""
+            raise RunError(f"{run_dir} holds no game of {matchup}{on} with seed {seed} ({len(nums)} games of it are "
+                           f"stored{on}, seeds {some}, ...; `unmatched-sim replay {run_dir} --list --matchup "
+                           f"{matchup}{bf}` lists them)", "--seed")
         n = int(hit[0])
     return StoredGame(n, total, False, _stored_rows(ix, [n], _DUEL_COLUMNS)[0], manifest)
 
 
-def list_games(run_dir, matchup: str | None = None, limit: int = 20) -> tuple[list[StoredGame], int]:
-    """The first ``limit`` stored games of ``run_dir`` (of ``matchup`` if given, as
-    :func:`find_game` reads it) and how many there are in all. Raises RunError as
-    :func:`find_game` does."""
+def _battlefield_code(run_dir, ix: dict, battlefield: str) -> int:
+    if battlefield not in ix["battlefields"]:
+        raise RunError(f"{run_dir} has no game on {battlefield!r}; its battlefields: {', '.join(ix['battlefields'])}",
+                       "--battlefield")
+    return ix["battlefields"].index(battlefield)
+
+
+def list_games(run_dir, matchup: str | None = None, limit: int | None = 20,
+               battlefield: str | None = None) -> tuple[list[StoredGame], int]:
+    """The first ``limit`` (None: all) stored games of ``run_dir`` (of ``matchup`` if given,
+    as :func:`find_game` reads it; on ``battlefield`` if given) and how many there are in
+    all. Raises RunError as :func:`find_game` does, and for a battlefield the run has no
+    game on."""
     manifest = _run_folder(run_dir)
     team = manifest.get("settings", {}).get("mode") == "teams"
     if not team:
@@ -197,6 +207,8 @@ def list_games(run_dir, matchup: str | None = None, limit: int = 20) -> tuple[li
             raise RunError(f"{run_dir} holds no stored game yet", "RUN_DIR")
         numbers = (np.arange(total) if matchup is None else
                    _matchup_numbers(ix, _two_sides(matchup, "two sides joined by ','")))
+        if battlefield is not None:
+            numbers = numbers[ix["bf"][numbers] == _battlefield_code(run_dir, ix, battlefield)]
         shown = _stored_rows(ix, numbers[:limit], _DUEL_COLUMNS)
         return [StoredGame(int(n), total, False, r, manifest) for n, r in zip(numbers, shown)], len(numbers)
     table = read_game_table(run_dir, columns=_TEAM_COLUMNS)
@@ -214,6 +226,13 @@ def list_games(run_dir, matchup: str | None = None, limit: int = 20) -> tuple[li
         mask = pc.or_(pc.and_(pc.equal(cols[0], a), pc.equal(cols[1], b)),
                       pc.and_(pc.equal(cols[0], b), pc.equal(cols[1], a)))
         numbers = pc.indices_nonzero(mask).to_pylist()
+    if battlefield is not None:
+        bfs = sorted(set(sorted_t.column("battlefield").to_pylist()))
+        if battlefield not in bfs:
+            raise RunError(f"{run_dir} has no game on {battlefield!r}; its battlefields: {', '.join(bfs)}",
+                           "--battlefield")
+        on = sorted_t.column("battlefield").to_pylist()
+        numbers = [n for n in numbers if on[n] == battlefield]
     shown = sorted_t.take(numbers[:limit]).to_pylist() if numbers else []
     return [StoredGame(n, sorted_t.num_rows, team, r, manifest) for n, r in zip(numbers, shown)], len(numbers)
 

@@ -225,7 +225,7 @@ def resolve_settings(s: TuneSettings) -> tuple[TuneSettings, list, dict, list, A
     except ValueError as e:
         raise RunError(f"a hero file is invalid: {e}") from None
     if s.hero not in content.specs:
-        raise RunError(f"unknown hero {s.hero!r}; valid: {', '.join(sorted(content.specs))}", "HERO")
+        raise RunError(content.unknown_hero(s.hero), "HERO")
     keys = list(s.field) or [k for k in sorted(content.specs) if k != s.hero]
     if s.hero in keys:
         others = ", ".join(k for k in sorted(content.specs) if k != s.hero)
@@ -233,7 +233,7 @@ def resolve_settings(s: TuneSettings) -> tuple[TuneSettings, list, dict, list, A
                        f"valid: {others}", "--field")
     if not keys:
         raise RunError("the field is empty: give at least one opponent hero", "--field")
-    field_sel = resolve_heroes(keys, content)
+    field_sel = resolve_heroes(keys, content, "--field")
     bfs = resolve_battlefields(list(s.battlefields) or None)
     names = list(s.weights) or tunable_weights()
     bad = [n for n in names if n not in WEIGHT_NAMES]
