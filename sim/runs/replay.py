@@ -113,10 +113,7 @@ def find_game(run_dir, game: int | None = None, matchup: str | None = None, seed
     order = pc.sort_indices(table, sort_keys=[(k, "ascending") for k in keys])
     total = table.num_rows
     if game is not None:
-        if not 0 <= int(game) < total:
-            raise RunError(f"{run_dir} has {total} stored games, numbered 0 to {total - 1}; there is no game {game}",
-                           "--game")
-        i = int(game)
+        i = _game_number(run_dir, game, total)
     else:
         sides = _two_sides(matchup, "two teams joined by ',' (e.g. medusa+sinbad,alice+dracula)")
         sorted_t = table.take(order)
@@ -141,6 +138,14 @@ def find_game(run_dir, game: int | None = None, matchup: str | None = None, seed
     return StoredGame(i, total, team, row, manifest)
 
 
+def _game_number(run_dir, game, total: int) -> int:
+    """``game`` as an int, or RunError (``--game``) if the run has no game of that number."""
+    if not 0 <= int(game) < total:
+        raise RunError(f"{run_dir} has {total} stored games, numbered 0 to {total - 1}; there is no game {game}",
+                       "--game")
+    return int(game)
+
+
 def _two_sides(matchup: str, want: str) -> tuple[str, str]:
     sides = [x.strip() for x in str(matchup).split(",")]
     if len(sides) != 2 or not all(sides):
@@ -162,10 +167,7 @@ def _find_duel(run_dir, manifest, game, matchup, seed, battlefield) -> StoredGam
     if total == 0:
         raise RunError(f"{run_dir} holds no stored game yet", "RUN_DIR")
     if game is not None:
-        if not 0 <= int(game) < total:
-            raise RunError(f"{run_dir} has {total} stored games, numbered 0 to {total - 1}; there is no game {game}",
-                           "--game")
-        n = int(game)
+        n = _game_number(run_dir, game, total)
     else:
         nums = _matchup_numbers(ix, _two_sides(matchup, "two hero keys joined by ',' (e.g. medusa,sinbad)"))
         if battlefield is not None:
