@@ -528,3 +528,19 @@ def test_a_broken_homebrew_hero_named_in_a_team_or_by_tune_is_reported_once_with
     assert r.exit_code == 2 and why in r.output and "unknown hero" not in r.output, r.output
     r = cli("tune", "medusa", "--field", "nobody")
     assert r.exit_code == 2 and "Invalid value for '--field': unknown hero 'nobody'" in r.output
+
+
+def test_a_missing_homebrew_path_names_the_option_or_the_variable_it_came_from(tmp_path, monkeypatch):
+    r = cli("--homebrew", tmp_path / "nope", "heroes")
+    assert r.exit_code == 2 and f"Invalid value for '--homebrew': {tmp_path / 'nope'}: no such hero file" in r.output
+    monkeypatch.setenv("UNMATCHED_SIM_HEROES", str(tmp_path / "gone"))
+    r = cli("heroes")
+    assert r.exit_code == 2 and f"Invalid value for UNMATCHED_SIM_HEROES: {tmp_path / 'gone'}: no such" in r.output
+
+
+def test_a_file_given_as_a_run_folder_gets_the_same_line_from_every_command(tmp_path):
+    f = tmp_path / "notes.txt"
+    f.write_text("x")
+    for args in (("replay", f, "--list"), ("replay", f, "--game", 0), ("report", f)):
+        r = cli(*args)
+        assert r.exit_code in (1, 2) and f"{f}: a file, not a run folder" in r.output, (args, r.output)

@@ -16,7 +16,7 @@ def _fail(e: RunError):
 
 
 @main.command()
-@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("run_dir", type=click.Path(path_type=Path))
 @click.option("--game", "-g", "number", type=click.IntRange(min=0), default=None, metavar="N",
               help="The game's number in the run (0-based, in the order of read_games: heroes, loadouts, "
                    "battlefield, game index); --list shows them.")

@@ -125,6 +125,8 @@ def read_manifest(run_dir) -> dict:
     damaged, and RunError if it is of another format than :data:`FORMAT_VERSION` (the
     message names both formats and says to play the run again)."""
     run_dir = Path(run_dir)
+    if run_dir.exists() and not run_dir.is_dir():
+        raise RunError(f"{run_dir}: a file, not a run folder", "RUN_DIR")
     p = run_dir / MANIFEST
     try:
         m = _load_json(p)
