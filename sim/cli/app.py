@@ -36,11 +36,6 @@ def main(ctx, hero_paths):
     Start with `unmatched-sim heroes` and `unmatched-sim duel medusa sinbad`.
     A homebrew hero: `unmatched-sim --homebrew my_hero.toml duel my_hero medusa`.
     """
-    missing = [p for p in hero_paths if not Path(p).exists()]
-    if missing:
-        env = ctx.get_parameter_source("hero_paths") == click.core.ParameterSource.ENVIRONMENT
-        raise click.BadParameter(f"{missing[0]}: no such hero file or folder",
-                                 param_hint="UNMATCHED_SIM_HEROES" if env else "'--homebrew'")
     ctx.obj = {"heroes": hero_paths}
     from sim.cli.options import new_command
     new_command()

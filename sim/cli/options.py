@@ -66,8 +66,17 @@ def backend_options(command):
 
 
 def homebrew_paths():
-    ctx = click.get_current_context()
-    return tuple((ctx.find_root().obj or {}).get("heroes", ()))
+    """The --homebrew hero files and folders of this command (tuple of Path). Raises
+    click.BadParameter naming ``--homebrew`` or ``UNMATCHED_SIM_HEROES`` (whichever gave it)
+    for a path that does not exist."""
+    root = click.get_current_context().find_root()
+    paths = tuple((root.obj or {}).get("heroes", ()))
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:
+        env = root.get_parameter_source("hero_paths") == click.core.ParameterSource.ENVIRONMENT
+        raise click.BadParameter(f"{missing[0]}: no such hero file or folder",
+                                 param_hint="UNMATCHED_SIM_HEROES" if env else "'--homebrew'")
+    return paths
 
 
 _warned: set = set()
