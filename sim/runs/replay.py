@@ -162,10 +162,7 @@ def _matchup_numbers(ix: dict, sides):
 
 def _find_duel(run_dir, manifest, game, matchup, seed, battlefield) -> StoredGame:
     """:func:`find_game` for a duel run, from :func:`duel_index` (a big run is never read whole)."""
-    ix = duel_index(run_dir)
-    total = len(ix["p1"])
-    if total == 0:
-        raise RunError(f"{run_dir} holds no stored game yet", "RUN_DIR")
+    ix, total = _nonempty_index(run_dir)
     if game is not None:
         n = _game_number(run_dir, game, total)
     else:
@@ -203,10 +200,7 @@ def list_games(run_dir, matchup: str | None = None, limit: int | None = 20,
     manifest = _run_folder(run_dir)
     team = manifest.get("settings", {}).get("mode") == "teams"
     if not team:
-        ix = duel_index(run_dir)
-        total = len(ix["p1"])
-        if total == 0:
-            raise RunError(f"{run_dir} holds no stored game yet", "RUN_DIR")
+        ix, total = _nonempty_index(run_dir)
         numbers = (np.arange(total) if matchup is None else
                    _matchup_numbers(ix, _two_sides(matchup, "two sides joined by ','")))
         if battlefield is not None:
@@ -371,6 +365,15 @@ def duel_index(run_dir) -> dict:
     return out
 
 
+def _nonempty_index(run_dir) -> tuple[dict, int]:
+    """:func:`duel_index` of ``run_dir`` and its number of games; RunError if it holds none."""
+    ix = duel_index(run_dir)
+    total = len(ix["p1"])
+    if total == 0:
+        raise RunError(f"{run_dir} holds no stored game yet", "RUN_DIR")
+    return ix, total
+
+
 def _stored_rows(index: dict, numbers, columns) -> list[dict]:
     """The stored ``columns`` of the games ``numbers`` (places in :func:`duel_index`'s order),
     reading only the files that hold them."""
@@ -407,10 +410,7 @@ def example_games(run_dir) -> list[dict]:
     manifest = _run_folder(run_dir)
     if manifest.get("settings", {}).get("mode") == "teams":
         raise RunError(f"{run_dir} is a team run; its example games are not drawn here", "RUN_DIR")
-    ix = duel_index(run_dir)
-    total = len(ix["p1"])
-    if total == 0:
-        raise RunError(f"{run_dir} holds no stored game yet", "RUN_DIR")
+    ix, total = _nonempty_index(run_dir)
     # one group per (first player, second player, winner code); in each, the game whose
     # length is nearest the group's median, the first such in the run's order
     H = len(ix["heroes"])

@@ -191,6 +191,17 @@ def _commit(tmp: Path, path: Path) -> None:
     os.replace(tmp, path)
 
 
+def _write_atomic(path: Path, write) -> None:
+    """``write(tmp)`` to a temporary file beside ``path``, then :func:`_commit` it over
+    ``path``; on any error the temporary file is removed and the error raised."""
+    tmp = _tmp_name(path)
+    try:
+        write(tmp)
+        _commit(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def write_json(path: Path, data: dict, backup: bool | None = None) -> None:
     """Write ``data`` as JSON to ``path`` atomically (temporary file, fsync, rename).
     ``backup`` (default: True for a run's ``manifest.json``): also write the same text to
@@ -198,31 +209,17 @@ def write_json(path: Path, data: dict, backup: bool | None = None) -> None:
     ``path`` is damaged. Raises OSError if it cannot be written."""
     path = Path(path)
     text = json.dumps(data, indent=1, sort_keys=False)
-    tmp = _tmp_name(path)
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        _commit(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    targets = [path]
     if backup if backup is not None else path.name == MANIFEST:
-        bak = path.with_name(path.name + ".bak")
-        tmp = _tmp_name(bak)
-        try:
-            tmp.write_text(text, encoding="utf-8")
-            _commit(tmp, bak)
-        finally:
-            tmp.unlink(missing_ok=True)
+        targets.append(path.with_name(path.name + ".bak"))
+    for target in targets:
+        _write_atomic(target, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def write_parquet(table, path: Path) -> None:
     """Write a pyarrow Table to ``path`` atomically (temporary file, fsync, rename); a
     failed write (a full disk) leaves no temporary file. Raises OSError."""
-    tmp = _tmp_name(path)
-    try:
-        pq.write_table(table, tmp)
-        _commit(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    _write_atomic(path, lambda tmp: pq.write_table(table, tmp))
 
 
 # ------------------------------------------------------------------ tables of a task

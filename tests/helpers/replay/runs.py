@@ -31,6 +31,18 @@ def geralt_loadouts():
     return ["+".join(c) for c in itertools.product(*(g["options"] for g in raw["choice_groups"]))]
 
 
+def with_loadouts(pair, loadouts, k):
+    """The hero names of ``pair`` with each Geralt seat given the next loadout of the cycle
+    ``loadouts`` from position ``k``; returns (names, the next position)."""
+    names = []
+    for h in pair:
+        if h == GERALT:
+            h = f"{h}@{loadouts[k % len(loadouts)]}"
+            k += 1
+        names.append(h)
+    return names, k
+
+
 def all_matches():
     """(matchup id, Match, games): every ordered pair of the four Battle of Legends heroes on
     Marmoreal and Sarpedon, Medusa vs Sinbad in both seat orders on every battlefield; on
@@ -55,12 +67,7 @@ def all_matches():
                 for h1 in ALL_SEVEN:
                     if h0 not in WITCHER and h1 not in WITCHER:
                         continue
-                    names = []
-                    for h in (h0, h1):
-                        if h == GERALT:
-                            h = f"{h}@{loadouts[k % len(loadouts)]}"
-                            k += 1
-                        names.append(h)
+                    names, k = with_loadouts((h0, h1), loadouts, k)
                     mu = 100 * i + 10 * ALL_SEVEN.index(h0) + ALL_SEVEN.index(h1)
                     out.append((mu, Match(names, battlefield=bf), GAMES_WITCHER))
         if bf in COBBLE_BATTLEFIELDS:
@@ -68,12 +75,7 @@ def all_matches():
                 for h1 in ALL_ELEVEN:
                     if h0 not in COBBLE and h1 not in COBBLE:
                         continue
-                    names = []
-                    for h in (h0, h1):
-                        if h == GERALT:
-                            h = f"{h}@{loadouts[kc % len(loadouts)]}"
-                            kc += 1
-                        names.append(h)
+                    names, kc = with_loadouts((h0, h1), loadouts, kc)
                     mu = 5000 + 200 * i + 12 * ALL_ELEVEN.index(h0) + ALL_ELEVEN.index(h1)
                     out.append((mu, Match(names, battlefield=bf), GAMES_COBBLE))
     return out

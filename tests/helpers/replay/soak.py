@@ -32,9 +32,9 @@ from sim.engine.policy import new_control
 from sim.play.match import Match, installed_content
 
 from .checks import run_checked
-from .constants import GERALT, MESSAGES, OK, R_CODE, R_DETAIL, R_EVENT, R_FIELDS, R_SEED, R_TURN, SX_FIELDS, SX_GAMES
+from .constants import MESSAGES, OK, R_CODE, R_DETAIL, R_EVENT, R_FIELDS, R_SEED, R_TURN, SX_FIELDS, SX_GAMES
 from .expect import Expect
-from .runs import geralt_loadouts
+from .runs import geralt_loadouts, with_loadouts
 
 POLICIES = ("random", "standard")
 #: matchup ids: policy base + battlefield * 1000 + index of the ordered pair
@@ -51,12 +51,7 @@ def soak_matchups() -> list[tuple[int, list[str], str]]:
     out, k = [], 0
     for bi, bf in enumerate(list_battlefields()):
         for pi, (h0, h1) in enumerate(itertools.product(heroes, heroes)):
-            names = []
-            for h in (h0, h1):
-                if h == GERALT:
-                    h = f"{h}@{loadouts[k % len(loadouts)]}"
-                    k += 1
-                names.append(h)
+            names, k = with_loadouts((h0, h1), loadouts, k)
             out.append((1000 * bi + pi, names, bf))
     return out
 
