@@ -106,7 +106,7 @@ STEP_JS = """([n, checks]) => {
   const want = new Set(checks), visited = [];
   for (let k = 0; k < n; k++) {
     document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));
-    const ev = +document.body.dataset.event, v = {event: ev};
+    const ev = +document.body.dataset.log, v = {event: ev};
     if (want.has(ev)) { v.tokens = read(); v.line = document.querySelector('#narration li.current').textContent; }
     visited.push(v);
   }
@@ -135,7 +135,7 @@ def test_stepping_through_a_whole_game_shows_the_engine_board(browser, game):
     page, errors, _ = open_page(browser, path)
     steps = page.evaluate("replayViewer.steps")
     told = [i for i in range(rep.n_events) if rep.lines[i]]
-    assert steps == told and page.get_attribute("body", "data-event") == str(told[0])
+    assert steps == told and page.get_attribute("body", "data-log") == str(told[0])
     geo = page.evaluate("JSON.parse(document.getElementById('replay-data').textContent).board")
     truth = fold(rep.log, [rep.snapshots[0][L.fslot(f, L.F_HP)] for f in range(L.MAX_FIGHTERS)])
     turn_ends = {int(a) - 1 for a in rep.snapshot_at[1:]}    # last event of each turn (engine state known)
@@ -147,7 +147,7 @@ def test_stepping_through_a_whole_game_shows_the_engine_board(browser, game):
     # handler from inside the page (one round trip), reading the board at the checkpoints
     for ev in told[1:25]:
         page.keyboard.press("ArrowRight")
-        assert page.get_attribute("body", "data-event") == str(ev)
+        assert page.get_attribute("body", "data-log") == str(ev)
     seen = page.evaluate(STEP_JS, [len(told) - 25, sorted(checks)])
     assert [s["event"] for s in seen["visited"]] == told[25:]
     boards = {s["event"]: s for s in seen["visited"] if "tokens" in s}
@@ -168,19 +168,19 @@ def test_stepping_through_a_whole_game_shows_the_engine_board(browser, game):
     page.evaluate(f"replayViewer.go({len(told) - 1})")
     assert checked >= 8
     page.keyboard.press("ArrowRight")    # past the end: stays on the last event
-    assert page.get_attribute("body", "data-event") == str(told[-1])
+    assert page.get_attribute("body", "data-log") == str(told[-1])
     # the other controls
     page.click("#first")
     page.click("#next-turn")
-    assert rep.log[int(page.get_attribute("body", "data-event")), 0] == L.EV_TURN
+    assert rep.log[int(page.get_attribute("body", "data-log")), 0] == L.EV_TURN
     page.click("#next-turn")
-    second = int(page.get_attribute("body", "data-event"))
+    second = int(page.get_attribute("body", "data-log"))
     page.click("#prev")
-    assert int(page.get_attribute("body", "data-event")) == told[told.index(second) - 1]
+    assert int(page.get_attribute("body", "data-log")) == told[told.index(second) - 1]
     page.click("#prev-turn")
-    assert rep.log[int(page.get_attribute("body", "data-event")), 0] == L.EV_TURN
+    assert rep.log[int(page.get_attribute("body", "data-log")), 0] == L.EV_TURN
     page.fill("#slider", str(len(told) // 2))
-    assert page.get_attribute("body", "data-event") == str(told[len(told) // 2])
+    assert page.get_attribute("body", "data-log") == str(told[len(told) // 2])
     # the last event's panels: hand sizes and the hands (--reveal), deck sizes, discard piles
     page.click("#last")
     mo = rep.moment(-1)
@@ -194,12 +194,15 @@ def test_stepping_through_a_whole_game_shows_the_engine_board(browser, game):
 
 
 def test_a_screenshot_shows_one_token_per_fighter_on_the_board(browser, game, tmp_path):
-    from matplotlib.image import imread
     from matplotlib.colors import to_rgb
+    from matplotlib.image import imread
+
+    from reports.replay_html import page_events
     rep, path = game
     attack = int(np.flatnonzero(rep.log[:, 0] == L.EV_VALUES)[2])
-    page, errors, _ = open_page(browser, path, f"#event={attack}")
-    assert page.get_attribute("body", "data-event") == str(attack)
+    number = page_events(rep).index(attack) + 1          # the page's number of that event
+    page, errors, _ = open_page(browser, path, f"#event={number}")
+    assert page.get_attribute("body", "data-log") == str(attack)
     box = page.locator("#board").bounding_box()
     shot = tmp_path / "board.png"
     page.locator("#board").screenshot(path=str(shot))
@@ -233,6 +236,42 @@ def test_a_screenshot_shows_one_token_per_fighter_on_the_board(browser, game, tm
     assert not errors
 
 
+def test_the_command_the_page_and_the_address_count_events_alike(browser, tmp_path):
+    """One numbering of events: `duel ... --html` says "M events", the page "event N of M",
+    and the address #event=N opens that event N (README: `game.html#event=120` opens event
+    120); stepping writes the shown number back into the address."""
+    import re
+
+    from click.testing import CliRunner
+
+    from reports.replay_html import page_events
+    from sim.cli import main
+    from sim.play.match import Match
+    path = tmp_path / "game.html"
+    r = CliRunner().invoke(main, ["duel", "medusa", "king_arthur", "-b", "sarpedon", "--seed", "7", "--html",
+                                  str(path)])
+    assert r.exit_code == 0, r.output
+    told = page_events(record(Match(["medusa", "king_arthur"], "sarpedon"), 7, ("standard", "standard")))
+    m = len(told)
+    assert re.search(r"; (\d+) events, ", r.output).group(1) == str(m)
+    page, errors, _ = open_page(browser, path, "#event=120")
+    assert page.inner_text("#position").startswith(f"event 120 of {m} ")
+    assert page.get_attribute("body", "data-event") == "120" and page.get_attribute("body", "data-log") == str(told[119])
+    assert page.get_attribute("#narration li.current", "data-event") == "120"
+    assert page.evaluate("location.hash") == "#event=120"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("location.hash") == "#event=121" and page.inner_text("#position").startswith("event 121 ")
+    page.evaluate("location.hash = '#event=5'")          # an address typed into the open page
+    page.wait_for_selector("body[data-event='5']", timeout=10_000)
+    page.click("#last")
+    assert page.inner_text("#position").startswith(f"event {m} of {m} ") and page.evaluate("location.hash") == f"#event={m}"
+    assert page.inner_text("#narration li.current").startswith("Game over")
+    page.close()
+    page, errors2, _ = open_page(browser, path)          # no address: the first event
+    assert page.get_attribute("body", "data-event") == "1" and page.get_attribute("body", "data-log") == str(told[0])
+    assert not errors and not errors2
+
+
 def test_a_200_turn_team_game_opens_in_under_a_second_and_fetches_nothing(browser, tmp_path):
     from reports.replay_html import write_replay
     m = TeamMatch(["medusa", "dracula"], ["sinbad", "ancient_leshen"], "sarpedon",
@@ -248,7 +287,7 @@ def test_a_200_turn_team_game_opens_in_under_a_second_and_fetches_nothing(browse
         times.append(page.evaluate("window.viewerReadyMs"))
         assert requests == [path.as_uri()] and not errors    # the page itself, nothing else
         page.click("#last")
-        assert page.get_attribute("body", "data-event") == str(rep.n_events - 1)
+        assert page.get_attribute("body", "data-log") == str(rep.n_events - 1)
         page.close()
     print(f"200-turn team game page ({path.stat().st_size / 1e6:.2f} MB, {rep.n_events} events): "
           f"ready {min(times):.0f} ms after navigation (runs: {', '.join(f'{t:.0f}' for t in times)})")
