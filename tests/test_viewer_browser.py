@@ -56,12 +56,20 @@ def game(tmp_path_factory):
     return rep, path
 
 
-def open_page(browser, path, fragment=""):
+def open_page_plain(browser, path, fragment=""):
+    """A page of ``path`` opened in a 1400 x 1000 window, with the script errors and the
+    requests it made (lists filled as they come)."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     errors, requests = [], []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("request", lambda r: requests.append(r.url))
     page.goto(path.as_uri() + fragment)
+    return page, errors, requests
+
+
+def open_page(browser, path, fragment=""):
+    """A replay page, opened as :func:`open_page_plain` does, once its script is ready."""
+    page, errors, requests = open_page_plain(browser, path, fragment)
     page.wait_for_selector("body[data-ready='1']", timeout=10_000)
     return page, errors, requests
 
@@ -270,6 +278,45 @@ def test_the_command_the_page_and_the_address_count_events_alike(browser, tmp_pa
     page, errors2, _ = open_page(browser, path)          # no address: the first event
     assert page.get_attribute("body", "data-event") == "1" and page.get_attribute("body", "data-log") == str(told[0])
     assert not errors and not errors2
+
+
+@pytest.fixture(scope="module")
+def report_pages(tmp_path_factory):
+    """The pages of small real runs: a diff of two matrix runs (four heroes on Soho, standard
+    and greedy AI), its matrix report, and a Geralt loadouts report (two opponents)."""
+    from reports import build_report
+    from reports.diff import build_diff
+    from reports.loadouts import build_loadouts_report
+    from sim.runs.matrix import run_matrix
+    from sim.runs.versus import run_loadouts
+    base = tmp_path_factory.mktemp("pages")
+    heroes = ["alice", "king_arthur", "medusa", "sinbad"]
+    for ai in ("standard", "greedy"):
+        run_matrix(base / ai, games=10, heroes=heroes, battlefields=["soho"], ai=ai, seed=5, jobs=1)
+    run_loadouts(base / "geralt", "geralt_of_rivia", games=10, opponents=["medusa", "sinbad"], battlefields=["soho"],
+                 seed=5, jobs=1)
+    return {"diff.html": build_diff(base / "standard", base / "greedy", base / "diff").html,
+            "report.html": build_report(base / "standard", replays=False).html,
+            "loadouts.html": build_loadouts_report(base / "geralt").html}
+
+
+def test_wide_tables_scroll_in_their_own_box_inside_a_1400_pixel_page(browser, report_pages):
+    """Every table of the diff, matrix and loadouts pages sits in a box of its own that
+    scrolls sideways, so the page is no wider than a 1,400-pixel window (the loadouts
+    page's best-loadout table, with every tied loadout named, is far wider than that)."""
+    scrolled = {}
+    for name, path in report_pages.items():
+        page, errors, requests = open_page_plain(browser, path)
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        loose = page.evaluate("document.querySelectorAll('table:not(.table-scroll > table)').length")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        scrolled[name] = page.evaluate("Array.from(document.querySelectorAll('.table-scroll'))"
+                                       ".filter(d => d.scrollWidth > d.clientWidth + 1).length")
+        print(f"{name}: page {width} px wide in a 1400 px window; {scrolled[name]} table(s) scroll in their box")
+        assert loose == 0 and width <= 1400 and not errors, name
+        assert requests == [path.as_uri()], name
+        page.close()
+    assert scrolled["loadouts.html"] >= 1
 
 
 def test_a_200_turn_team_game_opens_in_under_a_second_and_fetches_nothing(browser, tmp_path):
