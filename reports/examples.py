@@ -16,6 +16,7 @@ from pathlib import Path
 from sim.runs.errors import RunError
 from sim.runs.replay import example_games, replay_stored, run_label
 
+from .render import scroll_box
 from .replay_html import write_replay
 
 REPLAYS_DIR = "replays"
@@ -82,7 +83,7 @@ def write_examples(run_dir, out_dir, names: dict, max_pages: int = MAX_PAGES) ->
             "each combat, the hands and discard piles. Any other stored game: "
             f"<code>unmatched-sim replay {html.escape(str(run_dir))} --game N</code> "
             f"(<code>--list --matchup A,B</code> gives the numbers).</p>"
-            f'<table class="data"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>')
+            + scroll_box(f'<table class="data"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'))
     if problems:
         body += '<p class="note">' + "<br>".join(html.escape(p) for p in problems[:5]) + "</p>"
     return body, pages, problems

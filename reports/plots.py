@@ -6,6 +6,7 @@ the heroes' display names from the run manifest.
 """
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -143,7 +144,8 @@ def plot_strength(st: pd.DataFrame, names: dict) -> Figure:
     a1.axvline(0.5, color="grey", linestyle="--", linewidth=1)
     a1.set_yticks(y, labels)
     a1.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
-    a1.set_xlabel(SCORE_AXIS, fontsize=9)
+    # the two axis labels are long: on two lines each, so that they stay under their own panel
+    a1.set_xlabel(textwrap.fill(SCORE_AXIS, 50), fontsize=9)
     a1.set_title("score [lo, hi]", fontsize=11)
     for yi, v in zip(y, sc):
         if np.isfinite(v):
@@ -152,7 +154,7 @@ def plot_strength(st: pd.DataFrame, names: dict) -> Figure:
     lo, hi = t["rating_lo"].to_numpy(float), t["rating_hi"].to_numpy(float)
     a2.errorbar(el, y, xerr=[el - lo, hi - el], fmt="s", color="#2f855a", ecolor="#2f855a", capsize=4, markersize=7)
     a2.axvline(0, color="grey", linestyle="--", linewidth=1)
-    a2.set_xlabel(RATING_AXIS, fontsize=9)
+    a2.set_xlabel(textwrap.fill(RATING_AXIS, 50), fontsize=9)
     a2.set_title("rating [rating_lo, rating_hi]", fontsize=11)
     for yi, v in zip(y, el):
         if np.isfinite(v):

@@ -26,6 +26,7 @@ body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; mar
 h1 { border-bottom: 2px solid #2b6cb0; padding-bottom: .2em; }
 h2 { margin-top: 2em; border-bottom: 1px solid #cbd5e0; padding-bottom: .15em; }
 table.data { border-collapse: collapse; font-size: 13px; margin: .6em 0 1.2em; }
+.table-scroll { max-width: 100%; overflow-x: auto; }
 table.data th, table.data td { border: 1px solid #e2e8f0; padding: 3px 8px; white-space: nowrap; }
 table.data th { background: #edf2f7; }
 table.data .num { text-align: right; }
@@ -66,12 +67,21 @@ def img(png: bytes, alt: str) -> str:
     return f'<img alt="{html.escape(alt)}" src="{png_data_uri(png)}">'
 
 
+def scroll_box(table: str) -> str:
+    """``table`` (HTML) in a ``div.table-scroll``, a box of its own that scrolls sideways: a
+    table wider than the page (many columns, long loadout names) scrolls there instead of
+    widening the whole page."""
+    return f'<div class="table-scroll">{table}</div>'
+
+
 def table_html(df: pd.DataFrame | None, max_rows: int | None = None, cls: str = "data") -> str:
     """A DataFrame as an HTML table: numbers formatted by :func:`reports.format.format_frame`,
     numeric columns right-aligned, text left-aligned, every cell escaped.
 
     ``max_rows``: show only the first rows (with a note) when the frame is longer;
-    ``cls``: the table's CSS class. An empty or None frame gives a "(no rows)" note.
+    ``cls``: the table's CSS class. The table sits in a ``div.table-scroll`` that scrolls
+    sideways when the table is wider than the page. An empty or None frame gives a
+    "(no rows)" note.
     """
     if df is None or len(df) == 0:
         return '<p class="note">(no rows)</p>'
@@ -83,7 +93,8 @@ def table_html(df: pd.DataFrame | None, max_rows: int | None = None, cls: str = 
     for vals in text.itertuples(index=False):
         rows.append("<tr>" + "".join(f'<td class="{"num" if n else "txt"}">{html.escape(str(v))}</td>'
                                      for v, n in zip(vals, numeric)) + "</tr>")
-    body = f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>' + "".join(rows) + "</tbody></table>"
+    body = scroll_box(f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>' + "".join(rows)
+                      + "</tbody></table>")
     if shown is not df:
         body += f'<p class="note">first {max_rows} of {len(df)} rows; the CSV has them all</p>'
     return body

@@ -11,6 +11,11 @@ scores at each decision. Step controls: previous / next event, previous / next t
 a slider; the keyboard's arrows and Page Up / Page Down do the same, and ``#event=N`` in
 the address opens the page at event N.
 
+The page's events are the narrated ones (:func:`page_events`), numbered from 1: the page
+says "event N of M", its address ``#event=N``, and ``duel --html`` / ``replay`` say "M
+events"; the few events of the engine's log that the narration does not tell (a BOOST's
+discard, told by its BOOST; the end of a scheme) are not steps of their own.
+
 Example::
 
     from sim.play.match import Match
@@ -52,6 +57,15 @@ def _asset(name: str) -> str:
 
 def _lists(rows) -> list:
     return [[int(x) for x in r] for r in rows]
+
+
+def page_events(replay) -> list[int]:
+    """The log positions (0-based indices into ``replay.log``) of the events the replay page
+    steps through, in order: every event with a narration line (``replay.lines``), or the
+    last event if none has one. The page's event N (from 1; ``#event=N``) is
+    ``page_events(replay)[N - 1]``; the page's script picks the same events."""
+    told = [i for i, line in enumerate(replay.lines) if line]
+    return told or [replay.n_events - 1]
 
 
 def replay_data(replay, reveal: bool = False, explain: bool = False, title: str = "", note: str = "") -> dict:

@@ -39,7 +39,8 @@
       hands[i] = H; discs[i] = d; fogs[i] = g; counters[i] = n; combat[i] = c; turn[i] = t; active[i] = p;
     }
   })();
-  // the steps: every event the narration tells; the turns: their EV_TURN steps
+  // the steps: every event the narration tells (reports.replay_html.page_events); the page numbers
+  // them from 1 ("event N of M", #event=N); the turns: their EV_TURN steps
   var steps = [], turnSteps = [];
   for (var i = 0; i < N; i++) {
     if (D.lines[i]) { if (D.log[i][0] === EV.TURN) turnSteps.push(steps.length); steps.push(i); }
@@ -88,7 +89,7 @@
   document.getElementById("result").textContent = D.lines[N - 1] + " " + D.footer;
   var narration = document.getElementById("narration"), items = [];
   steps.forEach(function (ev, k) {
-    var li = el("li", {"data-step": k}, narration);
+    var li = el("li", {"data-event": k + 1}, narration);
     li.textContent = D.lines[ev].trim();
     if (D.log[ev][0] === EV.TURN) li.className = "turn";
     li.addEventListener("click", function () { go(k); });
@@ -257,6 +258,7 @@
   // ---------------------------------------------------------------- stepping
   var slider = document.getElementById("slider"), position = document.getElementById("position");
   slider.max = steps.length - 1;
+  // show step k (from 0: the page's event k + 1)
   function go(k) {
     pos = Math.max(0, Math.min(steps.length - 1, k));
     var i = steps[pos];
@@ -269,9 +271,9 @@
     if (li.offsetTop < box.scrollTop || li.offsetTop + li.offsetHeight > box.scrollTop + box.clientHeight) {
       box.scrollTop = li.offsetTop - box.clientHeight / 3;
     }
-    document.body.setAttribute("data-event", i);
-    document.body.setAttribute("data-step", pos);
-    if (history.replaceState) history.replaceState(null, "", "#event=" + i);
+    document.body.setAttribute("data-event", pos + 1);   // the event's number, as shown
+    document.body.setAttribute("data-log", i);           // its position in the engine's log
+    if (history.replaceState) history.replaceState(null, "", "#event=" + (pos + 1));
   }
   function turnStep(dir) {
     var k;
@@ -304,9 +306,10 @@
     if (keys[ev.key]) { ev.preventDefault(); keys[ev.key](); }
   });
   fitLabels();
-  var m = /event=(\d+)/.exec(location.hash), start = 0;
-  if (m) { var want = +m[1]; for (var s = 0; s < steps.length; s++) if (steps[s] <= want) start = s; }
-  go(start);
+  // #event=N opens event N (from 1, as the page counts); also when the address changes later
+  function fromAddress() { var m = /event=(\d+)/.exec(location.hash); return m ? +m[1] - 1 : 0; }
+  window.addEventListener("hashchange", function () { go(fromAddress()); });
+  go(fromAddress());
   window.replayViewer = {go: go, steps: steps, turnSteps: turnSteps, events: N};
   window.viewerReadyMs = performance.now();
   document.body.setAttribute("data-ready", "1");

@@ -116,9 +116,12 @@ def test_a_run_diffed_with_itself_changes_nothing(runs, tmp_path):
     assert "Spearman" in rep.html.read_text(encoding="utf-8")
 
 
-def test_diff_command_writes_beside_run_b_and_prints_the_summary(runs):
+def test_diff_command_writes_beside_run_b_and_prints_the_summary(runs, monkeypatch):
+    from helpers.plot_text import figure_name, record_report_figures, text_overlaps
+    figs = record_report_figures(monkeypatch)
     r = _cli("diff", runs / "standard", runs / "greedy")
     assert r.exit_code == 0, r.output
+    assert len(figs) == 2 and all(text_overlaps(f) == [] for f in figs), [figure_name(f) for f in figs]
     out = runs / "diff_standard_greedy"
     assert (out / "diff.html").exists() and (out / "tables" / "diff_cells.csv").exists()
     assert (out / "plots" / "diff_cells.png").exists()

@@ -64,12 +64,15 @@ def test_compare_plans_pair_every_game(tmp_path):
     assert var.settings["games_per_opponent"] == {"geralt_of_rivia": 32, "medusa": 30}
 
 
-def test_small_loadouts_run_writes_csv_html_and_names_the_best(tmp_path):
+def test_small_loadouts_run_writes_csv_html_and_names_the_best(tmp_path, monkeypatch):
+    from helpers.plot_text import figure_name, record_report_figures, text_overlaps
+    figs = record_report_figures(monkeypatch)
     out = tmp_path / "geralt"
     args = ["loadouts", "geralt_of_rivia", "--games", 10, "--opponents", "medusa,sinbad", "-b", "soho",
             "--jobs", 1, "--quiet", "--out", out]
     r = cli(*args)
     assert r.exit_code == 0, r.output
+    assert len(figs) == 3 and all(text_overlaps(f) == [] for f in figs), [figure_name(f) for f in figs]
     # 10 per loadout over 2 opponents x 2 seats: 3 per cell, 12 per loadout
     assert "note: 12 games per loadout instead of 10" in r.output
     games = read_games(out)
@@ -113,9 +116,11 @@ def test_small_loadouts_run_writes_csv_html_and_names_the_best(tmp_path):
     assert r.exit_code == 0 and "Best loadout overall" in r.output
 
 
-def test_arthur_plus_4_health_rises_significantly(tmp_path):
+def test_arthur_plus_4_health_rises_significantly(tmp_path, monkeypatch):
     """The acceptance case: paired games, 3 opponents x 200 on Soho, two worker processes
     (the variant has to reach them). The rise is about 11 points (z > 6 in trials)."""
+    from helpers.plot_text import record_report_figures, text_overlaps
+    figs = record_report_figures(monkeypatch)
     f = tmp_path / "arthur_plus4.toml"
     f.write_text('name = "arthur +4 health"\n[hero.king_arthur]\nhealth = 22\n')
     out = tmp_path / "cmp"
@@ -130,6 +135,7 @@ def test_arthur_plus_4_health_rises_significantly(tmp_path):
     assert "Variant 'arthur +4 health' (arthur_plus4.toml): king_arthur: health 18 -> 22" in r.output
     assert ": significant rise." in r.output
     assert (out / "report" / "compare.html").exists() and (out / "report" / "plots" / "compare.png").exists()
+    assert len(figs) == 1 and text_overlaps(figs[0]) == []
     # a compare folder cannot be resumed with another variant
     g = tmp_path / "other.toml"
     g.write_text('[hero.king_arthur]\nhealth = 20\n')

@@ -7,6 +7,8 @@
   table's examples) parses: the command exists and every option and value is accepted (the commands
   themselves are not run here; the cheap ones are).
 - The heatmap picture the README shows exists and is small.
+- Each output excerpt (the ``` block after ``<!-- output-of: COMMAND -->``) is what COMMAND
+  prints after the commands before it in the README's shell block, played for real.
 """
 import re
 import shlex
@@ -131,6 +133,52 @@ def test_readme_runs_do_not_share_a_folder_with_other_settings():
                 out = f"runs/compare_{Path(opt['--variant']).stem}_{opt['--hero'].split('@')[0]}"
         key = (args[0], tuple(rest))
         assert seen.setdefault(out, key) == key, f"{out}: used by {seen[out]} and {key}"
+
+
+def _excerpts() -> list[tuple[str, list[str], list[str]]]:
+    """Each output excerpt: (its command, the commands of the shell block before it that come
+    before that command, the excerpt's lines)."""
+    out = []
+    for m in re.finditer(r"<!-- output-of: (.+?) -->", README):
+        cmd = m.group(1)
+        blocks = re.findall(r"```sh\n(.*?)```", README[:m.start()], re.S)
+        lines = [line.split(" #")[0].strip() for line in blocks[-1].splitlines()]
+        lines = [line for line in lines if line.startswith("unmatched-sim ")]
+        assert cmd in lines, f"{cmd!r} is not in the shell block before its excerpt"
+        out.append((cmd, lines[:lines.index(cmd)], _block_after(m.group(0)).splitlines()))
+    return out
+
+
+def _matches(excerpt: str, line: str) -> bool:
+    """Whether an excerpt line stands for an output line: equal, where ``(...)`` in the
+    excerpt stands for any text in parentheses."""
+    pattern = r"\(.*?\)".join(re.escape(part) for part in excerpt.split("(...)"))
+    return re.fullmatch(pattern, line) is not None
+
+
+def test_output_excerpts_are_what_the_commands_print(tmp_path, monkeypatch):
+    """The README's output excerpts come from real runs: the commands before each excerpt
+    are played as written (with --jobs 1 --quiet --no-report, which change no game), then
+    its command; every excerpt line must be a line of that output, in order."""
+    excerpts = _excerpts()
+    assert [c for c, _, _ in excerpts] == ["unmatched-sim diff runs/four_standard runs/four_greedy"]
+    monkeypatch.chdir(tmp_path)
+    for cmd, before, lines in excerpts:
+        for line in before:
+            args = shlex.split(line)[1:]
+            if args[0] in ("matrix", "loadouts", "compare"):
+                args += ["--jobs", "1", "--quiet", "--no-report"]
+            r = run(*args)
+            assert r.exit_code == 0, f"{line}\n{r.output}"
+        r = run(*shlex.split(cmd)[1:])
+        assert r.exit_code == 0, f"{cmd}\n{r.output}"
+        printed = r.output.splitlines()
+        at = 0
+        for want in lines:
+            found = next((i for i in range(at, len(printed)) if _matches(want, printed[i])), None)
+            assert found is not None, f"README excerpt of `{cmd}`: {want!r} is not printed (in this order); " \
+                                      f"the command printed:\n{r.output}"
+            at = found + 1
 
 
 def test_cheap_readme_commands_run():

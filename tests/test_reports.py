@@ -209,6 +209,45 @@ def test_build_report_writes_tables_plots_and_one_html(run):
     assert "First player scores" in rep.summary and "gorgon" in rep.summary
 
 
+def test_no_text_runs_into_another_in_any_report_plot(run, tmp_path, monkeypatch):
+    """Every plot of the matrix report, drawn: no two of its texts (titles, axis and tick
+    labels, annotations, cell values) overlap."""
+    from helpers.plot_text import figure_name, record_report_figures, text_overlaps
+    figs = record_report_figures(monkeypatch)
+    build_report(run, out_dir=tmp_path / "report", replays=False)
+    assert len(figs) == 6
+    for fig in figs:
+        assert text_overlaps(fig) == [], figure_name(fig)
+
+
+def test_the_strength_plot_axis_labels_stay_apart():
+    """The strength plot's two long axis labels (score and rating) once ran into each other
+    under the two panels; six heroes with long names, as in the README's first matrix."""
+    from matplotlib.figure import Figure
+
+    from helpers.plot_text import text_overlaps
+    from reports.format import RATING_AXIS, SCORE_AXIS
+    from reports.plots import plot_strength
+    names = {"medusa": "Medusa", "sinbad": "Sinbad", "alice": "Alice", "king_arthur": "King Arthur",
+             "dracula": "Dracula", "jekyll_hyde": "Dr. Jekyll & Mr. Hyde"}
+    st = pd.DataFrame({"hero": list(names), "score": [.7, .6, .5, .45, .4, .3], "lo": [.65, .55, .45, .4, .35, .25],
+                       "hi": [.75, .65, .55, .5, .45, .35], "rating": [150, 80, 0, -30, -60, -140],
+                       "rating_lo": [130, 60, -20, -50, -80, -160], "rating_hi": [170, 100, 20, -10, -40, -120]})
+    fig = plot_strength(st, names)
+    assert [" ".join(a.get_xlabel().split()) for a in fig.axes] == [SCORE_AXIS, RATING_AXIS]
+    assert text_overlaps(fig) == []
+    # the check itself sees two labels that run into each other, and a slanted label only where
+    # it is drawn: "Sinbad" lies inside the upright box around the slanted name, below its text
+    f = Figure(figsize=(4, 2))
+    f.text(0.1, 0.8, SCORE_AXIS, fontsize=9)
+    f.text(0.3, 0.8, "rating", fontsize=9)
+    f.text(0.1, 0.1, "Dr. Jekyll & Mr. Hyde", rotation=30)
+    f.text(0.3, 0.085, "Sinbad", rotation=30)
+    assert text_overlaps(f) == [(SCORE_AXIS, "rating")]
+    f.texts[-1].set_position((0.2, 0.2))
+    assert text_overlaps(f) == [(SCORE_AXIS, "rating"), ("Dr. Jekyll & Mr. Hyde", "Sinbad")]
+
+
 def test_report_command(run, tmp_path):
     r = CliRunner().invoke(main, ["report", str(run)])
     assert r.exit_code == 0, r.output

@@ -190,14 +190,16 @@ def check_writable(path: Path, option: str) -> Path:
 def write_page(rep, path: Path, reveal: bool, explain: bool, note: str = "") -> None:
     """Write replay ``rep`` as a page to ``path`` and print one line; an OSError is a
     one-line error."""
-    from reports.replay_html import write_replay
+    from reports.replay_html import page_events, write_replay
     try:
         out = write_replay(path, rep, reveal=reveal, explain=explain, note=note)
     except OSError as e:
         raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from None
     g = rep.game
     result = "a draw" if g.winner < 0 else f"{g.winner_name} won"
-    click.echo(f"wrote {out} ({out.stat().st_size / 1024:.0f} KB; {len(g.log)} events, {g.turns} turns, {result}): "
+    # the page's events, as the page counts them ("event N of M", #event=N)
+    click.echo(f"wrote {out} ({out.stat().st_size / 1024:.0f} KB; {len(page_events(rep))} events, {g.turns} turns, "
+               f"{result}): "
                "open it in a browser")
 
 
