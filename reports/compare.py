@@ -178,7 +178,9 @@ def build_compare_report(out, out_dir=None) -> CompareReport:
     s = mv["settings"]
     pairs = pair_games(read_pair_columns(out / BASELINE_DIR), read_pair_columns(out / VARIANT_DIR), s["hero"])
     if len(pairs) == 0:
-        raise ValueError(f"{out}: no paired games stored yet; run `unmatched-sim compare` first")
+        busy = [p for p in (run_progress(out / h, m) for h, m in ((BASELINE_DIR, mb), (VARIANT_DIR, mv))) if p.locked]
+        raise ValueError(busy[0].no_games(out, "compare") if busy else
+                         f"{out}: no paired games stored yet; rerun its `unmatched-sim compare` command to play them")
     table = compare_table(pairs)
     names = hero_names(mv)
     changes = _changes(mv)

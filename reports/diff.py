@@ -154,7 +154,7 @@ def load_side(run_dir) -> RunSide:
     m = read_manifest(run_dir)
     counts = scan_duels(run_dir, cards=False)
     if counts.games == 0:
-        raise DiffError(f"{run_dir}: no finished games yet; run `unmatched-sim matrix` first")
+        raise DiffError(run_progress(run_dir, m).no_games(run_dir, "matrix"))
     # the one rule of every report (reports.status): complete only when every planned game is stored
     warning = run_progress(run_dir, m).warning(run_dir)
     return RunSide(run_dir, m, counts.games, counts.outcomes, warning)

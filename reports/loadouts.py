@@ -146,7 +146,7 @@ def build_loadouts_report(run_dir, out_dir=None) -> LoadoutsReport:
         raise ValueError(f"{run_dir}: not a loadouts run (made by `unmatched-sim {s.get('mode', 'matrix')}`)")
     counts = scan_duels(run_dir, cards=False)     # streamed: memory does not grow with the run
     if counts.games == 0:
-        raise ValueError(f"{run_dir}: no finished games yet; run `unmatched-sim loadouts` first")
+        raise ValueError(run_progress(run_dir, manifest).no_games(run_dir, "loadouts"))
     tables = loadout_tables(counts.outcomes, s)
     out = report_dirs(run_dir, out_dir)
     summary = summary_text(dict(tables, n_games=counts.games), manifest)

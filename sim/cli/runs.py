@@ -291,7 +291,8 @@ def _write_report(run_dir, kind: str = "matrix", against=None):
     except DiffError as e:
         raise click.BadParameter(str(e), param_hint="'--against'") from None
     except ValueError as e:
-        raise click.ClickException(f"cannot build the report of {run_dir}: {str(e).splitlines()[0]}") from None
+        why = str(e).splitlines()[0].removeprefix(f"{run_dir}: ")     # (the folder is named once)
+        raise click.ClickException(f"cannot build the report of {run_dir}: {why}") from None
     except OSError as e:
         # a full disk: every report file is written atomically, so none is left cut off
         raise click.ClickException(
@@ -473,12 +474,15 @@ def report(run_dir, against):
 def _warn_unfinished(run_dir, manifest: dict) -> None:
     """One line on stderr, before the report, when a run folder is not complete (the rule of
     ``sim.runs.store.run_progress``, the same as every report's): its figures are then of
-    the games stored so far. Also a note when the manifest was read from its backup."""
+    the games stored so far. Also a note when the manifest was read from its backup. Nothing
+    when no game is stored: the report then refuses the folder in one line saying why
+    (``RunProgress.no_games``)."""
     from sim.runs.store import run_progress
     if manifest.get("recovered_from"):
         click.echo(f"note: {run_dir}/manifest.json is damaged; read its backup {manifest['recovered_from']} "
                    "(rerunning the run's command writes manifest.json again)", err=True)
-    warning = run_progress(run_dir, manifest).warning(run_dir)
+    progress = run_progress(run_dir, manifest)
+    warning = progress.warning(run_dir) if progress.games_stored else None
     if warning:
         click.echo(warning, err=True)
 
