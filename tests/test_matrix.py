@@ -367,6 +367,12 @@ def test_cli_refuses_a_run_folder_with_other_settings(reference):
     r = cli("matrix", "--games", "40", "--heroes", "medusa,sinbad", "-b", "soho", "--seed", "6", "--chunk-size", "7",
             "--out", d)
     assert r.exit_code == 2 and "seed: run has 5, this command 6" in r.output
+    # a list or a dict of the settings: what only one side has, in words, not JSON
+    r = cli("matrix", "--games", "40", "--heroes", "alice,medusa,sinbad", "-b", "soho,marmoreal", "--seed", "5",
+            "--chunk-size", "7", "--out", d)
+    assert r.exit_code == 2 and "{" not in r.output and "\"" not in r.output
+    assert (f"{d} holds a run with different settings (battlefields: only this command has marmoreal; heroes: only "
+            "this command has alice); rerun with the same options") in " ".join(r.output.split())
     assert (d / "manifest.json").read_bytes() == before and sorted(p.name for p in (d / "games").iterdir()) == files
 
 
