@@ -332,6 +332,10 @@ def test_cli_bad_input_is_a_usage_error_and_writes_nothing(tmp_path):
         (["--heroes", "medusa,hercules"], "Invalid value for '--heroes': unknown hero 'hercules'; valid: "),
         (["-b", "atlantis"], "Invalid value for '--battlefields': unknown battlefield 'atlantis'; valid: baskerville_manor"),
         (["--games", "0"], "Invalid value for '--games' / '-n': 0 is not in the range 1<=x<=1000000"),
+        (["--games", "abc"], "Invalid value for '--games' / '-n': 'abc' is not a whole number of games."),
+        (["--games", "2.5"], "Invalid value for '--games' / '-n': '2.5' is not a whole number of games."),
+        (["--seed", "x"], "Invalid value for '--seed' / '-s': 'x' is not a whole number."),
+        (["--task-games", "many"], "Invalid value for '--task-games': 'many' is not a whole number of games."),
         (["--ai", "clever"], "unknown AI profile 'clever'; valid: expert, expert-deep, greedy, random, standard, standard-1, tuned"),
     ]
     for extra, message in cases:

@@ -15,7 +15,7 @@ import click
 
 from sim.cli.app import main
 from sim.cli.options import (
-    MAX_GAMES, backend_options, check_profile, homebrew_paths, note_expert_in_teams, run_options, variant_of,
+    GAMES, Whole, backend_options, check_profile, homebrew_paths, note_expert_in_teams, run_options, variant_of,
     variant_option, run_content, warn_skipped,
 )
 from sim.content.profiles import DEFAULT_PROFILE, profile_names
@@ -26,14 +26,14 @@ from sim.runs.errors import RunError, RunInterrupted, RunWriteError
 @click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
               help="The profile being measured: " + ", ".join(profile_names()) + ", or a profile .toml file.")
 @click.option("--vs", default="greedy", show_default=True, metavar="PROFILE", help="The opposing profile.")
-@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(1, MAX_GAMES),
+@click.option("--games", "-n", default=2000, show_default=True, type=GAMES,
               help="Games per hero for --ai, split evenly over opponents (mirror included), battlefields and seats.")
 @click.option("--heroes", "hero_names", multiple=True, metavar="KEYS",
               help="Heroes (comma-separated or repeated). Default: every installed hero.")
 @click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS",
               help="Battlefields (comma-separated or repeated). Default: every installed battlefield.")
 @backend_options
-@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1), help="Run seed.")
+@click.option("--seed", "-s", default=1, show_default=True, type=Whole(0, 2**32 - 1), help="Run seed.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @variant_option
 def arena(ai, vs, games, hero_names, battlefield_names, seed, as_json, backend, variant_path):
@@ -79,7 +79,7 @@ def _run_error(e):
 
 
 @main.command()
-@click.option("--games", "-n", default=1000, show_default=True, type=click.IntRange(1, MAX_GAMES),
+@click.option("--games", "-n", default=1000, show_default=True, type=GAMES,
               help="Games per pair of heroes, split evenly between the seats, the battlefields and the loadouts.")
 @click.option("--heroes", "hero_names", multiple=True, metavar="KEYS",
               help="Heroes to pair (comma-separated or repeated; KEY@LOADOUT for one loadout only). "
@@ -143,7 +143,7 @@ def _note_uneven_split(plan, games: int) -> None:
 
 
 @main.command()
-@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(1, MAX_GAMES),
+@click.option("--games", "-n", default=2000, show_default=True, type=GAMES,
               help="Total games, spread evenly over the pairings (two disjoint hero pairs) and rounded up so "
                    "that every pairing gets the same number (the command prints how many).")
 @click.option("--heroes", "hero_names", multiple=True, metavar="KEYS",
@@ -320,7 +320,7 @@ def _out_name(*parts) -> Path:
 
 @main.command()
 @click.argument("hero")
-@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(1, MAX_GAMES),
+@click.option("--games", "-n", default=2000, show_default=True, type=GAMES,
               help="Games per loadout, split evenly over the opponents, battlefields and seats (rounded up so "
                    "that each gets the same number; the report says so).")
 @click.option("--opponents", "opponent_names", multiple=True, metavar="KEYS",
@@ -367,7 +367,7 @@ def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chun
 @click.option("--hero", "hero", required=True, metavar="KEY",
               help="The hero whose win rate is compared (KEY or KEY@LOADOUT; a hero with gear plays all its "
                    "loadouts unless one is named).")
-@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(1, MAX_GAMES),
+@click.option("--games", "-n", default=2000, show_default=True, type=GAMES,
               help="Games per opponent in each of the two runs, split evenly over battlefields, seats and loadouts "
                    "(rounded up so that each gets the same number).")
 @click.option("--opponents", "opponent_names", multiple=True, metavar="KEYS",
@@ -494,18 +494,18 @@ def _no_against(against, what: str) -> None:
 
 
 @main.command()
-@click.option("--games", "-n", default=2420, show_default=True, type=click.IntRange(min=1),
+@click.option("--games", "-n", default=2420, show_default=True, type=Whole(min=1, noun="games"),
               help="Duels per timed run, rounded up to a multiple of the hero pairs.")
 @click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE", help="AI profile for both seats.")
-@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Worker processes. Default: all cores.")
-@click.option("--repeat", default=3, show_default=True, type=click.IntRange(min=1), help="Timed one-core runs.")
-@click.option("--python-games", default=6, show_default=True, type=click.IntRange(min=0),
+@click.option("--jobs", "-j", default=None, type=Whole(min=1), help="Worker processes. Default: all cores.")
+@click.option("--repeat", default=3, show_default=True, type=Whole(min=1), help="Timed one-core runs.")
+@click.option("--python-games", default=6, show_default=True, type=Whole(min=0),
               help="Duels for the plain-Python (NUMBA_DISABLE_JIT=1) comparison; 0 skips it.")
-@click.option("--start-runs", default=2, show_default=True, type=click.IntRange(min=0),
+@click.option("--start-runs", default=2, show_default=True, type=Whole(min=0),
               help="Warm start-up measurements (a fresh python each); 0 skips them.")
 @click.option("--compile", "measure_compile", is_flag=True,
               help="Also measure the compile time with an empty cache (in a temporary folder; takes minutes).")
-@click.option("--matrix-games", default=100, show_default=True, type=click.IntRange(min=0), metavar="N",
+@click.option("--matrix-games", default=100, show_default=True, type=Whole(min=0, noun="games"), metavar="N",
               help="Games per hero pair of the designer-shaped run (the full matrix through the real run "
                    "pipeline, in a temporary folder); 0 skips it.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
