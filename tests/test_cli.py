@@ -98,12 +98,27 @@ def test_a_compile_is_announced_on_stderr_also_when_it_is_not_a_terminal(monkeyp
     stderr is a terminal; stdout stays clean for scripts. (Here the compile is simulated: the
     callback runs at once, as it would before numba compiled the first engine function.)"""
     import sim.engine.sigs
-    from sim.cli.app import COMPILE_NOTICE
+    from sim.cli.app import compile_notice
     monkeypatch.setattr(sim.engine.sigs, "on_first_compile", lambda callback: callback())
     r = CliRunner().invoke(main, ["duel", "medusa", "sinbad", "--json"])
     assert r.exit_code == 0
-    assert r.stderr.splitlines() == [COMPILE_NOTICE]
+    assert r.stderr.splitlines() == [compile_notice("duel")]
     assert json.loads(r.stdout)["seed"] == 1
+
+
+def test_the_compile_notice_says_which_part_it_compiles_and_how_long_it_takes():
+    """The first matrix after a duel compiles only the run code (15-45 s), not the whole
+    engine ("about a minute"): the notice names the part of each command and its time."""
+    from sim.cli.app import compile_notice
+    assert compile_notice("matrix") == (
+        "Compiling the engine's run code for this machine, once after an install or an engine change: 15-45 s on "
+        "two cores after a first duel (else 1-4 minutes: the duel code first); `unmatched-sim warmup` compiles "
+        "every part ahead, and later commands start in seconds.")
+    assert compile_notice("loadouts") == compile_notice("compare") == compile_notice("matrix")
+    assert "the engine's team-game code" in compile_notice("teams")
+    assert "the engine's replay code" in compile_notice("report")
+    assert compile_notice("duel").startswith("Compiling the engine's duel code for this machine") and \
+        ": 1-3 minutes on two cores" in compile_notice("duel")
 
 
 def test_the_notice_callbacks_run_once_before_the_first_compile():
