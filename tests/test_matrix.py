@@ -1,6 +1,7 @@
 """The matrix runner: planning, seeding, the Parquet store, resume, workers, CLI errors."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -388,6 +389,14 @@ def test_cli_matrix_runs_resumes_and_reports(tmp_path):
     assert r.exit_code == 0, r.output
     assert "Played 60 games" in r.output and "4 cells; 60 games stored" in r.output
     assert "First player scores" in r.output and f"Report: {d / 'report' / 'report.html'}" in r.output
+    # the time of play is said to be that, and the last line says where the command's time went
+    assert re.search(r"Played 60 games in \d+\.\d s of play \(", r.stdout)
+    last = r.stderr.splitlines()[-1]
+    m = re.fullmatch(r"Took (\d+) s up to here: (\d+\.\d) s of play, (\d+\.\d) s (?:loading|compiling) the engine "
+                     r"(?:\(once\) )?and starting and stopping the workers, (\d+\.\d) s for the report, (\d+\.\d) s starting up "
+                     r"and planning\.", last)
+    assert m, last
+    assert abs(int(m[1]) - sum(float(x) for x in m.groups()[1:])) <= 0.75        # the parts add up (rounded)
     assert (d / "report" / "tables" / "matchups.csv").exists() and (d / "report" / "plots" / "map_soho.png").exists()
     r = cli(*args)
     assert r.exit_code == 0 and "All 60 games were already stored" in r.output

@@ -18,6 +18,7 @@ mid-run) is a one-line ``Error: ...`` with exit status 1, never a traceback.
 from __future__ import annotations
 
 import functools
+import time
 from pathlib import Path
 
 import click
@@ -105,8 +106,21 @@ _warned: set = set()
 
 
 def new_command() -> None:
-    """Start a command: the warnings said once per command (:func:`warn_skipped`) may be said again."""
+    """Start a command: the warnings said once per command (:func:`warn_skipped`) may be said
+    again, and its clock (:func:`command_seconds`) starts: for the first command of the process
+    when the process imported ``sim.cli`` (the imports are part of the wait), else now."""
+    import sim.cli
     _warned.clear()
+    _clock["started"] = time.perf_counter() if _clock else getattr(sim.cli, "IMPORTED", time.perf_counter())
+
+
+_clock: dict = {}
+
+
+def command_seconds() -> float:
+    """Wall seconds since this command started (see :func:`new_command`; since the call if no
+    command started)."""
+    return time.perf_counter() - _clock.setdefault("started", time.perf_counter())
 
 
 def warn_skipped(bad) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -107,10 +108,8 @@ def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_s
         raise _run_error(e) from None
     _note_uneven_split(plan, games)
     _note_variant_unused(variant, plan.settings["heroes"])
-    _execute(plan, backend, quiet, out, task_games=task_games)
-    if no_report:
-        return
-    _write_report(out)
+    res = _execute(plan, backend, quiet, out, task_games=task_games)
+    _report_and_time([res], out, no_report=no_report)
 
 
 def _note_variant_unused(variant, heroes) -> None:
@@ -174,9 +173,8 @@ def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, task_
     click.echo(f"--games {games}: {plan.games_total} games, {s['games_per_pairing']} per pairing "
                f"({s['pairings']} pairings of two disjoint pairs of {len(s['heroes'])} heroes), "
                f"{len(s['battlefields'])} battlefield(s).", err=True)
-    _execute(plan, backend, quiet, out, run=execute_teams, task_games=task_games)
-    if not no_report:
-        _write_report(out, "teams")
+    res = _execute(plan, backend, quiet, out, run=execute_teams, task_games=task_games)
+    _report_and_time([res], out, "teams", no_report)
 
 
 def _execute(plan, backend, quiet, out, what="", run=None, task_games=None):
@@ -209,13 +207,48 @@ def _execute(plan, backend, quiet, out, what="", run=None, task_games=None):
     finally:
         _restore_sigterm(previous)
     if res.games_played:
-        click.echo(f"{what}Played {res.games_played} games in {res.seconds:.1f} s ({res.games_per_second:,.0f} games/s) "
-                   f"in {len(plan.cells)} cells; {total} games stored in {out}.")
+        click.echo(f"{what}Played {res.games_played} games in {res.seconds:.1f} s of play ({res.games_per_second:,.0f} "
+                   f"games/s) in {len(plan.cells)} cells; {total} games stored in {out}.")
         click.echo(f"Workers: {res.backend}; {res.tasks} tasks; busy {100 * (1 - res.overhead):.0f}% of the time.",
                    err=True)
     else:
         click.echo(f"{what}All {total} games were already stored in {out}.")
     return res
+
+
+def _report_and_time(results, out, kind: str = "matrix", no_report: bool = False) -> None:
+    """Write the report of ``out`` (``kind``: see :func:`_write_report`; none with
+    ``no_report``), then say on stderr where the command's time went (:func:`_time_line`)."""
+    from sim.runs.backend import stop_local_workers
+    t = time.perf_counter()
+    stop_local_workers()
+    stopping = time.perf_counter() - t
+    t = time.perf_counter()
+    if not no_report:
+        _write_report(out, kind)
+    _time_line(results, stopping, None if no_report else time.perf_counter() - t)
+
+
+def _time_line(results, stopping: float, report_seconds: float | None) -> None:
+    """One line on stderr at the end of a command that played games: its time up to that line
+    (``sim.cli.options.command_seconds``) and what it went to: the play (``RunResult.seconds``
+    of ``results``), compiling or loading the engine and starting the workers
+    (``setup_seconds``) and stopping them (``stopping``), the report (``report_seconds``; None:
+    no report) and the rest (imports, planning). Nothing when no game was played."""
+    from sim.cli.options import command_seconds
+    from sim.engine.sigs import COMPILE_STATS
+    if not any(r.games_played for r in results):
+        return
+    total = command_seconds()
+    play = sum(r.seconds for r in results)
+    setup = sum(r.setup_seconds for r in results) + stopping
+    engine = "compiling the engine (once) and" if COMPILE_STATS["compiled"] else "loading the engine and"
+    parts = [f"{play:.1f} s of play", f"{setup:.1f} s {engine} starting and stopping the workers"]
+    if report_seconds is not None:
+        parts.append(f"{report_seconds:.1f} s for the report")
+    rest = total - play - setup - (report_seconds or 0.0)
+    click.echo(f"Took {total:.0f} s up to here: " + ", ".join(parts) + f", {max(rest, 0.0):.1f} s starting up and planning.",
+               err=True)
 
 
 def _note_same_names(hero_info: dict) -> None:
@@ -356,9 +389,8 @@ def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chun
     if s["games_per_loadout"] != games:
         click.echo(f"note: {s['games_per_loadout']} games per loadout instead of {games}, so that every opponent, "
                    "battlefield and seat gets the same number", err=True)
-    _execute(plan, backend, quiet, out, task_games=task_games)
-    if not no_report:
-        _write_report(out, "loadouts")
+    res = _execute(plan, backend, quiet, out, task_games=task_games)
+    _report_and_time([res], out, "loadouts", no_report)
 
 
 @main.command()
@@ -418,10 +450,9 @@ def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, se
     elif changed_opponents:
         click.echo(f"note: the variant also changes opponents ({', '.join(changed_opponents)}): the difference "
                    f"is the combined effect, not {s['hero']}'s change alone", err=True)
-    _execute(base, backend, quiet, base.run_dir, "Baseline: ", task_games=task_games)
-    _execute(var, backend, quiet, var.run_dir, "Variant:  ", task_games=task_games)
-    if not no_report:
-        _write_report(out, "compare")
+    results = [_execute(base, backend, quiet, base.run_dir, "Baseline: ", task_games=task_games),
+               _execute(var, backend, quiet, var.run_dir, "Variant:  ", task_games=task_games)]
+    _report_and_time(results, out, "compare", no_report)
 
 
 @main.command()
