@@ -1,5 +1,8 @@
 """The unmatched-sim command line, run through click's test runner."""
 import json
+from pathlib import Path
+
+import pytest
 
 from click.testing import CliRunner
 
@@ -34,6 +37,46 @@ def test_duel_narrates_and_json_summarises():
     j = json.loads(run("duel", "medusa", "sinbad", "--seed", "4", "--json").output)
     assert j["winner"] in ("Medusa", "Sinbad", "draw") and j["turns"] >= 1
     assert f"wins on turn {j['turns']}" in r.output or j["winner"] == "draw"
+
+
+def test_heroes_are_named_by_key_alias_or_display_name_in_any_case(tmp_path):
+    """`heroes` shows display names: every command that takes heroes takes them in any case,
+    with spaces or underscores, and plays the same games as with the keys."""
+    from sim.content.heroes import HeroFileError
+    from sim.play.match import installed_content
+    c = installed_content()
+    for name in ("King Arthur", "king arthur", "KING_ARTHUR", "king-arthur", "king_arthur"):
+        assert c.resolve_hero(name) == "king_arthur"
+    assert c.resolve_hero("Geralt") == "geralt_of_rivia" == c.resolve_hero("Geralt of Rivia")   # an alias, a name
+    assert c.resolve_hero("Dr. Jekyll & Mr. Hyde") == "jekyll_hyde" == c.resolve_hero("dr jekyll mr hyde")
+    with pytest.raises(HeroFileError, match=r"^unknown hero 'Hercules'; valid: alice, ancient_leshen, ciri, "):
+        c.resolve_hero("Hercules")
+    # a key (or alias) wins over a display name; two heroes of one display name need their keys
+    medusa = Path("heroes/medusa.toml").read_text(encoding="utf-8")
+    for key in ("snake", "viper"):
+        (tmp_path / f"{key}.toml").write_text(medusa.replace('"Medusa"', '"Stheno"'), encoding="utf-8")
+    (tmp_path / "copy.toml").write_text(medusa, encoding="utf-8")        # named Medusa, key copy
+    h = installed_content((str(tmp_path),))
+    assert h.resolve_hero("MEDUSA") == "medusa" and h.resolve_hero("Copy") == "copy" and h.resolve_hero("snake") == "snake"
+    with pytest.raises(HeroFileError, match=r"^hero 'Stheno' fits several heroes: snake, viper; give one of these keys$"):
+        h.resolve_hero("Stheno")
+    key = run("duel", "medusa", "sinbad", "--seed", "4", "--json")
+    shown = run("duel", "Medusa", "SINBAD", "--seed", "4", "--json")
+    assert shown.exit_code == 0 and json.loads(shown.output) == json.loads(key.output)
+    r = run("duel", "King Arthur", "medusa", "--seed", "7")
+    assert r.exit_code == 0 and r.output.startswith("King Arthur (king_arthur) vs Medusa (medusa)")
+    r = run("duel", "Medusa+Alice", "Sinbad+King Arthur", "-b", "soho", "--seed", "3")
+    assert r.exit_code == 0 and "Game over" in r.output, r.output
+    r = run("matrix", "--games", "4", "--heroes", "Medusa,KING_ARTHUR", "-b", "soho", "--ai", "random", "--no-report",
+            "-q", "--out", tmp_path / "runs" / "m")
+    assert r.exit_code == 0 and json.loads((tmp_path / "runs" / "m" / "manifest.json").read_text())["settings"]["heroes"] == {
+        "king_arthur": [""], "medusa": [""]}
+    r = run("loadouts", "Geralt of Rivia", "--games", "8", "--opponents", "Medusa", "-b", "soho", "--ai", "random",
+            "--no-report", "-q", "--out", tmp_path / "runs" / "g")
+    assert r.exit_code == 0, r.output
+    assert json.loads((tmp_path / "runs" / "g" / "manifest.json").read_text())["settings"]["hero"] == "geralt_of_rivia"
+    r = run("duel", "Medusa", "Hercules")
+    assert r.exit_code == 2 and "unknown hero 'Hercules'; valid: alice, ancient_leshen" in r.output
 
 
 def test_unknown_names_list_the_valid_ones():

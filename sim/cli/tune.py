@@ -15,6 +15,7 @@ import click
 
 from sim.cli.app import main
 from sim.cli.options import Whole, backend_options, check_profile, homebrew_paths
+from sim.content.heroes import HeroFileError
 from sim.runs.errors import RunError
 
 
@@ -81,10 +82,10 @@ def tune(heroes, all_heroes, field, battlefields, weights, field_ai, games_per_e
     keys = sorted(content.specs) if all_heroes else _keys(heroes)
     if not keys:
         raise click.UsageError("name at least one HERO to tune, or give --all")
-    bad = [k for k in keys if k not in content.specs]
-    if bad:
-        raise click.BadParameter(content.unknown_hero(bad[0]),
-                                 param_hint="'HERO'")
+    try:
+        keys = [content.resolve_hero(k) for k in keys]
+    except HeroFileError as e:
+        raise click.BadParameter(str(e), param_hint="'HERO'") from None
     if len(set(keys)) != len(keys):
         raise click.BadParameter("a hero is named twice", param_hint="'HERO'")
     out = out or Path("runs") / (f"tune_{keys[0]}" if len(keys) == 1 else "tune")

@@ -158,7 +158,8 @@ def package_version() -> str:
 def resolve_heroes(names, content, option: str = "--heroes") -> dict[str, list[str]]:
     """Hero selection -> {key: [loadouts]}.
 
-    ``names``: hero keys (or their aliases, e.g. ``geralt``) or ``key@loadout`` strings
+    ``names``: hero keys (or their aliases, e.g. ``geralt``, or display names, in any case:
+    ``sim.content.compile.Content.resolve_hero``) or ``key@loadout`` strings
     (comma-separated lists allowed); None or empty means every installed hero with all
     its loadouts. A plain key
     takes all of the hero's loadouts; ``key@loadout`` only the named ones. Raises
@@ -178,11 +179,10 @@ def resolve_heroes(names, content, option: str = "--heroes") -> dict[str, list[s
             key, lo = parse_hero(name)
         except MatchError as e:
             raise RunError(str(e), option) from None
-        if key not in content.specs:
-            canon = [k for k, sp in content.specs.items() if key in getattr(sp, "aliases", ())]
-            if not canon:
-                raise RunError(content.unknown_hero(key), option)
-            key = canon[0]
+        try:
+            key = content.resolve_hero(key)
+        except HeroFileError as e:
+            raise RunError(str(e), option) from None
         spec = content.specs[key]
         if lo is None:
             los = list(spec.loadouts())
