@@ -37,7 +37,7 @@ from sim.runs.versus import BASELINE_DIR, VARIANT_DIR
 from . import loadout_plots as P
 from .format import ALL_OPPONENTS, hero_names, opponent_label, pct, plural, pts, pvalue
 from .render import ReportFiles, img, page, report_dirs, table_html, write_frame, write_pngs, write_text
-from .stats import holm, paired_difference, wilson
+from .stats import guarded_holm, paired_difference, sample_guard, wilson
 from .status import run_progress, unfinished_lines
 
 ALPHA = 0.05
@@ -103,10 +103,13 @@ def compare_table(pairs: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     ``pairs``: :func:`pair_games`. Columns: ``opponent``, ``games`` (pairs),
     ``baseline`` / ``variant`` (mean scores) with Wilson 95% intervals
     (``baseline_lo`` ...), ``change`` (variant minus baseline), ``lo`` / ``hi``
-    (its 95% t interval from the paired differences), ``t``, ``p``, ``p_holm`` (Holm
-    over every row), ``significant`` (bool), ``verdict`` ("significant rise",
-    "significant fall" or "no significant change"), ``discordant`` (pairs with
-    different outcomes) and ``identical_share`` (share of pairs with the same outcome).
+    (its 95% t interval from the paired differences), ``t``, ``p``, ``enough_games``
+    (:func:`reports.stats.sample_guard` of the baseline's and the variant's scores over the
+    pairs: Cochran's rule), ``p_holm`` (Holm over the rows with enough games), ``significant``
+    (bool; False without enough games), ``verdict`` ("significant rise", "significant fall",
+    "no significant change", or ``too few games (...)`` saying how many a verdict needs),
+    ``discordant`` (pairs with different outcomes) and ``identical_share`` (share of pairs
+    with the same outcome).
     """
     rows = []
     groups = [(o, g) for o, g in pairs.groupby("opponent", sort=True)] + [(ALL_OPPONENTS, pairs)]
@@ -122,15 +125,17 @@ def compare_table(pairs: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
             disc = int((b != v).sum())
         blo, bhi = wilson(b.sum(), n) if n else (np.nan, np.nan)
         vlo, vhi = wilson(v.sum(), n) if n else (np.nan, np.nan)
+        guard = sample_guard([b.sum(), v.sum()], [n, n])
         rows.append({"opponent": opp, "games": n, "baseline": b.mean() if n else np.nan, "baseline_lo": blo,
                      "baseline_hi": bhi, "variant": v.mean() if n else np.nan, "variant_lo": vlo, "variant_hi": vhi,
                      "change": change, "lo": lo, "hi": hi, "t": t, "p": p, "discordant": disc,
-                     "identical_share": 1 - disc / n if n else np.nan})
+                     "identical_share": 1 - disc / n if n else np.nan, "enough_games": guard.enough,
+                     "too_few": guard.reason("paired games" + (" over all opponents" if opp == ALL_OPPONENTS else ""))})
     t = pd.DataFrame(rows)
-    t["p_holm"], t["significant"] = holm(t["p"].to_numpy(float), alpha)
-    t["verdict"] = [("significant rise" if c > 0 else "significant fall") if s else "no significant change"
-                    for c, s in zip(t["change"], t["significant"])]
-    return t
+    t = t.assign(**guarded_holm(t["p"].to_numpy(float), t["enough_games"].to_numpy(bool), alpha))
+    t["verdict"] = [few if few else ("significant rise" if c > 0 else "significant fall") if s else
+                    "no significant change" for c, s, few in zip(t["change"], t["significant"], t["too_few"])]
+    return t.drop(columns="too_few")
 
 
 def summary_text(table: pd.DataFrame, settings: dict, names: dict, changes: list[str]) -> str:
@@ -178,7 +183,9 @@ def build_compare_report(out, out_dir=None) -> CompareReport:
     s = mv["settings"]
     pairs = pair_games(read_pair_columns(out / BASELINE_DIR), read_pair_columns(out / VARIANT_DIR), s["hero"])
     if len(pairs) == 0:
-        raise ValueError(f"{out}: no paired games stored yet; run `unmatched-sim compare` first")
+        busy = [p for p in (run_progress(out / h, m) for h, m in ((BASELINE_DIR, mb), (VARIANT_DIR, mv))) if p.locked]
+        raise ValueError(busy[0].no_games(out, "compare") if busy else
+                         f"{out}: no paired games stored yet; rerun its `unmatched-sim compare` command to play them")
     table = compare_table(pairs)
     names = hero_names(mv)
     changes = _changes(mv)

@@ -27,7 +27,9 @@ Definitions (one row per hero or per cell):
   expected score is the same in both runs), Holm-corrected
   (``statsmodels.stats.multitest.multipletests``) over the family: the heroes; the
   pooled cells; the per-battlefield cells (a family of its own). ``significant``:
-  p_holm < 0.05.
+  p_holm < 0.05. A row with too few games for a verdict (``enough_games`` False:
+  ``reports.stats.sample_guard``, Cochran's rule of 5 expected wins and losses in each run)
+  is left out of its family: ``p_holm`` NaN, never significant.
 - **cells**: each unordered pair of different heroes once (``hero`` before ``opponent``
   in key order; the opponent's score is 1 - score), pooled over battlefields and
   loadouts, or per battlefield (battlefields of both runs only). A cell **flips** when
@@ -52,7 +54,7 @@ from sim.runs.store import MANIFEST, read_manifest
 
 from .format import ALL, hero_names, pct, plural, pts, pvalue
 from .render import ReportFiles, report_dirs, write_pngs, write_tables
-from .stats import Z95, holm, outcome_counts, score_interval, two_proportion_test
+from .stats import Z95, guarded_holm, outcome_counts, sample_guard, score_interval, two_proportion_test
 from .status import run_progress
 from .stream import scan_duels
 from .tables import sides
@@ -154,7 +156,7 @@ def load_side(run_dir) -> RunSide:
     m = read_manifest(run_dir)
     counts = scan_duels(run_dir, cards=False)
     if counts.games == 0:
-        raise DiffError(f"{run_dir}: no finished games yet; run `unmatched-sim matrix` first")
+        raise DiffError(run_progress(run_dir, m).no_games(run_dir, "matrix"))
     # the one rule of every report (reports.status): complete only when every planned game is stored
     warning = run_progress(run_dir, m).warning(run_dir)
     return RunSide(run_dir, m, counts.games, counts.outcomes, warning)
@@ -217,7 +219,9 @@ def _counts(side: RunSide, heroes: list, by: list) -> pd.DataFrame:
 
 def _compare(ta: pd.DataFrame, tb: pd.DataFrame, keys: list) -> pd.DataFrame:
     """Join two count tables on ``keys`` and add each run's score and Wilson interval, the
-    change with its 95% interval, the z test (p) and Holm's correction over the rows."""
+    change with its 95% interval, the z test (p), whether the row has games enough for a
+    verdict (``enough_games``: ``reports.stats.sample_guard``, Cochran's rule) and Holm's
+    correction over the rows that have (``p_holm`` NaN and ``significant`` False for the others)."""
     cols = ["games", "wins", "draws", "losses", "points"]
     t = ta[keys + cols].merge(tb[keys + cols], on=keys, how="outer", suffixes=("_a", "_b"))
     for c in cols:
@@ -238,8 +242,9 @@ def _compare(ta: pd.DataFrame, tb: pd.DataFrame, keys: list) -> pd.DataFrame:
              zip(t["points_a"], t["games_a"], t["points_b"], t["games_b"])]
     t["z"] = [r.statistic for r in tests]
     t["p"] = [r.pvalue for r in tests]
-    t["p_holm"], t["significant"] = holm(t["p"].to_numpy(float), ALPHA)
-    return t
+    t["enough_games"] = [sample_guard([p1, p2], [n1, n2]).enough for p1, n1, p2, n2 in
+                         zip(t["points_a"], t["games_a"], t["points_b"], t["games_b"])]
+    return t.assign(**guarded_holm(t["p"].to_numpy(float), t["enough_games"].to_numpy(bool), ALPHA))
 
 
 def field_scores(a: RunSide, b: RunSide, heroes: list) -> pd.DataFrame:
@@ -248,7 +253,8 @@ def field_scores(a: RunSide, b: RunSide, heroes: list) -> pd.DataFrame:
     One row per hero, strongest in B first: ``hero``, ``games_a`` (int64), ``score_a``,
     ``lo_a``, ``hi_a``, ``games_b``, ``score_b``, ``lo_b``, ``hi_b`` (float64 0..1),
     ``change``, ``change_lo``, ``change_hi`` (B - A, float64 fractions), ``z``, ``p``,
-    ``p_holm`` (Holm over the heroes), ``significant`` (bool), ``rank_a`` / ``rank_b``
+    ``enough_games`` (bool: Cochran's rule, see :func:`_compare`), ``p_holm`` (Holm over the
+    heroes with enough games), ``significant`` (bool), ``rank_a`` / ``rank_b``
     (int64, 1 = the highest field score; ties share the best rank), ``rank_change``
     (rank_a - rank_b: positive when the hero rises in B).
     """
@@ -257,7 +263,8 @@ def field_scores(a: RunSide, b: RunSide, heroes: list) -> pd.DataFrame:
         t[f"rank_{s}"] = t[f"score_{s}"].rank(ascending=False, method="min").astype(np.int64)
     t["rank_change"] = t["rank_a"] - t["rank_b"]
     cols = ["hero", "games_a", "score_a", "lo_a", "hi_a", "games_b", "score_b", "lo_b", "hi_b", "change",
-            "change_lo", "change_hi", "z", "p", "p_holm", "significant", "rank_a", "rank_b", "rank_change"]
+            "change_lo", "change_hi", "z", "p", "enough_games", "p_holm", "significant", "rank_a", "rank_b",
+            "rank_change"]
     return t.sort_values(["score_b", "hero"], ascending=[False, True], kind="stable")[cols].reset_index(drop=True)
 
 
@@ -298,7 +305,8 @@ def cell_changes(a: RunSide, b: RunSide, heroes: list, by_battlefield: bool = Fa
     One row per unordered pair (``hero`` < ``opponent`` by key; the score is the hero's)
     [per ``battlefield``]: ``games_a``, ``score_a``, ``lo_a``, ``hi_a``, ``games_b``,
     ``score_b``, ``lo_b``, ``hi_b``, ``change``, ``change_lo``, ``change_hi``, ``z``, ``p``,
-    ``p_holm`` (Holm over these rows), ``significant``, ``flip`` (bool) and ``winner_a`` /
+    ``enough_games``, ``p_holm`` (Holm over these rows with enough games), ``significant``,
+    ``flip`` (bool) and ``winner_a`` /
     ``winner_b`` (the hero key whose Wilson interval lies above 0.5, or "" if none).
     """
     by = ["hero", "opponent"] + (["battlefield"] if by_battlefield else [])
@@ -314,8 +322,8 @@ def cell_changes(a: RunSide, b: RunSide, heroes: list, by_battlefield: bool = Fa
         t[f"winner_{s}"] = np.where(t[f"lo_{s}"] > 0.5, t["hero"], np.where(t[f"hi_{s}"] < 0.5, t["opponent"], ""))
     t["flip"] = (t["winner_a"] != "") & (t["winner_b"] != "") & (t["winner_a"] != t["winner_b"])
     cols = ["hero", "opponent", "battlefield", "games_a", "score_a", "lo_a", "hi_a", "games_b", "score_b", "lo_b",
-            "hi_b", "change", "change_lo", "change_hi", "z", "p", "p_holm", "significant", "flip", "winner_a",
-            "winner_b"]
+            "hi_b", "change", "change_lo", "change_hi", "z", "p", "enough_games", "p_holm", "significant", "flip",
+            "winner_a", "winner_b"]
     return t.sort_values(["battlefield", "hero", "opponent"], kind="stable")[cols].reset_index(drop=True)
 
 
@@ -375,7 +383,8 @@ def summary_text(d: Diff) -> str:
         lines.append(f"{names.get(r['hero'], r['hero'])[:17]:<18}{pct(r['score_a']):>8} "
                      f"{_iv(r['lo_a'], r['hi_a']):<16}{pct(r['score_b']):>8} {_iv(r['lo_b'], r['hi_b']):<16}"
                      f"{pts(r['change']):>7} {_iv(r['change_lo'], r['change_hi'], pts):<23}"
-                     f"{pvalue(r['p_holm']):>8}{'*' if r['significant'] else ' '} {r['rank_a']}→{r['rank_b']}")
+                     f"{pvalue(r['p_holm']) if r['enough_games'] else 'too few':>8}{'*' if r['significant'] else ' '} "
+                     f"{r['rank_a']}→{r['rank_b']}")
     rho, p = d.spearman
     lines += ["", "Spearman rank correlation of the field scores (A vs B): "
               + (f"{rho:+.3f} (p {pvalue(p)}, {len(h)} heroes)" if np.isfinite(rho) else
@@ -391,6 +400,10 @@ def summary_text(d: Diff) -> str:
     lines += ["", f"Matchup cells (pooled over battlefields): {plural(len(c), 'cell')}, "
               f"{len(sig)} with a significant change (two-proportion z test, Holm over the cells), "
               f"{len(flip)} flipped (the winner changes beyond both Wilson intervals)."]
+    few = int((~c["enough_games"]).sum())
+    if few:
+        lines.append(f"{plural(few, 'cell')} with too few games for a verdict (fewer than Cochran's rule asks: 5 "
+                     "expected wins and losses in each run), left out of the test family.")
     for title, rows in (("significant", sig), ("flipped", flip)):
         if len(rows):
             lines.append(f"{title}: hero vs opponent  score_a → score_b  change [change_lo, change_hi]  p_holm")

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .format import ALL_OPPONENTS
-from .stats import Z95, holm, homogeneity_test, outcome_counts, pairwise_tests, score_interval
+from .stats import Z95, guarded_holm, homogeneity_test, outcome_counts, pairwise_tests, sample_guard, score_interval
 
 ALPHA = 0.05
 
@@ -53,19 +53,25 @@ def loadout_tests(scores: pd.DataFrame, alpha: float = ALPHA) -> tuple[pd.DataFr
     ``scores``: :func:`loadout_scores`. Returns ``(tests, pairs, best)``:
 
     - ``tests``: one row per opponent: ``chi2``, ``df``, ``p`` (Pearson homogeneity
-      across the loadouts), ``p_holm`` (Holm over all rows), ``significant``;
+      across the loadouts), ``enough_games`` (:func:`reports.stats.sample_guard`: Cochran's
+      rule), ``games_needed`` (games a loadout that rule asks for; inf when every game had the
+      same result), ``too_few`` (what to say instead of a verdict, '' when enough games), ``p_holm``
+      (Holm over the rows with enough games), ``significant`` (False without enough games);
     - ``pairs``: per opponent every pair of loadouts (:func:`reports.stats.pairwise_tests`,
       Holm within the opponent);
     - ``best``: per opponent the best loadout with ``score``, ``lo``, ``hi``, ``games``,
       the runner-up and ``gap`` (best minus runner-up score), ``differ`` (the omnibus
-      test is significant after Holm), ``ties`` (loadouts whose difference from the best
+      test is significant after Holm), ``games_needed`` and ``too_few`` (as in ``tests``), ``ties`` (loadouts whose difference from the best
       is not significant after Holm, ';'-joined) and ``n_ties``.
     """
     test_rows, pair_frames, best_rows = [], [], []
     for opp, g in scores.groupby("opponent", sort=False):
         t = homogeneity_test(g["points"].to_numpy(float), g["games"].to_numpy(float))
+        guard = sample_guard(g["points"].to_numpy(float), g["games"].to_numpy(float))
+        per = "a loadout over all opponents" if opp == ALL_OPPONENTS else "a loadout per opponent"
         test_rows.append({"opponent": opp, "loadouts": len(g), "games": int(g["games"].sum()),
-                          "chi2": t.statistic, "df": t.df, "p": t.pvalue})
+                          "chi2": t.statistic, "df": t.df, "p": t.pvalue, "enough_games": guard.enough,
+                          "games_needed": guard.needed, "too_few": guard.reason(per)})
         pr = pairwise_tests(g["loadout"].tolist(), g["points"].to_numpy(float), g["games"].to_numpy(float), alpha)
         pair_frames.append(pr.assign(opponent=opp))
         ranked = g.sort_values(["score", "loadout"], ascending=[False, True], kind="stable")
@@ -84,9 +90,11 @@ def loadout_tests(scores: pd.DataFrame, alpha: float = ALPHA) -> tuple[pd.DataFr
                           "worst_loadout": ranked.iloc[-1]["loadout"], "worst_score": ranked.iloc[-1]["score"],
                           "ties": ";".join(ties), "n_ties": len(ties)})
     tests = pd.DataFrame(test_rows)
-    tests["p_holm"], tests["significant"] = holm(tests["p"].to_numpy(float), alpha)
+    tests = tests.assign(**guarded_holm(tests["p"].to_numpy(float), tests["enough_games"].to_numpy(bool), alpha))
     best = pd.DataFrame(best_rows)
     best["differ"] = best["opponent"].map(tests.set_index("opponent")["significant"])
+    for col in ("games_needed", "too_few"):
+        best[col] = best["opponent"].map(tests.set_index("opponent")[col])
     pairs = pd.concat(pair_frames, ignore_index=True)
     pairs = pairs[["opponent"] + [c for c in pairs.columns if c != "opponent"]]
     return tests, pairs, best
@@ -104,16 +112,23 @@ def gear_effects(scores: pd.DataFrame, groups, alpha: float = ALPHA) -> tuple[pd
     by '+', in group order). For each group and each option after the first (the
     reference), within every combination of the other groups' options the score
     difference option minus reference and its variance (sum of the two loadouts'
-    per-game score variances over their games) are computed
-    (``by_combination``); the effect is their mean over the combinations, with
-    standard error sqrt(sum of variances) / combinations, a normal 95% interval,
-    a two-sided z-test p-value and Holm's correction over the hero's contrasts per
-    opponent. Returns ``(effects, by_combination)``: effects rows (opponent, group,
-    option, reference, effect, lo, hi, se, z, p, p_holm, significant, combinations);
-    by_combination rows (opponent, group, option, reference, fixed, difference, lo, hi).
+    per-game score variances over their games) are computed; the effect is their mean
+    over the combinations, with standard error sqrt(sum of variances) / combinations, a
+    normal 95% interval, a two-sided z-test p-value and Holm's correction over the hero's
+    contrasts per opponent that have games enough for a verdict (``enough_games``:
+    :func:`reports.stats.sample_guard` of the option's and the reference's games pooled over
+    the combinations; without, ``p_holm`` is NaN and ``significant`` False). Returns
+    ``(effects, by_combination)``: effects rows (opponent, group, option, reference,
+    effect, lo, hi, se, z, p, enough_games, p_holm, significant, combinations);
+    by_combination rows (opponent, group, option, reference, fixed, games, reference_games,
+    difference, lo, hi): one per combination, its difference with Newcombe's 95% interval
+    from the two Wilson intervals (``statsmodels``' ``confint_proportions_2indep``,
+    method ``newcomb``: never of zero width, also at 0 or n wins of n), NaN where the
+    option or the reference has no games (their ``games`` says 0).
     Differences are in score units (0.01 = one point of win rate).
     """
     from scipy.stats import norm  # lazy: heavy (scipy), as in reports.stats
+    from statsmodels.stats.proportion import confint_proportions_2indep  # lazy: heavy (statsmodels)
     groups = [(g, list(o)) for g, o in groups]
     eff_rows, combo_rows = [], []
     for opp, g in scores.groupby("opponent", sort=False):
@@ -125,23 +140,27 @@ def gear_effects(scores: pd.DataFrame, groups, alpha: float = ALPHA) -> tuple[pd
             other_names = [n for j, (n, _) in enumerate(groups) if j != gi]
             ref = opts[0]
             for opt in opts[1:]:
-                diffs, vars_ = [], []
+                diffs, vars_, pooled = [], [], np.zeros((2, 2))   # (option, reference) x (points, games)
                 for fixed in itertools.product(*others):
                     def key(choice, fixed=fixed, gi=gi):
                         k = list(fixed)
                         k.insert(gi, choice)
                         return tuple(k)
                     a, b = cell.get(key(opt)), cell.get(key(ref))
-                    if a is None or b is None or a.games == 0 or b.games == 0:
+                    row = {"opponent": opp, "group": gname, "option": opt, "reference": ref,
+                           "fixed": "+".join(f"{n}={c}" for n, c in zip(other_names, fixed)) or "-",
+                           "games": int(a.games) if a is not None else 0,
+                           "reference_games": int(b.games) if b is not None else 0,
+                           "difference": np.nan, "lo": np.nan, "hi": np.nan}
+                    combo_rows.append(row)
+                    if not row["games"] or not row["reference_games"]:
                         continue
                     d = a.score - b.score
-                    v = a.var / a.games + b.var / b.games
                     diffs.append(d)
-                    vars_.append(v)
-                    se_c = np.sqrt(v)
-                    combo_rows.append({"opponent": opp, "group": gname, "option": opt, "reference": ref,
-                                       "fixed": "+".join(f"{n}={c}" for n, c in zip(other_names, fixed)) or "-",
-                                       "difference": d, "lo": d - Z95 * se_c, "hi": d + Z95 * se_c})
+                    vars_.append(a.var / a.games + b.var / b.games)
+                    pooled += [[a.points, a.games], [b.points, b.games]]
+                    lo, hi = confint_proportions_2indep(a.points, a.games, b.points, b.games, method="newcomb")
+                    row.update(difference=d, lo=float(lo), hi=float(hi))
                 k = len(diffs)
                 if k == 0:
                     continue
@@ -151,16 +170,17 @@ def gear_effects(scores: pd.DataFrame, groups, alpha: float = ALPHA) -> tuple[pd
                 p = float(2 * norm.sf(abs(z))) if np.isfinite(z) else 0.0
                 eff_rows.append({"opponent": opp, "group": gname, "option": opt, "reference": ref, "effect": eff,
                                  "lo": eff - Z95 * se, "hi": eff + Z95 * se, "se": se, "z": z, "p": p,
-                                 "combinations": k})
+                                 "enough_games": sample_guard(pooled[:, 0], pooled[:, 1]).enough, "combinations": k})
         fam = eff_rows[first:]
         if fam:
-            adj, rej = holm([r["p"] for r in fam], alpha)
-            for r, a, j in zip(fam, adj, rej):
+            h = guarded_holm([r["p"] for r in fam], [r["enough_games"] for r in fam], alpha)
+            for r, a, j in zip(fam, h["p_holm"], h["significant"]):
                 r["p_holm"], r["significant"] = float(a), bool(j)
-    cols = ["opponent", "group", "option", "reference", "effect", "lo", "hi", "se", "z", "p", "p_holm",
-            "significant", "combinations"]
+    cols = ["opponent", "group", "option", "reference", "effect", "lo", "hi", "se", "z", "p", "enough_games",
+            "p_holm", "significant", "combinations"]
     return pd.DataFrame(eff_rows, columns=cols), pd.DataFrame(
-        combo_rows, columns=["opponent", "group", "option", "reference", "fixed", "difference", "lo", "hi"])
+        combo_rows, columns=["opponent", "group", "option", "reference", "fixed", "games", "reference_games",
+                             "difference", "lo", "hi"])
 
 
 def hero_groups(info: dict) -> list:

@@ -104,18 +104,28 @@ def summary_text(tables: dict, manifest: dict) -> str:
     t = tables["tests"].set_index("opponent").loc[ALL_OPPONENTS]
     lines.append(f"Best loadout overall: {a['best_loadout']} {pct(a['score'])} [{pct(a['lo'])}, {pct(a['hi'])}]; "
                  f"worst {a['worst_loadout']} {pct(a['worst_score'])}.")
-    verdict = "differ significantly" if t["significant"] else "do not differ significantly"
-    lines.append(f"The loadouts {verdict} overall (chi-square {t['chi2']:.1f}, df {int(t['df'])}, "
-                 f"p {pvalue(t['p'])}, Holm {pvalue(t['p_holm'])}); "
-                 + (f"not significantly worse than the best: {a['ties'].replace(';', ', ')}." if a["n_ties"]
-                    else "the best is significantly better than every other loadout."))
+    if t["too_few"]:
+        lines.append(f"Whether the loadouts differ overall: {t['too_few']}.")
+    else:
+        verdict = "differ significantly" if t["significant"] else "do not differ significantly"
+        lines.append(f"The loadouts {verdict} overall (chi-square {t['chi2']:.1f}, df {int(t['df'])}, "
+                     f"p {pvalue(t['p'])}, Holm {pvalue(t['p_holm'])}); "
+                     + (f"not significantly worse than the best: {a['ties'].replace(';', ', ')}." if a["n_ties"]
+                        else "the best is significantly better than every other loadout."))
     lines += ["", f"{'opponent':<18}{'best loadout':<32}{'score':>7}  {'95% interval':<16}{'differ?':<9}ties"]
+    few = []
     for opp, r in best.iterrows():
         if opp == ALL_OPPONENTS:
             continue
         interval = f"[{pct(r['lo'])}, {pct(r['hi'])}]"
+        few += [f"{opp} {r['games_needed']:.0f}" if r["games_needed"] < float("inf") else f"{opp} (same result "
+                "every game)"] if r["too_few"] else []
         lines.append(f"{opp:<18}{r['best_loadout']:<32}{pct(r['score']):>7}  {interval:<16}"
-                     f"{'yes' if r['differ'] else 'no':<9}{r['n_ties']}")
+                     f"{'too few' if r['too_few'] else 'yes' if r['differ'] else 'no':<9}{r['n_ties']}")
+    if few:
+        per = s.get("games_per_loadout_per_opponent") or {}
+        lines.append(f"too few: {min(per.values()) if per else '?'} games a loadout per opponent; a verdict needs at "
+                     f"least {', '.join(few)} (Cochran's rule: 5 expected wins and losses; play more --games)")
     e = tables["gear_effects"]
     e = e[e["opponent"] == ALL_OPPONENTS]
     if len(e):
@@ -123,9 +133,12 @@ def summary_text(tables: dict, manifest: dict) -> str:
         for _, r in e.iterrows():
             lines.append(f"  {r['group']}: {r['option']} instead of {r['reference']}: {pts(r['effect'])} "
                          f"[{pts(r['lo'])}, {pts(r['hi'])}], p {pvalue(r['p'])}, Holm {pvalue(r['p_holm'])}"
-                         + (" (significant)" if r["significant"] else ""))
+                         + (" (significant)" if r["significant"] else "" if r["enough_games"] else
+                            " (too few games for a verdict)"))
     lines.append("(differ?: chi-square test of homogeneity across the loadouts, Holm-corrected over the opponents; "
-                 "ties: loadouts not significantly worse than the best, pairwise z-tests Holm-corrected)")
+                 "too few: fewer games than a verdict needs, every expected count of wins and losses at least 5 "
+                 "(Cochran's rule); ties: loadouts not significantly worse than the best, pairwise z-tests "
+                 "Holm-corrected)")
     return "\n".join(lines)
 
 
@@ -146,7 +159,7 @@ def build_loadouts_report(run_dir, out_dir=None) -> LoadoutsReport:
         raise ValueError(f"{run_dir}: not a loadouts run (made by `unmatched-sim {s.get('mode', 'matrix')}`)")
     counts = scan_duels(run_dir, cards=False)     # streamed: memory does not grow with the run
     if counts.games == 0:
-        raise ValueError(f"{run_dir}: no finished games yet; run `unmatched-sim loadouts` first")
+        raise ValueError(run_progress(run_dir, manifest).no_games(run_dir, "loadouts"))
     tables = loadout_tables(counts.outcomes, s)
     out = report_dirs(run_dir, out_dir)
     summary = summary_text(dict(tables, n_games=counts.games), manifest)
@@ -165,7 +178,7 @@ def build_loadouts_report(run_dir, out_dir=None) -> LoadoutsReport:
 
 
 def _best_table(best: pd.DataFrame, tests: pd.DataFrame, names: dict) -> pd.DataFrame:
-    t = best.merge(tests[["opponent", "chi2", "df", "p", "p_holm"]], on="opponent")
+    t = best.merge(tests[["opponent", "chi2", "df", "p", "p_holm"]], on="opponent")    # (best has too_few)
     t = t.assign(_all=t["opponent"] != ALL_OPPONENTS).sort_values("_all", kind="stable")   # "all" first
     out = pd.DataFrame({
         "opponent": [opponent_label(o, names) for o in t["opponent"]],
@@ -174,8 +187,9 @@ def _best_table(best: pd.DataFrame, tests: pd.DataFrame, names: dict) -> pd.Data
         "games": t["games"],
         "runner-up": [f"{r} ({pct(v)})" for r, v in zip(t["runner_up"], t["runner_up_score"])],
         "worst": [f"{r} ({pct(v)})" for r, v in zip(t["worst_loadout"], t["worst_score"])],
-        "loadouts differ? (chi², p Holm)": [f"{'yes' if d else 'no'} ({c:.1f}, {pvalue(p)})"
-                                            for d, c, p in zip(t["differ"], t["chi2"], t["p_holm"])],
+        "loadouts differ? (chi², p Holm)": [few or f"{'yes' if d else 'no'} ({c:.1f}, {pvalue(p)})"
+                                            for d, c, p, few in zip(t["differ"], t["chi2"], t["p_holm"],
+                                                                    t["too_few"])],
         "not significantly worse than the best": [x.replace(";", ", ") or "(none)" for x in t["ties"]],
     })
     return out
@@ -222,7 +236,9 @@ def write_loadouts_html(path, tables: dict, pngs: dict, summary: str, manifest: 
         '<p class="note">The best loadout is the one with the highest score (wins + draws/2, per game) against '
         'that opponent; intervals are 95% Wilson score intervals. <i>Loadouts differ?</i>: Pearson\'s chi-square '
         'test of homogeneity across the loadouts (null hypothesis: every loadout wins equally often against this '
-        'opponent), Holm-corrected over the opponents and the pooled row. <i>Not significantly worse than the '
+        'opponent), Holm-corrected over the opponents and the pooled row; <i>too few games</i> instead of a '
+        'verdict when an expected count of wins or losses of a loadout is below 5 (Cochran\'s rule). '
+        '<i>Not significantly worse than the '
         'best</i>: the loadouts whose two-proportion z-test against the best is not significant after Holm\'s '
         'correction over all pairs of loadouts for that opponent; a long list means the data cannot tell them '
         'apart, so more games (or no real difference).</p>'
@@ -263,5 +279,6 @@ def _gear_table(eff: pd.DataFrame, names: dict) -> pd.DataFrame:
         "effect (points) [95% interval]": [f"{pts(a)} [{pts(b)}, {pts(c)}]" for a, b, c in
                                            zip(e["effect"], e["lo"], e["hi"])],
         "p": [pvalue(v) for v in e["p"]], "p Holm": [pvalue(v) for v in e["p_holm"]],
-        "significant": ["yes" if v else "no" for v in e["significant"]],
+        "significant": ["yes" if v else "no" if ok else "too few games" for v, ok in zip(e["significant"],
+                                                                                        e["enough_games"])],
     })

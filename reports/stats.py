@@ -200,6 +200,63 @@ class TestResult:
     method: str
 
 
+MIN_EXPECTED = 5
+"""Cochran's rule for the tests here (chi-square, and the normal approximations of the z- and
+t-tests of scores): every expected count of the table the test reads, wins and losses of
+each group under its null hypothesis, must be at least 5 (W. G. Cochran, "Some methods for
+strengthening the common chi-square tests", Biometrics 10, 1954). :func:`sample_guard`
+applies it before any verdict."""
+
+
+@dataclass(frozen=True)
+class SampleGuard:
+    """Whether a test comparing the scores of some groups has games enough for a verdict
+    (:func:`sample_guard`). ``games``: the fewest games of a group (0 if a group has none);
+    ``needed``: games per group that :data:`MIN_EXPECTED` asks for at the groups' pooled score
+    (``inf`` when every game had the same result, or none was played)."""
+
+    games: int
+    needed: float
+
+    @property
+    def enough(self) -> bool:
+        """True when every group has at least ``needed`` games: the test's verdict stands."""
+        return self.games >= self.needed
+
+    def reason(self, per: str) -> str:
+        """What a report prints instead of a verdict when not :attr:`enough`, e.g. ``too few
+        games (12 a loadout per opponent; at least 23 for a verdict)``; ``per`` says what
+        a group is (``"a loadout per opponent"``). '' when enough."""
+        if self.enough:
+            return ""
+        need = (f"at least {int(self.needed)} for a verdict" if math.isfinite(self.needed) else
+                "every game had the same result, so no verdict" if self.games else "no games yet")
+        return f"too few games ({self.games} {per}; {need})"
+
+
+def sample_guard(points, games) -> SampleGuard:
+    """The sample-size guard of every significance verdict (loadouts, compare, diff): a
+    verdict needs every expected count of the groups' wins and losses to be at least
+    :data:`MIN_EXPECTED` under the null hypothesis that they score alike (Cochran's rule).
+
+    ``points``: array (k,) of wins + draws / 2 per group; ``games``: array (k,) of games
+    per group (paired games: the pairs, for each of the two runs). With the pooled score
+    ``p = sum(points) / sum(games)``, group i's expected wins and losses are ``games[i] x p``
+    and ``games[i] x (1 - p)``, so the rule asks ``min(games) >= MIN_EXPECTED / min(p, 1 - p)``
+    games: 10 per group at a 50% score, 25 at 20% or 80%; none suffices when every game had
+    the same result. Returns a :class:`SampleGuard`. Raises ValueError if the arrays differ
+    in shape or are empty."""
+    s = np.asarray(points, float).ravel()
+    n = np.asarray(games, float).ravel()
+    if s.shape != n.shape or len(n) == 0:
+        raise ValueError(f"points and games must be two arrays of one length, got {s.shape} and {n.shape}")
+    fewest = int(n.min())
+    total = n.sum()
+    m = min(s.sum() / total, 1.0 - s.sum() / total) if total > 0 else 0.0
+    needed = math.ceil(MIN_EXPECTED / m - 1e-9) if m > 0 else math.inf
+    return SampleGuard(fewest, needed)
+
+
 def homogeneity_test(points, games) -> TestResult:
     """Pearson's chi-square test that k groups have the same score.
 
@@ -275,7 +332,9 @@ def pairwise_tests(labels, points, games, alpha: float = 0.05) -> pd.DataFrame:
     ``labels``: (k,) group names; ``points`` (wins + draws / 2) and ``games``: (k,).
     Returns one row per pair (a before b in ``labels`` order): ``a``, ``b``,
     ``score_a``, ``score_b``, ``difference`` (score_a - score_b), ``z``, ``p``,
-    ``p_holm``, ``significant`` (bool, Holm at ``alpha``).
+    ``enough_games`` (:func:`sample_guard` of the pair), ``p_holm`` (Holm over the pairs
+    with enough games; NaN for the others), ``significant`` (bool, Holm at ``alpha``;
+    False without enough games).
     """
     labels = list(labels)
     s = np.asarray(points, float)
@@ -287,10 +346,20 @@ def pairwise_tests(labels, points, games, alpha: float = 0.05) -> pd.DataFrame:
             sa = s[i] / n[i] if n[i] else np.nan
             sb = s[j] / n[j] if n[j] else np.nan
             rows.append({"a": labels[i], "b": labels[j], "score_a": sa, "score_b": sb, "difference": sa - sb,
-                         "z": t.statistic, "p": t.pvalue})
-    df = pd.DataFrame(rows, columns=["a", "b", "score_a", "score_b", "difference", "z", "p"])
-    adj, rej = holm(df["p"].to_numpy(float), alpha) if len(df) else (np.zeros(0), np.zeros(0, bool))
-    return df.assign(p_holm=adj, significant=rej)
+                         "z": t.statistic, "p": t.pvalue,
+                         "enough_games": sample_guard([s[i], s[j]], [n[i], n[j]]).enough})
+    df = pd.DataFrame(rows, columns=["a", "b", "score_a", "score_b", "difference", "z", "p", "enough_games"])
+    return df.assign(**guarded_holm(df["p"].to_numpy(float), df["enough_games"].to_numpy(bool), alpha))
+
+
+def guarded_holm(pvalues, enough, alpha: float = 0.05) -> dict:
+    """:func:`holm` over the tests with games enough for a verdict (``enough``: bool array
+    of the same shape, :attr:`SampleGuard.enough`): the others are left out of the family.
+    Returns ``{"p_holm": float64 array (NaN where not enough), "significant": bool array
+    (False where not enough)}``."""
+    p = np.where(np.asarray(enough, bool), np.asarray(pvalues, float), np.nan)
+    adj, rej = holm(p, alpha) if p.size else (np.zeros(0), np.zeros(0, bool))
+    return {"p_holm": adj, "significant": rej}
 
 
 @dataclass

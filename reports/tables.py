@@ -368,7 +368,7 @@ def compute_tables(run_dir) -> dict:
     manifest = read_manifest(run_dir)
     counts = scan_duels(run_dir)
     if counts.games == 0:
-        raise ValueError(f"{run_dir}: no finished games yet; run `unmatched-sim matrix` first")
+        raise ValueError(run_progress(run_dir, manifest).no_games(run_dir, "matrix"))
     oc = counts.outcomes
     s = sides(oc)
     heroes = list(manifest["heroes"])

@@ -286,7 +286,7 @@ def build_teams_report(run_dir, out_dir=None) -> TeamsReport:
         raise ValueError(f"{run_dir} is not a team run (made by `unmatched-sim teams`)")
     parts = scan_frames(run_dir, TEAM_REPORT_COLUMNS, team_partials)    # streamed, batch by batch
     if not parts:
-        raise ValueError("the run holds no finished game yet")
+        raise ValueError(run_progress(run_dir, manifest).no_games(run_dir, "teams"))
     tables = team_tables(combine_partials(parts))
     out = report_dirs(run_dir, out_dir)
     csv, pq, png = {}, {}, {}

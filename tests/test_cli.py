@@ -1,5 +1,8 @@
 """The unmatched-sim command line, run through click's test runner."""
 import json
+from pathlib import Path
+
+import pytest
 
 from click.testing import CliRunner
 
@@ -34,6 +37,46 @@ def test_duel_narrates_and_json_summarises():
     j = json.loads(run("duel", "medusa", "sinbad", "--seed", "4", "--json").output)
     assert j["winner"] in ("Medusa", "Sinbad", "draw") and j["turns"] >= 1
     assert f"wins on turn {j['turns']}" in r.output or j["winner"] == "draw"
+
+
+def test_heroes_are_named_by_key_alias_or_display_name_in_any_case(tmp_path):
+    """`heroes` shows display names: every command that takes heroes takes them in any case,
+    with spaces or underscores, and plays the same games as with the keys."""
+    from sim.content.heroes import HeroFileError
+    from sim.play.match import installed_content
+    c = installed_content()
+    for name in ("King Arthur", "king arthur", "KING_ARTHUR", "king-arthur", "king_arthur"):
+        assert c.resolve_hero(name) == "king_arthur"
+    assert c.resolve_hero("Geralt") == "geralt_of_rivia" == c.resolve_hero("Geralt of Rivia")   # an alias, a name
+    assert c.resolve_hero("Dr. Jekyll & Mr. Hyde") == "jekyll_hyde" == c.resolve_hero("dr jekyll mr hyde")
+    with pytest.raises(HeroFileError, match=r"^unknown hero 'Hercules'; valid: alice, ancient_leshen, ciri, "):
+        c.resolve_hero("Hercules")
+    # a key (or alias) wins over a display name; two heroes of one display name need their keys
+    medusa = Path("heroes/medusa.toml").read_text(encoding="utf-8")
+    for key in ("snake", "viper"):
+        (tmp_path / f"{key}.toml").write_text(medusa.replace('"Medusa"', '"Stheno"'), encoding="utf-8")
+    (tmp_path / "copy.toml").write_text(medusa, encoding="utf-8")        # named Medusa, key copy
+    h = installed_content((str(tmp_path),))
+    assert h.resolve_hero("MEDUSA") == "medusa" and h.resolve_hero("Copy") == "copy" and h.resolve_hero("snake") == "snake"
+    with pytest.raises(HeroFileError, match=r"^hero 'Stheno' fits several heroes: snake, viper; give one of these keys$"):
+        h.resolve_hero("Stheno")
+    key = run("duel", "medusa", "sinbad", "--seed", "4", "--json")
+    shown = run("duel", "Medusa", "SINBAD", "--seed", "4", "--json")
+    assert shown.exit_code == 0 and json.loads(shown.output) == json.loads(key.output)
+    r = run("duel", "King Arthur", "medusa", "--seed", "7")
+    assert r.exit_code == 0 and r.output.startswith("King Arthur (king_arthur) vs Medusa (medusa)")
+    r = run("duel", "Medusa+Alice", "Sinbad+King Arthur", "-b", "soho", "--seed", "3")
+    assert r.exit_code == 0 and "Game over" in r.output, r.output
+    r = run("matrix", "--games", "4", "--heroes", "Medusa,KING_ARTHUR", "-b", "soho", "--ai", "random", "--no-report",
+            "-q", "--out", tmp_path / "runs" / "m")
+    assert r.exit_code == 0 and json.loads((tmp_path / "runs" / "m" / "manifest.json").read_text())["settings"]["heroes"] == {
+        "king_arthur": [""], "medusa": [""]}
+    r = run("loadouts", "Geralt of Rivia", "--games", "8", "--opponents", "Medusa", "-b", "soho", "--ai", "random",
+            "--no-report", "-q", "--out", tmp_path / "runs" / "g")
+    assert r.exit_code == 0, r.output
+    assert json.loads((tmp_path / "runs" / "g" / "manifest.json").read_text())["settings"]["hero"] == "geralt_of_rivia"
+    r = run("duel", "Medusa", "Hercules")
+    assert r.exit_code == 2 and "unknown hero 'Hercules'; valid: alice, ancient_leshen" in r.output
 
 
 def test_unknown_names_list_the_valid_ones():
@@ -98,12 +141,27 @@ def test_a_compile_is_announced_on_stderr_also_when_it_is_not_a_terminal(monkeyp
     stderr is a terminal; stdout stays clean for scripts. (Here the compile is simulated: the
     callback runs at once, as it would before numba compiled the first engine function.)"""
     import sim.engine.sigs
-    from sim.cli.app import COMPILE_NOTICE
+    from sim.cli.app import compile_notice
     monkeypatch.setattr(sim.engine.sigs, "on_first_compile", lambda callback: callback())
     r = CliRunner().invoke(main, ["duel", "medusa", "sinbad", "--json"])
     assert r.exit_code == 0
-    assert r.stderr.splitlines() == [COMPILE_NOTICE]
+    assert r.stderr.splitlines() == [compile_notice("duel")]
     assert json.loads(r.stdout)["seed"] == 1
+
+
+def test_the_compile_notice_says_which_part_it_compiles_and_how_long_it_takes():
+    """The first matrix after a duel compiles only the run code (15-45 s), not the whole
+    engine ("about a minute"): the notice names the part of each command and its time."""
+    from sim.cli.app import compile_notice
+    assert compile_notice("matrix") == (
+        "Compiling the engine's run code for this machine, once after an install or an engine change: 15-45 s on "
+        "two cores after a first duel (else 1-4 minutes: the duel code first); `unmatched-sim warmup` compiles "
+        "every part ahead, and later commands start in seconds.")
+    assert compile_notice("loadouts") == compile_notice("compare") == compile_notice("matrix")
+    assert "the engine's team-game code" in compile_notice("teams")
+    assert "the engine's replay code" in compile_notice("report")
+    assert compile_notice("duel").startswith("Compiling the engine's duel code for this machine") and \
+        ": 1-3 minutes on two cores" in compile_notice("duel")
 
 
 def test_the_notice_callbacks_run_once_before_the_first_compile():

@@ -1,6 +1,7 @@
 """The matrix runner: planning, seeding, the Parquet store, resume, workers, CLI errors."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -332,6 +333,10 @@ def test_cli_bad_input_is_a_usage_error_and_writes_nothing(tmp_path):
         (["--heroes", "medusa,hercules"], "Invalid value for '--heroes': unknown hero 'hercules'; valid: "),
         (["-b", "atlantis"], "Invalid value for '--battlefields': unknown battlefield 'atlantis'; valid: baskerville_manor"),
         (["--games", "0"], "Invalid value for '--games' / '-n': 0 is not in the range 1<=x<=1000000"),
+        (["--games", "abc"], "Invalid value for '--games' / '-n': 'abc' is not a whole number of games."),
+        (["--games", "2.5"], "Invalid value for '--games' / '-n': '2.5' is not a whole number of games."),
+        (["--seed", "x"], "Invalid value for '--seed' / '-s': 'x' is not a whole number."),
+        (["--task-games", "many"], "Invalid value for '--task-games': 'many' is not a whole number of games."),
         (["--ai", "clever"], "unknown AI profile 'clever'; valid: expert, expert-deep, greedy, random, standard, standard-1, tuned"),
     ]
     for extra, message in cases:
@@ -367,6 +372,12 @@ def test_cli_refuses_a_run_folder_with_other_settings(reference):
     r = cli("matrix", "--games", "40", "--heroes", "medusa,sinbad", "-b", "soho", "--seed", "6", "--chunk-size", "7",
             "--out", d)
     assert r.exit_code == 2 and "seed: run has 5, this command 6" in r.output
+    # a list or a dict of the settings: what only one side has, in words, not JSON
+    r = cli("matrix", "--games", "40", "--heroes", "alice,medusa,sinbad", "-b", "soho,marmoreal", "--seed", "5",
+            "--chunk-size", "7", "--out", d)
+    assert r.exit_code == 2 and "{" not in r.output and "\"" not in r.output
+    assert (f"{d} holds a run with different settings (battlefields: only this command has marmoreal; heroes: only "
+            "this command has alice); rerun with the same options") in " ".join(r.output.split())
     assert (d / "manifest.json").read_bytes() == before and sorted(p.name for p in (d / "games").iterdir()) == files
 
 
@@ -378,6 +389,14 @@ def test_cli_matrix_runs_resumes_and_reports(tmp_path):
     assert r.exit_code == 0, r.output
     assert "Played 60 games" in r.output and "4 cells; 60 games stored" in r.output
     assert "First player scores" in r.output and f"Report: {d / 'report' / 'report.html'}" in r.output
+    # the time of play is said to be that, and the last line says where the command's time went
+    assert re.search(r"Played 60 games in \d+\.\d s of play \(", r.stdout)
+    last = r.stderr.splitlines()[-1]
+    m = re.fullmatch(r"Took (\d+) s up to here: (\d+\.\d) s of play, (\d+\.\d) s (?:loading|compiling) the engine "
+                     r"(?:\(once\) )?and starting and stopping the workers, (\d+\.\d) s for the report, (\d+\.\d) s starting up "
+                     r"and planning\.", last)
+    assert m, last
+    assert abs(int(m[1]) - sum(float(x) for x in m.groups()[1:])) <= 0.75        # the parts add up (rounded)
     assert (d / "report" / "tables" / "matchups.csv").exists() and (d / "report" / "plots" / "map_soho.png").exists()
     r = cli(*args)
     assert r.exit_code == 0 and "All 60 games were already stored" in r.output
@@ -433,3 +452,53 @@ def test_a_many_cells_run_is_stored_in_few_files(tmp_path):
     replays = list((d / "report" / "replays").iterdir())    # the example games: 4 per pair of different heroes
     assert len(replays) == 3 * 4
     assert count_files(d) - len(replays) <= 47
+
+
+def test_the_first_tasks_are_small_whatever_the_run_size():
+    """Auto-sized tasks ramp up: every worker's first task holds at most FIRST_TASK_GAMES
+    games (one default chunk), each next round twice as many, up to the guided size; the
+    tasks still cover every chunk once, in order. (The README's first matrix at --games 4000:
+    six heroes, two battlefields, default chunks of 200.)"""
+    from sim.runs.cells import FIRST_TASK_GAMES, MAX_TASK_GAMES, plan_tasks
+    from sim.runs.plan import DEFAULT_CHUNK_SIZE
+    heroes = {k: [""] for k in ("alice", "dracula", "invisible_man", "king_arthur", "medusa", "sinbad")}
+    chunks = plan_chunks(plan_cells(heroes, ["marmoreal", "soho"], 4000), DEFAULT_CHUNK_SIZE)
+    assert sum(ch.n for ch in chunks) == 21 * 4000
+    for workers in (1, 2, 8):
+        tasks = plan_tasks(chunks, workers)
+        sizes = [sum(ch.n for ch in t) for t in tasks]
+        assert [ch for t in tasks for ch in t] == chunks
+        assert max(sizes[:workers]) <= FIRST_TASK_GAMES
+        # round r holds at most FIRST_TASK_GAMES * 2**r games (+ one chunk less a game)
+        for i, n in enumerate(sizes):
+            assert n <= min(MAX_TASK_GAMES, FIRST_TASK_GAMES << (i // workers)) + DEFAULT_CHUNK_SIZE - 1
+        # then larger tasks: few files, little overhead (84,000 games: 19 tasks on 1 worker, 95 on 8)
+        assert max(sizes) >= 10 * FIRST_TASK_GAMES and sum(sizes) / len(tasks) >= 4 * FIRST_TASK_GAMES
+    # an explicit --task-games is taken as it is
+    assert [sum(ch.n for ch in t) for t in plan_tasks(chunks, 2, 5000)][:2] == [5000, 5000]
+
+
+def test_an_early_interrupt_keeps_the_first_task(tmp_path):
+    """A big run interrupted as soon as its first task is stored (the hook stands for a
+    Ctrl-C a second into play) keeps that task's games, at most FIRST_TASK_GAMES of them,
+    identical to the same games of an uninterrupted run."""
+    from sim.runs.cells import FIRST_TASK_GAMES
+    big = dict(games=4000, heroes=["medusa", "sinbad"], battlefields=["soho"], seed=5, ai="random")
+    d = tmp_path / "big"
+    stored = []
+
+    def stop(name, done):
+        stored.append(done)
+        raise KeyboardInterrupt
+
+    with pytest.raises(RunInterrupted) as e:
+        run_matrix(d, jobs=1, after_chunk=stop, **big)
+    assert 0 < e.value.games_done == stored[0] <= FIRST_TASK_GAMES
+    games = read_games(d)
+    assert len(games) == stored[0] and read_manifest(d)["status"] == "interrupted"
+    # the same games as a run of those cells alone would store (seeds from run seed, cell, index)
+    cell = games.iloc[0]
+    res, _ = Match([cell["p1_hero"], cell["p2_hero"]], "soho").play_many(
+        len(games), 5, int(cell["matchup_id"]), 0, modes=("random", "random"), card_counts=True)
+    assert games["game_index"].tolist() == list(range(len(games)))
+    assert games["winner"].tolist() == res[:, 0].tolist() and games["turns"].tolist() == res[:, 1].tolist()

@@ -83,6 +83,26 @@ def test_unfinished_report_says_so_first_and_every_score_is_inside_its_interval(
     assert ">complete<" not in html
 
 
+def test_report_on_a_run_with_no_game_stored_yet_says_why_in_one_line(whole, tmp_path):
+    """While its command plays a run and has stored no game yet (it holds the lock, the
+    manifest says running), `report` and `diff` say so in one line, without the unfinished
+    run's warning; once that command is gone, the line says it was stopped and how to play it."""
+    from sim.runs.drive import _prepare_folder
+    d = tmp_path / "run"
+    plan = plan_run(d, chunk_size=7, **SMALL)
+    busy = "no finished games yet: the command playing it has stored none so far; try again in a moment"
+    with run_lock(d):
+        _prepare_folder(plan)        # what the command has written before its first task is stored
+        r = cli("report", d)
+        assert r.exit_code == 1 and r.output == f"Error: cannot build the report of {d}: {busy}\n"
+        r = cli("diff", d, whole[0])
+        assert r.exit_code == 1 and r.output == f"Error: {d}: {busy}\n"
+    r = cli("report", d)
+    assert r.exit_code == 1 and r.output == (
+        f"Error: cannot build the report of {d}: no finished games yet (0 of 240 games stored; its command was "
+        "stopped or killed); rerun its `unmatched-sim matrix` command to play it\n")
+
+
 def test_a_deleted_games_file_is_not_reported_complete(whole, tmp_path):
     """The manifest says complete, a games file is gone: the report, the `report` command's
     warning and `diff` apply the same rule and say it is unfinished."""

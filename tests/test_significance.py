@@ -169,3 +169,82 @@ def test_wilson_interval_holds_the_share_at_a_sweep():
     assert np.all(lo <= share) and np.all(share <= hi)
     assert lo[0] == 0.0 and hi[1] == 1.0
     assert hi[0] == pytest.approx(0.1611, abs=1e-4) and lo[1] == pytest.approx(0.8389, abs=1e-4)
+
+
+def test_sample_guard_is_cochrans_rule_at_the_pooled_score():
+    """5 expected wins and 5 expected losses per group at the pooled score: 10 games a group
+    at 50%, 5 / 0.21875 -> 23 at 21 points of 96 (loadouts geralt --games 50 against
+    Sherlock Holmes), none enough when every game had the same result."""
+    from reports.stats import MIN_EXPECTED, sample_guard
+    assert MIN_EXPECTED == 5
+    g = sample_guard([6, 7, 0, 4, 0, 2, 0, 2], [12] * 8)
+    assert (g.games, g.needed, g.enough) == (12, 23, False)
+    assert g.reason("a loadout per opponent") == "too few games (12 a loadout per opponent; at least 23 for a verdict)"
+    assert sample_guard([6, 6], [12, 12]).needed == 10 and sample_guard([5, 5], [10, 10]).enough
+    assert not sample_guard([4.5, 5], [10, 9]).enough                       # the fewest games count
+    assert sample_guard([0, 0], [500, 500]).needed == math.inf
+    assert sample_guard([0, 0], [12, 12]).reason("a loadout") == (
+        "too few games (12 a loadout; every game had the same result, so no verdict)")
+    assert sample_guard([60, 45], [100, 100]).reason("a run") == ""
+    with pytest.raises(ValueError):
+        sample_guard([1, 2], [3])
+
+
+def test_a_small_sample_gets_no_verdict_where_the_bare_test_would_give_one():
+    """12 games a loadout, 7 points of 48: the chi-square alone says the loadouts differ
+    (p 0.003), but an expected 1.75 wins a loadout is far below Cochran's 5: 'too few games',
+    the row leaves the Holm family, and so does every pair and gear effect with too few."""
+    s = _sides({"steel+blizzard": 0, "silver+blizzard": 1, "steel+owl": 0, "silver+owl": 6}, games=12)
+    sc = loadout_scores(s, LOADOUTS)
+    assert homogeneity_test(sc["points"][:4], sc["games"][:4]).pvalue < 0.01
+    tests, pairs, best = loadout_tests(sc)
+    t = tests.set_index("opponent").loc["medusa"]
+    assert not t["enough_games"] and not t["significant"] and math.isnan(t["p_holm"]) and t["games_needed"] == 35
+    assert t["too_few"] == "too few games (12 a loadout per opponent; at least 35 for a verdict)"
+    b = best.set_index("opponent").loc["medusa"]
+    assert not b["differ"] and b["too_few"] == t["too_few"]
+    assert not pairs["significant"].any() and not pairs["enough_games"].any() and pairs["p_holm"].isna().all()
+    eff, _ = gear_effects(sc, GROUPS)
+    assert not eff["enough_games"].any() and not eff["significant"].any()
+    # the same scores at 10 times the games: the verdict stands
+    sc10 = loadout_scores(_sides({"steel+blizzard": 0, "silver+blizzard": 10, "steel+owl": 0, "silver+owl": 60},
+                                 games=120), LOADOUTS)
+    t10 = loadout_tests(sc10)[0].set_index("opponent").loc["medusa"]
+    assert t10["enough_games"] and t10["significant"] and t10["too_few"] == ""
+
+
+def test_gear_by_combination_intervals_are_never_of_zero_width_and_a_missing_cell_is_nan():
+    """0 wins of 12 against 0 of 12 is a difference of 0 with Newcombe's interval from the
+    two Wilson intervals, not 0.0 [0.0, 0.0]; a loadout without games is a row of NaN with
+    its count of 0."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+    from reports.stats import wilson
+    s = _sides({"steel+blizzard": 0, "silver+blizzard": 0, "steel+owl": 3, "silver+owl": 12}, games=12)
+    s = s[~((s["loadout"] == "steel+owl") & (s["opponent"] == "medusa"))]       # never played against medusa
+    sc = loadout_scores(pd.concat([s, _sides({lo: 6 for lo in LOADOUTS}, 12, "sinbad")]), LOADOUTS)
+    _, combos = gear_effects(sc, GROUPS)
+    c = combos[(combos["opponent"] == "medusa") & (combos["group"] == "sword")].set_index("fixed")
+    z = c.loc["potion=blizzard"]                 # silver 0/12 against steel 0/12
+    hi0 = wilson(0, 12)[1]
+    assert (z["games"], z["reference_games"], z["difference"]) == (12, 12, 0.0)
+    assert z["lo"] == pytest.approx(-hi0) and z["hi"] == pytest.approx(hi0) and hi0 == pytest.approx(0.2425, abs=1e-4)
+    gone = c.loc["potion=owl"]                   # silver+owl 12/12 against steel+owl: no games
+    assert (gone["games"], gone["reference_games"]) == (12, 0)
+    assert math.isnan(gone["difference"]) and math.isnan(gone["lo"]) and math.isnan(gone["hi"])
+    d = combos[(combos["opponent"] == "sinbad")].iloc[0]              # 6/12 against 6/12
+    assert (d["lo"], d["hi"]) == pytest.approx(confint_proportions_2indep(6, 12, 6, 12, method="newcomb"))
+    assert not ((combos["lo"] == combos["hi"]) & combos["difference"].notna()).any()
+
+
+def test_compare_gives_no_verdict_on_too_few_paired_games():
+    from reports.compare import compare_table
+    n = 12
+    pairs = pd.DataFrame({"opponent": ["medusa"] * n, "baseline": [0.0] * n, "variant": [1.0] * 3 + [0.0] * (n - 3)})
+    t = compare_table(pairs).set_index("opponent")
+    # 3 points of 24 over both runs: 5 / (3 / 24) = 40 paired games for a verdict
+    assert t.loc["medusa", "verdict"] == "too few games (12 paired games; at least 40 for a verdict)"
+    assert t.loc["all", "verdict"] == "too few games (12 paired games over all opponents; at least 40 for a verdict)"
+    assert not t["significant"].any() and t["p_holm"].isna().all() and t["p"].notna().all()
+    big = pd.DataFrame({"opponent": ["medusa"] * 200, "baseline": [0.0] * 200,
+                        "variant": [1.0] * 60 + [0.0] * 140})
+    assert compare_table(big).set_index("opponent").loc["medusa", "verdict"] == "significant rise"

@@ -118,6 +118,7 @@ def test_resume_after_an_interrupt_gives_the_same_result(tmp_path):
     (["tune"], "name at least one HERO"),
     (["tune", "medusa", "--weights", "colour"], "unknown AI weight(s) colour"),
     (["tune", "medusa", "--field", "medusa"], "may not include the tuned hero"),
+    (["tune", "Medusa", "--field", "MEDUSA,Sinbad"], "may not include the tuned hero 'medusa'"),   # names in any case
     (["tune", "medusa", "--field-ai", "nope"], "unknown AI profile 'nope'"),
     (["tune", "medusa", "--popsize", "1"], "--popsize must be 0 (CMA-ES's default) or at least 2"),
 ])

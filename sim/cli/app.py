@@ -1,6 +1,7 @@
 """The ``unmatched-sim`` command group: global options and the compile notice."""
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -40,15 +41,38 @@ def main(ctx, hero_paths):
     from sim.cli.options import new_command
     new_command()
     if ctx.invoked_subcommand != "warmup" and not {"-h", "--help"} & set(sys.argv):
-        sim.engine.sigs.on_first_compile(_compile_notice)
+        sim.engine.sigs.on_first_compile(functools.partial(_compile_notice, ctx.invoked_subcommand))
 
 
-COMPILE_NOTICE = ("Compiling the game engine for this machine: the first run after an install or an engine "
-                  "change takes about a minute (more on a busy machine; `unmatched-sim warmup` does it ahead); "
-                  "later runs start in seconds.")
+#: what the first command of each kind compiles (``sim.engine.game.ENTRY_POINTS``, and the
+#: replays' ``play_turns``) and how long that took on two cores, measured on an idle machine and
+#: at load 6: the duel code 66-199 s from an empty cache; then the run code 15-42 s, the team
+#: games' 30-50 s, the replays' 10-24 s. Every part calls the duel code, compiled first when it
+#: is not cached yet.
+COMPILE_PARTS = {
+    "duel": ("the engine's duel code", "1-3 minutes on two cores (a team game or an --html page then compiles "
+                                       "its own part, 10-60 s more)"),
+    "runs": ("the engine's run code", "15-45 s on two cores after a first duel (else 1-4 minutes: the duel code "
+                                      "first)"),
+    "teams": ("the engine's team-game code", "30-60 s on two cores after a first duel (else 2-4 minutes: the duel "
+                                             "code first)"),
+    "replays": ("the engine's replay code", "10-30 s on two cores after a first duel (else 1-4 minutes: the duel "
+                                            "code first)"),
+}
+#: the part each command compiles on its first run (a command not listed: the duel code)
+COMMAND_PARTS = {"matrix": "runs", "loadouts": "runs", "compare": "runs", "arena": "runs", "bench": "runs",
+                 "tune": "runs", "teams": "teams", "replay": "replays", "report": "replays"}
 
 
-def _compile_notice():
+def compile_notice(command: str | None) -> str:
+    """The one-line notice of a command that compiles the engine: what it compiles for
+    ``command`` (a subcommand name, :data:`COMMAND_PARTS`) and how long that takes."""
+    what, takes = COMPILE_PARTS[COMMAND_PARTS.get(command or "", "duel")]
+    return (f"Compiling {what} for this machine, once after an install or an engine change: {takes}; "
+            "`unmatched-sim warmup` compiles every part ahead, and later commands start in seconds.")
+
+
+def _compile_notice(command: str | None = None):
     """One line on stderr when this command compiles the engine (it would otherwise be silent for a
     minute), whether or not stderr is a terminal; stdout stays clean for scripts."""
-    click.echo(COMPILE_NOTICE, err=True)
+    click.echo(compile_notice(command), err=True)

@@ -18,6 +18,7 @@ mid-run) is a one-line ``Error: ...`` with exit status 1, never a traceback.
 from __future__ import annotations
 
 import functools
+import time
 from pathlib import Path
 
 import click
@@ -34,13 +35,35 @@ from sim.runs.backend import BACKENDS, CONNECT_TIMEOUT, Backend, BackendError
 MAX_GAMES = 1_000_000
 
 
+class Whole(click.IntRange):
+    """A whole-number option in a range (``click.IntRange``) whose error for a value that is
+    not a number says so in words: ``'abc' is not a whole number of games`` (``noun``:
+    what the number counts, '' for none), not click's "is not a valid integer range"."""
+
+    def __init__(self, min=None, max=None, noun: str = ""):  # noqa: A002 - click's own names
+        super().__init__(min, max)
+        self.noun = noun
+
+    def convert(self, value, param, ctx):
+        if not isinstance(value, int):
+            try:
+                int(str(value).strip())
+            except ValueError:
+                self.fail(f"{value!r} is not a whole number" + (f" of {self.noun}" if self.noun else "") + ".", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+#: the --games of the run commands
+GAMES = Whole(1, MAX_GAMES, "games")
+
+
 def backend_options(command):
     """Add ``--jobs/-j``, ``--backend`` and ``--scheduler`` to a click command and call
     it with ``backend=Backend(...)`` in their place. Raises click.BadParameter for bad
     combinations and turns a BackendError raised by the command into a one-line
     click error."""
 
-    @click.option("--jobs", "-j", default=None, type=click.IntRange(min=1),
+    @click.option("--jobs", "-j", default=None, type=Whole(min=1, noun="worker processes"),
                   help="Worker processes on this machine (loky, or a local dask cluster). Default: all cores. "
                        "Results do not depend on it.")
     @click.option("--backend", "backend_name", default=None, type=click.Choice(BACKENDS),
@@ -83,8 +106,21 @@ _warned: set = set()
 
 
 def new_command() -> None:
-    """Start a command: the warnings said once per command (:func:`warn_skipped`) may be said again."""
+    """Start a command: the warnings said once per command (:func:`warn_skipped`) may be said
+    again, and its clock (:func:`command_seconds`) starts: for the first command of the process
+    when the process imported ``sim.cli`` (the imports are part of the wait), else now."""
+    import sim.cli
     _warned.clear()
+    _clock["started"] = time.perf_counter() if _clock else getattr(sim.cli, "IMPORTED", time.perf_counter())
+
+
+_clock: dict = {}
+
+
+def command_seconds() -> float:
+    """Wall seconds since this command started (see :func:`new_command`; since the call if no
+    command started)."""
+    return time.perf_counter() - _clock.setdefault("started", time.perf_counter())
 
 
 def warn_skipped(bad) -> None:
@@ -174,12 +210,12 @@ def run_options(out_default, out_help, *, ai_help="AI profile for both seats",
         click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS", help=bf_help),
         click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
                      help=ai_help + ": " + ", ".join(profile_names()) + ", or a profile .toml file."),
-        click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1), help=seed_help),
+        click.option("--seed", "-s", default=1, show_default=True, type=Whole(0, 2**32 - 1), help=seed_help),
         click.option("--out", "-o", default=out_default, show_default=out_default is not None,
                      type=click.Path(file_okay=True, path_type=Path), help=out_help),
-        click.option("--chunk-size", default=200, show_default=True, type=click.IntRange(min=1),
+        click.option("--chunk-size", default=200, show_default=True, type=Whole(min=1, noun="games"),
                      help="Games per chunk (the unit of resuming: a stored file records its chunks)."),
-        click.option("--task-games", default=None, type=click.IntRange(min=1), metavar="N",
+        click.option("--task-games", default=None, type=Whole(min=1, noun="games"), metavar="N",
                      help="Games per worker task (each task's games are stored in one file). Default: sized for "
                           "the workers, a few seconds of play each. Results do not depend on it."),
         click.option("--no-report", is_flag=True, help=no_report_help),

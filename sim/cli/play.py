@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from sim.cli.app import main
-from sim.cli.options import check_profile, note_expert_in_teams, run_content, variant_of, variant_option
+from sim.cli.options import Whole, check_profile, note_expert_in_teams, run_content, variant_of, variant_option
 from sim.content.battlefields import list_battlefields, load_battlefield
 from sim.content.profiles import DEFAULT_PROFILE, profile_names
 from sim.engine.codes import END_REASON_LABELS
@@ -24,7 +24,7 @@ from sim.play.teams import TeamMatch, parse_team, split_heroes
 @click.argument("hero_b")
 @click.option("--battlefield", "-b", default="marmoreal", show_default=True,
               help="Battlefield key (see `unmatched-sim battlefields`) or a battlefield .toml file.")
-@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1),
+@click.option("--seed", "-s", default=1, show_default=True, type=Whole(0, 2**32 - 1),
               help="Game seed, 0..4294967295 (same seed, same game).")
 @click.option("--loadout", "-l", "loadouts", multiple=True,
               help="Gear loadout, e.g. silver+wolf-armor+blizzard: once for the hero that has choice groups, "

@@ -6,6 +6,7 @@ from pathlib import Path
 import click
 
 from sim.cli.app import main
+from sim.cli.options import Whole
 from sim.cli.play import check_writable, write_page
 from sim.runs.errors import RunError
 
@@ -17,15 +18,15 @@ def _fail(e: RunError):
 
 @main.command()
 @click.argument("run_dir", type=click.Path(path_type=Path))
-@click.option("--game", "-g", "number", type=click.IntRange(min=0), default=None, metavar="N",
+@click.option("--game", "-g", "number", type=Whole(min=0), default=None, metavar="N",
               help="The game's number in the run (0-based, in the order of read_games: heroes, loadouts, "
                    "battlefield, game index); --list shows them.")
 @click.option("--matchup", "-m", default=None, metavar="A,B",
               help="With --seed: the game of this matchup (two hero keys, either seating; a team run: A+B,C+D).")
-@click.option("--seed", "-s", type=click.IntRange(0, 2**32 - 1), default=None, help="With --matchup: the game's seed.")
+@click.option("--seed", "-s", type=Whole(0, 2**32 - 1), default=None, help="With --matchup: the game's seed.")
 @click.option("--battlefield", "-b", default=None, metavar="KEY",
               help="With --matchup and --seed, or with --list: only games on this battlefield.")
-@click.option("--limit", "limit", type=click.IntRange(min=0), default=20, show_default=True, metavar="N",
+@click.option("--limit", "limit", type=Whole(min=0), default=20, show_default=True, metavar="N",
               help="With --list: how many games to list (0: all).")
 @click.option("--out", "-o", "out", default=None, type=click.Path(path_type=Path), metavar="FILE",
               help="The page to write. Default: RUN_DIR/report/replays/game-N.html.")

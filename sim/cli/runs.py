@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import re
 import sys
+import time
 from pathlib import Path
 
 import click
 
 from sim.cli.app import main
 from sim.cli.options import (
-    MAX_GAMES, backend_options, check_profile, homebrew_paths, note_expert_in_teams, run_options, variant_of,
+    GAMES, Whole, backend_options, check_profile, homebrew_paths, note_expert_in_teams, run_options, variant_of,
     variant_option, run_content, warn_skipped,
 )
 from sim.content.profiles import DEFAULT_PROFILE, profile_names
@@ -26,14 +27,14 @@ from sim.runs.errors import RunError, RunInterrupted, RunWriteError
 @click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
               help="The profile being measured: " + ", ".join(profile_names()) + ", or a profile .toml file.")
 @click.option("--vs", default="greedy", show_default=True, metavar="PROFILE", help="The opposing profile.")
-@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(1, MAX_GAMES),
+@click.option("--games", "-n", default=2000, show_default=True, type=GAMES,
               help="Games per hero for --ai, split evenly over opponents (mirror included), battlefields and seats.")
 @click.option("--heroes", "hero_names", multiple=True, metavar="KEYS",
               help="Heroes (comma-separated or repeated). Default: every installed hero.")
 @click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS",
               help="Battlefields (comma-separated or repeated). Default: every installed battlefield.")
 @backend_options
-@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1), help="Run seed.")
+@click.option("--seed", "-s", default=1, show_default=True, type=Whole(0, 2**32 - 1), help="Run seed.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @variant_option
 def arena(ai, vs, games, hero_names, battlefield_names, seed, as_json, backend, variant_path):
@@ -79,7 +80,7 @@ def _run_error(e):
 
 
 @main.command()
-@click.option("--games", "-n", default=1000, show_default=True, type=click.IntRange(1, MAX_GAMES),
+@click.option("--games", "-n", default=1000, show_default=True, type=GAMES,
               help="Games per pair of heroes, split evenly between the seats, the battlefields and the loadouts.")
 @click.option("--heroes", "hero_names", multiple=True, metavar="KEYS",
               help="Heroes to pair (comma-separated or repeated; KEY@LOADOUT for one loadout only). "
@@ -107,10 +108,8 @@ def matrix(games, hero_names, battlefield_names, ai, backend, seed, out, chunk_s
         raise _run_error(e) from None
     _note_uneven_split(plan, games)
     _note_variant_unused(variant, plan.settings["heroes"])
-    _execute(plan, backend, quiet, out, task_games=task_games)
-    if no_report:
-        return
-    _write_report(out)
+    res = _execute(plan, backend, quiet, out, task_games=task_games)
+    _report_and_time([res], out, no_report=no_report)
 
 
 def _note_variant_unused(variant, heroes) -> None:
@@ -143,7 +142,7 @@ def _note_uneven_split(plan, games: int) -> None:
 
 
 @main.command()
-@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(1, MAX_GAMES),
+@click.option("--games", "-n", default=2000, show_default=True, type=GAMES,
               help="Total games, spread evenly over the pairings (two disjoint hero pairs) and rounded up so "
                    "that every pairing gets the same number (the command prints how many).")
 @click.option("--heroes", "hero_names", multiple=True, metavar="KEYS",
@@ -174,9 +173,8 @@ def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, task_
     click.echo(f"--games {games}: {plan.games_total} games, {s['games_per_pairing']} per pairing "
                f"({s['pairings']} pairings of two disjoint pairs of {len(s['heroes'])} heroes), "
                f"{len(s['battlefields'])} battlefield(s).", err=True)
-    _execute(plan, backend, quiet, out, run=execute_teams, task_games=task_games)
-    if not no_report:
-        _write_report(out, "teams")
+    res = _execute(plan, backend, quiet, out, run=execute_teams, task_games=task_games)
+    _report_and_time([res], out, "teams", no_report)
 
 
 def _execute(plan, backend, quiet, out, what="", run=None, task_games=None):
@@ -209,13 +207,48 @@ def _execute(plan, backend, quiet, out, what="", run=None, task_games=None):
     finally:
         _restore_sigterm(previous)
     if res.games_played:
-        click.echo(f"{what}Played {res.games_played} games in {res.seconds:.1f} s ({res.games_per_second:,.0f} games/s) "
-                   f"in {len(plan.cells)} cells; {total} games stored in {out}.")
+        click.echo(f"{what}Played {res.games_played} games in {res.seconds:.1f} s of play ({res.games_per_second:,.0f} "
+                   f"games/s) in {len(plan.cells)} cells; {total} games stored in {out}.")
         click.echo(f"Workers: {res.backend}; {res.tasks} tasks; busy {100 * (1 - res.overhead):.0f}% of the time.",
                    err=True)
     else:
         click.echo(f"{what}All {total} games were already stored in {out}.")
     return res
+
+
+def _report_and_time(results, out, kind: str = "matrix", no_report: bool = False) -> None:
+    """Write the report of ``out`` (``kind``: see :func:`_write_report`; none with
+    ``no_report``), then say on stderr where the command's time went (:func:`_time_line`)."""
+    from sim.runs.backend import stop_local_workers
+    t = time.perf_counter()
+    stop_local_workers()
+    stopping = time.perf_counter() - t
+    t = time.perf_counter()
+    if not no_report:
+        _write_report(out, kind)
+    _time_line(results, stopping, None if no_report else time.perf_counter() - t)
+
+
+def _time_line(results, stopping: float, report_seconds: float | None) -> None:
+    """One line on stderr at the end of a command that played games: its time up to that line
+    (``sim.cli.options.command_seconds``) and what it went to: the play (``RunResult.seconds``
+    of ``results``), compiling or loading the engine and starting the workers
+    (``setup_seconds``) and stopping them (``stopping``), the report (``report_seconds``; None:
+    no report) and the rest (imports, planning). Nothing when no game was played."""
+    from sim.cli.options import command_seconds
+    from sim.engine.sigs import COMPILE_STATS
+    if not any(r.games_played for r in results):
+        return
+    total = command_seconds()
+    play = sum(r.seconds for r in results)
+    setup = sum(r.setup_seconds for r in results) + stopping
+    engine = "compiling the engine (once) and" if COMPILE_STATS["compiled"] else "loading the engine and"
+    parts = [f"{play:.1f} s of play", f"{setup:.1f} s {engine} starting and stopping the workers"]
+    if report_seconds is not None:
+        parts.append(f"{report_seconds:.1f} s for the report")
+    rest = total - play - setup - (report_seconds or 0.0)
+    click.echo(f"Took {total:.0f} s up to here: " + ", ".join(parts) + f", {max(rest, 0.0):.1f} s starting up and planning.",
+               err=True)
 
 
 def _note_same_names(hero_info: dict) -> None:
@@ -291,7 +324,8 @@ def _write_report(run_dir, kind: str = "matrix", against=None):
     except DiffError as e:
         raise click.BadParameter(str(e), param_hint="'--against'") from None
     except ValueError as e:
-        raise click.ClickException(f"cannot build the report of {run_dir}: {str(e).splitlines()[0]}") from None
+        why = str(e).splitlines()[0].removeprefix(f"{run_dir}: ")     # (the folder is named once)
+        raise click.ClickException(f"cannot build the report of {run_dir}: {why}") from None
     except OSError as e:
         # a full disk: every report file is written atomically, so none is left cut off
         raise click.ClickException(
@@ -319,7 +353,7 @@ def _out_name(*parts) -> Path:
 
 @main.command()
 @click.argument("hero")
-@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(1, MAX_GAMES),
+@click.option("--games", "-n", default=2000, show_default=True, type=GAMES,
               help="Games per loadout, split evenly over the opponents, battlefields and seats (rounded up so "
                    "that each gets the same number; the report says so).")
 @click.option("--opponents", "opponent_names", multiple=True, metavar="KEYS",
@@ -355,9 +389,8 @@ def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chun
     if s["games_per_loadout"] != games:
         click.echo(f"note: {s['games_per_loadout']} games per loadout instead of {games}, so that every opponent, "
                    "battlefield and seat gets the same number", err=True)
-    _execute(plan, backend, quiet, out, task_games=task_games)
-    if not no_report:
-        _write_report(out, "loadouts")
+    res = _execute(plan, backend, quiet, out, task_games=task_games)
+    _report_and_time([res], out, "loadouts", no_report)
 
 
 @main.command()
@@ -366,7 +399,7 @@ def loadouts(hero, games, opponent_names, battlefield_names, ai, seed, out, chun
 @click.option("--hero", "hero", required=True, metavar="KEY",
               help="The hero whose win rate is compared (KEY or KEY@LOADOUT; a hero with gear plays all its "
                    "loadouts unless one is named).")
-@click.option("--games", "-n", default=2000, show_default=True, type=click.IntRange(1, MAX_GAMES),
+@click.option("--games", "-n", default=2000, show_default=True, type=GAMES,
               help="Games per opponent in each of the two runs, split evenly over battlefields, seats and loadouts "
                    "(rounded up so that each gets the same number).")
 @click.option("--opponents", "opponent_names", multiple=True, metavar="KEYS",
@@ -417,10 +450,9 @@ def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, se
     elif changed_opponents:
         click.echo(f"note: the variant also changes opponents ({', '.join(changed_opponents)}): the difference "
                    f"is the combined effect, not {s['hero']}'s change alone", err=True)
-    _execute(base, backend, quiet, base.run_dir, "Baseline: ", task_games=task_games)
-    _execute(var, backend, quiet, var.run_dir, "Variant:  ", task_games=task_games)
-    if not no_report:
-        _write_report(out, "compare")
+    results = [_execute(base, backend, quiet, base.run_dir, "Baseline: ", task_games=task_games),
+               _execute(var, backend, quiet, var.run_dir, "Variant:  ", task_games=task_games)]
+    _report_and_time(results, out, "compare", no_report)
 
 
 @main.command()
@@ -473,12 +505,15 @@ def report(run_dir, against):
 def _warn_unfinished(run_dir, manifest: dict) -> None:
     """One line on stderr, before the report, when a run folder is not complete (the rule of
     ``sim.runs.store.run_progress``, the same as every report's): its figures are then of
-    the games stored so far. Also a note when the manifest was read from its backup."""
+    the games stored so far. Also a note when the manifest was read from its backup. Nothing
+    when no game is stored: the report then refuses the folder in one line saying why
+    (``RunProgress.no_games``)."""
     from sim.runs.store import run_progress
     if manifest.get("recovered_from"):
         click.echo(f"note: {run_dir}/manifest.json is damaged; read its backup {manifest['recovered_from']} "
                    "(rerunning the run's command writes manifest.json again)", err=True)
-    warning = run_progress(run_dir, manifest).warning(run_dir)
+    progress = run_progress(run_dir, manifest)
+    warning = progress.warning(run_dir) if progress.games_stored else None
     if warning:
         click.echo(warning, err=True)
 
@@ -490,18 +525,18 @@ def _no_against(against, what: str) -> None:
 
 
 @main.command()
-@click.option("--games", "-n", default=2420, show_default=True, type=click.IntRange(min=1),
+@click.option("--games", "-n", default=2420, show_default=True, type=Whole(min=1, noun="games"),
               help="Duels per timed run, rounded up to a multiple of the hero pairs.")
 @click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE", help="AI profile for both seats.")
-@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Worker processes. Default: all cores.")
-@click.option("--repeat", default=3, show_default=True, type=click.IntRange(min=1), help="Timed one-core runs.")
-@click.option("--python-games", default=6, show_default=True, type=click.IntRange(min=0),
+@click.option("--jobs", "-j", default=None, type=Whole(min=1), help="Worker processes. Default: all cores.")
+@click.option("--repeat", default=3, show_default=True, type=Whole(min=1), help="Timed one-core runs.")
+@click.option("--python-games", default=6, show_default=True, type=Whole(min=0),
               help="Duels for the plain-Python (NUMBA_DISABLE_JIT=1) comparison; 0 skips it.")
-@click.option("--start-runs", default=2, show_default=True, type=click.IntRange(min=0),
+@click.option("--start-runs", default=2, show_default=True, type=Whole(min=0),
               help="Warm start-up measurements (a fresh python each); 0 skips them.")
 @click.option("--compile", "measure_compile", is_flag=True,
               help="Also measure the compile time with an empty cache (in a temporary folder; takes minutes).")
-@click.option("--matrix-games", default=100, show_default=True, type=click.IntRange(min=0), metavar="N",
+@click.option("--matrix-games", default=100, show_default=True, type=Whole(min=0, noun="games"), metavar="N",
               help="Games per hero pair of the designer-shaped run (the full matrix through the real run "
                    "pipeline, in a temporary folder); 0 skips it.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")

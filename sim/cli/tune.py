@@ -14,7 +14,8 @@ from pathlib import Path
 import click
 
 from sim.cli.app import main
-from sim.cli.options import backend_options, check_profile, homebrew_paths
+from sim.cli.options import Whole, backend_options, check_profile, homebrew_paths
+from sim.content.heroes import HeroFileError
 from sim.runs.errors import RunError
 
 
@@ -34,19 +35,19 @@ def _keys(values) -> list[str]:
                    "Default: every standard-AI weight but win and the team-game weights.")
 @click.option("--field-ai", default="standard", show_default=True, metavar="PROFILE",
               help="The profile the opponents play, and the tuned hero's starting weights.")
-@click.option("--games-per-eval", default=1000, show_default=True, type=click.IntRange(1, 1_000_000),
+@click.option("--games-per-eval", default=1000, show_default=True, type=Whole(1, 1_000_000, "games"),
               help="Games per candidate weight vector (rounded up to fill every opponent, battlefield and seat).")
-@click.option("--generations", default=30, show_default=True, type=click.IntRange(1, 10_000),
+@click.option("--generations", default=30, show_default=True, type=Whole(1, 10_000),
               help="CMA-ES generations per hero and round.")
-@click.option("--popsize", default=0, show_default=True, type=click.IntRange(0, 1000),
+@click.option("--popsize", default=0, show_default=True, type=Whole(0, 1000),
               help="Candidates per generation (0: CMA-ES's default, 4 + 3 ln(number of weights)).")
-@click.option("--budget", default=None, type=click.IntRange(1, 10**10), metavar="GAMES",
+@click.option("--budget", default=None, type=Whole(1, 10**10, "games"), metavar="GAMES",
               help="Games per hero and round for the search; sets --generations to fit (at least 1).")
-@click.option("--check-games", default=2000, show_default=True, type=click.IntRange(2, 1_000_000),
+@click.option("--check-games", default=2000, show_default=True, type=Whole(2, 1_000_000, "games"),
               help="Games of the final check on fresh seeds (each of: start weights, tuned weights).")
-@click.option("--rounds", default=1, show_default=True, type=click.IntRange(1, 20),
+@click.option("--rounds", default=1, show_default=True, type=Whole(1, 20),
               help="Rounds: each round tunes every named hero against the previous round's tuned field.")
-@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**32 - 1),
+@click.option("--seed", "-s", default=1, show_default=True, type=Whole(0, 2**32 - 1),
               help="Seed of the optimiser and the games (same seed, same result).")
 @click.option("--out", "-o", default=None, type=click.Path(path_type=Path),
               help="Run folder (checkpoints: rerun the same command to resume). Default: runs/tune_<HERO> "
@@ -81,10 +82,10 @@ def tune(heroes, all_heroes, field, battlefields, weights, field_ai, games_per_e
     keys = sorted(content.specs) if all_heroes else _keys(heroes)
     if not keys:
         raise click.UsageError("name at least one HERO to tune, or give --all")
-    bad = [k for k in keys if k not in content.specs]
-    if bad:
-        raise click.BadParameter(content.unknown_hero(bad[0]),
-                                 param_hint="'HERO'")
+    try:
+        keys = [content.resolve_hero(k) for k in keys]
+    except HeroFileError as e:
+        raise click.BadParameter(str(e), param_hint="'HERO'") from None
     if len(set(keys)) != len(keys):
         raise click.BadParameter("a hero is named twice", param_hint="'HERO'")
     out = out or Path("runs") / (f"tune_{keys[0]}" if len(keys) == 1 else "tune")

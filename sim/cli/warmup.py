@@ -7,7 +7,8 @@ import click
 
 from sim.cli.app import main
 
-WARMUP_ESTIMATE = "about a minute"   # every entry point, empty cache, an idle two-core machine
+#: every entry point from an empty cache on two cores: 314 s measured at load 6, about two minutes idle
+WARMUP_ESTIMATE = "2-5 minutes on two cores"
 
 
 @main.command()

@@ -50,6 +50,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sim.content.heroes import HeroFileError
 from sim.content.profiles import seat_controls
 from sim.engine import layout as L
 from sim.engine.game import (TRES_DEALT0, TRES_FIELDS, TRES_HP0, play_team_game, play_team_games, setup_game,
@@ -77,7 +78,10 @@ def split_heroes(text: str, content=None) -> list[str]:
         n = 1
         if "@" in t:
             key = t.split("@", 1)[0]
-            spec = content.specs.get(key) or next((sp for sp in content.specs.values() if key in sp.aliases), None)
+            try:
+                spec = content.specs[content.resolve_hero(key)]
+            except HeroFileError:
+                spec = None
             if spec is not None and spec.groups:
                 n = len(spec.groups)
         out.append("+".join(parts[i:i + n]))

@@ -158,7 +158,8 @@ def package_version() -> str:
 def resolve_heroes(names, content, option: str = "--heroes") -> dict[str, list[str]]:
     """Hero selection -> {key: [loadouts]}.
 
-    ``names``: hero keys (or their aliases, e.g. ``geralt``) or ``key@loadout`` strings
+    ``names``: hero keys (or their aliases, e.g. ``geralt``, or display names, in any case:
+    ``sim.content.compile.Content.resolve_hero``) or ``key@loadout`` strings
     (comma-separated lists allowed); None or empty means every installed hero with all
     its loadouts. A plain key
     takes all of the hero's loadouts; ``key@loadout`` only the named ones. Raises
@@ -178,11 +179,10 @@ def resolve_heroes(names, content, option: str = "--heroes") -> dict[str, list[s
             key, lo = parse_hero(name)
         except MatchError as e:
             raise RunError(str(e), option) from None
-        if key not in content.specs:
-            canon = [k for k, sp in content.specs.items() if key in getattr(sp, "aliases", ())]
-            if not canon:
-                raise RunError(content.unknown_hero(key), option)
-            key = canon[0]
+        try:
+            key = content.resolve_hero(key)
+        except HeroFileError as e:
+            raise RunError(str(e), option) from None
         spec = content.specs[key]
         if lo is None:
             los = list(spec.loadouts())
@@ -269,8 +269,40 @@ def _describe_diff(old: dict, new: dict) -> str:
                     return "none" if not v else f"{v.get('name')!r} ({v.get('file')}, digest {v.get('digest')})"
                 parts.append(f"variant: run has {name(old.get(k))}, this command {name(new.get(k))}")
             else:
-                parts.append(f"{k}: run has {_short(json.dumps(old.get(k)))}, this command {_short(json.dumps(new.get(k)))}")
+                parts.append(_setting_change(k, old.get(k), new.get(k)))
     return "; ".join(parts)
+
+
+def _setting_change(name: str, old, new) -> str:
+    """One setting that differs, in words: ``games_per_pair: run has 40, this command 80``; for
+    a list or a dict (heroes, battlefields, opponents) the entries only one side has
+    (``heroes: only the run has invisible_man, sinbad; only this command has ciri``), then
+    the entries both have with other values (``heroes: geralt's loadouts: run has ...``)."""
+    if isinstance(old, (list, dict)) and isinstance(new, (list, dict)):
+        ks_old = list(old) if isinstance(old, dict) else [_plain(v) for v in old]
+        ks_new = list(new) if isinstance(new, dict) else [_plain(v) for v in new]
+        gone, added = [x for x in ks_old if x not in ks_new], [x for x in ks_new if x not in ks_old]
+        what = ([f"only the run has {_short(', '.join(gone))}"] if gone else []) + \
+               ([f"only this command has {_short(', '.join(added))}"] if added else [])
+        if isinstance(old, dict) and isinstance(new, dict):
+            what += [f"{x}: run has {_plain(old[x])}, this command {_plain(new[x])}"
+                     for x in ks_old if x in new and old[x] != new[x]][:3]
+        if not what:        # the same entries in another order
+            what = ["the same entries in another order"]
+        return f"{name}: " + "; ".join(what)
+    return f"{name}: run has {_plain(old)}, this command {_plain(new)}"
+
+
+def _plain(value) -> str:
+    """A setting's value for a message: a number or text as it is, a list comma-separated,
+    ``none`` for a missing one; anything else as short JSON."""
+    if value is None:
+        return "none"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+        return _short(", ".join(str(v) for v in value) or "none")
+    return _short(json.dumps(value))
 
 
 def _short(text: str, limit: int = 60) -> str:

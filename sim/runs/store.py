@@ -534,6 +534,17 @@ class RunProgress:
             parts.append(f"its command ended {self.manifest_status}")
         return "; ".join(parts)
 
+    def no_games(self, run_dir, command: str) -> str:
+        """The one-line message of a run folder that holds no finished game (what every
+        report raises then): while a command plays it, that it has stored none so far and
+        to try again in a moment; else what :meth:`details` says and that ``command`` (the
+        ``unmatched-sim`` command that made the run, e.g. ``matrix``) plays it."""
+        if self.locked:
+            return (f"{run_dir}: no finished games yet: the command playing it has stored none so far; "
+                    "try again in a moment")
+        return (f"{run_dir}: no finished games yet ({self.details()}); rerun its `unmatched-sim {command}` "
+                "command to play it")
+
     def warning(self, run_dir) -> str | None:
         """The one-line warning of an unfinished run (None when complete): what
         :meth:`describe` says, that every figure is of the stored games, and how to finish."""

@@ -46,6 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.content.heroes import HeroFileError
 from sim.content.profiles import AIProfile, ProfileError, get_profile
 from sim.engine.ai import WEIGHT_NAMES
 from sim.engine.game import RES_WINNER
@@ -224,16 +225,18 @@ def resolve_settings(s: TuneSettings) -> tuple[TuneSettings, list, dict, list, A
         content = installed_content(extra)
     except ValueError as e:
         raise RunError(f"a hero file is invalid: {e}") from None
-    if s.hero not in content.specs:
-        raise RunError(content.unknown_hero(s.hero), "HERO")
+    try:
+        s = dataclasses.replace(s, hero=content.resolve_hero(s.hero))
+    except HeroFileError as e:
+        raise RunError(str(e), "HERO") from None
     keys = list(s.field) or [k for k in sorted(content.specs) if k != s.hero]
-    if s.hero in keys:
+    field_sel = resolve_heroes(keys, content, "--field") if keys else {}
+    if s.hero in field_sel:
         others = ", ".join(k for k in sorted(content.specs) if k != s.hero)
         raise RunError(f"the field may not include the tuned hero {s.hero!r} (mirrors are left out); "
                        f"valid: {others}", "--field")
-    if not keys:
+    if not field_sel:
         raise RunError("the field is empty: give at least one opponent hero", "--field")
-    field_sel = resolve_heroes(keys, content, "--field")
     bfs = resolve_battlefields(list(s.battlefields) or None)
     names = list(s.weights) or tunable_weights()
     bad = [n for n in names if n not in WEIGHT_NAMES]
