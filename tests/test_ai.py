@@ -17,7 +17,7 @@ from sim.cli import main
 from sim.content.profiles import ProfileError, get_profile, load_profile, profile_names
 from sim.engine import ai as AI
 from sim.engine import layout as L
-from sim.engine.control import MODE_GREEDY, MODE_RANDOM, MODE_STANDARD, MODE_STANDARD1
+from sim.engine.control import MODE_GREEDY, MODE_RANDOM, MODE_STANDARD, MODE_STANDARD02
 from sim.engine.core import PILE_DECK, PILE_DISC, PILE_HAND, pile_base
 from sim.engine.game import setup_game
 from sim.engine.policy import new_control
@@ -277,7 +277,7 @@ def test_live_conditions_agree_with_the_rules_condition_checker(heroes, bf):
     from sim.engine.conditions import cond_ok
     m, states = _midgame_states(heroes, bf, 10, seed=11)
     tb = m.tables
-    rows = [r for r in range(len(tb.code)) if tb.code[r, L.I_AI_LIVE]]
+    rows = [r for r in range(len(tb.code)) if tb.code[r, L.I_AI_LIVE] == 1]
     assert len(rows) >= 4
     checked = set()
     for st in states:
@@ -368,13 +368,35 @@ def _by_value(vals, fxd, probs, m):
     return {k: v for k, v in out.items() if v > 1e-12}
 
 
+def _list_dist(st, tb, t, hand, side, extra):
+    """The best-card distribution over the list of unknown cards, card by card (the estimate
+    of release 0.1): (values, effect damages, probabilities, P(none)) via ``best_dist``."""
+    from sim.engine.ai.estimate import hero_atk_bonus, hero_def_bonus, unknown_pool
+    from sim.engine.ai.weights import playable
+    q = int(st[L.fslot(t, L.F_OWNER)])
+    pool = np.zeros(65, np.int64)
+    npool = unknown_pool(st, tb, q, pool)
+    want = L.CT_DEFENSE if side == 1 else L.CT_ATTACK
+    bonus = hero_def_bonus(st, tb, t) if side == 1 else hero_atk_bonus(st, tb, t) + extra
+    feat = L.AI_VALUE_DEF if side == 1 else L.AI_VALUE_ATK
+    vals, fxd, probs = np.zeros(65), np.zeros(65), np.zeros(65)
+    m = 0
+    for c in pool[:npool]:
+        if tb.cards[c, L.C_TYPE] in (want, L.CT_VERSATILE) and playable(st, tb, int(c), t):
+            vals[m] = tb.cards[c, L.C_VALUE] + tb.cards[c, L.C_AI0 + feat] * 0.01 + bonus
+            fxd[m] = tb.cards[c, L.C_AI0 + L.AI_DMG] * 0.01 if side == 0 else 0.0
+            m += 1
+    pn = AI.best_dist(vals, fxd, m, npool, hand, probs)
+    return vals, fxd, probs, m, pn
+
+
 @pytest.mark.parametrize("heroes,bf", [(["medusa", "sinbad"], "marmoreal"), (["ciri", "alice"], "soho"),
                                        (["king_arthur", "invisible_man"], "baskerville_manor")])
 def test_value_dist_counts_copies_as_the_card_list_does(heroes, bf):
-    """standard's best-card distribution (copies per card id, one entry per distinct value)
-    gives every value the probability standard-1's card-by-card list gives it, for defense
-    and attack (with its effect damage), mid-game, for each fighter in play."""
-    from sim.engine.ai.estimate import attack_dist, defense_dist, unknown_pool, value_dist
+    """The best-card distribution (copies per card id, one entry per distinct value) gives
+    every value the probability the card-by-card list gives it, for defense and attack (with
+    its effect damage), mid-game, for each fighter in play."""
+    from sim.engine.ai.estimate import value_dist
     m, states = _midgame_states(heroes, bf, 10, seed=11)
     ctl = new_control()
     checked = merged = 0
@@ -384,20 +406,17 @@ def test_value_dist_counts_copies_as_the_card_list_does(heroes, bf):
                 continue
             q = int(st[L.fslot(t, L.F_OWNER)])
             hand = int(st[L.pslot(q, L.P_HANDN)])
-            pool = np.zeros(65, np.int64)
-            npool = unknown_pool(st, m.tables, q, pool)
-            v1, p1, v2, f2, p2 = (np.zeros(65) for _ in range(5))
-            pn1 = defense_dist(st, m.tables, ctl, t, hand, pool, npool, v1, p1)
+            v2, f2, p2 = (np.zeros(65) for _ in range(3))
+            v1, _, p1, m1, pn1 = _list_dist(st, m.tables, t, hand, 1, 0.0)
             pn2 = value_dist(st, m.tables, ctl, t, hand, 1, 0.0, v2, f2, p2)
             assert pn2 == pytest.approx(pn1, abs=1e-12)
-            a, b = _by_value(v1, None, p1, int(v1[64])), _by_value(v2, None, p2, int(v2[64]))
+            a, b = _by_value(v1, None, p1, m1), _by_value(v2, None, p2, int(v2[64]))
             assert a.keys() == b.keys() and all(b[k] == pytest.approx(a[k], abs=1e-12) for k in a)
-            merged += int(v1[64]) - int(v2[64])
-            f1 = np.zeros(65)
-            pn1 = attack_dist(st, m.tables, ctl, t, hand + 1, pool, npool, v1, f1, p1, 0.5)
+            merged += m1 - int(v2[64])
+            v1, f1, p1, m1, pn1 = _list_dist(st, m.tables, t, hand + 1, 0, 0.5)
             pn2 = value_dist(st, m.tables, ctl, t, hand + 1, 0, 0.5, v2, f2, p2)
             assert pn2 == pytest.approx(pn1, abs=1e-12)
-            a, b = _by_value(v1, f1, p1, int(v1[64])), _by_value(v2, f2, p2, int(v2[64]))
+            a, b = _by_value(v1, f1, p1, m1), _by_value(v2, f2, p2, int(v2[64]))
             assert a.keys() == b.keys() and all(b[k] == pytest.approx(a[k], abs=1e-12) for k in a)
             checked += 1
     assert checked >= 15 and merged > checked     # equal values really were merged
@@ -407,15 +426,16 @@ def test_value_dist_counts_copies_as_the_card_list_does(heroes, bf):
 
 
 def test_installed_profiles_and_their_weights():
-    assert profile_names() == ["expert", "expert-deep", "greedy", "random", "standard", "standard-1", "tuned"]
+    assert profile_names() == ["expert", "expert-0.2", "expert-deep", "greedy", "random", "standard", "standard-0.2",
+                               "tuned", "tuned-0.2"]
     s = get_profile("standard")
     assert s.mode_name == "standard" and len(s.weights) == len(AI.WEIGHT_NAMES)
     assert s.weight("win") == 100.0
     g = get_profile("greedy")
     assert g.mode == MODE_GREEDY and g.weights == s.weights        # base = "standard"
     assert get_profile("random").mode == MODE_RANDOM
-    s1 = get_profile("standard-1")                                  # the frozen former standard
-    assert s1.mode == MODE_STANDARD1 and s1.weights == s.weights
+    s02 = get_profile("standard-0.2")                               # the frozen standard of release 0.2
+    assert s02.mode == MODE_STANDARD02
     t = get_profile("tuned")                                        # weights of each hero's own, over standard
     assert t.weights == s.weights and len(t.tuned_heroes) == 11 and t.weights_for("ciri") != s.weights
 
@@ -428,12 +448,12 @@ def test_profile_file_with_base_overrides_weights(tmp_path):
 
 
 @pytest.mark.parametrize("text,msg", [
-    ('mode = "clever"\n', r"field 'mode' is 'clever'; valid: standard, standard-1, expert, greedy, random"),
+    ('mode = "clever"\n', r"field 'mode' is 'clever'; valid: standard, expert, standard-0.2, expert-0.2, greedy, random"),
     ('base = "standard"\n[weights]\nthreaten = 1\n', r"weights.threaten is not an AI weight; valid: dmg_hero"),
     ('base = "standard"\n[weights]\nthreat = "high"\n', r"weights.threat must be a number"),
     ('mode = "standard"\n[weights]\nthreat = 1\n', r"weights missing: dmg_hero"),
     ('colour = 1\n', r"unknown field\(s\) colour; valid: base, description, heroes, mode, name, weights"),
-    ('base = "nonesuch"\n', r"unknown AI profile 'nonesuch'; valid: expert, expert-deep, greedy, random, standard, standard-1, tuned"),
+    ('base = "nonesuch"\n', r"unknown AI profile 'nonesuch'; valid: expert, expert-0.2, expert-deep, greedy, random, standard, standard-0.2, tuned, tuned-0.2"),
     ('name = [\n', r"not valid TOML"),
     ('base = "standard"\n[weights]\nthreat = nan\n', r"weights.threat = nan is out of range"),
     ('name = "standard"\nbase = "standard"\n', r"field 'name' = 'standard' is an installed profile's name"),
@@ -449,7 +469,7 @@ def test_bad_profile_files_name_the_file_and_field(tmp_path, text, msg):
 
 def test_cli_ai_option_errors_and_profiles_command(tmp_path):
     r = CliRunner().invoke(main, ["duel", "medusa", "sinbad", "--ai", "clever"])
-    assert r.exit_code == 2 and "unknown AI profile 'clever'; valid: expert, expert-deep, greedy, random, standard, standard-1, tuned" in r.output
+    assert r.exit_code == 2 and "unknown AI profile 'clever'; valid: expert, expert-0.2, expert-deep, greedy, random, standard, standard-0.2, tuned, tuned-0.2" in r.output
     assert "Traceback" not in r.output
     r = CliRunner().invoke(main, ["profiles"])
     assert r.exit_code == 0 and "standard (mode standard)" in r.output and "greedy (mode greedy)" in r.output

@@ -317,7 +317,7 @@ def test_plan_errors_name_the_option_and_list_valid_values(tmp_path):
     with pytest.raises(RunError, match=r"unknown battlefield 'atlantis'; valid: baskerville_manor, .*soho") as e:
         plan_run(tmp_path / "x", 10, battlefields=["soho,atlantis"])
     assert e.value.param == "--battlefields"
-    with pytest.raises(RunError, match=r"unknown AI profile 'clever'; valid: expert, expert-deep, greedy, random, standard, standard-1, tuned"):
+    with pytest.raises(RunError, match=r"unknown AI profile 'clever'; valid: expert, expert-0.2, expert-deep, greedy, random, standard, standard-0.2, tuned, tuned-0.2"):
         plan_run(tmp_path / "x", 10, ai="clever")
     for bad in (0, -3):
         with pytest.raises(RunError, match="games must be a positive whole number"):
@@ -337,7 +337,7 @@ def test_cli_bad_input_is_a_usage_error_and_writes_nothing(tmp_path):
         (["--games", "2.5"], "Invalid value for '--games' / '-n': '2.5' is not a whole number of games."),
         (["--seed", "x"], "Invalid value for '--seed' / '-s': 'x' is not a whole number."),
         (["--task-games", "many"], "Invalid value for '--task-games': 'many' is not a whole number of games."),
-        (["--ai", "clever"], "unknown AI profile 'clever'; valid: expert, expert-deep, greedy, random, standard, standard-1, tuned"),
+        (["--ai", "clever"], "unknown AI profile 'clever'; valid: expert, expert-0.2, expert-deep, greedy, random, standard, standard-0.2, tuned, tuned-0.2"),
     ]
     for extra, message in cases:
         r = cli("matrix", "--out", out, *extra)

@@ -24,7 +24,7 @@ from pathlib import Path
 import click
 
 from sim.content.heroes import HeroFileError, load_heroes
-from sim.content.profiles import DEFAULT_PROFILE, ProfileError, get_profile, profile_names
+from sim.content.profiles import DEFAULT_PROFILE, SEARCH_MODES, ProfileError, get_profile, profile_names
 from sim.content.variants import VariantError, load_variant
 from sim.play.match import installed_content
 from sim.runs.backend import BACKENDS, CONNECT_TIMEOUT, Backend, BackendError
@@ -239,7 +239,7 @@ def check_profile(name, option):
 
 def note_expert_in_teams(profiles) -> None:
     """One line on stderr when an expert profile plays team games: there it plays as standard."""
-    names = sorted({p.name for p in profiles if p.mode_name == "expert"})
+    names = sorted({p.name for p in profiles if p.mode_name in SEARCH_MODES})
     if names:
         click.echo(f"note: {', '.join(names)} plays team games as the standard AI (the lookahead is for duels)",
                    err=True)

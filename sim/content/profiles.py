@@ -6,8 +6,9 @@ the scripted AI modes, ``[weights]`` (what the AI values; names and meanings in
 ``sim/profiles/``:
 
 * ``standard`` (the default): the scripted AI;
-* ``standard-1``: the standard AI of release 0.1, frozen for one release (its weights and
-  its former, costlier estimates: mode ``standard-1``), to compare the new one against;
+* ``standard-0.2``, ``tuned-0.2`` and ``expert-0.2``: the profiles of release 0.2, frozen
+  (their weights and the scoring they had: modes ``standard-0.2`` and ``expert-0.2``), to
+  measure the current ones against (the 0.1 profile ``standard-1`` is retired);
 * ``expert`` and ``expert-deep``: the expert AI (mode ``expert``): at each action
   decision it plays the best few candidate actions forward in sampled games (the hidden
   cards dealt at random from what it has not seen) and takes the best mean result; its
@@ -50,8 +51,12 @@ from sim.engine.ai import SEARCH_DEFAULTS, WEIGHT_NAMES
 from .errors import FileError
 
 PROFILE_DIR = Path(__file__).resolve().parent.parent / "profiles"
-MODES = {"standard": "MODE_STANDARD", "standard-1": "MODE_STANDARD1", "expert": "MODE_EXPERT",
-         "greedy": "MODE_GREEDY", "random": "MODE_RANDOM"}
+MODES = {"standard": "MODE_STANDARD", "expert": "MODE_EXPERT", "standard-0.2": "MODE_STANDARD02",
+         "expert-0.2": "MODE_EXPERT02", "greedy": "MODE_GREEDY", "random": "MODE_RANDOM"}
+SEARCH_MODES = ("expert", "expert-0.2")
+"""Modes that look ahead at action decisions (the expert's budget weights apply)."""
+RETIRED = {"standard-1": "the standard AI of release 0.1, retired in release 0.3"}
+"""Profiles no longer shipped: name -> what it was (named in the error)."""
 DEFAULT_PROFILE = "standard"
 
 
@@ -163,11 +168,11 @@ def load_profile(path, _seen: tuple = ()) -> AIProfile:
     for k, v in given.items():
         _check_weight(where, "weights", k, v, names)
         weights[k] = float(v)
-    if mode in ("standard", "standard-1", "expert") and base is None:
+    if mode != "greedy" and mode != "random" and base is None:
         missing = [n for n in names if n not in given and n not in SEARCH_DEFAULTS]
         if missing:
             raise ProfileError(f"{where}: weights missing: {', '.join(missing)} (or set base = \"standard\")")
-    if mode == "expert":
+    if mode in SEARCH_MODES:
         _check_budget(where, "weights", weights)
     # a base's weights of a hero's own are inherited; the weights given here apply to them too
     hero_w = {}
@@ -187,7 +192,7 @@ def load_profile(path, _seen: tuple = ()) -> AIProfile:
         for k, v in sec.get("weights", {}).items():
             _check_weight(where, f"heroes.{hk}.weights", k, v, names)
             hw[k] = float(v)
-        if mode == "expert":
+        if mode in SEARCH_MODES:
             _check_budget(where, f"heroes.{hk}.weights", hw)
         hero_w[hk] = tuple(hw[n] for n in names)
         if "provenance" in sec:
@@ -245,7 +250,8 @@ def get_profile(name, _seen=()) -> AIProfile:
     try:
         return installed_profiles()[name]
     except KeyError:
-        raise ProfileError(f"unknown AI profile {name!r}; valid: {', '.join(profile_names())} "
+        was = f" ({RETIRED[name]})" if name in RETIRED else ""
+        raise ProfileError(f"unknown AI profile {name!r}{was}; valid: {', '.join(profile_names())} "
                            "or a profile file path ending in .toml") from None
 
 

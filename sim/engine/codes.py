@@ -343,9 +343,10 @@ MODE_SCRIPT = 1        # scripted choices (scenario API)
 MODE_FIRST = 2         # always the first option
 MODE_STANDARD = 3      # the scripted AI, weights from the profile (sim.engine.ai)
 MODE_GREEDY = 4        # attack with the best card, else close in; defend with the best card
-MODE_STANDARD1 = 5     # the standard AI of release 0.1 ("standard-1", frozen for one release): MODE_STANDARD's
-                       # scoring with its former, costlier estimates (sim.engine.ai.weights.frozen)
 MODE_EXPERT = 6        # the expert AI: looks ahead at each action decision (sim.engine.search), else standard
+MODE_STANDARD02 = 7    # the standard AI of release 0.2 ("standard-0.2", frozen): its code path and weights
+                       # (sim.engine.ai.weights.frozen)
+MODE_EXPERT02 = 8      # the expert AI of release 0.2 ("expert-0.2", frozen): lookahead with MODE_STANDARD02 rollouts
 
 # ------------------------------ duel result row fields (game.play_games)
 RES_WINNER = 0      # winning seat (0 first player, 1 second), or DRAW

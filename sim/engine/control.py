@@ -9,7 +9,8 @@ the engine writes just before asking; and the scripted AI's plan for the action
 in progress.
 """
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
-    MODE_EXPERT, MODE_FIRST, MODE_GREEDY, MODE_RANDOM, MODE_SCRIPT, MODE_STANDARD, MODE_STANDARD1, N_DECISIONS,
+    MODE_EXPERT, MODE_EXPERT02, MODE_FIRST, MODE_GREEDY, MODE_RANDOM, MODE_SCRIPT, MODE_STANDARD, MODE_STANDARD02,
+    N_DECISIONS,
 )
 from .layout import MAX_PLAYERS
 

@@ -30,7 +30,7 @@ from .codes import (
     D_FOG_DEST, D_FOG_TOKEN, D_FORCE_CARD, D_GUESS, D_MAY, D_MOVE_DEST, D_MOVE_WHICH, D_OPPONENT, D_OPTION,
     D_PLACE, D_SETUP_SPACE, D_TAKE_CARD, D_TARGET, DOM_BOOL, DOM_CARD, DOM_FIGHTER, DOM_INT, DOM_SPACE,
     END_ERROR, ERR_SCRIPT_DOMAIN, ERR_SCRIPT_EMPTY, ERR_SCRIPT_ILLEGAL, MODE_FIRST, MODE_GREEDY, MODE_RANDOM,
-    MODE_EXPERT, MODE_SCRIPT, MODE_STANDARD, MODE_STANDARD1, N_DECISIONS,
+    MODE_EXPERT, MODE_EXPERT02, MODE_SCRIPT, MODE_STANDARD, MODE_STANDARD02, N_DECISIONS,
 )
 from .layout import G_DECISIONS, G_ERR, G_OVER, G_REASON, G_WINNER
 
@@ -179,6 +179,7 @@ def decide(st, tb, ctl, kind, player, opts, n):
         return rand_below(st, n)
     if mode == MODE_FIRST:
         return 0
-    if mode == MODE_STANDARD or mode == MODE_GREEDY or mode == MODE_STANDARD1 or mode == MODE_EXPERT:
+    if (mode == MODE_STANDARD or mode == MODE_GREEDY or mode == MODE_EXPERT or mode == MODE_STANDARD02
+            or mode == MODE_EXPERT02):
         return ai_decide(st, tb, ctl, kind, player, opts, n)
     return rand_below(st, n)

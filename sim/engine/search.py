@@ -41,7 +41,10 @@ import numpy as np
 from numba import types
 
 from .sigs import A1, B, CTL, F, f64_view, FA1, I, jit, LOG, ST, stack_i64, TB, V
-from .codes import D_ACTION, D_MAY, FS_DEFEATED, FS_UNUSED, MODE_EXPERT, MODE_STANDARD, PILE_DECK, PILE_HAND, TURN_CAP_WINNER
+from .codes import (
+    D_ACTION, D_MAY, FS_DEFEATED, FS_UNUSED, MODE_EXPERT, MODE_EXPERT02, MODE_STANDARD, MODE_STANDARD02, PILE_DECK,
+    PILE_HAND, TURN_CAP_WINNER,
+)
 from .control import (
     CTL_CTX_OP, CTL_FU_KEY, CTL_MODE0, CTL_PLAN_KEY, CTL_POS_KEY, CTL_PRESET, CTL_SCRATCH, CTL_SIZE,
     CTL_TD_P,
@@ -234,13 +237,15 @@ def play_out(w2, tb, wctl, nolog, p, horizon, ctl):
     return evaluate(w2, ctl, p)
 
 
-@jit(V(CTL, A1, I))
-def rollout_control(wctl, ctl, nplayers):
+@jit(V(CTL, A1, I, I))
+def rollout_control(wctl, ctl, nplayers, p):
     """``wctl``: ``ctl``'s first part (weights, rules of play) with every player on the standard
-    AI and no presets: the policy of the copies the search plays on."""
+    AI and no presets: the policy of the copies the search plays on. The standard AI of the
+    searching player ``p``'s release: ``MODE_STANDARD02`` for the frozen ``expert-0.2``."""
     copy_into(wctl, ctl, CTL_SCRATCH)   # (the AI's work space after it is written before it is read)
+    roll = MODE_STANDARD02 if ctl[CTL_MODE0 + p] == MODE_EXPERT02 else MODE_STANDARD
     for q in range(nplayers):
-        wctl[CTL_MODE0 + q] = MODE_STANDARD
+        wctl[CTL_MODE0 + q] = roll
     for k in range(N_DECISIONS):
         wctl[CTL_PRESET + k] = 0
 
@@ -259,7 +264,7 @@ def search_start(st, tb, ctl, p, wst, w2, wctl, nolog):
     choice's turn played out, then ``search_horizon`` turns); -1 if the start of this turn
     asks no "may" (found by playing it in a copy). Call before ``begin_turn``."""
     samples, _, horizon = budget(ctl, p)
-    rollout_control(wctl, ctl, st[G_NPLAYERS])
+    rollout_control(wctl, ctl, st[G_NPLAYERS], p)
     r = stack_i64(1)
     r[0] = search_seed(st, p) ^ 0x5bd1e995
     tmp = stack_i64(_TMP)
@@ -336,7 +341,7 @@ def search_action(st, tb, ctl, p, opts, n, wst, w2, wctl, nolog):
     nc = top_candidates(scores, n, cand, c)
     if nc == 1:
         return cand[0]
-    rollout_control(wctl, ctl, st[G_NPLAYERS])
+    rollout_control(wctl, ctl, st[G_NPLAYERS], p)
     r = stack_i64(1)
     r[0] = search_seed(st, p)
     tmp = stack_i64(_TMP)
@@ -371,8 +376,10 @@ def search_action(st, tb, ctl, p, opts, n, wst, w2, wctl, nolog):
 
 @jit(B(ST, CTL))
 def expert_to_move(st, ctl):
-    """The active player plays the expert AI and the game is a duel (team games: standard)."""
-    return ctl[CTL_MODE0 + st[G_ACTIVE]] == MODE_EXPERT and st[G_NPLAYERS] == 2
+    """The active player plays the expert AI (or ``expert-0.2``) and the game is a duel (team
+    games: standard)."""
+    m = ctl[CTL_MODE0 + st[G_ACTIVE]]
+    return (m == MODE_EXPERT or m == MODE_EXPERT02) and st[G_NPLAYERS] == 2
 
 
 @jit(V(ST, TB, CTL, LOG))

@@ -19,7 +19,7 @@ from sim.content.battlefields import (
 )
 from sim.content.compile import RULE_OPTIONS
 from sim.content.heroes import HeroFileError
-from sim.content.profiles import get_profile
+from sim.content.profiles import SEARCH_MODES, get_profile
 from sim.content.variants import VariantError
 from sim.engine.ai import WEIGHT_NAMES
 from sim.play.match import MatchError, installed_content, parse_hero
@@ -458,10 +458,10 @@ def estimate_run(plan: RunPlan, workers: int | None) -> Estimate:
     prof = get_profile(plan.settings["ai"])
     mode = prof.mode_name
     teams = plan.settings.get("mode") == "teams"
-    if mode == "expert" and teams:
+    if mode in SEARCH_MODES and teams:
         mode = "standard"          # team games: the expert plays as standard
-    rate = GAMES_PER_SECOND.get(mode, GAMES_PER_SECOND["standard"])
-    if mode == "expert":
+    rate = GAMES_PER_SECOND.get("expert" if mode in SEARCH_MODES else mode, GAMES_PER_SECOND["standard"])
+    if mode in SEARCH_MODES:
         budget = prof.weight("search_samples") * prof.weight("search_candidates") * prof.weight("search_horizon")
         rate *= 32.0 / max(1.0, budget)
     if teams:

@@ -304,11 +304,12 @@ def _play_variant(v) -> int:
 
 
 def _play_profile(p) -> int:
+    from sim.content.profiles import SEARCH_MODES
     from sim.engine.game import RES_REASON
     from sim.engine.layout import END_ERROR
     from sim.play.match import Match
-    n = EXPERT_GAMES if p.mode_name == "expert" else GAMES
-    if p.mode_name == "expert" and p.weight("search_samples") * p.weight("search_candidates") \
+    n = EXPERT_GAMES if p.mode_name in SEARCH_MODES else GAMES
+    if p.mode_name in SEARCH_MODES and p.weight("search_samples") * p.weight("search_candidates") \
             * max(1.0, p.weight("search_horizon")) > 64:
         n = 1        # a huge search budget: one game shows it plays (it may take seconds)
     m = Match(["medusa", "sinbad"], "soho")

@@ -1,8 +1,9 @@
 """The scripted AI: scores every legal option of a decision and picks the best.
 
-The scripted modes use this package (``codes.MODE_STANDARD``, ``MODE_STANDARD1``: the frozen
-former standard, see :func:`.weights.frozen`; ``MODE_GREEDY``; and ``MODE_EXPERT``, whose
-action decisions :mod:`sim.engine.search` takes and whose other decisions are these); the
+The scripted modes use this package (``codes.MODE_STANDARD``; ``MODE_STANDARD02``: the frozen
+standard of release 0.2, see :func:`.weights.frozen`; ``MODE_GREEDY``; and ``MODE_EXPERT`` and
+``MODE_EXPERT02``, whose action decisions :mod:`sim.engine.search` takes and whose other
+decisions are these); the
 weights of the deciding player's AI profile are in ``ctl[CTL_W + p * N_WEIGHTS:]``
 (thousandths; names in :data:`WEIGHT_NAMES`, defaults in ``sim/content/profiles.py``).
 

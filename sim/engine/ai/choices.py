@@ -21,11 +21,11 @@ from ..layout import (
 from ..sigs import A1, CTL, F, FA1, I, jit, ST, TB, V
 from ..codes import W_SCHEME as WINDOW_SCHEME   # the scheme's program window (W_SCHEME here is a weight)
 from .weights import (
-    _DSZ, dmg_now, frozen, fx_now, keep_worth, NEG, scratch_f1, scratch_f2, scratch_i1, W_BOOST_MARGIN,
+    _DSZ, dmg_now, fx_now, keep_worth, NEG, scratch_f1, scratch_f2, scratch_i1, W_BOOST_MARGIN,
     W_DEFEND_MARGIN, W_DEFENSE_FX, W_FX_DMG, W_ONGOING, W_ONGOING_AGAIN, W_SCHEME, W_UNKNOWN_ATTACK, wv,
 )
 from .estimate import (
-    att_value, attack_dist, def_value, defense_dist, dmg_params, dmg_value, exp_attack, hero_atk_bonus,
+    att_value, def_value, dmg_params, dmg_value, exp_attack, hero_atk_bonus,
     hero_def_bonus, team_pos_bonus, unknown_pool, value_dist,
 )
 from .position import (
@@ -129,9 +129,8 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
     t = st[o + CB_DEF_F]
     p = st[o + CB_ATT_P]
     pool = scratch_i1(ctl, SCR_DEFENSE, MAX_CARDS + 1)
-    old = frozen(ctl, q)
     boosted = st[o + CB_ABOOST] >= 0
-    npool = unknown_pool(st, tb, p, pool) if old or boosted else 0
+    npool = unknown_pool(st, tb, p, pool) if boosted else 0
     hand = st[pslot(p, P_HANDN)] + 1
     extra = 0.0
     if boosted:   # the face-down BOOST: the mean BOOST of the attacker's unknown cards
@@ -143,10 +142,7 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
     vals = scratch_f1(ctl, SCR_DEFENSE + (MAX_CARDS + 1), MAX_CARDS + 1)
     fxd = scratch_f1(ctl, SCR_DEFENSE + 2 * (MAX_CARDS + 1), MAX_CARDS + 1)
     probs = scratch_f1(ctl, SCR_DEFENSE + 3 * (MAX_CARDS + 1), MAX_CARDS + 1)
-    if old:
-        pn = attack_dist(st, tb, ctl, a, hand, pool, npool, vals, fxd, probs, extra)
-    else:
-        pn = value_dist(st, tb, ctl, a, hand, 0, extra, vals, fxd, probs)
+    pn = value_dist(st, tb, ctl, a, hand, 0, extra, vals, fxd, probs)
     m = int(vals[MAX_CARDS])
     norm = 1.0 - pn
     bonus = hero_def_bonus(st, tb, t)
@@ -209,13 +205,8 @@ def score_boost(st, tb, ctl, p, kind, opts, n, scores):
         q = st[fslot(t, F_OWNER)]
         vals = scratch_f1(ctl, SCR_DEFENSE + (MAX_CARDS + 1), MAX_CARDS + 1)
         probs = scratch_f1(ctl, SCR_DEFENSE + 3 * (MAX_CARDS + 1), MAX_CARDS + 1)
-        if frozen(ctl, p):
-            pool = scratch_i1(ctl, SCR_DEFENSE, MAX_CARDS + 1)
-            npool = unknown_pool(st, tb, q, pool)
-            pn = defense_dist(st, tb, ctl, t, st[pslot(q, P_HANDN)], pool, npool, vals, probs)
-        else:
-            fxd = scratch_f1(ctl, SCR_DEFENSE + 2 * (MAX_CARDS + 1), MAX_CARDS + 1)
-            pn = value_dist(st, tb, ctl, t, st[pslot(q, P_HANDN)], 1, 0.0, vals, fxd, probs)
+        fxd = scratch_f1(ctl, SCR_DEFENSE + 2 * (MAX_CARDS + 1), MAX_CARDS + 1)
+        pn = value_dist(st, tb, ctl, t, st[pslot(q, P_HANDN)], 1, 0.0, vals, fxd, probs)
         c = st[o + CB_CARD0]
         av = att_value(st, tb, ctl, c, st[o + CB_ATT_F], hero_atk_bonus(st, tb, st[o + CB_ATT_F]))
         fx = dmg_now(st, tb, ctl, c, st[o + CB_ATT_F], 0)

@@ -88,19 +88,6 @@ def best_dist(vals, extra, m, N, h, probs):
     return best_probs(m, N, h, probs)
 
 
-@jit(F(FA1, I, I, I, FA1))
-def best_dist_plain(vals, m, N, h, probs):
-    """:func:`best_dist` with no extras (ranked by ``vals`` alone)."""
-    for i in range(1, m):
-        x = vals[i]
-        j = i - 1
-        while j >= 0 and vals[j] < x:
-            vals[j + 1] = vals[j]
-            j -= 1
-        vals[j + 1] = x
-    return best_probs(m, N, h, probs)
-
-
 @jit(F(I, I, I, FA1))
 def best_probs(m, N, h, probs):
     """``probs[i]`` = P(the best of ``m`` ranked cards held in a random hand of ``h`` from ``N``
@@ -305,26 +292,6 @@ def score_opponents(st, tb, ctl, p, opts, n, scores):
             scores[j] = low + 0.01 * st[pslot(q, P_HANDN)]
 
 
-@jit(F(ST, TB, CTL, I, I, A1, I, FA1, FA1))
-def defense_dist(st, tb, ctl, t, hand, pool, npool, vals, probs):
-    """Likely best defense value of fighter ``t``'s owner: fills ``vals``/``probs``
-    (see :func:`best_dist`) from their unknown cards ``pool`` and hand size
-    ``hand``; returns (as float) P(no defense card), the count in ``vals[63]``."""
-    m = 0
-    bonus = hero_def_bonus(st, tb, t)
-    # the opponent's cards by their static features (live steps at half): valuing live steps
-    # here (a call in this inner loop) made every decision twice as slow
-    for i in range(npool):
-        c = pool[i]
-        ty = tb.cards[c, C_TYPE]
-        if (ty == CT_DEFENSE or ty == CT_VERSATILE) and playable(st, tb, c, t):
-            vals[m] = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_DEF) + bonus
-            m += 1
-    pn = best_dist_plain(vals, m, npool, hand, probs)
-    vals[MAX_CARDS] = m
-    return pn
-
-
 @jit(F(ST, TB, CTL, I, I, I, F, FA1, FA1, FA1))
 def value_dist(st, tb, ctl, t, hand, side, extra, vals, fxd, probs):
     """The best card fighter ``t``'s owner may play on combat side ``side`` (1 defense, 0
@@ -332,11 +299,11 @@ def value_dist(st, tb, ctl, t, hand, side, extra, vals, fxd, probs):
     by distinct (value, effect damage) pairs: the pairs best first (ranked by value + effect
     damage) in ``vals``, ``fxd`` (float64, >= 65 long; the number of pairs in
     ``vals[MAX_CARDS]``), ``probs[i]`` = P(the best card held is pair ``i``). Returns
-    P(no such card is held). Values as in :func:`defense_dist` (+ the ability's bonus) and
-    :func:`attack_dist` (+ the ability's bonus + ``extra``); defense pairs have effect
-    damage 0. The same distribution as theirs, computed from copies per card id (a pass
-    over the deck list and the discard pile) and one entry per distinct pair, where they
-    take the list of unknown cards apart card by card."""
+    P(no such card is held). Values: the printed value + the static value feature + the
+    ability's bonus (:func:`hero_def_bonus`, :func:`hero_atk_bonus` + ``extra``); defense
+    pairs have effect damage 0. The distribution :func:`best_dist` gives over the list of
+    unknown cards, computed from copies per card id (a pass over the deck list and the
+    discard pile) and one entry per distinct pair."""
     q = st[fslot(t, F_OWNER)]
     h = st[pslot(q, P_HERO)]
     s0 = tb.heroes[h, H_DECK_START]
@@ -400,25 +367,6 @@ def value_dist(st, tb, ctl, t, hand, side, extra, vals, fxd, probs):
         prev = cur
     vals[MAX_CARDS] = m
     return prev
-
-
-@jit(F(ST, TB, CTL, I, I, A1, I, FA1, FA1, FA1, F))
-def attack_dist(st, tb, ctl, a, hand, pool, npool, vals, fxd, probs, extra):
-    """Likely attack card of fighter ``a`` (the best in a hand of ``hand`` cards from
-    ``pool``): its value plus ``extra`` in ``vals``, its effect damage in ``fxd``;
-    like :func:`defense_dist`."""
-    m = 0
-    bonus = hero_atk_bonus(st, tb, a) + extra
-    for i in range(npool):   # static features, as in defense_dist
-        c = pool[i]
-        ty = tb.cards[c, C_TYPE]
-        if (ty == CT_ATTACK or ty == CT_VERSATILE) and playable(st, tb, c, a):
-            vals[m] = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_ATK) + bonus
-            fxd[m] = feat(tb, c, AI_DMG)
-            m += 1
-    pn = best_dist(vals, fxd, m, npool, hand, probs)
-    vals[MAX_CARDS] = m
-    return pn
 
 
 @jit(types.UniTuple(F, 3)(ST, CTL, I, I))

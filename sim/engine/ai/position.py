@@ -6,7 +6,7 @@ from numba import types
 from ..codes import CT_ATTACK, CT_VERSATILE, FS_IN_PLAY, PILE_DISC, PILE_HAND, R_EXHAUST_DAMAGE, R_HAND_LIMIT
 from ..control import (
     CTL_FU, CTL_FU_KEY, CTL_PLAN_BOOST, CTL_PLAN_KEY, CTL_POS_KEY, CTL_POS_SIG, SCR_FOLLOW, SCR_PLAN,
-    SCR_DIST_FX, SCR_PLAN_POS, SCR_POOL, SCR_TARGETS, SCR_WORTH, SCR_WORTH_SET,
+    SCR_DIST_FX, SCR_PLAN_POS, SCR_TARGETS, SCR_WORTH, SCR_WORTH_SET,
 )
 from ..core import count_tag_in_pile, fog_space, n_slots, pile_base, reachable, team_of
 from ..layout import (
@@ -17,14 +17,14 @@ from ..layout import (
 )
 from ..sigs import A1, B, CTL, F, FA1, I, jit, ST, TB, V
 from .weights import (
-    _DSZ, dmg_now, FA2, feat, frozen, fx_now, fx_worth, keep_worth, NEG, playable, scratch_f1, scratch_f2,
+    _DSZ, dmg_now, FA2, feat, fx_now, fx_worth, keep_worth, NEG, playable, scratch_f1, scratch_f2,
     scratch_i1, W_APPROACH, W_BOOST_MARGIN, W_CARD, W_EXHAUST, W_FOG, W_FULL_HAND, W_OPP_CARD,
     W_REACH_NEXT, W_REACH_NOW, W_SIDEKICK_TARGET, W_SIDEKICK_THREAT, W_THREAT, W_THREAT_BASE, W_THREAT_LOW,
     W_THREAT_SK, wv,
 )
 from .estimate import (
-    att_value, defense_dist, dmg_params, dmg_value, exp_attack, exp_attack_hp, hero_atk_bonus,
-    team_pos_bonus, unknown_pool, value_dist,
+    att_value, dmg_params, dmg_value, exp_attack, exp_attack_hp, hero_atk_bonus,
+    team_pos_bonus, value_dist,
 )
 
 
@@ -142,23 +142,16 @@ def action_key(st, p):
 @jit(V(ST, TB, CTL, I, FA2, FA2, FA1))
 def target_dists(st, tb, ctl, p, dvals, dprobs, pnone):
     """For each opposing fighter ``e`` of ``p``: its owner's likely best defense
-    (``dvals[e]``, ``dprobs[e]``, ``pnone[e]``, see :func:`defense_dist`); ``pnone[e]``
+    (``dvals[e]``, ``dprobs[e]``, ``pnone[e]``, see :func:`.estimate.value_dist`); ``pnone[e]``
     is -1 for fighters that are not opposing or not in play."""
     nf = n_slots(st)
-    pool = scratch_i1(ctl, SCR_POOL, MAX_CARDS + 1)
     fxd = scratch_f1(ctl, SCR_DIST_FX, MAX_CARDS + 1)
-    old = frozen(ctl, p)
     tm = team_of(st, p)
-    last_q = -1
-    npool = 0
     for e in range(nf):
         pnone[e] = -1.0
         if st[fslot(e, F_STATUS)] != FS_IN_PLAY or team_of(st, st[fslot(e, F_OWNER)]) == tm:
             continue
         q = st[fslot(e, F_OWNER)]
-        if q != last_q and old:
-            npool = unknown_pool(st, tb, q, pool)
-            last_q = q
         same = -1   # sidekicks of one kind share the distribution
         if st[fslot(e, F_KIND)] != 0:
             for e2 in range(q * FIGHTERS_PER_PLAYER, e):
@@ -170,8 +163,6 @@ def target_dists(st, tb, ctl, p, dvals, dprobs, pnone):
                 dvals[e, i] = dvals[same, i]
                 dprobs[e, i] = dprobs[same, i]
             pnone[e] = pnone[same]
-        elif old:
-            pnone[e] = defense_dist(st, tb, ctl, e, st[pslot(q, P_HANDN)], pool, npool, dvals[e], dprobs[e])
         else:
             pnone[e] = value_dist(st, tb, ctl, e, st[pslot(q, P_HANDN)], 1, 0.0, dvals[e], fxd, dprobs[e])
 

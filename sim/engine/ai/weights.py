@@ -9,7 +9,7 @@ from ..codes import (
     FS_IN_PLAY, IF_NEGATE, N_WINDOWS, OP_SET_VALUE, PILE_DISC, W_DURING, W_IMMEDIATELY, W_ON_PLAY,
     W_ONGOING_DISCARD, W_ONGOING_START,
 )
-from ..control import CTL_MODE0, CTL_W, MODE_GREEDY, MODE_STANDARD1, N_WEIGHTS
+from ..control import CTL_MODE0, CTL_W, MODE_EXPERT02, MODE_GREEDY, MODE_STANDARD02, N_WEIGHTS
 from ..core import pile_base
 from ..layout import (
     AI_ACTION, AI_CANCEL, AI_DMG, AI_DRAW, AI_MOVE, AI_OPP_DISCARD, AI_OTHER, AI_RECOVER, AI_SELF_DMG,
@@ -89,12 +89,11 @@ def wv(ctl, p, k):
 
 @jit(B(CTL, I), inline=True)
 def frozen(ctl, p):
-    """Player ``p`` plays the frozen estimates of ``standard-1`` (``MODE_STANDARD1``; greedy's
-    scripted choices too, so that its games stay as they were): the unknown cards as a list
-    and the best-card distributions with one entry per card, where ``standard`` counts
-    copies per card id and keeps one entry per distinct value (:func:`.estimate.value_dist`)."""
+    """Player ``p`` plays the frozen AI of release 0.2 (``MODE_STANDARD02``, ``MODE_EXPERT02``;
+    greedy's scripted choices too, so that the baseline stays as it was): the code path
+    ``standard`` had at release 0.2, where the one-currency standard differs from it."""
     m = ctl[CTL_MODE0 + p]
-    return m == MODE_STANDARD1 or m == MODE_GREEDY
+    return m == MODE_STANDARD02 or m == MODE_EXPERT02 or m == MODE_GREEDY
 
 
 @jit(F(TB, I, I))
