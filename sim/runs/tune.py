@@ -269,7 +269,7 @@ def _save(path: Path, obj) -> None:
     os.replace(tmp, path)
 
 
-def _load_checkpoint(out: Path, key: dict):
+def _load_checkpoint(out: Path, key: dict, what: str = "tuning"):
     path = out / CHECKPOINT
     if not path.exists():
         return None
@@ -277,12 +277,12 @@ def _load_checkpoint(out: Path, key: dict):
         with open(path, "rb") as f:
             ck = pickle.load(f)
     except Exception as e:   # a damaged file: say so, never start over silently
-        raise RunError(f"{path}: cannot read the tuning checkpoint ({e}); delete the folder to start over",
+        raise RunError(f"{path}: cannot read the {what} checkpoint ({e}); delete the folder to start over",
                        "--out") from None
     if ck.get("format") != FORMAT or ck.get("key") != key:
         old = ck.get("key") or {}
         diff = sorted(k for k in set(old) | set(key) if old.get(k) != key.get(k))
-        raise RunError(f"{out} holds a tuning run with other settings ({', '.join(diff) or 'format'}); "
+        raise RunError(f"{out} holds a {what} run with other settings ({', '.join(diff) or 'format'}); "
                        "use another --out, or the same options to resume it", "--out")
     return ck
 
