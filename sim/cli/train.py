@@ -9,8 +9,7 @@ from pathlib import Path
 import click
 
 from sim.cli.app import main
-from sim.cli.options import backend_options, homebrew_paths
-from sim.runs.errors import RunError
+from sim.cli.options import backend_options, homebrew_paths, run_with_progress
 
 
 def _keys(values) -> tuple[str, ...]:
@@ -63,8 +62,6 @@ def train(heroes, leave_out, battlefields, weights, start, league, games_per_eva
     `unmatched-sim train --generations 40 --out runs/train`; a hero left out:
     `unmatched-sim train --leave-out sinbad --out runs/train_no_sinbad`.
     """
-    from tqdm import tqdm
-
     from reports.train import format_summary, provenance, summarize
     from sim.content.profiles import write_profile_file
     from sim.engine.ai import WEIGHT_NAMES
@@ -75,30 +72,8 @@ def train(heroes, leave_out, battlefields, weights, start, league, games_per_eva
                       weights=_keys(weights), start=start, league=_keys([league]), games_per_eval=games_per_eval,
                       generations=generations, popsize=popsize, sigma0=sigma0, check_games=check_games, seed=seed,
                       extra=tuple(str(p) for p in homebrew_paths()))
-    bar = tqdm(total=1, unit=" games", desc="train", disable=True if quiet else None, smoothing=0.1)
-
-    def progress(done, total, info):
-        if bar.total != total:
-            bar.total = total
-        bar.n = done
-        bar.set_postfix_str(info, refresh=False)
-        bar.refresh()
-    try:
-        res = run_train(s, out, backend=backend, progress=progress)
-    except RunError as e:
-        bar.close()
-        if e.param:
-            raise click.BadParameter(str(e), param_hint=f"'{e.param}'") from None
-        raise click.ClickException(str(e)) from None
-    except OSError as e:
-        bar.close()
-        raise click.ClickException(f"cannot write the training run to {out}: {e.strerror or e}; choose another "
-                                   "--out (finished generations are kept)") from None
-    except KeyboardInterrupt:
-        bar.close()
-        raise click.ClickException(f"interrupted: every finished generation is in {out}; rerun the same command to "
-                                   "resume") from None
-    bar.close()
+    res = run_with_progress(lambda progress: run_train(s, out, backend=backend, progress=progress), "train", quiet,
+                            out, "training")
     summ = summarize(res)
     click.echo(format_summary(summ))
     summ["heroes"].to_csv(out / "check_heroes.csv", index=False)

@@ -57,7 +57,9 @@ from sim.runs.backend import Backend, open_pool
 from sim.runs.errors import RunError
 from sim.runs.lock import run_lock
 from sim.runs.plan import resolve_battlefields, resolve_heroes
-from sim.runs.tune import BOUND, CHECKPOINT, _load_checkpoint, _match, _save, decode, tunable_weights
+from sim.runs.tune import (
+    BOUND, CHECKPOINT, SettingsDict, _load_checkpoint, _match, _save, decode, play_generation, tunable_weights,
+)
 
 #: The league member that is the optimiser's current mean weights.
 MEAN = "mean"
@@ -67,7 +69,7 @@ FORMAT = 1
 
 
 @dataclass(frozen=True)
-class TrainSettings:
+class TrainSettings(SettingsDict):
     """What one training run does (all of it recorded in the checkpoint and the provenance).
 
     ``heroes``: hero keys trained on (empty: every installed and ``extra`` hero);
@@ -94,9 +96,6 @@ class TrainSettings:
     check_games: int = 4000
     seed: int = 1
     extra: tuple = ()
-
-    def to_dict(self) -> dict:
-        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(self).items()}
 
 
 @dataclass(frozen=True)
@@ -315,26 +314,16 @@ def train(settings: TrainSettings, out, backend: Backend | None = None, progress
         with open_pool(backend or Backend.of(None, None, None), es.popsize) as pool:
             while len(ck["history"]) < s.generations:
                 g = len(ck["history"])
-                t0 = time.perf_counter()
                 mean_prof = with_weights(start_prof, decode(np.asarray(es.mean), start, idx), "train-mean")
                 members = _members(league, mean_prof)
                 cells = draw_cells(heroes, bfs, len(members), n_cells, generation_seed(s.seed, g) ^ 0x51ED)
                 rs = generation_seed(s.seed, g)
-                X = es.ask()
-                tasks = [(i, cells, with_weights(start_prof, decode(x, start, idx), f"train-{g}-{i}"), members, rs,
-                          s.extra) for i, x in enumerate(X)]
-                scores = np.zeros(len(X))
-                for i, v in pool.imap_unordered(_task, tasks):
-                    scores[i] = float(v.mean())
-                    done += len(v)
-                    if progress:
-                        progress(done, total, f"generation {g + 1}/{s.generations}, best {scores.max():.3f}")
-                es.tell(X, list(-scores))
-                dt = time.perf_counter() - t0
-                ck["history"].append({"generation": g + 1, "mean": float(scores.mean()), "best": float(scores.max()),
-                                      "worst": float(scores.min()), "sigma": float(es.sigma),
-                                      "games": int(len(X) * n_cells * CELL_GAMES), "seconds": round(dt, 3)})
-                ck["seconds"] += dt
+                row, done = play_generation(
+                    es, pool, _task, lambda i, x, cells=cells, members=members, rs=rs, g=g: (
+                        i, cells, with_weights(start_prof, decode(x, start, idx), f"train-{g}-{i}"), members, rs,
+                        s.extra), g, s.generations, done, total, progress)
+                ck["history"].append(row)
+                ck["seconds"] += row["seconds"]
                 ck["np_state"] = np.random.get_state()
                 _save(out / CHECKPOINT, ck)
             trained = decode(np.asarray(es.mean), start, idx)

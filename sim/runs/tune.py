@@ -71,8 +71,16 @@ def tunable_weights() -> list[str]:
     return [n for n in WEIGHT_NAMES if n not in NOT_TUNED]
 
 
+class SettingsDict:
+    """Mixin of a frozen settings dataclass: ``to_dict()``, its fields with tuples as lists
+    (JSON-ready: what a checkpoint's key and a provenance record)."""
+
+    def to_dict(self) -> dict:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(self).items()}
+
+
 @dataclass(frozen=True)
-class TuneSettings:
+class TuneSettings(SettingsDict):
     """What one tuning run does (all of it recorded in the checkpoint and the provenance).
 
     ``hero``: the hero key tuned; ``field``: opponent hero keys (empty: every installed hero
@@ -98,9 +106,6 @@ class TuneSettings:
     check_games: int = 2000
     seed: int = 1
     extra: tuple = ()
-
-    def to_dict(self) -> dict:
-        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(self).items()}
 
 
 @dataclass
@@ -260,6 +265,29 @@ def resolve_settings(s: TuneSettings) -> tuple[TuneSettings, list, dict, list, A
     return s, hero_los, field, bfs, prof, start
 
 
+def play_generation(es, pool, task, task_args, g: int, generations: int, done: int, total: int, progress):
+    """One CMA-ES generation of a self-play search: ask ``es`` for candidates, play
+    ``task(*task_args(i, x))`` for each candidate ``x`` (``i`` its index; the task returns
+    ``(i, per-game scores)``) on ``pool``, tell ``es`` the mean scores (maximised).
+    ``progress(done, total, info)`` after each candidate (games), or None. Returns (the
+    generation's history row: generation, mean, best, worst, sigma, games, seconds; the
+    games done so far)."""
+    t0 = time.perf_counter()
+    X = es.ask()
+    scores = np.zeros(len(X))
+    games = 0
+    for i, v in pool.imap_unordered(task, [task_args(i, x) for i, x in enumerate(X)]):
+        scores[i] = float(v.mean())
+        games += len(v)
+        done += len(v)
+        if progress:
+            progress(done, total, f"generation {g + 1}/{generations}")
+    es.tell(X, list(-scores))
+    return ({"generation": g + 1, "mean": float(scores.mean()), "best": float(scores.max()),
+             "worst": float(scores.min()), "sigma": float(es.sigma), "games": games,
+             "seconds": round(time.perf_counter() - t0, 3)}, done)
+
+
 def _save(path: Path, obj) -> None:
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
     with open(tmp, "wb") as f:
@@ -326,23 +354,13 @@ def tune(settings: TuneSettings, out, backend: Backend | None = None, progress=N
     with open_pool(backend, es.popsize) as pool:
         while len(ck["history"]) < s.generations:
             g = len(ck["history"])
-            t0 = time.perf_counter()
-            X = es.ask()
             rs = generation_seed(s.seed, g)
-            tasks = [(i, s.hero, cells, with_hero_weights(prof, s.hero, decode(x, start, idx), f"tune-{s.hero}"),
-                      rs, s.extra) for i, x in enumerate(X)]
-            scores = np.zeros(len(X))
-            for i, v in pool.imap_unordered(_eval_task, tasks):
-                scores[i] = float(v.mean())
-                done += len(v)
-                if progress:
-                    progress(done, total, f"generation {g + 1}/{s.generations}")
-            es.tell(X, list(-scores))
-            dt = time.perf_counter() - t0
-            ck["history"].append({"generation": g + 1, "mean": float(scores.mean()), "best": float(scores.max()),
-                                  "worst": float(scores.min()), "sigma": float(es.sigma), "games": int(len(X) * per_eval),
-                                  "seconds": round(dt, 3)})
-            ck["seconds"] += dt
+            row, done = play_generation(
+                es, pool, _eval_task, lambda i, x, rs=rs: (i, s.hero, cells, with_hero_weights(
+                    prof, s.hero, decode(x, start, idx), f"tune-{s.hero}"), rs, s.extra), g, s.generations, done,
+                total, progress)
+            ck["history"].append(row)
+            ck["seconds"] += row["seconds"]
             ck["np_state"] = np.random.get_state()
             _save(out / CHECKPOINT, ck)
         tuned = decode(np.asarray(es.mean), start, idx)
