@@ -244,3 +244,36 @@ def note_expert_in_teams(profiles) -> None:
         click.echo(f"note: {', '.join(names)} plays team games as the standard AI (the lookahead is for duels)",
                    err=True)
 
+
+
+def run_with_progress(fn, desc: str, quiet: bool, out, what: str):
+    """Call ``fn(progress)`` (a generation-checkpointed search such as ``tune`` or ``train``)
+    under a tqdm bar fed by ``progress(done, total, info)``; a RunError becomes a one-line
+    click error (a usage error naming its option when it has one), an OSError or an
+    interrupt a one-line error saying the finished generations in ``out`` are kept.
+    ``what`` names the run in those lines ("tuning", "training"). Returns ``fn``'s result."""
+    from tqdm import tqdm
+
+    from sim.runs.errors import RunError
+    bar = tqdm(total=1, unit=" games", desc=desc, disable=True if quiet else None, smoothing=0.1, leave=True)
+
+    def progress(done, total, info):
+        if bar.total != total:
+            bar.total = total
+        bar.n = done
+        bar.set_postfix_str(info, refresh=False)
+        bar.refresh()
+    try:
+        return fn(progress)
+    except RunError as e:
+        if e.param:
+            raise click.BadParameter(str(e), param_hint=f"'{e.param}'") from None
+        raise click.ClickException(str(e)) from None
+    except OSError as e:
+        raise click.ClickException(f"cannot write the {what} run to {out}: {e.strerror or e}; choose another "
+                                   "--out (finished generations are kept)") from None
+    except KeyboardInterrupt:
+        raise click.ClickException(f"interrupted: every finished generation is in {out}; rerun the same command "
+                                   "to resume") from None
+    finally:
+        bar.close()

@@ -14,9 +14,8 @@ from pathlib import Path
 import click
 
 from sim.cli.app import main
-from sim.cli.options import Whole, backend_options, check_profile, homebrew_paths
+from sim.cli.options import Whole, backend_options, check_profile, homebrew_paths, run_with_progress
 from sim.content.heroes import HeroFileError
-from sim.runs.errors import RunError
 
 
 def _keys(values) -> list[str]:
@@ -66,7 +65,6 @@ def tune(heroes, all_heroes, field, battlefields, weights, field_ai, games_per_e
     file with its provenance. Example: `unmatched-sim tune ciri --generations 20`;
     every hero, two rounds: `unmatched-sim tune --all --rounds 2 --out runs/tuned`.
     """
-    from tqdm import tqdm
 
     from reports.tune import format_summary, summarize, write_profile
     from sim.play.match import installed_content
@@ -111,31 +109,9 @@ def tune(heroes, all_heroes, field, battlefields, weights, field_ai, games_per_e
             if budget is not None:
                 s = _fit_budget(s, budget)
             hero_dir = round_dir / hero if rounds > 1 or len(keys) > 1 else round_dir
-            bar = tqdm(total=1, unit=" games", desc=f"tune {hero}" + (f" (round {r})" if rounds > 1 else ""),
-                       disable=True if quiet else None, smoothing=0.1, leave=True)
-
-            def progress(done, total, info, bar=bar):
-                if bar.total != total:
-                    bar.total = total
-                bar.n = done
-                bar.set_postfix_str(info, refresh=False)
-                bar.refresh()
-            try:
-                res = run_tune(s, hero_dir, backend=backend, progress=progress)
-            except RunError as e:
-                bar.close()
-                if e.param:
-                    raise click.BadParameter(str(e), param_hint=f"'{e.param}'") from None
-                raise click.ClickException(str(e)) from None
-            except OSError as e:
-                bar.close()
-                raise click.ClickException(f"cannot write the tuning run to {hero_dir}: {e.strerror or e}; "
-                                           "choose another --out (finished generations are kept)") from None
-            except KeyboardInterrupt:
-                bar.close()
-                raise click.ClickException(f"interrupted: every finished generation is in {hero_dir}; rerun the "
-                                           "same command to resume") from None
-            bar.close()
+            res = run_with_progress(
+                lambda progress, s=s, hero_dir=hero_dir: run_tune(s, hero_dir, backend=backend, progress=progress),
+                f"tune {hero}" + (f" (round {r})" if rounds > 1 else ""), quiet, hero_dir, "tuning")
             summ = summarize(res)
             click.echo(("" if len(keys) == 1 and rounds == 1 else f"[round {r}] ") + format_summary(summ))
             if not (summ["change_lo"] > 0):

@@ -24,7 +24,8 @@ hero (``[heroes.<hero key>.weights]``, on top of the profile's own; a profile ba
 with such sections inherits them, its own ``[weights]`` applied to them too; with an optional
 ``[heroes.<hero key>.provenance]`` table saying where they came from, as ``unmatched-sim
 tune`` writes): that hero's fighters play with them, every other hero with the profile's
-weights. The shipped ``tuned`` profile is one weight set per hero. ``--ai path/to/mine.toml`` uses
+weights. The shipped ``tuned`` profile is one weight set per hero. A top-level ``[provenance]``
+table says where the profile's own weights came from (``unmatched-sim train`` writes one). ``--ai path/to/mine.toml`` uses
 it; errors name the file, the field and the valid choices.
 
 Example ``mine.toml``::
@@ -58,6 +59,8 @@ SEARCH_MODES = ("expert", "expert-0.2")
 RETIRED = {"standard-1": "the standard AI of release 0.1, retired in release 0.3"}
 """Profiles no longer shipped: name -> what it was (named in the error)."""
 DEFAULT_PROFILE = "standard"
+#: The provenance key of a profile's own weights (the ones every hero without weights of its own plays).
+ALL_HEROES = "*"
 
 
 class ProfileError(FileError):
@@ -70,7 +73,8 @@ class AIProfile:
 
     ``weights``: floats in the order of ``sim.engine.ai.WEIGHT_NAMES``; ``hero_weights``:
     ((hero key, weights), ...) for heroes that play with their own weights (same order);
-    ``provenance``: ((hero key, JSON text), ...), where a hero's weights came from.
+    ``provenance``: ((hero key, JSON text), ...), where a hero's weights came from
+    (key :data:`ALL_HEROES` for the profile's own weights, as ``unmatched-sim train`` writes).
     """
 
     name: str
@@ -127,7 +131,7 @@ def load_profile(path, _seen: tuple = ()) -> AIProfile:
         raise ProfileError(f"{where}: cannot read the AI profile file ({e.strerror or e})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ProfileError(f"{where}: not valid TOML: {e}") from None
-    allowed = {"name", "mode", "description", "base", "weights", "heroes"}
+    allowed = {"name", "mode", "description", "base", "weights", "heroes", "provenance"}
     extra = set(data) - allowed
     if extra:
         raise ProfileError(f"{where}: unknown field(s) {', '.join(sorted(extra))}; valid: {', '.join(sorted(allowed))}")
@@ -181,6 +185,10 @@ def load_profile(path, _seen: tuple = ()) -> AIProfile:
         hw.update({k: float(v) for k, v in given.items()})
         hero_w[hk] = tuple(hw[n] for n in names)
     prov = dict(b.provenance) if base is not None else {}
+    if "provenance" in data:     # where the profile's own weights came from (``unmatched-sim train`` writes it)
+        if not isinstance(data["provenance"], dict):
+            raise ProfileError(f"{where}: field 'provenance' must be a table")
+        prov[ALL_HEROES] = json.dumps(data["provenance"], sort_keys=True, default=str)
     heroes = data.get("heroes", {})
     if not isinstance(heroes, dict):
         raise ProfileError(f"{where}: [heroes] must be a table of hero key = {{ weights = {{...}} }}")
@@ -271,3 +279,30 @@ def seat_controls(profiles, heroes=None) -> tuple[tuple, tuple]:
             w = pr.weights_for(heroes[i] if heroes is not None else None)
             weights.append(w or None)
     return tuple(modes), tuple(weights)
+
+
+def write_profile_file(path, name: str, mode: str, description: str, weights: dict, provenance: dict | None = None,
+                       header: str = "") -> Path:
+    """Write a full profile file (every weight given, no base) atomically: ``weights``
+    (name -> value, rounded to 6 decimals), ``provenance`` (a TOML-ready table: where the
+    weights came from), ``header`` (comment lines put first). Raises ValueError on an
+    unknown weight name or mode, OSError if the folder cannot be written."""
+    import os
+
+    import tomli_w
+    if mode not in MODES:
+        raise ValueError(f"unknown profile mode {mode!r}; valid: {', '.join(MODES)}")
+    bad = [k for k in weights if k not in WEIGHT_NAMES]
+    if bad:
+        raise ValueError(f"unknown AI weight(s) {', '.join(bad)}; valid: {', '.join(WEIGHT_NAMES)}")
+    data = {"name": name, "mode": mode, "description": description,
+            "weights": {k: round(float(weights[k]), 6) for k in WEIGHT_NAMES if k in weights}}
+    if provenance:
+        data["provenance"] = provenance
+    text = "".join(f"# {line}\n" if line else "#\n" for line in header.splitlines()) + tomli_w.dumps(data)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+    return path

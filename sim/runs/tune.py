@@ -72,8 +72,16 @@ def tunable_weights() -> list[str]:
     return [n for n in WEIGHT_NAMES if n not in NOT_TUNED]
 
 
+class SettingsDict:
+    """Mixin of a frozen settings dataclass: ``to_dict()``, its fields with tuples as lists
+    (JSON-ready: what a checkpoint's key and a provenance record)."""
+
+    def to_dict(self) -> dict:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(self).items()}
+
+
 @dataclass(frozen=True)
-class TuneSettings:
+class TuneSettings(SettingsDict):
     """What one tuning run does (all of it recorded in the checkpoint and the provenance).
 
     ``hero``: the hero key tuned; ``field``: opponent hero keys (empty: every installed hero
@@ -99,9 +107,6 @@ class TuneSettings:
     check_games: int = 2000
     seed: int = 1
     extra: tuple = ()
-
-    def to_dict(self) -> dict:
-        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in dataclasses.asdict(self).items()}
 
 
 @dataclass
@@ -263,6 +268,29 @@ def resolve_settings(s: TuneSettings) -> tuple[TuneSettings, list, dict, list, A
     return s, hero_los, field, bfs, prof, start
 
 
+def play_generation(es, pool, task, task_args, g: int, generations: int, done: int, total: int, progress):
+    """One CMA-ES generation of a self-play search: ask ``es`` for candidates, play
+    ``task(*task_args(i, x))`` for each candidate ``x`` (``i`` its index; the task returns
+    ``(i, per-game scores)``) on ``pool``, tell ``es`` the mean scores (maximised).
+    ``progress(done, total, info)`` after each candidate (games), or None. Returns (the
+    generation's history row: generation, mean, best, worst, sigma, games, seconds; the
+    games done so far)."""
+    t0 = time.perf_counter()
+    X = es.ask()
+    scores = np.zeros(len(X))
+    games = 0
+    for i, v in pool.imap_unordered(task, [task_args(i, x) for i, x in enumerate(X)]):
+        scores[i] = float(v.mean())
+        games += len(v)
+        done += len(v)
+        if progress:
+            progress(done, total, f"generation {g + 1}/{generations}")
+    es.tell(X, list(-scores))
+    return ({"generation": g + 1, "mean": float(scores.mean()), "best": float(scores.max()),
+             "worst": float(scores.min()), "sigma": float(es.sigma), "games": games,
+             "seconds": round(time.perf_counter() - t0, 3)}, done)
+
+
 def _save(path: Path, obj) -> None:
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
     with open(tmp, "wb") as f:
@@ -272,7 +300,7 @@ def _save(path: Path, obj) -> None:
     os.replace(tmp, path)
 
 
-def _load_checkpoint(out: Path, key: dict):
+def _load_checkpoint(out: Path, key: dict, what: str = "tuning"):
     path = out / CHECKPOINT
     if not path.exists():
         return None
@@ -280,12 +308,12 @@ def _load_checkpoint(out: Path, key: dict):
         with open(path, "rb") as f:
             ck = pickle.load(f)
     except Exception as e:   # a damaged file: say so, never start over silently
-        raise RunError(f"{path}: cannot read the tuning checkpoint ({e}); delete the folder to start over",
+        raise RunError(f"{path}: cannot read the {what} checkpoint ({e}); delete the folder to start over",
                        "--out") from None
     if ck.get("format") != FORMAT or ck.get("key") != key:
         old = ck.get("key") or {}
         diff = sorted(k for k in set(old) | set(key) if old.get(k) != key.get(k))
-        raise RunError(f"{out} holds a tuning run with other settings ({', '.join(diff) or 'format'}); "
+        raise RunError(f"{out} holds a {what} run with other settings ({', '.join(diff) or 'format'}); "
                        "use another --out, or the same options to resume it", "--out")
     return ck
 
@@ -329,23 +357,13 @@ def tune(settings: TuneSettings, out, backend: Backend | None = None, progress=N
     with open_pool(backend, es.popsize) as pool:
         while len(ck["history"]) < s.generations:
             g = len(ck["history"])
-            t0 = time.perf_counter()
-            X = es.ask()
             rs = generation_seed(s.seed, g)
-            tasks = [(i, s.hero, cells, with_hero_weights(prof, s.hero, decode(x, start, idx), f"tune-{s.hero}"),
-                      rs, s.extra) for i, x in enumerate(X)]
-            scores = np.zeros(len(X))
-            for i, v in pool.imap_unordered(_eval_task, tasks):
-                scores[i] = float(v.mean())
-                done += len(v)
-                if progress:
-                    progress(done, total, f"generation {g + 1}/{s.generations}")
-            es.tell(X, list(-scores))
-            dt = time.perf_counter() - t0
-            ck["history"].append({"generation": g + 1, "mean": float(scores.mean()), "best": float(scores.max()),
-                                  "worst": float(scores.min()), "sigma": float(es.sigma), "games": int(len(X) * per_eval),
-                                  "seconds": round(dt, 3)})
-            ck["seconds"] += dt
+            row, done = play_generation(
+                es, pool, _eval_task, lambda i, x, rs=rs: (i, s.hero, cells, with_hero_weights(
+                    prof, s.hero, decode(x, start, idx), f"tune-{s.hero}"), rs, s.extra), g, s.generations, done,
+                total, progress)
+            ck["history"].append(row)
+            ck["seconds"] += row["seconds"]
             ck["np_state"] = np.random.get_state()
             _save(out / CHECKPOINT, ck)
         tuned = decode(np.asarray(es.mean), start, idx)
