@@ -452,7 +452,7 @@ def test_profile_file_with_base_overrides_weights(tmp_path):
     ('base = "standard"\n[weights]\nthreaten = 1\n', r"weights.threaten is not an AI weight; valid: dmg_hero"),
     ('base = "standard"\n[weights]\nthreat = "high"\n', r"weights.threat must be a number"),
     ('mode = "standard"\n[weights]\nthreat = 1\n', r"weights missing: dmg_hero"),
-    ('colour = 1\n', r"unknown field\(s\) colour; valid: base, description, heroes, mode, name, weights"),
+    ('colour = 1\n', r"unknown field\(s\) colour; valid: base, description, heroes, mode, name, provenance, weights"),
     ('base = "nonesuch"\n', r"unknown AI profile 'nonesuch'; valid: expert, expert-0.2, expert-deep, greedy, random, standard, standard-0.2, tuned, tuned-0.2"),
     ('name = [\n', r"not valid TOML"),
     ('base = "standard"\n[weights]\nthreat = nan\n', r"weights.threat = nan is out of range"),
