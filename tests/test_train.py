@@ -61,8 +61,15 @@ def test_training_is_seeded_and_resumes_to_the_same_result(tmp_path):
     assert set(a.check_hero) == {"alice", "medusa", "sinbad"}
     assert a.check_left_out.sum() == a.check_hero.count("alice") == 16
     assert set(a.check_opponent) == {"standard", "start"}
-    with pytest.raises(RunError, match="holds a training run with other settings \\(seed\\)"):
+    with pytest.raises(RunError, match="holds a training run with other settings \\(seed: the run has 3, this "
+                                       "command 4\\)"):
         train(TrainSettings(**{**SMALL, "seed": 4}), tmp_path / "a")
+    matrix_run = tmp_path / "matrix"
+    matrix_run.mkdir()
+    (matrix_run / "manifest.json").write_text("{}")
+    with pytest.raises(RunError, match="holds a run of another command \\(it has a manifest.json\\), not a "
+                                       "training run"):
+        train(TrainSettings(**SMALL), matrix_run)
 
 
 def test_training_repairs_a_sabotaged_weight(sabotaged, tmp_path):
@@ -97,6 +104,10 @@ def test_cli_writes_a_profile_with_its_provenance(tmp_path):
         assert prof.weight(name) == pytest.approx(v, abs=1e-6)
     assert prof.weight("win") == std.weight("win")           # not trained: the start's
     assert (out / "check_heroes.csv").is_file() and (out / "generations.csv").is_file()
+    assert "note: the check played 48 games a side, not --check-games 47" in cli(
+        "train", "--heroes", "medusa,sinbad,alice", "--leave-out", "alice", "-b", "soho", "--league", "standard,mean",
+        "--games-per-eval", 40, "--generations", 2, "--popsize", 4, "--check-games", 47, "--seed", 3, "-j", 1, "-q",
+        "--out", tmp_path / "rounded").stderr
 
 
 @pytest.mark.parametrize("args, message", [
@@ -107,6 +118,9 @@ def test_cli_writes_a_profile_with_its_provenance(tmp_path):
     (["--weights", "dmg_heroes"], "Invalid value for '--weights': unknown AI weight(s) dmg_heroes; valid:"),
     (["--start", "random"], "Invalid value for '--start': --start 'random' plays mode 'random', which has no weights"),
     (["--popsize", "1"], "Invalid value for '--popsize': --popsize must be 0 (CMA-ES's default) or at least 2"),
+    (["--name", "standard"], "Invalid value for '--name': 'standard' is an installed profile's name"),
+    (["--name", "../evil"], "Invalid value for '--name': '../evil' is not a plain profile name"),
+    (["--generations", "abc"], "Invalid value for '--generations': 'abc' is not a whole number."),
 ])
 def test_bad_input_is_one_line(tmp_path, args, message):
     r = cli("train", *args, "--out", tmp_path / "x", "-q")

@@ -12,6 +12,21 @@ from sim.cli.app import main
 from sim.cli.options import Whole, backend_options, homebrew_paths, run_with_progress
 
 
+def check_profile_name(name: str) -> None:
+    """A usage error (``--name``) unless ``name`` is a plain file name (letters, digits, ``_.-``;
+    the profile goes into --out) that no installed profile has (a profile may not take an
+    installed profile's name)."""
+    import re
+
+    from sim.content.profiles import profile_names
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name) or ".." in name:
+        raise click.BadParameter(f"{name!r} is not a plain profile name: use letters, digits, '_', '-' and '.' "
+                                 "(the profile is written into --out)", param_hint="'--name'")
+    if name in profile_names():
+        raise click.BadParameter(f"{name!r} is an installed profile's name; give the trained profile its own name "
+                                 f"(installed: {', '.join(profile_names())})", param_hint="'--name'")
+
+
 def _keys(values) -> tuple[str, ...]:
     return tuple(k.strip() for v in values for k in str(v).split(",") if k.strip())
 
@@ -59,7 +74,7 @@ def train(heroes, leave_out, battlefields, weights, start, league, games_per_eva
     checked on fresh seeds against the starting weights (the same games both ways: score
     change per hero with a 95% interval, Holm over the heroes) and written as
     OUT/<NAME>.toml with its provenance, a profile for --ai. Example:
-    `unmatched-sim train --generations 40 --out runs/train`; a hero left out:
+    `unmatched-sim train --generations 60 --out runs/train`; a hero left out:
     `unmatched-sim train --leave-out sinbad --out runs/train_no_sinbad`.
     """
     from reports.train import format_summary, provenance, summarize
@@ -68,6 +83,7 @@ def train(heroes, leave_out, battlefields, weights, start, league, games_per_eva
     from sim.runs.train import TrainSettings
     from sim.runs.train import train as run_train
 
+    check_profile_name(name)
     s = TrainSettings(heroes=_keys(heroes), leave_out=_keys(leave_out), battlefields=_keys(battlefields),
                       weights=_keys(weights), start=start, league=_keys([league]), games_per_eval=games_per_eval,
                       generations=generations, popsize=popsize, sigma0=sigma0, check_games=check_games, seed=seed,
@@ -75,6 +91,10 @@ def train(heroes, leave_out, battlefields, weights, start, league, games_per_eva
     res = run_with_progress(lambda progress: run_train(s, out, backend=backend, progress=progress), "train", quiet,
                             out, "training")
     summ = summarize(res)
+    played = len(res.check_start)
+    if played != check_games:
+        click.echo(f"note: the check played {played} games a side, not --check-games {check_games}: rounded so that "
+                   "every hero, opponent, battlefield, seat and opponent profile gets the same number", err=True)
     click.echo(format_summary(summ))
     summ["heroes"].to_csv(out / "check_heroes.csv", index=False)
     summ["history"].to_csv(out / "generations.csv", index=False)

@@ -58,7 +58,8 @@ from sim.runs.errors import RunError
 from sim.runs.lock import run_lock
 from sim.runs.plan import resolve_battlefields, resolve_heroes
 from sim.runs.tune import (
-    BOUND, CHECKPOINT, SettingsDict, _load_checkpoint, _match, _save, decode, play_generation, tunable_weights,
+    BOUND, CHECKPOINT, SettingsDict, _load_checkpoint, _match, _save, decode, play_generation, prepare_folder,
+    tunable_weights,
 )
 
 #: The league member that is the optimiser's current mean weights.
@@ -282,10 +283,7 @@ def train(settings: TrainSettings, out, backend: Backend | None = None, progress
     import cma   # (imported here: only training needs it)
 
     s, heroes, left, bfs, start_prof, league = resolve_settings(settings)
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise RunError(f"{out} is a file, not a folder; choose another --out", "--out")
-    out.mkdir(parents=True, exist_ok=True)
+    out = prepare_folder(out, "training")
     with run_lock(out):      # one command at a time per folder (a second one stops at once, one line)
         start = start_prof.weights
         idx = [WEIGHT_NAMES.index(n) for n in s.weights]

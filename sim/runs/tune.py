@@ -312,10 +312,33 @@ def _load_checkpoint(out: Path, key: dict, what: str = "tuning"):
                        "--out") from None
     if ck.get("format") != FORMAT or ck.get("key") != key:
         old = ck.get("key") or {}
-        diff = sorted(k for k in set(old) | set(key) if old.get(k) != key.get(k))
-        raise RunError(f"{out} holds a {what} run with other settings ({', '.join(diff) or 'format'}); "
+        diff = [_setting_text(k, old.get(k), key.get(k)) for k in sorted(set(old) | set(key)) if old.get(k) != key.get(k)]
+        raise RunError(f"{out} holds a {what} run with other settings ({'; '.join(diff) or 'format'}); "
                        "use another --out, or the same options to resume it", "--out")
     return ck
+
+
+def _setting_text(name: str, run, now) -> str:
+    """One differing setting of a checkpoint for the error line: its values when they are
+    short (numbers, names, short lists), else its name alone."""
+    a, b = json.dumps(run), json.dumps(now)
+    if len(a) + len(b) <= 80:
+        return f"{name}: the run has {a}, this command {b}"
+    return name
+
+
+def prepare_folder(out: Path, what: str) -> Path:
+    """Create ``out`` for a checkpointed search (``what``: "tuning", "training"); RunError
+    (``--out``) if it is a file or holds a run of another command (a matrix, loadouts or
+    compare run has a manifest)."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise RunError(f"{out} is a file, not a folder; choose another --out", "--out")
+    if (out / "manifest.json").exists() and not (out / CHECKPOINT).exists():
+        raise RunError(f"{out} holds a run of another command (it has a manifest.json), not a {what} run; "
+                       "choose another --out", "--out")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
 
 
 def tune(settings: TuneSettings, out, backend: Backend | None = None, progress=None) -> TuneResult:
@@ -329,10 +352,7 @@ def tune(settings: TuneSettings, out, backend: Backend | None = None, progress=N
     import cma   # (imported here: only tuning needs it)
 
     s, hero_los, field_keys, bfs, prof, start = resolve_settings(settings)
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise RunError(f"{out} is a file, not a folder; choose another --out", "--out")
-    out.mkdir(parents=True, exist_ok=True)
+    out = prepare_folder(out, "tuning")
     idx = [WEIGHT_NAMES.index(n) for n in s.weights]
     cells = plan_cells(hero_los, field_keys, bfs, s.games_per_eval)
     per_eval = sum(c.games for c in cells)
