@@ -64,9 +64,11 @@ def _count(rep, seats, stats):
             sp = rep.space[i]
             h = sp[a * fp]
             ability = (a, bool(h >= 0 and any(sp[f] >= 0 and adj[h, sp[f]] for f in range((1 - a) * fp, (2 - a) * fp))))
-        elif ev == L.EV_DEFEATED and ability is not None and a // fp == ability[0] and a % fp != 0:
-            stats["dracula_own_sister_kills"] += 1
-            stats["dracula_own_sister_kills_enemy_adjacent"] += int(ability[1])
+        elif ev == L.EV_DAMAGE and ability is not None:   # the ability's damage (the first after it)
+            if a // fp == ability[0] and a % fp != 0 and c == 0:
+                stats["dracula_own_sister_kills"] += 1
+                stats["dracula_own_sister_kills_enemy_adjacent"] += int(ability[1])
+            ability = None
         elif ev == L.EV_SCHEME and cards[c] == "Ravening Seduction":
             stats["ravening_plays"] += 1
             rav_play = True
