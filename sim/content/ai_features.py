@@ -58,16 +58,38 @@ def is_live(r: np.ndarray) -> bool:
     return int(r[L.I_COND]) in LIVE_CONDITIONS
 
 
+#: "+N for each ..." counts the one-currency standard AI reads from the board when it scores a card
+BOARD_PERS = (E.PER_DISCARD_TAG, E.PER_OWN_ADJ_OPPOSING, E.PER_KIND_IN_ZONE_OF_OPPOSING, E.PER_ADJ_TO_SELF,
+              E.PER_KIND_ADJ_MOVED)
+
+
+def is_board(r: np.ndarray) -> bool:
+    """A step the one-currency standard AI reads from the position where the card would apply
+    (``sim.engine.ai.weights.board_delta``): "+N for each X" with X on the board or in a pile
+    (:data:`BOARD_PERS`, unconditional or "attacking"/"defending"), "if adjacent" (the
+    attacker's and defender's spaces), or "if you won" / "if you did not win" (other than
+    damage: the combat's chance of each). Release 0.2's AI counts them by the rules of thumb."""
+    if is_live(r):
+        return False
+    cond, per = int(r[L.I_COND]), int(r[L.I_PER])
+    if cond == E.CN_ADJACENT:
+        return per == E.PER_ONE
+    if cond in (E.CN_WON, E.CN_NOT_WON):   # (damage "if you won" is added to the winning outcomes already)
+        return per == E.PER_ONE and int(r[L.I_OP]) not in (E.OP_DAMAGE, E.OP_DAMAGE_SPACES)
+    return per in BOARD_PERS and cond in _HALF_CONDS
+
+
 def _row_features(r: np.ndarray, m: float, f: np.ndarray, live_full: bool = False) -> None:
     op = int(r[L.I_OP])
     cond = int(r[L.I_COND])
-    if live_full and is_live(r):
+    board = live_full and is_board(r)
+    if live_full and (is_live(r) or board):
         pass       # the AI checks this condition itself when it scores the card
     elif cond not in _HALF_CONDS and not (cond == E.CN_WON and op in (E.OP_DAMAGE, E.OP_DAMAGE_SPACES)):
         m *= 0.5   # (damage "if you won" is counted in full: the AI adds it only to winning outcomes)
     n = float(r[L.I_N])
-    if r[L.I_PER] != E.PER_ONE:
-        n *= 1.5
+    if r[L.I_PER] != E.PER_ONE and not board:
+        n *= 1.5   # (a board step's features are per X: the AI multiplies by the count now)
     sel, side, ref = int(r[L.I_SEL]), int(r[L.I_SIDE]), int(r[L.I_REF])
     own_only = sel in (E.SEL_EACH_KIND, E.SEL_EACH_OWN) or side == E.S_OWN or (
         sel == E.SEL_REF and ref != E.REF_OPPOSING)
@@ -161,10 +183,11 @@ def step_features(cards: np.ndarray, code: np.ndarray) -> np.ndarray:
     AI checks as it scores a card (see :func:`is_live`).
 
     Returns int64 (n_steps, N_AI_FEAT + 1): columns ``I_AI0 ..`` of ``code``: the step's
-    features in hundredths, counted in full (its condition is checked, not guessed), and
-    1 in the last column for a live step; and fills ``cards[:, C_AI_LIVE]`` in place
-    (1: the card has a live step). Steps that are not live keep zero features: the
-    card's static features (:func:`card_features`) already count them.
+    features in hundredths, counted in full (its condition is checked, not guessed; a
+    board step's per X, see :func:`is_board`), and in the last column 1 for a live step,
+    2 for a board step; and fills ``cards[:, C_AI_LIVE]`` in place (bit 1: the card has a
+    live step, bit 2 a board step). Other steps keep zero features: the card's static
+    features (:func:`card_features`) already count them.
     """
     out = np.zeros((len(code), L.N_AI_FEAT + 1), np.int64)
     for cid, row in enumerate(cards):
@@ -174,13 +197,14 @@ def step_features(cards: np.ndarray, code: np.ndarray) -> np.ndarray:
                 continue
             start, length = int(row[L.C_PROG + 2 * w]), int(row[L.C_PROG + 2 * w + 1])
             for i, r, m in _window_rows(code, start, length, with_index=True):
-                if not is_live(r):
+                kind = 1 if is_live(r) else 2 if is_board(r) else 0
+                if kind == 0:
                     continue
                 g = np.zeros(L.N_AI_FEAT)
                 _row_features(r, m, g, live_full=True)
                 out[i, :L.N_AI_FEAT] = np.round(g * 100).astype(np.int64)
-                out[i, L.N_AI_FEAT] = 1
-                live = 1
+                out[i, L.N_AI_FEAT] = kind
+                live |= kind
         cards[cid, L.C_AI_LIVE] = live
     return out
 

@@ -5,7 +5,11 @@ the scripted AI modes, ``[weights]`` (what the AI values; names and meanings in
 ``sim.engine.ai``, listed by ``unmatched-sim ai``). The installed profiles live in
 ``sim/profiles/``:
 
-* ``standard`` (the default): the scripted AI;
+* ``standard`` (the default): the scripted AI, every card priced in one currency from the
+  position (``sim.engine.ai``; its weights of release 0.3: ``guess_base``, a right named
+  value per matching card beyond the damage it prevents; ``keep_full``, the share of a hand
+  card's keep worth that holds at the hand limit; ``form_attack``, a form's worth per point
+  of the best attack value it can play; ``fx_draw`` and ``fx_damage`` are release 0.2's only);
 * ``standard-0.2``, ``tuned-0.2`` and ``expert-0.2``: the profiles of release 0.2, frozen
   (their weights and the scoring they had: modes ``standard-0.2`` and ``expert-0.2``), to
   measure the current ones against (the 0.1 profile ``standard-1`` is retired);
@@ -47,7 +51,7 @@ from functools import cache
 from pathlib import Path
 
 from sim.engine import control
-from sim.engine.ai import SEARCH_DEFAULTS, WEIGHT_NAMES
+from sim.engine.ai import NEW_DEFAULTS, SEARCH_DEFAULTS, WEIGHT_NAMES
 
 from .errors import FileError
 
@@ -144,6 +148,7 @@ def load_profile(path, _seen: tuple = ()) -> AIProfile:
     names = _weight_names()
     weights = dict.fromkeys(names, 0.0)
     weights.update(SEARCH_DEFAULTS)   # (the expert's budget; other modes do not read them)
+    weights.update(NEW_DEFAULTS)      # (the one-currency standard's; release 0.2's modes do not read them)
     base = data.get("base")
     installed_names = {f.stem for f in PROFILE_DIR.glob("*.toml")}
     if path.parent.resolve() != PROFILE_DIR.resolve() and name in installed_names:
@@ -173,7 +178,7 @@ def load_profile(path, _seen: tuple = ()) -> AIProfile:
         _check_weight(where, "weights", k, v, names)
         weights[k] = float(v)
     if mode != "greedy" and mode != "random" and base is None:
-        missing = [n for n in names if n not in given and n not in SEARCH_DEFAULTS]
+        missing = [n for n in names if n not in given and n not in SEARCH_DEFAULTS and n not in NEW_DEFAULTS]
         if missing:
             raise ProfileError(f"{where}: weights missing: {', '.join(missing)} (or set base = \"standard\")")
     if mode in SEARCH_MODES:

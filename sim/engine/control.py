@@ -25,6 +25,7 @@ CTL_ERR_VALUE = 9      # the scripted value that was refused
 CTL_ERR_N = 10         # number of legal options at the failure
 CTL_HAS_NAMES = 11     # 1: scripted card choices are card-name ids (see CTL_NAMES)
 CTL_ERR_PRESET = 12    # 1 when the refused value was a preset, not a script entry
+CTL_CTX_ROW = 13       # row of tb.code of the effect step asking the decision, -1 none (see CTL_CTX_OP)
 CTL_ERR_OPTS = 16      # up to 64 legal option values
 CTL_PRESET = CTL_ERR_OPTS + 64   # per decision kind: preset value + 2, 0 = none
 CTL_NAMES = CTL_PRESET + N_DECISIONS  # card id -> card-name id
@@ -68,7 +69,11 @@ SCR_WORTH_SET = SCR_WORTH + 4 * 64 * 16   # follow_up: which (fighter, hand inde
 SCR_COUNTS = SCR_WORTH_SET + 4 * 64      # value_dist: unknown copies per card id (MAX_CARD_IDS,)
 SCR_DIST_N = SCR_COUNTS + MAX_CARD_IDS   # value_dist: cards per distinct value (65,)
 SCR_DIST_FX = SCR_DIST_N + 65            # target_dists: effect damage of value_dist's pairs (65,), unused
-CTL_SIZE = SCR_DIST_FX + 65
+SCR_PRICE = SCR_DIST_FX + 65             # the one-currency AI, per player: worth of a drawn card now (4,), then
+                                         # the share of a hand card's keep worth that holds now (4,), then
+                                         # the chance that the card being scored wins its combat (-1 not known)
+SCR_DESTS = SCR_PRICE + 9                # ai.weights.board_count: reachable spaces (65,)
+CTL_SIZE = SCR_DESTS + 65
 # optional "explain" buffer after CTL_SIZE (duel --explain): a count, then records
 EXPLAIN_TOP = 4
 EXPLAIN_REC = 6 + 3 * EXPLAIN_TOP   # log position, kind, player, options, shown, samples (expert; 0),

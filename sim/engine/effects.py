@@ -62,6 +62,7 @@ from .layout import (
     I_PER, I_REF, I_SIDE, I_X, I_Y, MAX_FIGHTERS, MAX_OPTIONS, MAX_SPACES, N_VALUES, OFF_CB, P_COUNTER0,
     P_DECKN, P_DISCN, P_HAND_SEEN, P_HANDN, P_HERO, P_RETURN, pslot,
 )
+from .control import CTL_CTX_ROW
 from .policy import CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_P, decide
 from .conditions import cond_ok, opp_card, resolve_ref
 from .targets import (  # noqa: F401  (opponent_player, choose_opponent: re-exported for callers outside the engine)
@@ -552,6 +553,7 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
         if not cond_ok(st, tb, ins, p, f, side):
             continue
         ctl[CTL_CTX_OP] = op          # what the policy is being asked about
+        ctl[CTL_CTX_ROW] = row
         ctl[CTL_CTX_N] = ins[I_N]
         ctl[CTL_CTX_P] = p
         ctl[CTL_CTX_F] = -1

@@ -7,6 +7,26 @@ decisions are these); the
 weights of the deciding player's AI profile are in ``ctl[CTL_W + p * N_WEIGHTS:]``
 (thousandths; names in :data:`WEIGHT_NAMES`, defaults in ``sim/content/profiles.py``).
 
+**One currency** (``standard``, release 0.3; ``standard-0.2`` keeps release 0.2's rules of
+thumb, see :func:`.weights.frozen`). Every decision scores its options in the same points,
+and a card's effect is worth what it does to the position, read from its effect program
+(never a hero's name): a card drawn is a card in hand whatever draws it, one price
+(:func:`.position.set_price`: ``card`` into a short hand, less as the hand nears the hand
+limit, ``full_hand`` at it, exhaustion damage from an empty deck; release 0.2 priced an
+effect's draw at ``fx_draw``); effect damage is damage (:func:`.estimate.dmg_value` of the
+fighter it hits when known, else :func:`.estimate.dmg_price`, release 0.2's ``fx_damage``);
+"+N for each X" counts the X there are now and "if adjacent" checks the attacker's and
+defender's spaces (board steps, :func:`.weights.board_delta`; release 0.2 counted them at
+1.5 N and half); a named value is worth its chance of being right times what being right
+gains (:func:`.choices.guess_now`); a hero who may BOOST an attack face down counts the
+best BOOST in the attack's score (:func:`.position.attack_now`); a card kept in a full
+hand is worth ``keep_full`` of its keep worth (it may be discarded anyway); a form (Jekyll
+and Hyde) is worth the attacks it can play. Why features computed from the state rather
+than an evaluation of each option's after-state on a copy: the AI scores every option of
+hundreds of decisions a game, and the pieces above are a few array reads each where a copy
+and a rules call per option would cost the state's size (tens of thousands of entries)
+each; the one lookahead that plays copies is the expert's (:mod:`sim.engine.search`).
+
 **Public information only.** The AI reads the board, health, its own hand, every
 discard pile, the ongoing schemes, hand and deck *sizes*, and each hero's deck
 *list*. What an opponent may hold is estimated from their unknown cards (deck list
@@ -69,11 +89,11 @@ best-value distributions, worth of damage, expected damage), :mod:`.position`
 of each decision kind's options) and :mod:`.decide` (greedy scores, explain,
 :func:`ai_decide`).
 """
-from .weights import SEARCH_DEFAULTS, WEIGHT_NAMES, dmg_now, live_cond, value_now
+from .weights import NEW_DEFAULTS, SEARCH_DEFAULTS, WEIGHT_NAMES, dmg_now, live_cond, value_now
 from .estimate import best_dist
 from .position import enemy_facts, pos_score
 from .choices import score_actions, score_defense
 from .decide import ai_decide
 
-__all__ = ["SEARCH_DEFAULTS", "WEIGHT_NAMES", "ai_decide", "best_dist", "dmg_now", "enemy_facts", "live_cond", "pos_score",
+__all__ = ["NEW_DEFAULTS", "SEARCH_DEFAULTS", "WEIGHT_NAMES", "ai_decide", "best_dist", "dmg_now", "enemy_facts", "live_cond", "pos_score",
            "score_actions", "score_defense", "value_now"]

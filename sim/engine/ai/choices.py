@@ -2,44 +2,45 @@
 hand cards, options, "may" and guesses.
 """
 from ..codes import (
-    A_MANEUVER, A_SCHEME, CT_ATTACK, CT_DEFENSE, CT_VERSATILE, D_BOOST_ATTACK, D_TAKE_CARD, FS_IN_PLAY,
-    OP_CHOOSE_COUNTER, OP_DAMAGE, OP_FLIP_COUNTER, OP_RECOVER, OP_SET_HEALTH, PILE_HAND, S_OWN,
-    SEL_ONE_ADJ, SEL_ONE_ZONE, TAG_ONGOING,
+    A_MANEUVER, A_SCHEME, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE, D_BOOST_ATTACK, D_TAKE_CARD,
+    FS_IN_PLAY, OP_CHOOSE_COUNTER, OP_DAMAGE, OP_FLIP_COUNTER, OP_MOVE, OP_RECOVER, OP_SET_HEALTH,
+    PER_KIND_ADJ_MOVED, PILE_HAND, S_ANY, S_OWN, SEL_ONE_ADJ, SEL_ONE_ZONE, TAG_ONGOING,
 )
 from ..control import (
-    CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_FU_KEY, CTL_POS_KEY, CTL_POS_SIG,
-    CTL_TD_P, CTL_TD_SIG, SCR_ACTIONS, SCR_DEFENSE, SCR_PLAN_POS, SCR_POOL, SCR_SPACES,
+    CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_CTX_ROW, CTL_FU_KEY, CTL_POS_KEY, CTL_POS_SIG,
+    CTL_TD_P, CTL_TD_SIG, SCR_ACTIONS, SCR_DEFENSE, SCR_DIST_N, SCR_PLAN_POS, SCR_POOL, SCR_PRICE, SCR_SPACES,
 )
 from ..core import n_slots, pile_base, team_of
 from ..layout import (
-    C_BOOST, C_FORM, C_PROG, C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CARD0,
+    AI_DMG, AI_VALUE_ATK, AI_VALUE_DEF, C_AI_LIVE, C_BOOST, C_FORM, C_PROG, C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CARD0,
     CB_CARD1, CB_DEF_F, CB_DEF_P, CB_MOD0, CB_OVR0, CB_PRINTED0, F_HP, F_KIND, F_MAXHP, F_OWNER, F_SPACE,
     F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTIONS, G_NPLAYERS, G_OPPONENT, H_AI_ATK0, H_AI_DEF0,
-    H_AI_HURT_FORM, I_COND, I_N, I_OP, I_REF, I_SEL, I_SIDE, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0,
+    H_AI_HURT_FORM, I_COND, I_N, I_OP, I_PER, I_REF, I_SEL, I_SIDE, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0,
     P_HANDN, P_HERO, P_ONGOING, pslot,
 )
-from ..sigs import A1, CTL, F, FA1, I, jit, ST, TB, V
+from ..sigs import A1, CTL, F, f64_view, FA1, I, jit, ST, TB, V
 from ..codes import W_SCHEME as WINDOW_SCHEME   # the scheme's program window (W_SCHEME here is a weight)
 from .weights import (
-    _DSZ, dmg_now, fx_now, keep_worth, NEG, scratch_f1, scratch_f2, scratch_i1, W_BOOST_MARGIN,
-    W_DEFEND_MARGIN, W_DEFENSE_FX, W_FX_DMG, W_ONGOING, W_ONGOING_AGAIN, W_SCHEME, W_UNKNOWN_ATTACK, wv,
+    _DSZ, best_moved_count, board_delta, board_ref, dmg_now, feat, frozen, fx_now, keep_worth, NEG, playable, scratch_f1,
+    scratch_f2, scratch_i1, W_BOOST_MARGIN, W_DEFEND_MARGIN, W_DEFENSE_FX, W_FORM_ATTACK, W_FX_DMG,
+    W_FX_OPP_DISCARD, W_GUESS_BASE, W_ONGOING, W_ONGOING_AGAIN, W_SCHEME, W_UNKNOWN_ATTACK, wv,
 )
 from .estimate import (
-    att_value, def_value, dmg_params, dmg_value, exp_attack, hero_atk_bonus,
-    hero_def_bonus, team_pos_bonus, unknown_pool, value_dist,
+    att_value, def_value, dmg_params, dmg_price, dmg_value, exp_attack, hero_atk_bonus,
+    hero_def_bonus, insert_best_first, p_none_of, team_pos_bonus, unknown_pool, value_dist,
 )
 from .position import (
     action_key, attack_worth, cached_follow_up, dist_sig, enemy_facts, follow_up, known_attack_worth,
-    plan_maneuver, pos_score, pos_sig, target_dists,
+    plan_maneuver, pos_score, pos_sig, set_price, target_dists,
 )
 
 
-@jit(F(ST, TB, CTL, I, I))
-def near_target_correction(st, tb, ctl, p, c):
+@jit(F(ST, TB, CTL, I, I, F))
+def near_target_correction(st, tb, ctl, p, c, price):
     """For scheme ``c``'s unconditional "N damage to one fighter in the zone of / adjacent to
     X" steps, the best real target now instead of the static damage worth: returns the
     worth of the best fighter there (an opposing one, or the least harm to one of ours when
-    only ours are there; 0 if none) minus the static worth (A Momentary Glance: never at
+    only ours are there; 0 if none) minus the static worth, ``price`` per damage (A Momentary Glance: never at
     her own fighters when no opponent is in her zone; lethal when one is)."""
     d = 0.0
     s0 = tb.cards[c, C_PROG + 2 * WINDOW_SCHEME]
@@ -72,16 +73,25 @@ def near_target_correction(st, tb, ctl, p, c):
                 v = dmg_value(st, ctl, p, t, n)
                 if v > best:
                     best = v
-        d += (best if best > NEG else 0.0) - wv(ctl, p, W_FX_DMG) * n
+        d += (best if best > NEG else 0.0) - price * n
     return d
 
 
-@jit(F(ST, TB, CTL, I, I))
-def scheme_score(st, tb, ctl, p, c):
-    """Score of playing scheme ``c``."""
+@jit(F(ST, TB, CTL, I, I, I))
+def scheme_score(st, tb, ctl, p, c, g):
+    """Score of ``p``'s fighter ``g`` playing scheme ``c``. Release 0.2's AI prices its damage
+    at ``fx_damage`` as played by the hero; the one-currency AI as damage to the opposing
+    hero (:func:`.estimate.dmg_price`) with its board steps counted as ``g`` plays it."""
     h = p * FIGHTERS_PER_PLAYER
-    s = (wv(ctl, p, W_SCHEME) + fx_now(st, tb, ctl, p, c, h, -1)
-         + wv(ctl, p, W_FX_DMG) * dmg_now(st, tb, ctl, c, h, -1) + near_target_correction(st, tb, ctl, p, c))
+    if frozen(ctl, p):
+        s = (wv(ctl, p, W_SCHEME) + fx_now(st, tb, ctl, p, c, h, -1)
+             + wv(ctl, p, W_FX_DMG) * dmg_now(st, tb, ctl, c, h, -1)
+             + near_target_correction(st, tb, ctl, p, c, wv(ctl, p, W_FX_DMG)))
+    else:
+        price = dmg_price(st, ctl, p)
+        dmg = dmg_now(st, tb, ctl, c, g, -1) + board_delta(st, tb, ctl, c, g, -1, -1, AI_DMG)
+        s = (wv(ctl, p, W_SCHEME) + fx_now(st, tb, ctl, p, c, g, -1) + board_delta(st, tb, ctl, c, g, -1, -1, -1)
+             + price * dmg + near_target_correction(st, tb, ctl, p, c, price))
     if tb.cards[c, C_TAGS] & TAG_ONGOING:
         s += wv(ctl, p, W_ONGOING) if st[pslot(p, P_ONGOING)] < 0 else wv(ctl, p, W_ONGOING_AGAIN) * wv(ctl, p, W_ONGOING)
     return s
@@ -93,6 +103,8 @@ def score_actions(st, tb, ctl, p, opts, n, scores):
     dvals = scratch_f2(ctl, SCR_ACTIONS, MAX_FIGHTERS, MAX_CARDS + 1)
     dprobs = scratch_f2(ctl, SCR_ACTIONS + _DSZ, MAX_FIGHTERS, MAX_CARDS + 1)
     pnone = scratch_f1(ctl, SCR_ACTIONS + 2 * _DSZ, MAX_FIGHTERS)
+    if not frozen(ctl, p):
+        set_price(st, tb, ctl, p)
     sig = dist_sig(st, p)
     if ctl[CTL_TD_P] != p or ctl[CTL_TD_SIG] != sig:   # (else the last action decision's still hold)
         target_dists(st, tb, ctl, p, dvals, dprobs, pnone)
@@ -111,10 +123,24 @@ def score_actions(st, tb, ctl, p, opts, n, scores):
         if kind == A_MANEUVER:
             scores[i] = plan_maneuver(st, tb, ctl, p, 1)
         elif kind == A_SCHEME:
-            scores[i] = scheme_score(st, tb, ctl, p, c)
+            scores[i] = scheme_score(st, tb, ctl, p, c, g)
         else:   # (follow_up computed most attacks already)
             v = known_attack_worth(st, ctl, p, g, t, c) if known else NEG
             scores[i] = v if v > NEG else attack_worth(st, tb, ctl, p, g, t, c, dvals, dprobs, pnone)
+
+
+@jit(F(FA1, FA1, I, F, F, F))
+def defense_holds(vals, probs, m, norm, vd, unknown):
+    """The chance that a defense of value ``vd`` wins its combat (the attack's value does not
+    beat it) over the attack distribution ``vals[:m]``, ``probs`` (held with chance ``norm``;
+    none held: an attack of value ``unknown``)."""
+    if norm <= 1e-9:
+        return 1.0 if unknown <= vd else 0.0
+    w = 0.0
+    for i in range(m):
+        if vals[i] <= vd:
+            w += probs[i]
+    return w / norm
 
 
 @jit(V(ST, TB, CTL, I, A1, I, FA1))
@@ -147,14 +173,25 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
     norm = 1.0 - pn
     bonus = hero_def_bonus(st, tb, t)
     hp, per, kill = dmg_params(st, ctl, q, t)
+    old = frozen(ctl, q)
+    pw = f64_view(ctl, SCR_PRICE, 9)
     for j in range(n):
         d = opts[j]
         vd = 0.0
         s = 0.0
-        if d >= 0:
+        if d >= 0 and old:
             vd = def_value(st, tb, ctl, d, t, bonus)
             s = (fx_now(st, tb, ctl, q, d, t, 1) + wv(ctl, q, W_DEFENSE_FX) * wv(ctl, q, W_FX_DMG) * dmg_now(st, tb, ctl, d, t, 1)
                  - keep_worth(tb, ctl, q, d) - wv(ctl, q, W_DEFEND_MARGIN))
+        elif d >= 0:   # one currency: its board steps against this attacker; its damage as damage to the attacker
+            vd = def_value(st, tb, ctl, d, t, bonus) + board_delta(st, tb, ctl, d, t, a, 1, AI_VALUE_DEF)
+            if (tb.cards[d, C_AI_LIVE] & 2) != 0:   # ("if you won": the chance that this defense holds)
+                pw[8] = defense_holds(vals, probs, m, norm, vd, wv(ctl, q, W_UNKNOWN_ATTACK))
+            dd = dmg_now(st, tb, ctl, d, t, 1) + board_delta(st, tb, ctl, d, t, a, 1, AI_DMG)
+            s = (fx_now(st, tb, ctl, q, d, t, 1) + board_delta(st, tb, ctl, d, t, a, 1, -1)
+                 + wv(ctl, q, W_DEFENSE_FX) * dmg_value(st, ctl, q, a, dd)
+                 - keep_worth(tb, ctl, q, d) - wv(ctl, q, W_DEFEND_MARGIN))
+            pw[8] = -1.0
         loss = 0.0
         if norm > 1e-9:
             for i in range(m):
@@ -208,8 +245,12 @@ def score_boost(st, tb, ctl, p, kind, opts, n, scores):
         fxd = scratch_f1(ctl, SCR_DEFENSE + 2 * (MAX_CARDS + 1), MAX_CARDS + 1)
         pn = value_dist(st, tb, ctl, t, st[pslot(q, P_HANDN)], 1, 0.0, vals, fxd, probs)
         c = st[o + CB_CARD0]
-        av = att_value(st, tb, ctl, c, st[o + CB_ATT_F], hero_atk_bonus(st, tb, st[o + CB_ATT_F]))
-        fx = dmg_now(st, tb, ctl, c, st[o + CB_ATT_F], 0)
+        a = st[o + CB_ATT_F]
+        av = att_value(st, tb, ctl, c, a, hero_atk_bonus(st, tb, a))
+        fx = dmg_now(st, tb, ctl, c, a, 0)
+        if not frozen(ctl, p):
+            av += board_delta(st, tb, ctl, c, a, t, 0, AI_VALUE_ATK)
+            fx += board_delta(st, tb, ctl, c, a, t, 0, AI_DMG)
         base = exp_attack(st, ctl, p, t, av, fx, vals, probs, pn)
         for j in range(n):
             b = opts[j]
@@ -231,6 +272,18 @@ def score_boost(st, tb, ctl, p, kind, opts, n, scores):
         scores[j] = gain - keep_worth(tb, ctl, p, b) - wv(ctl, p, W_BOOST_MARGIN)
 
 
+@jit(I(TB, CTL))
+def moved_damage_row(tb, ctl):
+    """The row of the step after the move step asking (``CTL_CTX_ROW``) when it deals damage
+    for each of your fighters of a kind next to the moved fighter (Ravening Seduction), else -1."""
+    r = ctl[CTL_CTX_ROW]
+    if r < 0 or r + 1 >= tb.code.shape[0] or tb.code[r, I_OP] != OP_MOVE:
+        return -1
+    if tb.code[r + 1, I_OP] == OP_DAMAGE and tb.code[r + 1, I_PER] == PER_KIND_ADJ_MOVED:
+        return r + 1
+    return -1
+
+
 @jit(V(ST, TB, CTL, I, I, A1, I, FA1))
 def score_spaces(st, tb, ctl, p, g, opts, n, scores):
     """Scores of spaces ``opts[:n]`` for fighter ``g``: its owner's position score,
@@ -238,6 +291,12 @@ def score_spaces(st, tb, ctl, p, g, opts, n, scores):
     public facts are used: no follow-up attack from the opponent's hand)."""
     q = st[fslot(g, F_OWNER)]
     own = team_of(st, q) == team_of(st, p)
+    r = moved_damage_row(tb, ctl) if ctl[CTL_CTX_OP] == OP_MOVE and not own and not frozen(ctl, p) else -1
+    if r >= 0:   # one currency: where the moved fighter takes the most damage (Ravening Seduction)
+        for j in range(n):
+            k = best_moved_count(st, tb, ctl, r, ctl[CTL_CTX_P], g, opts[j])
+            scores[j] = dmg_value(st, ctl, p, g, float(tb.code[r, I_N] * k)) - 0.001 * j
+        return
     now = own and st[G_ACTIONS] > 0 and q == p
     key = action_key(st, p)
     if (q == p and ctl[CTL_POS_KEY] == key and ctl[CTL_POS_SIG] == pos_sig(st, p)
@@ -269,9 +328,20 @@ def score_spaces(st, tb, ctl, p, g, opts, n, scores):
 
 @jit(V(ST, TB, CTL, I, A1, I, FA1))
 def score_targets(st, tb, ctl, p, opts, n, scores):
-    """Scores of fighters ``opts[:n]`` as the target of the effect step in the context."""
+    """Scores of fighters ``opts[:n]`` as the target of the effect step in the context. The
+    one-currency AI moves, for a step followed by "damage for each of your X next to the
+    moved fighter" (Ravening Seduction), the fighter that damage is worth most on."""
     op = ctl[CTL_CTX_OP]
     amt = ctl[CTL_CTX_N]
+    r = moved_damage_row(tb, ctl) if op == OP_MOVE and not frozen(ctl, p) else -1
+    if r >= 0:
+        q = ctl[CTL_CTX_P]
+        for j in range(n):
+            t = opts[j]
+            scores[j] = -1.0
+            if team_of(st, st[fslot(t, F_OWNER)]) != team_of(st, q):
+                scores[j] = dmg_value(st, ctl, p, t, float(tb.code[r, I_N] * best_moved_count(st, tb, ctl, r, q, t, -1)))
+        return
     for j in range(n):
         t = opts[j]
         own = team_of(st, st[fslot(t, F_OWNER)]) == team_of(st, p)
@@ -319,13 +389,15 @@ def score_options(st, tb, ctl, p, opts, n, scores):
 @jit(F(ST, TB, CTL, I, I))
 def form_worth(st, tb, ctl, p, form):
     """Worth of player ``p``'s hero being in ``form`` (hero counter 0): the hand cards it
-    could play then, the ability's value bonuses, minus health lost to maneuvers (Hyde)."""
+    could play then (the one-currency AI adds ``form_attack`` per point of the best attack
+    value among them), the ability's value bonuses, minus health lost to maneuvers (Hyde)."""
     h = st[pslot(p, P_HERO)]
     hb = pile_base(PILE_HAND, p)
     g = p * FIGHTERS_PER_PLAYER
     v = 0.0
     cur = st[pslot(p, P_COUNTER0)]
     st[pslot(p, P_COUNTER0)] = form   # the cards' values in that form (Duality of Man), then put back
+    top = 0.0   # the best attack value the form can play
     for i in range(st[pslot(p, P_HANDN)]):
         c = st[hb + i]
         f = tb.cards[c, C_FORM]
@@ -334,24 +406,61 @@ def form_worth(st, tb, ctl, p, form):
             best = 0.0
             if ty == CT_ATTACK or ty == CT_VERSATILE:
                 best = att_value(st, tb, ctl, c, g, hero_atk_bonus(st, tb, g))
+                top = max(top, best)
             if ty == CT_DEFENSE or ty == CT_VERSATILE:
                 best = max(best, def_value(st, tb, ctl, c, g, 0.0))
             v += 0.5 + 0.2 * max(best, 0.0)
     st[pslot(p, P_COUNTER0)] = cur
+    if not frozen(ctl, p):   # one currency: the attack a form can make is what it is for
+        v += wv(ctl, p, W_FORM_ATTACK) * top
     v += tb.heroes[h, H_AI_ATK0 + min(form, 1)] + tb.heroes[h, H_AI_DEF0 + min(form, 1)]
     if tb.heroes[h, H_AI_HURT_FORM] == form + 1:
         v += 0.7 * dmg_value(st, ctl, p, p * FIGHTERS_PER_PLAYER, 1.0)
     return v
 
 
+@jit(F(ST, TB, CTL, I))
+def may_damage_worth(st, tb, ctl, p):
+    """For a "may" damage step of ``p`` (``CTL_CTX_ROW``) hitting one fighter next to or in the
+    zone of one of ``p``'s fighters: the worth (:func:`.estimate.dmg_value`) of its best target,
+    the one :func:`score_targets` picks; NEG for other steps (not read here)."""
+    r = ctl[CTL_CTX_ROW]
+    if r < 0 or r >= tb.code.shape[0] or tb.code[r, I_OP] != OP_DAMAGE:
+        return NEG
+    sel = tb.code[r, I_SEL]
+    if sel != SEL_ONE_ADJ and sel != SEL_ONE_ZONE:
+        return NEG
+    x = board_ref(st, p, -1, -1, tb.code[r, I_REF])
+    if x < 0:
+        return NEG
+    xs = st[fslot(x, F_SPACE)]
+    side = tb.code[r, I_SIDE]
+    best = NEG
+    for t in range(n_slots(st)):
+        if t == x or st[fslot(t, F_STATUS)] != FS_IN_PLAY:
+            continue
+        ts = st[fslot(t, F_SPACE)]
+        near = (tb.zmask[xs] & tb.zmask[ts]) != 0 if sel == SEL_ONE_ZONE else tb.adj[xs, ts] != 0
+        mine = team_of(st, st[fslot(t, F_OWNER)]) == team_of(st, p)
+        if near and (side == S_ANY or (side == S_OWN) == mine):
+            best = max(best, dmg_value(st, ctl, p, t, float(tb.code[r, I_N])))
+    return best
+
+
 @jit(V(ST, TB, CTL, I, A1, I, FA1))
 def score_may(st, tb, ctl, p, opts, n, scores):
     """"May" (option 1 yes, 0 no): yes, unless the step would damage our own fighter, or
-    it flips our hero's form (Jekyll/Hyde) to the less useful one."""
+    it flips our hero's form (Jekyll/Hyde) to the less useful one. Release 0.2's AI reads
+    "our own fighter" from the first fighter the step could hit; the one-currency AI from
+    the best of them (:func:`may_damage_worth`: yes when it is an opposing fighter, whom the
+    target choice then picks; Dracula's Bloodthirsty with a Sister and an opponent next to him)."""
     yes = True
     if ctl[CTL_CTX_P] == p and ctl[CTL_CTX_OP] == OP_DAMAGE:
         g = ctl[CTL_CTX_F]
-        if g >= 0 and team_of(st, st[fslot(g, F_OWNER)]) == team_of(st, p):
+        w = NEG if frozen(ctl, p) else may_damage_worth(st, tb, ctl, p)
+        if w > NEG:
+            yes = w > 0.0
+        elif g >= 0 and team_of(st, st[fslot(g, F_OWNER)]) == team_of(st, p):
             yes = False
     if ctl[CTL_CTX_P] == p and ctl[CTL_CTX_OP] == OP_FLIP_COUNTER:
         cur = 1 if st[pslot(p, P_COUNTER0)] == 1 else 0
@@ -379,6 +488,9 @@ def score_guess(st, tb, ctl, p, opts, n, scores):
         scores[j] = -0.001 * j
     if q < 0:
         return
+    if not frozen(ctl, p):
+        guess_now(st, tb, ctl, p, q, opts, n, scores)
+        return
     pool = scratch_i1(ctl, SCR_POOL, MAX_CARDS + 1)
     npool = unknown_pool(st, tb, q, pool)
     for i in range(npool):
@@ -386,3 +498,78 @@ def score_guess(st, tb, ctl, p, opts, n, scores):
         for j in range(n):
             if opts[j] == v:
                 scores[j] += 1.0
+
+
+@jit(V(ST, TB, CTL, I, I, A1, I, FA1))
+def guess_now(st, tb, ctl, p, q, opts, n, scores):
+    """The one-currency AI's named values (``opts[:n]``) about opponent ``q``: each value's
+    chance of being right times what being right gains, added to ``scores``.
+
+    In a combat (Elementary's prediction of the attack card): over the cards the attacking
+    fighter can play among ``q``'s unknown cards (its attack and versatile cards, banner and
+    form), the chance that each is the best of the hand it was chosen from (hypergeometric,
+    ranked by value now, board steps counted) times ``guess_base`` plus the worth of the
+    damage it would deal against the defense value now (its value beyond it, + its effect
+    damage): a right guess ignores its value and cancels its effects. (Predicting a defense
+    card: its defense value instead of the damage.) Outside a combat (Confirm Suspicion): the chance ``q`` holds a
+    card of that printed value (a hand of their size from their unknown cards) times the card
+    they lose (``fx_opp_discard``) plus the damage of the lowest BOOST among those cards,
+    plus ``guess_base``."""
+    pool = scratch_i1(ctl, SCR_POOL, MAX_CARDS + 1)
+    npool = unknown_pool(st, tb, q, pool)
+    o = OFF_CB
+    base = wv(ctl, p, W_GUESS_BASE)
+    if st[o + CB_ACTIVE] != 0:
+        attack = st[o + CB_ATT_P] == q
+        side = 0 if attack else 1
+        f = st[o + CB_ATT_F + side]            # q's fighter in the combat
+        t = st[o + CB_ATT_F + 1 - side]        # ours
+        other = combat_att_value(st, tb, 1 - side) if st[o + CB_CARD0 + 1 - side] >= 0 else 0.0
+        bonus = hero_atk_bonus(st, tb, f) if attack else hero_def_bonus(st, tb, f)
+        # the card played is the best of the hand it was chosen from: rank the cards f can play
+        # by their value now, best first (equal cards share an entry), then P(the best held is each)
+        vals = scratch_f1(ctl, SCR_DEFENSE + (MAX_CARDS + 1), MAX_CARDS + 1)
+        worth = scratch_f1(ctl, SCR_DEFENSE + 2 * (MAX_CARDS + 1), MAX_CARDS + 1)
+        printed = scratch_f1(ctl, SCR_DEFENSE + 3 * (MAX_CARDS + 1), MAX_CARDS + 1)
+        k = scratch_i1(ctl, SCR_DIST_N, MAX_CARDS + 1)
+        m = 0
+        for i in range(npool):
+            c = pool[i]
+            ty = tb.cards[c, C_TYPE]
+            if not ((ty == (CT_ATTACK if attack else CT_DEFENSE) or ty == CT_VERSATILE) and playable(st, tb, c, f)):
+                continue
+            v = tb.cards[c, C_VALUE]
+            if attack:
+                a = v + feat(tb, c, AI_VALUE_ATK) + board_delta(st, tb, ctl, c, f, t, 0, AI_VALUE_ATK) + bonus
+                d = a - other
+                w = base - dmg_value(st, ctl, p, t, (d if d > 0.0 else 0.0) + feat(tb, c, AI_DMG))   # (ours: < 0)
+            else:
+                a = v + feat(tb, c, AI_VALUE_DEF) + bonus
+                w = base + max(a, 0.0)
+            m = insert_best_first(vals, printed, worth, k, m, a, float(v), w, 1, 0.0)
+        hand = st[pslot(q, P_HANDN)] + 1 + (1 if attack and st[o + CB_ABOOST] >= 0 else 0)
+        prev = 1.0
+        held = 0
+        for r in range(m):
+            held += k[r]
+            cur = p_none_of(npool, held, hand)
+            for j in range(n):
+                if float(opts[j]) == printed[r]:
+                    scores[j] += (prev - cur) * worth[r]
+            prev = cur
+        return
+    hand = st[pslot(q, P_HANDN)]
+    h = q * FIGHTERS_PER_PLAYER
+    for j in range(n):
+        cnt = 0
+        low = 1 << 30
+        for i in range(npool):
+            c = pool[i]
+            if tb.cards[c, C_VALUE] == opts[j] and tb.cards[c, C_TYPE] != CT_SCHEME:
+                cnt += 1
+                low = min(low, tb.cards[c, C_BOOST])
+        if cnt == 0:
+            continue
+        hit = 1.0 - p_none_of(npool, cnt, hand)
+        dmg = dmg_value(st, ctl, p, h, float(low)) if st[fslot(h, F_STATUS)] == FS_IN_PLAY else 0.0
+        scores[j] += hit * (wv(ctl, p, W_FX_OPP_DISCARD) + dmg + base)

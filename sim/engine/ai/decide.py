@@ -17,9 +17,9 @@ from ..layout import (
     H_FLAGS, P_HERO, pslot,
 )
 from ..sigs import A1, CTL, FA1, I, jit, ST, stack_i64, TB, V
-from .weights import scratch_f1
+from .weights import frozen, scratch_f1
 from .estimate import score_opponents
-from .position import action_key, plan_maneuver
+from .position import action_key, plan_maneuver, set_price
 from .choices import (
     score_actions, score_boost, score_defense, score_guess, score_hand_cards, score_may, score_options,
     score_spaces, score_targets,
@@ -121,6 +121,8 @@ def ai_decide(st, tb, ctl, kind, p, opts, n):
     scores = scratch_f1(ctl, SCR_SCORES, n)
     for j in range(n):
         scores[j] = 0.0
+    if not frozen(ctl, p):
+        set_price(st, tb, ctl, p)
     greedy = ctl[CTL_MODE0 + p] == MODE_GREEDY
     if greedy and (kind == D_ACTION or kind == D_DEFENSE or kind == D_DISCARD_LIMIT
                    or kind == D_BOOST_MANEUVER or kind == D_BOOST_ATTACK or kind == D_BOOST_CARD

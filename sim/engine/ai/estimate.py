@@ -173,6 +173,19 @@ def dmg_value(st, ctl, p, t, k):
     return k * wv(ctl, p, W_DMG_SK)
 
 
+@jit(F(ST, CTL, I))
+def dmg_price(st, ctl, p):
+    """The one-currency AI's worth to ``p`` of one damage a card effect deals to an opposing
+    fighter (its static damage feature; damage to a known target is priced by
+    :func:`dmg_value`): one damage to the opposing hero, below its health (the first
+    opposing hero in play; a sidekick's worth if none)."""
+    for q in range(st[G_NPLAYERS]):
+        h = q * FIGHTERS_PER_PLAYER
+        if team_of(st, q) != team_of(st, p) and st[fslot(h, F_STATUS)] == FS_IN_PLAY:
+            return dmg_value(st, ctl, p, h, 0.5) * 2.0
+    return wv(ctl, p, W_DMG_SK)
+
+
 @jit(I(ST, I))
 def team_hero_low(st, t):
     """Index among heroes: 1 if hero ``t`` is the weaker (lower health share, ties: the
@@ -292,6 +305,32 @@ def score_opponents(st, tb, ctl, p, opts, n, scores):
             scores[j] = low + 0.01 * st[pslot(q, P_HANDN)]
 
 
+@jit(I(FA1, FA1, FA1, A1, I, F, F, F, I, F))
+def insert_best_first(vals, keys, extra, k, m, v, key, x, cnt, w):
+    """Add ``cnt`` copies of an entry (value ``v``, key ``key``, companion ``x``) to the ``m``
+    entries of ``vals``, ``keys``, ``extra`` (float64) and ``k`` (int64 copies), kept best
+    first by value + ``w`` x key; an entry with the same value and key takes the copies.
+    Returns the number of entries."""
+    j = m
+    for r in range(m):
+        if vals[r] == v and keys[r] == key:
+            k[r] += cnt
+            return m
+        if vals[r] + w * keys[r] < v + w * key:
+            j = r
+            break
+    for r in range(m, j, -1):
+        vals[r] = vals[r - 1]
+        keys[r] = keys[r - 1]
+        extra[r] = extra[r - 1]
+        k[r] = k[r - 1]
+    vals[j] = v
+    keys[j] = key
+    extra[j] = x
+    k[j] = cnt
+    return m + 1
+
+
 @jit(F(ST, TB, CTL, I, I, I, F, FA1, FA1, FA1))
 def value_dist(st, tb, ctl, t, hand, side, extra, vals, fxd, probs):
     """The best card fighter ``t``'s owner may play on combat side ``side`` (1 defense, 0
@@ -338,25 +377,7 @@ def value_dist(st, tb, ctl, t, hand, side, extra, vals, fxd, probs):
         if (ty == ta or ty == CT_VERSATILE) and playable(st, tb, c, t):
             v = tb.cards[c, C_VALUE] + feat(tb, c, tc) + bonus
             d = feat(tb, c, AI_DMG) if side == 0 else 0.0
-            j = m   # insert, best first; equal pairs share an entry
-            found = False
-            for r in range(m):
-                if vals[r] == v and fxd[r] == d:
-                    k[r] += cnt[c]
-                    found = True
-                    break
-                if vals[r] + fxd[r] < v + d:
-                    j = r
-                    break
-            if not found:
-                for r in range(m, j, -1):
-                    vals[r] = vals[r - 1]
-                    fxd[r] = fxd[r - 1]
-                    k[r] = k[r - 1]
-                vals[j] = v
-                fxd[j] = d
-                k[j] = cnt[c]
-                m += 1
+            m = insert_best_first(vals, fxd, fxd, k, m, v, d, d, cnt[c], 1.0)   # (no companion: fxd twice)
         cnt[c] = 0   # (each card id once: the deck list repeats it per copy)
     prev = 1.0
     held = 0

@@ -3,24 +3,26 @@
 """
 from numba import types
 
-from ..codes import CT_ATTACK, CT_VERSATILE, FS_IN_PLAY, PILE_DISC, PILE_HAND, R_EXHAUST_DAMAGE, R_HAND_LIMIT
+from ..codes import (
+    CT_ATTACK, CT_VERSATILE, FS_IN_PLAY, HF_ATTACK_BOOST, PILE_DISC, PILE_HAND, R_EXHAUST_DAMAGE, R_HAND_LIMIT,
+)
 from ..control import (
-    CTL_FU, CTL_FU_KEY, CTL_PLAN_BOOST, CTL_PLAN_KEY, CTL_POS_KEY, CTL_POS_SIG, SCR_FOLLOW, SCR_PLAN,
+    CTL_FU, CTL_FU_KEY, CTL_PLAN_BOOST, CTL_PLAN_KEY, CTL_POS_KEY, CTL_POS_SIG, SCR_FOLLOW, SCR_PLAN, SCR_PRICE,
     SCR_DIST_FX, SCR_PLAN_POS, SCR_TARGETS, SCR_WORTH, SCR_WORTH_SET,
 )
 from ..core import count_tag_in_pile, fog_space, n_slots, pile_base, reachable, team_of
 from ..layout import (
     AI_DMG, AI_VALUE_ATK, C_AI_LIVE, C_BOOST, C_TYPE, C_VALUE, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER,
     F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, G_ACTIONS, G_NPLAYERS, G_TURN,
-    H_AI_DEF_FOG, H_AI_HURT_FORM, H_AI_MOVE_N, H_AI_MOVE_TAG, MAX_CARDS, MAX_FIGHTERS, MAX_SPACES,
+    H_AI_DEF_FOG, H_AI_HURT_FORM, H_FLAGS, H_AI_MOVE_N, H_AI_MOVE_TAG, MAX_CARDS, MAX_FIGHTERS, MAX_SPACES,
     N_COUNTERS, N_FOG, P_COUNTER0, P_DECKN, P_DISCN, P_FOG0, P_HANDN, P_HERO, P_ONGOING, pslot,
 )
-from ..sigs import A1, B, CTL, F, FA1, I, jit, ST, TB, V
+from ..sigs import A1, B, CTL, F, f64_view, FA1, I, jit, ST, TB, V
 from .weights import (
-    _DSZ, dmg_now, FA2, feat, fx_now, fx_worth, keep_worth, NEG, playable, scratch_f1, scratch_f2,
+    _DSZ, board_delta, dmg_now, FA2, feat, frozen, fx_now, fx_worth, keep_worth, NEG, playable, scratch_f1, scratch_f2,
     scratch_i1, W_APPROACH, W_BOOST_MARGIN, W_CARD, W_EXHAUST, W_FOG, W_FULL_HAND, W_OPP_CARD,
     W_REACH_NEXT, W_REACH_NOW, W_SIDEKICK_TARGET, W_SIDEKICK_THREAT, W_THREAT, W_THREAT_BASE, W_THREAT_LOW,
-    W_THREAT_SK, wv,
+    W_KEEP_FULL, W_THREAT_SK, wv,
 )
 from .estimate import (
     att_value, dmg_params, dmg_value, exp_attack, exp_attack_hp, hero_atk_bonus,
@@ -203,7 +205,7 @@ def attack_parts(st, tb, ctl, p, g, c):
     """(attack value, effect damage, effect worth less the worth of keeping it) of card ``c``
     played by ``p``'s fighter ``g`` now: the parts of :func:`attack_worth` that do not
     depend on the target."""
-    if tb.cards[c, C_AI_LIVE] == 0:   # (most cards: the static features, no calls)
+    if (tb.cards[c, C_AI_LIVE] & 1) == 0:   # (most cards: the static features, no calls)
         av = tb.cards[c, C_VALUE] + feat(tb, c, AI_VALUE_ATK) + hero_atk_bonus(st, tb, g)
         dmg = feat(tb, c, AI_DMG)
         fx = fx_worth(tb, ctl, p, c)
@@ -214,10 +216,64 @@ def attack_parts(st, tb, ctl, p, g, c):
     return av, dmg, fx
 
 
+@jit(F(F, FA1, FA1, F))
+def win_chance(av, dvals, dprobs, pn):
+    """The chance that an attack of value ``av`` wins over the defense distribution ``dvals``,
+    ``dprobs`` (``pn``: no defense card; see :func:`.estimate.value_dist`): its value beats the
+    defense value (with no defense card, any value above 0)."""
+    w = pn if av > 0.0 else 0.0
+    for i in range(int(dvals[MAX_CARDS])):
+        if av > dvals[i]:
+            w += dprobs[i]
+    return w
+
+
+@jit(F(ST, TB, CTL, I, I, I, I, F, F, F, FA1, FA1, F, F, F, F))
+def attack_now(st, tb, ctl, p, g, e, c, av, dmg, fx, dvals, dprobs, pn, hp, per, kill):
+    """The one-currency worth of ``p``'s fighter ``g`` attacking ``e`` with card ``c`` over
+    ``e``'s likely defense (``dvals``, ``dprobs``, ``pn``; ``e``'s :func:`.estimate.dmg_params`
+    ``hp``, ``per``, ``kill``), from :func:`attack_parts` ``av``, ``dmg``, ``fx``: the expected
+    damage and the effects, with the card's board steps counted against ``e``
+    (:func:`.weights.board_delta`: Counterpunch's "if adjacent", "+1 for each X", "if you
+    won" at the chance of winning, :func:`win_chance`), plus the
+    best face-down BOOST a hero whose ability allows one (King Arthur) may add: its gain in
+    expected damage less its keep worth and ``boost_margin``, if positive (what
+    :func:`.choices.score_boost` will weigh)."""
+    if (tb.cards[c, C_AI_LIVE] & 2) != 0:
+        av += board_delta(st, tb, ctl, c, g, e, 0, AI_VALUE_ATK)
+        dmg += board_delta(st, tb, ctl, c, g, e, 0, AI_DMG)
+        pw = f64_view(ctl, SCR_PRICE, 9)
+        pw[8] = win_chance(av, dvals, dprobs, pn)   # ("if you won" steps: the chance, not half)
+        fx += board_delta(st, tb, ctl, c, g, e, 0, -1)
+        pw[8] = -1.0
+    base = exp_attack_hp(hp, per, kill, av, dmg, dvals, dprobs, pn)
+    boost = 0.0
+    q = st[fslot(g, F_OWNER)]
+    if st[fslot(g, F_KIND)] == 0 and (tb.heroes[st[pslot(q, P_HERO)], H_FLAGS] & HF_ATTACK_BOOST) != 0:
+        hb = pile_base(PILE_HAND, q)
+        skipped = False
+        for i in range(st[pslot(q, P_HANDN)]):
+            b = st[hb + i]
+            if b == c and not skipped:   # (the attack card itself leaves the hand)
+                skipped = True
+                continue
+            if tb.cards[b, C_BOOST] <= 0:
+                continue
+            x = (exp_attack_hp(hp, per, kill, av + tb.cards[b, C_BOOST], dmg, dvals, dprobs, pn) - base
+                 - keep_worth(tb, ctl, p, b) - wv(ctl, p, W_BOOST_MARGIN))
+            if x > boost:
+                boost = x
+    return base + fx + boost
+
+
 @jit(F(ST, TB, CTL, I, I, I, I, FA2, FA2, FA1))
 def attack_worth(st, tb, ctl, p, g, e, c, dvals, dprobs, pnone):
     """Worth of ``p``'s fighter ``g`` attacking ``e`` with card ``c`` (the attack action's score)."""
     av, dmg, fx = attack_parts(st, tb, ctl, p, g, c)
+    if not frozen(ctl, p):
+        hp, per, kill = dmg_params(st, ctl, p, e)
+        return (attack_now(st, tb, ctl, p, g, e, c, av, dmg, fx, dvals[e], dprobs[e], pnone[e], hp, per, kill)
+                + wv(ctl, p, W_OPP_CARD) * (1.0 - pnone[e]) - keep_worth(tb, ctl, p, c))
     return (exp_attack(st, ctl, p, e, av, dmg, dvals[e], dprobs[e], pnone[e])
             + wv(ctl, p, W_OPP_CARD) * (1.0 - pnone[e]) + fx - keep_worth(tb, ctl, p, c))
 
@@ -242,6 +298,7 @@ def follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu):
         for i in range(hn):
             ctl[SCR_WORTH_SET + k * MAX_CARDS + i] = 0
     w_opp = wv(ctl, p, W_OPP_CARD)
+    old = frozen(ctl, p)
     tp = scratch_f2(ctl, SCR_TARGETS, MAX_FIGHTERS, 3)   # each target's dmg_params, read once
     for e in range(nf):
         if pnone[e] >= 0.0:
@@ -262,8 +319,12 @@ def follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu):
             for e in range(nf):
                 if pnone[e] < 0.0:
                     continue
-                v = (exp_attack_hp(tp[e, 0], tp[e, 1], tp[e, 2], av, dmg, dvals[e], dprobs[e], pnone[e])
-                     + w_opp * (1.0 - pnone[e]) + fx - kw)   # = attack_worth(.., g, e, c, ..)
+                if old:
+                    v = (exp_attack_hp(tp[e, 0], tp[e, 1], tp[e, 2], av, dmg, dvals[e], dprobs[e], pnone[e])
+                         + w_opp * (1.0 - pnone[e]) + fx - kw)   # = attack_worth(.., g, e, c, ..)
+                else:
+                    v = (attack_now(st, tb, ctl, p, g, e, c, av, dmg, fx, dvals[e], dprobs[e], pnone[e],
+                                    tp[e, 0], tp[e, 1], tp[e, 2]) + w_opp * (1.0 - pnone[e]) - kw)
                 aw[row, e] = v
                 if v > fu[g, e]:
                     fu[g, e] = v
@@ -357,6 +418,27 @@ def move_gain(st, tb, ctl, p, extra, now, fu, cache, kmax, dests, ef, ne):
 @jit(F(ST, TB, CTL, I))
 def draw_worth(st, tb, ctl, p):
     """Worth of drawing one card now (exhaustion damage when the deck is empty)."""
+    return draw_worth_hand(st, tb, ctl, p, st[pslot(p, P_HANDN)])
+
+
+@jit(V(ST, TB, CTL, I))
+def set_price(st, tb, ctl, p):
+    """The one-currency AI's prices for player ``p`` now, in ``ctl`` (``SCR_PRICE``): a drawn
+    card is worth :func:`draw_worth_hand` with the card being played out of the hand, whatever
+    draws it (a maneuver, a card's effect); a card kept in hand is worth ``keep_full`` of its
+    keep worth when the hand is at the hand limit (it would be discarded at the end of the turn
+    before a better one). Release 0.2's AI reads neither (``fx_draw``)."""
+    v = f64_view(ctl, SCR_PRICE, 9)
+    hand = st[pslot(p, P_HANDN)]
+    v[p] = draw_worth_hand(st, tb, ctl, p, hand - 1 if hand > 0 else 0)
+    v[4 + p] = wv(ctl, p, W_KEEP_FULL) if hand >= tb.rules[R_HAND_LIMIT] else 1.0
+    v[8] = -1.0   # (no combat's chance of winning set: see attack_now)
+
+
+@jit(F(ST, TB, CTL, I, I))
+def draw_worth_hand(st, tb, ctl, p, hand):
+    """Worth to ``p`` of drawing one card into a hand of ``hand`` cards (``card``, less as the
+    hand nears the hand limit, ``full_hand`` at it; exhaustion damage when the deck is empty)."""
     if st[pslot(p, P_DECKN)] == 0:
         x = tb.rules[R_EXHAUST_DAMAGE]
         v = 0.0
@@ -365,7 +447,6 @@ def draw_worth(st, tb, ctl, p):
             if st[fslot(g, F_STATUS)] == FS_IN_PLAY:
                 v += dmg_value(st, ctl, p, g, float(x))
         return v - wv(ctl, p, W_EXHAUST)
-    hand = st[pslot(p, P_HANDN)]
     room = tb.rules[R_HAND_LIMIT] - hand
     if room <= 0:
         return wv(ctl, p, W_FULL_HAND)

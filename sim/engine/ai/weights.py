@@ -4,18 +4,20 @@ features, the conditions it checks live, the value and worth of a card now.
 from numba import types
 
 from ..codes import (
+    CN_ADJACENT, CN_ATTACKING, CN_DEFENDING, CN_NOT_WON, CN_WON, OP_MOVE, PER_ADJ_TO_SELF, PER_DISCARD_TAG, PER_KIND_ADJ_MOVED,
+    PER_KIND_IN_ZONE_OF_OPPOSING, PER_ONE, PER_OWN_ADJ_OPPOSING, REF_OPPOSING, REF_SELF,
     CN_ATTACKED, CN_COUNTER_EQ, CN_COUNTER_NE, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED,
     CN_HERO_HP_AT_MOST, CN_LEFT_SPACE, CN_ON_FOG, CN_STARTED_ELSEWHERE, CN_STARTED_ON_FOG, CN_TAG_TIER,
     FS_IN_PLAY, IF_NEGATE, N_WINDOWS, OP_SET_VALUE, PILE_DISC, W_DURING, W_IMMEDIATELY, W_ON_PLAY,
     W_ONGOING_DISCARD, W_ONGOING_START,
 )
-from ..control import CTL_MODE0, CTL_W, MODE_EXPERT02, MODE_GREEDY, MODE_STANDARD02, N_WEIGHTS
-from ..core import pile_base
+from ..control import CTL_MODE0, CTL_W, MODE_EXPERT02, MODE_GREEDY, MODE_STANDARD02, N_WEIGHTS, SCR_DESTS, SCR_PRICE
+from ..core import count_tag_in_pile, n_slots, pile_base, reachable, team_of
 from ..layout import (
     AI_ACTION, AI_CANCEL, AI_DMG, AI_DRAW, AI_MOVE, AI_OPP_DISCARD, AI_OTHER, AI_RECOVER, AI_SELF_DMG,
     C_AI0, C_AI_LIVE, C_BOOST, C_FMASK, C_FORM, C_PROG, C_TAGS, C_VALUE, F_HP, F_KIND, F_LEFT, F_OWNER,
     F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, I_AI0, I_AI_LIVE, I_CA,
-    I_CB, I_COND, I_CREF, I_CTAG, I_FLAGS, I_N, I_OP, MAX_CARDS, MAX_FIGHTERS, N_FOG, P_ATTACKED,
+    I_CB, I_COND, I_CREF, I_CTAG, I_FLAGS, I_N, I_OP, I_PARG, I_PER, MAX_CARDS, MAX_FIGHTERS, MAX_SPACES, N_FOG, P_ATTACKED,
     P_COUNTER0, P_DISCN, P_FOG0, P_HANDN, P_HERO_ATTACKED, P_START_FOG, pslot,
 )
 from ..sigs import A1, B, CTL, F, f64_view, f64_view2, FA1, I, jit, ST, TB
@@ -34,6 +36,7 @@ WEIGHT_NAMES = (
     "unknown_attack",
     "team_kill", "focus", "guard", "eliminate",
     "search_samples", "search_candidates", "search_horizon", "eval_card",
+    "guess_base", "keep_full", "form_attack",
 )
 """Names of the AI weights, in their order in the weight vector (see sim/content/profiles.py)."""
 (W_DMG_HERO, W_HERO_LOW, W_DMG_SK, W_KILL_SK, W_WIN,
@@ -46,7 +49,11 @@ WEIGHT_NAMES = (
  W_THREAT_BASE, W_THREAT_LOW, W_SIDEKICK_TARGET, W_SIDEKICK_THREAT, W_ONGOING_AGAIN, W_DEFENSE_FX,
  W_UNKNOWN_ATTACK,
  W_TEAM_KILL, W_FOCUS, W_GUARD, W_ELIMINATE,
- W_SEARCH_SAMPLES, W_SEARCH_CANDIDATES, W_SEARCH_HORIZON, W_EVAL_CARD) = range(len(WEIGHT_NAMES))
+ W_SEARCH_SAMPLES, W_SEARCH_CANDIDATES, W_SEARCH_HORIZON, W_EVAL_CARD,
+ W_GUESS_BASE, W_KEEP_FULL, W_FORM_ATTACK) = range(len(WEIGHT_NAMES))
+#: The one-currency standard's weights (release 0.2's AI does not read them) and their values when
+#: a profile leaves them out (see sim/content/profiles.py for their meanings).
+NEW_DEFAULTS = {"guess_base": 0.5, "keep_full": 0.3, "form_attack": 1.0}
 #: The expert AI's weights (sim.engine.search) and their values when a profile leaves them out:
 #: determinizations per decision, candidate actions, turns looked ahead after the current one,
 #: worth of a card in hand at the horizon. Other modes do not read them.
@@ -102,12 +109,22 @@ def feat(tb, c, k):
     return tb.cards[c, C_AI0 + k] * 0.01
 
 
+@jit(F(CTL, I), inline=True)
+def card_price(ctl, p):
+    """What a drawn card is worth to player ``p`` now: the frozen 0.2 AI's ``fx_draw``; the
+    one-currency AI's price of a card in hand (:func:`.position.set_price`: the maneuver's
+    drawn card, by the hand limit and the deck left), whatever draws it."""
+    if frozen(ctl, p):
+        return wv(ctl, p, W_FX_DRAW)
+    return f64_view(ctl, SCR_PRICE, 9)[p]
+
+
 @jit(F(TB, CTL, I, I))
 def fx_worth(tb, ctl, p, c):
     """What the effects of card ``c`` are worth to player ``p`` (value changes and damage to
     opposing fighters excluded: callers add damage where it applies)."""
     return (wv(ctl, p, W_FX_SELF_DMG) * feat(tb, c, AI_SELF_DMG)
-            + wv(ctl, p, W_FX_DRAW) * feat(tb, c, AI_DRAW)
+            + card_price(ctl, p) * feat(tb, c, AI_DRAW)
             + wv(ctl, p, W_FX_OPP_DISCARD) * feat(tb, c, AI_OPP_DISCARD)
             + wv(ctl, p, W_FX_RECOVER) * feat(tb, c, AI_RECOVER) + wv(ctl, p, W_FX_MOVE) * feat(tb, c, AI_MOVE)
             + wv(ctl, p, W_FX_CANCEL) * feat(tb, c, AI_CANCEL) + wv(ctl, p, W_FX_ACTION) * feat(tb, c, AI_ACTION)
@@ -118,7 +135,7 @@ def fx_worth(tb, ctl, p, c):
 def fx_row(tb, ctl, p, r):
     """Like :func:`fx_worth` for one live step ``r`` of a card program (its ``I_AI0 ..`` columns)."""
     x = tb.code[r]
-    return 0.01 * (wv(ctl, p, W_FX_SELF_DMG) * x[I_AI0 + AI_SELF_DMG] + wv(ctl, p, W_FX_DRAW) * x[I_AI0 + AI_DRAW]
+    return 0.01 * (wv(ctl, p, W_FX_SELF_DMG) * x[I_AI0 + AI_SELF_DMG] + card_price(ctl, p) * x[I_AI0 + AI_DRAW]
                    + wv(ctl, p, W_FX_OPP_DISCARD) * x[I_AI0 + AI_OPP_DISCARD]
                    + wv(ctl, p, W_FX_RECOVER) * x[I_AI0 + AI_RECOVER] + wv(ctl, p, W_FX_MOVE) * x[I_AI0 + AI_MOVE]
                    + wv(ctl, p, W_FX_CANCEL) * x[I_AI0 + AI_CANCEL] + wv(ctl, p, W_FX_ACTION) * x[I_AI0 + AI_ACTION]
@@ -178,13 +195,117 @@ def live_cond(st, tb, r, q, g, side):
     return ok
 
 
-@jit(F(ST, TB, CTL, I, I, I, I))
-def live_steps(st, tb, ctl, c, g, side, k):
-    """Correction to card ``c``'s static feature ``k`` (``k`` < 0: to :func:`fx_worth` for its
-    owner) when fighter ``g`` plays it now on combat side ``side`` (0 attacking, 1 defending,
-    -1 a scheme): the static features count each live step at half; here a live step whose
-    condition holds now (``conditions.cond_ok``) counts in full and one that fails not at all.
-    Only called for cards with live steps (see :func:`live_delta`)."""
+@jit(I(ST, I, I, I, I))
+def board_ref(st, q, g, e, ref):
+    """The fighter a step's reference points at when ``q``'s fighter ``g`` plays against
+    opposing fighter ``e`` (``conditions.resolve_ref`` without a combat in progress): -1 none
+    in play, -2 not known (the opposing fighter when ``e`` < 0)."""
+    if ref == REF_SELF:
+        return g
+    if ref == REF_OPPOSING:
+        return e if e >= 0 else -2
+    for k in range(FIGHTERS_PER_PLAYER):
+        f = q * FIGHTERS_PER_PLAYER + k
+        if st[fslot(f, F_STATUS)] == FS_IN_PLAY and st[fslot(f, F_KIND)] == ref:
+            return f
+    return -1
+
+
+@jit(I(ST, TB, I, I, I, I))
+def kind_adjacent(st, tb, q, kind, s, skip):
+    """How many of ``q``'s fighters of ``kind`` in play (not ``skip``) stand next to space ``s``."""
+    n = 0
+    for k in range(FIGHTERS_PER_PLAYER):
+        f = q * FIGHTERS_PER_PLAYER + k
+        if (f != skip and st[fslot(f, F_STATUS)] == FS_IN_PLAY and st[fslot(f, F_KIND)] == kind
+                and tb.adj[st[fslot(f, F_SPACE)], s] != 0):
+            n += 1
+    return n
+
+
+@jit(I(ST, TB, CTL, I, I, I, I))
+def best_moved_count(st, tb, ctl, r, q, only, at):
+    """Step ``r`` deals damage for each of ``q``'s fighters of its kind next to the fighter the
+    step before moved: the most such fighters next to an opposing fighter after that move
+    (of up to its amount; ``only`` >= 0: that fighter alone; ``at`` >= 0: on that space, not
+    moved)."""
+    mv = tb.code[r - 1, I_N] if r > 0 and tb.code[r - 1, I_OP] == OP_MOVE else 0
+    kind = tb.code[r, I_PARG]
+    dests = scratch_i1(ctl, SCR_DESTS, MAX_SPACES + 1)
+    best = 0
+    for f in range(n_slots(st)):
+        if (st[fslot(f, F_STATUS)] != FS_IN_PLAY or (only >= 0 and f != only)
+                or team_of(st, st[fslot(f, F_OWNER)]) == team_of(st, q)):
+            continue
+        if at >= 0:
+            return kind_adjacent(st, tb, q, kind, at, f)
+        n = reachable(st, tb, f, mv, False, dests)
+        for i in range(n):
+            x = kind_adjacent(st, tb, q, kind, dests[i], f)
+            if x > best:
+                best = x
+    return best
+
+
+@jit(F(ST, TB, CTL, I, I, I, I, I))
+def board_count(st, tb, ctl, r, q, g, e, side):
+    """How many times board step ``r`` (``ai_features.is_board``) applies when ``q``'s fighter
+    ``g`` plays its card on combat side ``side`` (0 attacking, 1 defending, -1 a scheme)
+    against opposing fighter ``e``: its "for each" count now (``targets.per_count`` read
+    from the board), 1 or 0 for "if adjacent" (the attacker's and defender's spaces), the
+    chance of winning (or not) for "if you won" (set by the caller in ``SCR_PRICE``); -1 when
+    it depends on something not known (``e`` < 0, no chance set). For "each of your X next to the moved
+    fighter" (Ravening Seduction) the best over the opposing fighters and the spaces the step
+    before may move them to (the AI then picks that fighter and space)."""
+    c = tb.code[r, I_COND]
+    if (c == CN_ATTACKING and side != 0) or (c == CN_DEFENDING and side != 1):
+        return 0.0
+    if c == CN_WON or c == CN_NOT_WON:   # the combat's chance, set by the caller (-1: not known)
+        pw = f64_view(ctl, SCR_PRICE, 9)[8]
+        if pw < 0.0:
+            return -1.0
+        return pw if c == CN_WON else 1.0 - pw
+    if c == CN_ADJACENT:
+        a = board_ref(st, q, g, e, tb.code[r, I_CREF])
+        b = board_ref(st, q, g, e, tb.code[r, I_CA])
+        if a == -2 or b == -2:
+            return -1.0
+        ok = a >= 0 and b >= 0 and tb.adj[st[fslot(a, F_SPACE)], st[fslot(b, F_SPACE)]] != 0
+        if (tb.code[r, I_FLAGS] & IF_NEGATE) != 0:
+            ok = not ok
+        return 1.0 if ok else 0.0
+    per = tb.code[r, I_PER]
+    parg = tb.code[r, I_PARG]
+    if per == PER_DISCARD_TAG:
+        return float(count_tag_in_pile(st, tb, PILE_DISC, q, parg))
+    if per == PER_ADJ_TO_SELF:
+        n = 0
+        for f in range(MAX_FIGHTERS):
+            if f != g and st[fslot(f, F_STATUS)] == FS_IN_PLAY and tb.adj[st[fslot(f, F_SPACE)], st[fslot(g, F_SPACE)]] != 0:
+                n += 1
+        return float(n)
+    if per == PER_KIND_ADJ_MOVED:
+        return float(best_moved_count(st, tb, ctl, r, q, -1, -1))
+    if e < 0:
+        return -1.0
+    n = 0
+    for k in range(FIGHTERS_PER_PLAYER):
+        f = q * FIGHTERS_PER_PLAYER + k
+        if st[fslot(f, F_STATUS)] != FS_IN_PLAY:
+            continue
+        fs = st[fslot(f, F_SPACE)]
+        es = st[fslot(e, F_SPACE)]
+        if per == PER_OWN_ADJ_OPPOSING and tb.adj[fs, es] != 0:
+            n += 1
+        elif per == PER_KIND_IN_ZONE_OF_OPPOSING and st[fslot(f, F_KIND)] == parg and (tb.zmask[fs] & tb.zmask[es]) != 0:
+            n += 1
+    return float(n) if per == PER_OWN_ADJ_OPPOSING or per == PER_KIND_IN_ZONE_OF_OPPOSING else -1.0
+
+
+@jit(F(ST, TB, CTL, I, I, I, I, I, I))
+def step_corrections(st, tb, ctl, c, g, e, side, k, kind):
+    """The sum of the corrections of card ``c``'s steps of ``kind`` (``I_AI_LIVE``: 1 live, 2
+    board) to its static feature ``k``: see :func:`live_steps` and :func:`board_delta`."""
     q = st[fslot(g, F_OWNER)]
     d = 0.0
     for w in range(N_WINDOWS):
@@ -193,12 +314,31 @@ def live_steps(st, tb, ctl, c, g, side, k):
         s0 = tb.cards[c, C_PROG + 2 * w]
         mult = 1.5 if w == W_ONGOING_START else 0.5
         for r in range(s0, s0 + tb.cards[c, C_PROG + 2 * w + 1]):
-            if tb.code[r, I_AI_LIVE] == 0:
+            if tb.code[r, I_AI_LIVE] != kind:
                 continue
             x = tb.code[r, I_AI0 + k] * 0.01 if k >= 0 else fx_row(tb, ctl, q, r)
-            if x != 0.0:
+            if x == 0.0:
+                continue
+            if kind == 1:
                 d += mult * x if live_cond(st, tb, r, q, g, side) else -mult * x
+                continue
+            n = board_count(st, tb, ctl, r, q, g, e, side)
+            if n >= 0.0:
+                cn = tb.code[r, I_COND]
+                s = (0.5 if cn == CN_ADJACENT or cn == CN_WON or cn == CN_NOT_WON else 1.0) * (
+                    1.5 if tb.code[r, I_PER] != PER_ONE else 1.0)
+                d += 2.0 * mult * x * (n - s)   # (2 x mult: 3 for an ongoing start-of-turn step, else 1)
     return d
+
+
+@jit(F(ST, TB, CTL, I, I, I, I))
+def live_steps(st, tb, ctl, c, g, side, k):
+    """Correction to card ``c``'s static feature ``k`` (``k`` < 0: to :func:`fx_worth` for its
+    owner) when fighter ``g`` plays it now on combat side ``side`` (0 attacking, 1 defending,
+    -1 a scheme): the static features count each live step at half; here a live step whose
+    condition holds now (``conditions.cond_ok``) counts in full and one that fails not at all.
+    Only called for cards with live steps (see :func:`live_delta`)."""
+    return step_corrections(st, tb, ctl, c, g, -1, side, k, 1)
 
 
 @jit(F(ST, TB, CTL, I, I, I, I))
@@ -206,9 +346,21 @@ def live_delta(st, tb, ctl, c, g, side, k):
     """Correction to card ``c``'s static feature ``k`` from its live steps (see
     :func:`live_steps`); 0 for a card without live steps (most cards: checked here,
     so that the call stays small and inline)."""
-    if tb.cards[c, C_AI_LIVE] == 0:
+    if (tb.cards[c, C_AI_LIVE] & 1) == 0:
         return 0.0
     return live_steps(st, tb, ctl, c, g, side, k)
+
+
+@jit(F(ST, TB, CTL, I, I, I, I, I))
+def board_delta(st, tb, ctl, c, g, e, side, k):
+    """The one-currency AI's correction to card ``c``'s static feature ``k`` (``k`` < 0: to
+    :func:`fx_worth` for its owner) from its board steps (:func:`board_count`) when fighter
+    ``g`` plays it on side ``side`` against opposing fighter ``e`` (-1: not known; steps
+    that depend on it keep their static count): what the step does now, counted in
+    full, instead of the rules of thumb (a "for each" at 1.5, an "if" at half)."""
+    if (tb.cards[c, C_AI_LIVE] & 2) == 0:
+        return 0.0
+    return step_corrections(st, tb, ctl, c, g, e, side, k, 2)
 
 
 @jit(F(ST, TB, I, I, I))
@@ -219,7 +371,7 @@ def live_value(st, tb, c, g, side):
     for w in (W_IMMEDIATELY, W_ON_PLAY, W_DURING):
         s0 = tb.cards[c, C_PROG + 2 * w]
         for r in range(s0, s0 + tb.cards[c, C_PROG + 2 * w + 1]):
-            if (tb.code[r, I_OP] == OP_SET_VALUE and tb.code[r, I_AI_LIVE] != 0
+            if (tb.code[r, I_OP] == OP_SET_VALUE and tb.code[r, I_AI_LIVE] == 1
                     and live_cond(st, tb, r, q, g, side)):
                 v = tb.code[r, I_N]
     return float(v)
@@ -229,7 +381,7 @@ def live_value(st, tb, c, g, side):
 def value_now(st, tb, c, g, side):
     """Card ``c``'s value as fighter ``g`` would play it now: printed, or the "value N
     instead" of a live step whose condition holds (Ciri's Source tiers)."""
-    if tb.cards[c, C_AI_LIVE] == 0:   # (checked here so that most calls stay small and inline)
+    if (tb.cards[c, C_AI_LIVE] & 1) == 0:   # (checked here so that most calls stay small and inline)
         return float(tb.cards[c, C_VALUE])
     return live_value(st, tb, c, g, side)
 
@@ -248,12 +400,16 @@ def fx_now(st, tb, ctl, p, c, g, side):
 
 @jit(F(TB, CTL, I, I))
 def keep_worth(tb, ctl, p, c):
-    """What card ``c`` is worth to player ``p`` kept in hand (the cost of spending it)."""
+    """What card ``c`` is worth to player ``p`` kept in hand (the cost of spending it); the
+    one-currency AI takes ``keep_full`` of it when the hand is at the hand limit."""
     v = tb.cards[c, C_VALUE]
     if v < 0:
         v = 0
-    return (wv(ctl, p, W_KEEP_VALUE) * v + wv(ctl, p, W_KEEP_BOOST) * tb.cards[c, C_BOOST]
-            + wv(ctl, p, W_KEEP_FX) * fx_worth(tb, ctl, p, c))
+    k = (wv(ctl, p, W_KEEP_VALUE) * v + wv(ctl, p, W_KEEP_BOOST) * tb.cards[c, C_BOOST]
+         + wv(ctl, p, W_KEEP_FX) * fx_worth(tb, ctl, p, c))
+    if frozen(ctl, p):
+        return k
+    return k * f64_view(ctl, SCR_PRICE, 9)[4 + p]   # (a full hand: a card kept may be discarded anyway)
 
 
 @jit(B(ST, TB, I, I), inline=True)

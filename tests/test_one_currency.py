@@ -1,0 +1,188 @@
+"""The one-currency standard AI (issue 32): the seven misplays of release 0.2, each in a built
+position where ``standard`` makes the better choice.
+
+Every test runs the position under ``standard`` and under the frozen ``standard-0.2`` and
+asserts that the better choice is made by the first and NOT by the second: each test would
+fail on release 0.2's code (the 0.2 half is the check that it does; its expected misplay is
+written in the docstring).
+"""
+import pytest
+
+from bench.misplays import measure
+from sim.play.scenario import resolve
+
+BOTH = pytest.mark.parametrize("ai,better", [("standard", True), ("standard-0.2", False)])
+SINBAD_REST = ["Commanding Impact", "Leap Away", "Leap Away", "Exploit", "Exploit", "Momentous Shift", "Momentous Shift",
+               "Momentous Shift", "Feint", "Feint", "Feint", "Regroup", "Regroup", "Regroup", "Riches Beyond Compare",
+               "Riches Beyond Compare"]
+MEDUSA_NEXT = {"hero": "medusa", "fighters": {"Medusa": {"space": "M21"}}, "hand": ["Dash", "Snipe", "Hiss and Slither"],
+               "deck": ["Dash"]}
+
+
+def duel(p0, p1, active=0, battlefield="marmoreal"):
+    return {"battlefield": battlefield, "active": active, "players": [p0, p1]}
+
+
+def actions(out, player=0):
+    """The action decisions of ``player``, as chosen (in words)."""
+    return [d["chosen"] for d in out["decisions"] if d["kind"] == "action" and d["player"] == player]
+
+
+@BOTH
+def test_1_a_card_drawn_by_an_effect_is_priced_as_a_card(ai, better):
+    """Sinbad next to Medusa holds Voyage to the City of the King of Serendib (2, +1 per other
+    VOYAGE in his discard: two there, so 4; after combat: draw 1). Its draw is a card in hand,
+    as a maneuver's is: standard attacks with it. Release 0.2 priced that draw at ``fx_draw``
+    (0.45 against the maneuver's 3.3) and the "+1 for each" at 1.5: it maneuvers twice."""
+    pos = duel({"hero": "sinbad", "fighters": {"Sinbad": {"space": "M20"}},
+                "hand": ["Voyage to the City of the King of Serendib", "Feint"], "deck": ["Leap Away", "Feint", "Regroup"],
+                "discard": ["Voyage Home", "Voyage to the Island That Was a Whale"]}, MEDUSA_NEXT)
+    out = resolve(pos, {"turn": True}, ai=ai)
+    assert ("Sinbad attacks Medusa with Voyage to the City of the King of Serendib" in actions(out)) == better
+    assert (actions(out) == ["maneuver", "maneuver"]) != better
+
+
+@BOTH
+def test_2_ravening_seduction_counts_the_sisters_on_the_board(ai, better):
+    """Ravening Seduction (move any one fighter up to 2; it takes 1 damage for each Sister next
+    to it) with Sisters on M22 and M30 and Sinbad on M28: moved to M29 he stands next to both
+    and takes 2. Release 0.2 priced "for each Sister" at 1.5 whatever the board, moved Sinbad
+    by his position score and dealt nothing."""
+    pos = duel({"hero": "dracula", "fighters": {"Dracula": {"space": "M13"}, "Sister 1": {"space": "M22"},
+                                                "Sister 2": {"space": "M30"}},
+                "hand": ["Ravening Seduction"], "deck": ["Feint", "Dash"]},
+               {"hero": "sinbad", "fighters": {"Sinbad": {"space": "M28"}}, "hand": ["Feint"], "deck": ["Regroup"]})
+    out = resolve(pos, {"scheme": "Ravening Seduction", "by": "Sister 1"}, ai=ai)
+    assert (out["fighters"]["Sinbad"]["health"] == 15 - 2) == better
+    assert (out["fighters"]["Sinbad"]["space"] == "M29") == better
+
+
+@BOTH
+def test_2_counterpunch_if_adjacent_is_read_from_the_board(ai, better):
+    """Medusa attacks Holmes from across her zone (ranged, not next to him); he holds
+    Counterpunch (3; after combat, if Holmes is next to the opposing fighter, it takes 2
+    damage) and Deduce Strategy (3). "If adjacent" cannot hold, and standard defends with
+    Deduce Strategy. Release 0.2 scored Counterpunch's 2 damage at half whatever the board and
+    defended with it."""
+    pos = duel({"hero": "medusa", "fighters": {"Medusa": {"space": "M13"}}, "hand": ["Snipe"], "deck": ["Dash"]},
+               {"hero": "sherlock_holmes", "fighters": {"Sherlock Holmes": {"space": "M21"}},
+                "hand": ["Counterpunch", "Deduce Strategy"], "deck": ["Feint"]})
+    out = resolve(pos, {"attack": "Snipe", "by": "Medusa", "target": "Sherlock Holmes"}, ai=ai)
+    defense = [d["chosen"] for d in out["decisions"] if d["kind"] == "defense card"]
+    assert (defense == ["Deduce Strategy"]) == better
+
+
+@BOTH
+def test_3_elementary_predicts_among_the_attackers_cards_by_what_it_saves(ai, better):
+    """Sinbad attacks Holmes; Holmes defends with Elementary and predicts the attack card's
+    printed value. Sinbad's unseen cards: three VOYAGES (2, worth 6 each with four VOYAGES in
+    his discard), three Toil and Danger (3) and three By Fortune and Fate (3, The Porter's
+    only). Standard weighs the cards Sinbad can play by the damage each would deal: 2, right
+    (the Voyage's value is ignored). Release 0.2 named the commonest value among all his
+    unseen cards, The Porter's included: 3, wrong, and Holmes took 3 damage."""
+    pos = duel({"hero": "sinbad", "fighters": {"Sinbad": {"space": "M20"}},
+                "hand": ["Voyage to the City of the King of Serendib", "Toil and Danger",
+                         "Voyage to the Cannibals With the Root of Madness"],
+                "deck": ["Toil and Danger", "Voyage to the City of the Man-Eating Apes", "By Fortune and Fate"],
+                "discard": ["Voyage Home", "Voyage to the Island That Was a Whale", "Voyage to the Valley of the Giant Snakes",
+                            "Voyage to the Creature With Eyes Like Coals of Fire", "Toil and Danger"] + SINBAD_REST},
+               {"hero": "sherlock_holmes", "fighters": {"Sherlock Holmes": {"space": "M21"}}, "hand": ["Elementary"],
+                "deck": ["Feint"]})
+    out = resolve(pos, {"attack": "Voyage to the City of the King of Serendib", "by": "Sinbad", "target": "Sherlock Holmes",
+                        "defense": "Elementary"}, ai=ai)
+    assert ("Sherlock Holmes names the value 2" in "\n".join(out["log"])) == better
+    assert (out["fighters"]["Sherlock Holmes"]["health"] == 16) == better
+
+
+@BOTH
+def test_3_confirm_suspicion_names_the_value_whose_card_hurts(ai, better):
+    """Confirm Suspicion against Sinbad, whose unseen cards are seven VOYAGES (2, BOOST 0 but
+    one) and four Toil and Danger (3, BOOST 1): naming 2 makes him discard a Voyage of BOOST 0
+    (no damage); naming 3 costs him a card and 1 damage. Standard names 3; release 0.2 named
+    the commonest value, 2."""
+    pos = duel({"hero": "sherlock_holmes", "fighters": {"Sherlock Holmes": {"space": "M21"}}, "hand": ["Confirm Suspicion"],
+                "deck": ["Feint"]},
+               {"hero": "sinbad", "fighters": {"Sinbad": {"space": "M13"}},
+                "hand": ["Toil and Danger", "Voyage to the Island That Was a Whale", "Voyage to the Valley of the Giant Snakes"],
+                "deck": ["Toil and Danger", "Voyage Home"],
+                "discard": SINBAD_REST + ["By Fortune and Fate"] * 3})
+    out = resolve(pos, {"scheme": "Confirm Suspicion", "by": "Sherlock Holmes"}, ai=ai)
+    assert ("Sherlock Holmes names the value 3" in "\n".join(out["log"])) == better
+    assert (out["fighters"]["Sinbad"]["health"] == 15 - 1) == better
+
+
+@BOTH
+def test_4_jekyll_turns_hyde_for_the_attacks_he_holds(ai, better):
+    """Start of Jekyll's turn next to the Invisible Man, holding two attacks only Hyde can play
+    (Recoiling Blow, Forever Hyde: 5 each) and Jekyll's Distracted Triage (3), Scientific Method
+    and With Haste! (defense): the form is worth the attack it can make, and standard
+    transforms. Release 0.2 counted attack and defense cards alike and stayed Jekyll."""
+    pos = duel({"hero": "jekyll_hyde", "fighters": {"Dr. Jekyll & Mr. Hyde": {"space": "M20"}},
+                "counters": {"form": "Dr. Jekyll"},
+                "hand": ["Recoiling Blow", "Forever Hyde", "Distracted Triage", "Scientific Method", "With Haste!"],
+                "deck": ["Skirmish", "Feint"]},
+               {"hero": "invisible_man", "fighters": {"Invisible Man": {"space": "M21"}}, "hand": ["Slip Away", "Lurking"],
+                "deck": ["Lurking"]})
+    out = resolve(pos, {"start_of_turn": True}, ai=ai)
+    may = [d["chosen"] for d in out["decisions"] if d["kind"].startswith("yes/no")]
+    assert (may == ["yes"]) == better
+
+
+@BOTH
+def test_4_jekyll_makes_few_full_hand_maneuvers(ai, better):
+    """Seeded games of Jekyll & Hyde against the Invisible Man and Medusa (12 each, seats swapped,
+    every profile in both seats; tests/bench/misplays.py counts): with the one currency a card
+    kept in a full hand costs ``keep_full`` of its worth and a drawn card over the limit is
+    worth ``full_hand``, and standard makes at most 2 maneuvers a game with a full hand
+    (the hand at the hand limit; 0.75 in these games). Release 0.2 made more than 2 (4.29
+    here; issue 32: 8.1 a game)."""
+    r = measure(ai, 12, [("jekyll_hyde", "invisible_man"), ("jekyll_hyde", "medusa")])
+    assert r["jekyll_games"] == 24
+    assert (r["jekyll_full_hand_maneuvers_per_game"] <= 2.0) == better
+
+
+@BOTH
+def test_5_a_passive_hero_attacks_when_the_position_says_so(ai, better):
+    """Holmes next to Medusa (6 health, three cards in hand; her gaze reaches him anywhere in
+    her zone) with Counterpunch and Feint: standard attacks with Counterpunch (2 damage after
+    combat: Holmes is melee, next to her when he attacks), and she falls to 4. Release 0.2
+    maneuvered twice (a drawn card at 3.3 against the half-priced "if adjacent")."""
+    pos = duel({"hero": "sherlock_holmes", "fighters": {"Sherlock Holmes": {"space": "M20"}},
+                "hand": ["Counterpunch", "Feint"], "deck": ["Feint", "Elementary"]},
+               {"hero": "medusa", "fighters": {"Medusa": {"space": "M21", "health": 6}}, "hand": ["Dash", "Snipe", "Feint"],
+                "deck": ["Dash"]})
+    out = resolve(pos, {"turn": True}, ai=ai)
+    assert (actions(out)[0] == "Sherlock Holmes attacks Medusa with Counterpunch") == better
+    assert (actions(out) == ["maneuver", "maneuver"]) != better
+    assert (out["fighters"]["Medusa"]["health"] == 4) == better
+
+
+@BOTH
+def test_6_dracula_bites_the_opponent_not_his_sister(ai, better):
+    """Start of Dracula's turn (Bloodthirsty: he may deal 1 damage to a fighter next to him,
+    then draw 1): Sister 1 (1 health) and Sinbad are both next to him. Standard says yes and
+    bites Sinbad. Release 0.2 read only the first fighter the step could hit (his Sister) and
+    declined."""
+    pos = duel({"hero": "dracula", "fighters": {"Dracula": {"space": "M20"}, "Sister 1": {"space": "M13"}},
+                "hand": ["Feint"], "deck": ["Dash"]},
+               {"hero": "sinbad", "fighters": {"Sinbad": {"space": "M21"}}, "hand": ["Feint"], "deck": ["Regroup"]})
+    out = resolve(pos, {"start_of_turn": True}, ai=ai)
+    assert out["fighters"]["Sister 1"]["health"] == 1          # never his Sister
+    assert (out["fighters"]["Sinbad"]["health"] == 14) == better
+
+
+@BOTH
+def test_7_king_arthur_counts_his_face_down_boost(ai, better):
+    """King Arthur next to Medusa (3 health) holds Feint (2) and two cards with BOOST 2
+    (Bewilderment, The Lady of the Lake): his ability adds one face down, making Feint a 4
+    that may defeat her. Standard counts the best face-down BOOST in the attack's score and
+    attacks. Release 0.2 scored the attack without it (2 against her likely defense) and
+    maneuvered."""
+    pos = duel({"hero": "king_arthur", "fighters": {"King Arthur": {"space": "M20"}},
+                "hand": ["Feint", "Bewilderment", "The Lady of the Lake"], "deck": ["Feint", "Skirmish"]},
+               {"hero": "medusa", "fighters": {"Medusa": {"space": "M21", "health": 3}}, "hand": ["Dash", "Snipe"],
+                "deck": ["Dash"]})
+    out = resolve(pos, {"turn": True}, ai=ai)
+    assert (actions(out)[0] == "King Arthur attacks Medusa with Feint") == better
+    boosts = [d["chosen"] for d in out["decisions"] if d["kind"] == "face-down attack boost"]
+    assert (boosts[:1] == ["Bewilderment"]) == better
