@@ -8,9 +8,8 @@ shuffle, draw 5, first player takes the first turn.
 import numpy as np
 from numba import njit, types  # noqa: F401
 
-from .sigs import A1, A2, A3, B, CTL, I, LOG, ST, TB, V, jit, stack_i64, unmanaged  # noqa: F401
+from .sigs import A1, A2, A3, B, CTL, I, LOG, ST, TB, V, jit, stack_i64, unmanaged, unmanaged_tables  # noqa: F401
 from .control import CTL_SCRATCH, CTL_SIZE
-from .tables import Tables
 
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
     DRAW, NO_WINNER,
@@ -171,14 +170,6 @@ def sidekick_health(st, p):
         if st[fslot(f + k, F_STATUS)] == FS_IN_PLAY:
             sk += st[fslot(f + k, F_HP)]
     return sk
-
-
-@jit(TB(TB))
-def unmanaged_tables(tb):
-    """``tb`` as views numba does not reference-count (see ``sigs.unmanaged``)."""
-    return Tables(unmanaged(tb.cards), unmanaged(tb.code), unmanaged(tb.heroes), unmanaged(tb.decks),
-                  unmanaged(tb.rules), unmanaged(tb.adj), unmanaged(tb.move), unmanaged(tb.dist),
-                  unmanaged(tb.adist), unmanaged(tb.zmask), unmanaged(tb.starts), unmanaged(tb.mmask))
 
 
 @jit(V(TB, CTL, A1, I, I, I, I, A2, A3, A2), entry=True)
