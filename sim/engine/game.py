@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit, types  # noqa: F401
 
 from .sigs import A1, A2, A3, B, CTL, I, LOG, ST, TB, V, jit, stack_i64, unmanaged, unmanaged_tables  # noqa: F401
-from .control import CTL_SCRATCH, CTL_SIZE
+from .control import CTL_CTX_OP, CTL_HAS_NAMES, CTL_LEN, CTL_NAMES, CTL_SCRATCH, CTL_SCRIPT, CTL_SIZE, MAX_CARD_IDS
 
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
     DRAW, NO_WINNER,
@@ -172,6 +172,26 @@ def sidekick_health(st, p):
     return sk
 
 
+@jit(V(CTL, CTL), inline=True)
+def game_control(ctl, tpl):
+    """Make ``ctl`` the control array ``tpl`` for a new game: copy the parts a game reads
+    before it writes them (modes, presets, the context, weights, the explain buffer), the
+    card-name ids only if there are any and the script only as far as it goes. The rest
+    (the AI's work space, unused name and script slots) is never read: left as it is, which
+    saves copying most of ``CTL_SCRATCH``'s 21 kB per game."""
+    for i in range(CTL_NAMES):
+        ctl[i] = tpl[i]
+    if tpl[CTL_HAS_NAMES] != 0:
+        for i in range(CTL_NAMES, CTL_NAMES + MAX_CARD_IDS):
+            ctl[i] = tpl[i]
+    for i in range(CTL_SCRIPT, CTL_SCRIPT + 2 * tpl[CTL_LEN]):
+        ctl[i] = tpl[i]
+    for i in range(CTL_CTX_OP, CTL_SCRATCH):
+        ctl[i] = tpl[i]
+    for i in range(CTL_SIZE, tpl.shape[0]):
+        ctl[i] = tpl[i]
+
+
 @jit(V(TB, CTL, A1, I, I, I, I, A2, A3, A2), entry=True)
 def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_games, res, played, space_stats):
     """Play ``n_games`` two-player games, writing one result row per game.
@@ -196,8 +216,7 @@ def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_ga
     ctl = unmanaged(ctl_m)
     keep = played.shape[0] > 0
     for i in range(n_games):
-        ctl[:CTL_SCRATCH] = ctl_template[:CTL_SCRATCH]   # (the AI's work space needs no copy)
-        ctl[CTL_SIZE:] = ctl_template[CTL_SIZE:]
+        game_control(ctl, ctl_template)
         seed = game_seed(run_seed, matchup, first_index + i)
         setup_game(st, tbu, ctl, log, hero_rows, 2, seed)
         play_game(st, tbu, ctl, log)
@@ -265,8 +284,7 @@ def play_team_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index,
     log = unmanaged(log_m)
     ctl = unmanaged(ctl_m)
     for i in range(n_games):
-        ctl[:CTL_SCRATCH] = ctl_template[:CTL_SCRATCH]   # (the AI's work space needs no copy)
-        ctl[CTL_SIZE:] = ctl_template[CTL_SIZE:]
+        game_control(ctl, ctl_template)
         seed = game_seed(run_seed, matchup, first_index + i)
         setup_game(st, tbu, ctl, log, hero_rows, 4, seed)
         play_team_game(st, tbu, ctl, log, res[i])
