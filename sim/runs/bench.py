@@ -104,8 +104,11 @@ def mix_cells(extra: tuple = ()) -> list[tuple]:
 
 @lru_cache(maxsize=4)
 def _matches(extra: tuple):
+    """The mix's matches, built as a run's workers build theirs: the matches on one
+    battlefield share its engine tables (``workers.cached_tables``)."""
+    from sim.runs.workers import cached_tables
     content = installed_content(extra)
-    return [Match([a, b], bf, loadouts=[la or None, lb or None], content=content)
+    return [Match([a, b], bf, loadouts=[la or None, lb or None], content=content, tables=cached_tables(bf, extra))
             for a, la, b, lb, bf in mix_cells(extra)]
 
 
