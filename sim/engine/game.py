@@ -38,6 +38,12 @@ from .search import play_turn
 
 @jit(V(ST, TB, CTL, LOG, A1, I, I), entry=True)
 def setup_game(st, tb, ctl, log, hero_rows, nplayers, seed):
+    """Reset ``st`` and set up a game (:func:`set_up`): the entry point Python calls."""
+    set_up(st, tb, ctl, log, hero_rows, nplayers, seed)
+
+
+@jit(V(ST, TB, CTL, LOG, A1, I, I))
+def set_up(st, tb, ctl, log, hero_rows, nplayers, seed):
     """Reset ``st`` and set up a game: fighters, placement, shuffle, opening hands.
 
     ``hero_rows``: int64 (nplayers,) rows of the hero table, in turn order
@@ -146,8 +152,25 @@ def play_game(st, tb, ctl, log):
         play_turn(st, tb, ctl, log)
 
 
+@jit(V(ST, TB, CTL, LOG, A1, I, A1), entry=True)
+def play_duel(st, tb, ctl, log, hero_rows, seed, out):
+    """One duel from start to end: :func:`setup_game`, :func:`play_game` and
+    :func:`result_row` into ``out`` (int64, RES_FIELDS), one entry point (``Match.play``):
+    a first duel compiles the engine's call tree as one entry point, not as three."""
+    set_up(st, tb, ctl, log, hero_rows, 2, seed)
+    while st[G_OVER] == 0:
+        play_turn(st, tb, ctl, log)
+    fill_result(st, out, seed)
+
+
 @jit(V(ST, A1, I), entry=True)
 def result_row(st, out, seed):
+    """Fill ``out`` (int64, RES_FIELDS) with the result of a finished game (:func:`fill_result`)."""
+    fill_result(st, out, seed)
+
+
+@jit(V(ST, A1, I))
+def fill_result(st, out, seed):
     """Fill ``out`` (int64, RES_FIELDS) with the result of a finished game."""
     w = st[G_WINNER]
     out[RES_WINNER] = w if w >= 0 else DRAW
@@ -218,9 +241,10 @@ def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_ga
     for i in range(n_games):
         game_control(ctl, ctl_template)
         seed = game_seed(run_seed, matchup, first_index + i)
-        setup_game(st, tbu, ctl, log, hero_rows, 2, seed)
-        play_game(st, tbu, ctl, log)
-        result_row(st, res[i], seed)
+        set_up(st, tbu, ctl, log, hero_rows, 2, seed)
+        while st[G_OVER] == 0:
+            play_turn(st, tbu, ctl, log)
+        fill_result(st, res[i], seed)
         if keep:
             for p in range(2):
                 for k in range(MAX_HERO_CARDS):
@@ -286,7 +310,7 @@ def play_team_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index,
     for i in range(n_games):
         game_control(ctl, ctl_template)
         seed = game_seed(run_seed, matchup, first_index + i)
-        setup_game(st, tbu, ctl, log, hero_rows, 4, seed)
+        set_up(st, tbu, ctl, log, hero_rows, 4, seed)
         play_team_game(st, tbu, ctl, log, res[i])
         team_result_row(st, res[i], seed)
     st_m[0] += log_m.shape[0] + ctl_m[0] * 0   # the owners of the views live until here
@@ -294,7 +318,7 @@ def play_team_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index,
 
 # the entry points Python calls, by what uses them (``unmatched-sim warmup`` compiles them all)
 ENTRY_POINTS = {
-    "duels": (setup_game, play_game, result_row, unpack_action),   # (the narration unpacks actions)
+    "duels": (play_duel, setup_game, play_game, result_row, unpack_action),   # (the narration unpacks actions)
     "runs": (play_games,),
     "team games": (play_team_game, team_result_row, play_team_games),
 }

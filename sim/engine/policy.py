@@ -117,7 +117,7 @@ def with_record(ctl, capacity=MAX_SCRIPT):
     """A copy of control array ``ctl`` that records, in a buffer after its end, the first
     ``capacity`` choices its players make that a script would hold (every decision with more
     than one option and no preset), as :func:`recorded` returns them. For
-    :func:`sim.engine.game.setup_game` / ``play_game`` (``play_games`` plays on a copy)."""
+    :func:`sim.engine.game.play_duel` or ``setup_game`` and ``play_game`` (``play_games`` plays on a copy)."""
     b = len(ctl)
     out = np.zeros(b + 2 + 2 * capacity, np.int64)
     out[:b] = ctl

@@ -167,7 +167,7 @@ def engine_floor(ai: str, extra: tuple = (), repeats: int = 5) -> dict:
     from sim.engine.codes import MODE_SCRIPT, RES_FIELDS
     from sim.engine.control import CTL_REC, MAX_SCRIPT
     from sim.engine.core import game_seed
-    from sim.engine.game import play_game, play_games, setup_game
+    from sim.engine.game import play_duel, play_games
     from sim.engine.layout import EV_FIELDS, MAX_HERO_CARDS, MAX_SPACES, STATE_SIZE
     from sim.engine.policy import new_control, recorded, with_record
     from sim.play.match import _control
@@ -186,9 +186,7 @@ def engine_floor(ai: str, extra: tuple = (), repeats: int = 5) -> dict:
     for k, m in enumerate(_matches(tuple(extra))):
         ctl = _control((prof, prof), heroes=m.keys)
         rec = with_record(ctl)
-        st = np.zeros(STATE_SIZE, np.int64)
-        setup_game(st, m.tables, rec, log, m.rows, 2, int(game_seed(BENCH_SEED, k, 0)))
-        play_game(st, m.tables, rec, log)
+        play_duel(np.zeros(STATE_SIZE, np.int64), m.tables, rec, log, m.rows, int(game_seed(BENCH_SEED, k, 0)), one[0])
         if rec[rec[CTL_REC] + 1] > MAX_SCRIPT:
             skipped += 1
             continue

@@ -33,7 +33,8 @@ def _games(per_pair: int):
 
 def capture(out: str, per_pair: int = 1) -> None:
     import numpy as np
-    from sim.engine.game import play_game, setup_game
+    from sim.engine.codes import RES_FIELDS
+    from sim.engine.game import play_duel
     from sim.engine.layout import EV_FIELDS
     from sim.engine.policy import recorded, with_record
     from sim.play.match import _control
@@ -44,9 +45,7 @@ def capture(out: str, per_pair: int = 1) -> None:
     rows, keys = [], []
     for m, k, seed in _games(per_pair):
         ctl = with_record(_control((prof, prof), heroes=m.keys), 4096)
-        st = m.new_state()
-        setup_game(st, m.tables, ctl, log, m.rows, 2, seed)
-        play_game(st, m.tables, ctl, log)
+        play_duel(m.new_state(), m.tables, ctl, log, m.rows, seed, np.zeros(RES_FIELDS, np.int64))
         rows.append(np.array(recorded(ctl), np.int64).reshape(-1, 2))
         keys.append((k, seed))
     lens = np.array([len(r) for r in rows])
