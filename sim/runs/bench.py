@@ -110,12 +110,18 @@ def mix_cells(extra: tuple = ()) -> list[tuple]:
 
 @lru_cache(maxsize=4)
 def _matches(extra: tuple):
-    """The mix's matches, built as a run's workers build theirs: the matches on one
-    battlefield share its engine tables (``workers.cached_tables``)."""
-    from sim.runs.workers import cached_tables
+    """The mix's matches, built as a run's workers build theirs (``workers.cached_tables``):
+    the matches on one battlefield share its engine tables."""
+    from sim.content.battlefields import load_battlefield
+    from sim.content.compile import build_tables, rules_array
     content = installed_content(extra)
-    return [Match([a, b], bf, loadouts=[la or None, lb or None], content=content, tables=cached_tables(bf, extra))
-            for a, la, b, lb, bf in mix_cells(extra)]
+    tables = {}
+    out = []
+    for a, la, b, lb, bf in mix_cells(extra):
+        if bf not in tables:
+            tables[bf] = build_tables(content, load_battlefield(bf), rules_array())
+        out.append(Match([a, b], bf, loadouts=[la or None, lb or None], content=content, tables=tables[bf]))
+    return out
 
 
 def play_share(ai: str, per_cell: int, part: int, parts: int, extra: tuple = (), laps: int = 1) -> dict:
