@@ -53,6 +53,10 @@ def test_bench_json_has_every_figure_and_they_agree():
     assert b["same_games"] is True
     assert b["games_digest"] == MIX_DIGESTS["random"]
     assert b["turns_per_duel"] > 1
+    f = b["engine_floor"]   # every standard-AI game's recorded choices replay the very same game
+    assert f["differed"] == 0 and f["games"] + f["skipped"] == pairs and f["games"] > 0
+    assert f["floor_us"] > 0 and f["ai_us"] > 0
+    assert f["ai_share"] == pytest.approx((f["ai_us"] - f["floor_us"]) / f["ai_us"], abs=0.001)
     assert b["compile"] is None      # only with --compile (minutes)
     w = b["warm_start"]
     assert w["seconds"] > 0 and w["seconds"] == min(w["runs"]) and w["import_seconds"] > 0
@@ -81,3 +85,31 @@ def test_bench_text_report():
     assert "designer-shaped" not in r.output
     assert "duels per CPU second" in r.output and "parallel efficiency" in r.output
     assert "peak per worker" in r.output and "compile    not measured" in r.output
+    assert "duels per CPU second with no AI" in r.output and "with the standard AI" in r.output
+
+
+def test_recorded_choices_replay_the_game():
+    """policy.with_record: the choices a standard-AI duel made, given back as a script,
+    play the same duel (same result row, same log) with no AI."""
+    import numpy as np
+    from sim.engine.codes import MODE_SCRIPT, RES_FIELDS
+    from sim.engine.game import play_game, result_row, setup_game
+    from sim.engine.layout import EV_FIELDS, G_DECISIONS, G_LOGN
+    from sim.engine.policy import new_control, recorded, with_record
+    from sim.play.match import Match, _control
+
+    m = Match(["medusa", "sinbad"], "soho")
+
+    def play(ctl):
+        st, log, res = m.new_state(), np.zeros((5000, EV_FIELDS), np.int64), np.zeros(RES_FIELDS, np.int64)
+        setup_game(st, m.tables, ctl, log, m.rows, 2, 7)
+        play_game(st, m.tables, ctl, log)
+        result_row(st, res, 7)
+        return res, log[:st[G_LOGN]].copy(), st[G_DECISIONS]
+
+    rec = with_record(_control(("standard", "standard"), heroes=m.keys))
+    res, log, decisions = play(rec)
+    script = recorded(rec)
+    assert 0 < len(script) < decisions   # forced decisions are not recorded
+    res2, log2, _ = play(new_control((MODE_SCRIPT,) * 4, script, 0))
+    assert (res == res2).all() and (log == log2).all()

@@ -8,9 +8,8 @@ shuffle, draw 5, first player takes the first turn.
 import numpy as np
 from numba import njit, types  # noqa: F401
 
-from .sigs import A1, A2, A3, B, CTL, I, LOG, ST, TB, V, jit, stack_i64, unmanaged  # noqa: F401
-from .control import CTL_SCRATCH, CTL_SIZE
-from .tables import Tables
+from .sigs import A1, A2, A3, B, CTL, I, LOG, ST, TB, V, jit, stack_i64, unmanaged, unmanaged_tables  # noqa: F401
+from .control import CTL_CTX_OP, CTL_HAS_NAMES, CTL_LEN, CTL_NAMES, CTL_SCRATCH, CTL_SCRIPT, CTL_SIZE, MAX_CARD_IDS
 
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
     DRAW, NO_WINNER,
@@ -39,6 +38,12 @@ from .search import play_turn
 
 @jit(V(ST, TB, CTL, LOG, A1, I, I), entry=True)
 def setup_game(st, tb, ctl, log, hero_rows, nplayers, seed):
+    """Reset ``st`` and set up a game (:func:`set_up`): the entry point Python calls."""
+    set_up(st, tb, ctl, log, hero_rows, nplayers, seed)
+
+
+@jit(V(ST, TB, CTL, LOG, A1, I, I))
+def set_up(st, tb, ctl, log, hero_rows, nplayers, seed):
     """Reset ``st`` and set up a game: fighters, placement, shuffle, opening hands.
 
     ``hero_rows``: int64 (nplayers,) rows of the hero table, in turn order
@@ -147,8 +152,25 @@ def play_game(st, tb, ctl, log):
         play_turn(st, tb, ctl, log)
 
 
+@jit(V(ST, TB, CTL, LOG, A1, I, A1), entry=True)
+def play_duel(st, tb, ctl, log, hero_rows, seed, out):
+    """One duel from start to end: :func:`setup_game`, :func:`play_game` and
+    :func:`result_row` into ``out`` (int64, RES_FIELDS), one entry point (``Match.play``):
+    a first duel compiles the engine's call tree as one entry point, not as three."""
+    set_up(st, tb, ctl, log, hero_rows, 2, seed)
+    while st[G_OVER] == 0:
+        play_turn(st, tb, ctl, log)
+    fill_result(st, out, seed)
+
+
 @jit(V(ST, A1, I), entry=True)
 def result_row(st, out, seed):
+    """Fill ``out`` (int64, RES_FIELDS) with the result of a finished game (:func:`fill_result`)."""
+    fill_result(st, out, seed)
+
+
+@jit(V(ST, A1, I))
+def fill_result(st, out, seed):
     """Fill ``out`` (int64, RES_FIELDS) with the result of a finished game."""
     w = st[G_WINNER]
     out[RES_WINNER] = w if w >= 0 else DRAW
@@ -173,12 +195,24 @@ def sidekick_health(st, p):
     return sk
 
 
-@jit(TB(TB))
-def unmanaged_tables(tb):
-    """``tb`` as views numba does not reference-count (see ``sigs.unmanaged``)."""
-    return Tables(unmanaged(tb.cards), unmanaged(tb.code), unmanaged(tb.heroes), unmanaged(tb.decks),
-                  unmanaged(tb.rules), unmanaged(tb.adj), unmanaged(tb.move), unmanaged(tb.dist),
-                  unmanaged(tb.adist), unmanaged(tb.zmask), unmanaged(tb.starts), unmanaged(tb.mmask))
+@jit(V(CTL, CTL), inline=True)
+def game_control(ctl, tpl):
+    """Make ``ctl`` the control array ``tpl`` for a new game: copy the parts a game reads
+    before it writes them (modes, presets, the context, weights, the explain buffer), the
+    card-name ids only if there are any and the script only as far as it goes. The rest
+    (the AI's work space, unused name and script slots) is never read: left as it is, which
+    saves copying most of ``CTL_SCRATCH``'s 21 kB per game."""
+    for i in range(CTL_NAMES):
+        ctl[i] = tpl[i]
+    if tpl[CTL_HAS_NAMES] != 0:
+        for i in range(CTL_NAMES, CTL_NAMES + MAX_CARD_IDS):
+            ctl[i] = tpl[i]
+    for i in range(CTL_SCRIPT, CTL_SCRIPT + 2 * tpl[CTL_LEN]):
+        ctl[i] = tpl[i]
+    for i in range(CTL_CTX_OP, CTL_SCRATCH):
+        ctl[i] = tpl[i]
+    for i in range(CTL_SIZE, tpl.shape[0]):
+        ctl[i] = tpl[i]
 
 
 @jit(V(TB, CTL, A1, I, I, I, I, A2, A3, A2), entry=True)
@@ -205,12 +239,12 @@ def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_ga
     ctl = unmanaged(ctl_m)
     keep = played.shape[0] > 0
     for i in range(n_games):
-        ctl[:CTL_SCRATCH] = ctl_template[:CTL_SCRATCH]   # (the AI's work space needs no copy)
-        ctl[CTL_SIZE:] = ctl_template[CTL_SIZE:]
+        game_control(ctl, ctl_template)
         seed = game_seed(run_seed, matchup, first_index + i)
-        setup_game(st, tbu, ctl, log, hero_rows, 2, seed)
-        play_game(st, tbu, ctl, log)
-        result_row(st, res[i], seed)
+        set_up(st, tbu, ctl, log, hero_rows, 2, seed)
+        while st[G_OVER] == 0:
+            play_turn(st, tbu, ctl, log)
+        fill_result(st, res[i], seed)
         if keep:
             for p in range(2):
                 for k in range(MAX_HERO_CARDS):
@@ -274,10 +308,9 @@ def play_team_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index,
     log = unmanaged(log_m)
     ctl = unmanaged(ctl_m)
     for i in range(n_games):
-        ctl[:CTL_SCRATCH] = ctl_template[:CTL_SCRATCH]   # (the AI's work space needs no copy)
-        ctl[CTL_SIZE:] = ctl_template[CTL_SIZE:]
+        game_control(ctl, ctl_template)
         seed = game_seed(run_seed, matchup, first_index + i)
-        setup_game(st, tbu, ctl, log, hero_rows, 4, seed)
+        set_up(st, tbu, ctl, log, hero_rows, 4, seed)
         play_team_game(st, tbu, ctl, log, res[i])
         team_result_row(st, res[i], seed)
     st_m[0] += log_m.shape[0] + ctl_m[0] * 0   # the owners of the views live until here
@@ -285,7 +318,7 @@ def play_team_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index,
 
 # the entry points Python calls, by what uses them (``unmatched-sim warmup`` compiles them all)
 ENTRY_POINTS = {
-    "duels": (setup_game, play_game, result_row, unpack_action),   # (the narration unpacks actions)
+    "duels": (play_duel, setup_game, play_game, result_row, unpack_action),   # (the narration unpacks actions)
     "runs": (play_games,),
     "team games": (play_team_game, team_result_row, play_team_games),
 }

@@ -37,7 +37,7 @@ from .layout import G_DECISIONS, G_ERR, G_OVER, G_REASON, G_WINNER
 from .control import (  # noqa: F401  (re-exported: callers import them from here)
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_ERR_KIND, CTL_ERR_N, CTL_ERR_OPTS,
     CTL_ERR_PLAYER, CTL_ERR_PRESET, CTL_ERR_VALUE, CTL_EXPLAIN, CTL_FALLBACK, CTL_HAS_NAMES, CTL_LEN,
-    CTL_MODE0, CTL_NAMES, CTL_PLAN_KEY, CTL_POS, CTL_POS_KEY, CTL_PRESET, CTL_SCRIPT, CTL_SIZE, CTL_TD_P,
+    CTL_MODE0, CTL_NAMES, CTL_PLAN_KEY, CTL_POS, CTL_POS_KEY, CTL_PRESET, CTL_REC, CTL_SCRIPT, CTL_SIZE, CTL_TD_P,
     CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MAX_CARD_IDS, MAX_SCRIPT, N_WEIGHTS,
 )
 
@@ -113,6 +113,41 @@ def new_control(modes=(MODE_RANDOM,) * 4, script=(), fallback=0, presets=None, c
     return ctl
 
 
+def with_record(ctl, capacity=MAX_SCRIPT):
+    """A copy of control array ``ctl`` that records, in a buffer after its end, the first
+    ``capacity`` choices its players make that a script would hold (every decision with more
+    than one option and no preset), as :func:`recorded` returns them. For
+    :func:`sim.engine.game.play_duel` or ``setup_game`` and ``play_game`` (``play_games`` plays on a copy)."""
+    b = len(ctl)
+    out = np.zeros(b + 2 + 2 * capacity, np.int64)
+    out[:b] = ctl
+    out[CTL_REC] = b
+    out[b] = capacity
+    return out
+
+
+def recorded(ctl):
+    """The ``(domain, value)`` choices a :func:`with_record` control array recorded, in order
+    (a script for ``new_control``); raises ValueError if there were more than it holds."""
+    b = int(ctl[CTL_REC])
+    cap, n = int(ctl[b]), int(ctl[b + 1])
+    if n > cap:
+        raise ValueError(f"{n} choices recorded; the buffer holds {cap}")
+    return [(int(ctl[b + 2 + 2 * i]), int(ctl[b + 3 + 2 * i])) for i in range(n)]
+
+
+@jit(V(CTL, I, I))
+def _record(ctl, kind, value):
+    """Append ``(domain of kind, value)`` to the record buffer (see :func:`with_record`);
+    past its capacity only the count grows."""
+    b = ctl[CTL_REC]
+    n = ctl[b + 1]
+    if n < ctl[b]:
+        ctl[b + 2 + 2 * n] = DECISION_DOMAINS[kind]
+        ctl[b + 3 + 2 * n] = value
+    ctl[b + 1] = n + 1
+
+
 @jit(B(CTL, I, I, I))
 def _matches(ctl, kind, opt, val):
     """True if option value ``opt`` is the scripted value ``val``."""
@@ -160,26 +195,36 @@ def decide(st, tb, ctl, kind, player, opts, n):
         return 0
     mode = ctl[CTL_MODE0 + player]
     if mode == MODE_SCRIPT:
-        pos = ctl[CTL_POS]
-        if pos < ctl[CTL_LEN]:
-            dom = ctl[CTL_SCRIPT + 2 * pos]
-            val = ctl[CTL_SCRIPT + 2 * pos + 1]
-            ctl[CTL_POS] = pos + 1
-            if dom != DECISION_DOMAINS[kind]:
-                return _fail(st, ctl, ERR_SCRIPT_DOMAIN, kind, player, val, opts, n)
-            for i in range(n):
-                if _matches(ctl, kind, opts[i], val):
-                    return i
-            return _fail(st, ctl, ERR_SCRIPT_ILLEGAL, kind, player, val, opts, n)
-        fb = ctl[CTL_FALLBACK]
-        if fb == 0:
-            return _fail(st, ctl, ERR_SCRIPT_EMPTY, kind, player, -1, opts, n)
-        if fb == 2:
-            return 0
-        return rand_below(st, n)
+        return _scripted(st, ctl, kind, player, opts, n)
     if mode == MODE_FIRST:
+        i = 0
+    elif (mode == MODE_STANDARD or mode == MODE_GREEDY or mode == MODE_EXPERT or mode == MODE_STANDARD02
+          or mode == MODE_EXPERT02):
+        i = ai_decide(st, tb, ctl, kind, player, opts, n)
+    else:
+        i = rand_below(st, n)
+    if ctl[CTL_REC] != 0:
+        _record(ctl, kind, opts[i])
+    return i
+
+
+@jit(I(ST, CTL, I, I, A1, I), inline=True)
+def _scripted(st, ctl, kind, player, opts, n):
+    """:func:`decide` for a scripted player: the next script entry's option, or the fallback."""
+    pos = ctl[CTL_POS]
+    if pos < ctl[CTL_LEN]:
+        dom = ctl[CTL_SCRIPT + 2 * pos]
+        val = ctl[CTL_SCRIPT + 2 * pos + 1]
+        ctl[CTL_POS] = pos + 1
+        if dom != DECISION_DOMAINS[kind]:
+            return _fail(st, ctl, ERR_SCRIPT_DOMAIN, kind, player, val, opts, n)
+        for i in range(n):
+            if _matches(ctl, kind, opts[i], val):
+                return i
+        return _fail(st, ctl, ERR_SCRIPT_ILLEGAL, kind, player, val, opts, n)
+    fb = ctl[CTL_FALLBACK]
+    if fb == 0:
+        return _fail(st, ctl, ERR_SCRIPT_EMPTY, kind, player, -1, opts, n)
+    if fb == 2:
         return 0
-    if (mode == MODE_STANDARD or mode == MODE_GREEDY or mode == MODE_EXPERT or mode == MODE_STANDARD02
-            or mode == MODE_EXPERT02):
-        return ai_decide(st, tb, ctl, kind, player, opts, n)
     return rand_below(st, n)

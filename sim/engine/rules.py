@@ -22,8 +22,8 @@ from .codes import (
 )
 from .core import (
     add_unique, can_play, check_end, count_play, deal_damage, discard_from_hand, draw_cards,
-    eliminated, fog_space, hero_of, log_ev, pile_base, pile_push, pile_take, place_fighter, shuffle_deck,
-    team_of,
+    eliminated, fog_space, hero_of, log_ev, n_slots, pile_base, pile_push, pile_take, place_fighter,
+    shuffle_deck, team_of,
 )
 from .policy import CTL_CTX_F, CTL_CTX_OP, decide
 from .conditions import cond_ok
@@ -80,6 +80,7 @@ def legal_actions(st, tb, p, out):
         if not dup:
             first |= 1 << i
     tp = team_of(st, p)
+    nsl = n_slots(st)   # (slots past the game's players are never in play)
     adj = tb.adj        # table arrays read once, not per loop step
     zmask = tb.zmask
     for k in range(FIGHTERS_PER_PLAYER):
@@ -102,7 +103,7 @@ def legal_actions(st, tb, p, out):
             continue
         ga = st[fslot(g, F_SPACE)]
         ranged = st[fslot(g, F_RANGED)] != 0
-        for tg in range(MAX_FIGHTERS):
+        for tg in range(nsl):
             if st[fslot(tg, F_STATUS)] != FS_IN_PLAY:
                 continue
             if team_of(st, st[fslot(tg, F_OWNER)]) == tp:

@@ -12,7 +12,8 @@ import re
 
 import numba
 import numpy as np
-from numba import njit, typeof, types
+from numba import njit, types
+from numba.core.typing.typeof import typeof_impl
 
 from .tables import Tables
 
@@ -27,13 +28,38 @@ A3 = types.Array(types.int64, 3, "C")   # per-game card-play counts
 ST = A1
 CTL = A1
 LOG = A2
-TB = typeof(Tables(
+
+
+class TablesRef(types.Type):
+    """The numba type of :class:`Tables` in the engine: a pointer to the tuple of the twelve
+    table arrays, not the tuple itself.
+
+    numba passes a tuple argument as its members' fields, one machine word each: the
+    twelve arrays were ~100 words copied onto the stack at every engine call (a quarter
+    of a scripted game's instructions). A pointer is one word; ``tb.cards`` loads that
+    array's fields from the tuple where it lies (the frame of the compiled function that
+    Python called, or of ``play_games``: see :func:`unmanaged_tables`), which lives for
+    the whole call. ``tup``: the numba type of the tuple itself."""
+
+    def __init__(self, tup):
+        self.tup = tup
+        super().__init__(name=f"ref({tup})")
+
+
+TB = TablesRef(typeof_impl.dispatch(tuple)(Tables(
     cards=np.zeros((1, 1), np.int64), code=np.zeros((1, 1), np.int64),
     heroes=np.zeros((1, 1), np.int64), decks=np.zeros(1, np.int64),
     rules=np.zeros(1, np.int64), adj=np.zeros((1, 1), np.int8),
     move=np.zeros((1, 1), np.int8), dist=np.zeros((1, 1), np.int64), adist=np.zeros((1, 1), np.int64),
     zmask=np.zeros(1, np.int64), starts=np.zeros(1, np.int64), mmask=np.zeros(1, np.int64),
-))
+), None))
+
+
+@typeof_impl.register(Tables)
+def _typeof_tables(val, c):
+    """A ``Tables`` passed from Python to the engine is a :class:`TablesRef`."""
+    tup = typeof_impl.dispatch(tuple)(val, c)
+    return None if tup is None else TablesRef(tup)
 
 
 # Array allocations in a function's source: such functions need numba's reference counting
@@ -76,8 +102,7 @@ def jit(sig, inline=False, entry=False):
     optimised function by function only.
 
     ``inline=True`` (for a few tiny, hot helpers) also copies the function's body into
-    every compiled caller (numba's ``inline="always"``), saving a call that passes the
-    dozen table arrays.
+    every compiled caller (numba's ``inline="always"``), saving a call.
 
     A function that neither allocates an array nor returns one is compiled without
     numba's reference counting (``_nrt=False``): otherwise every call increments and
@@ -286,6 +311,10 @@ if numba.config.DISABLE_JIT:
         """Plain Python: the array itself."""
         return arr
 
+    def unmanaged_tables(tb):
+        """Plain Python: the tables themselves."""
+        return tb
+
     def stack_i64(n):
         """Plain Python: a new int64 array of ``n`` (uninitialised) items."""
         return np.empty(n, np.int64)
@@ -330,6 +359,60 @@ else:
 
         return arr(arr), codegen
 
+
+    from numba.core.datamodel import models, register_default
+    from numba.core.imputils import impl_ret_borrowed, lower_getattr_generic
+    from numba.core.typing.templates import AttributeTemplate, infer_getattr
+    from numba.extending import NativeValue, unbox
+
+    @register_default(TablesRef)
+    class _TablesRefModel(models.PrimitiveModel):
+        def __init__(self, dmm, fe_type):
+            super().__init__(dmm, fe_type, dmm.lookup(fe_type.tup).get_value_type().as_pointer())
+
+    @unbox(TablesRef)
+    def _unbox_tables(typ, obj, c):
+        # the tuple is unboxed as before, into the frame of the wrapper that calls the engine
+        nv = c.unbox(typ.tup, obj)
+        ptr = cgutils.alloca_once(c.builder, c.context.get_value_type(typ.tup))
+        c.builder.store(nv.value, ptr)
+        return NativeValue(ptr, is_error=nv.is_error, cleanup=nv.cleanup)
+
+    @infer_getattr
+    class _TablesRefAttrs(AttributeTemplate):
+        key = TablesRef
+
+        def generic_resolve(self, typ, attr):
+            if attr in typ.tup.fields:
+                return typ.tup.types[typ.tup.fields.index(attr)]
+
+    @lower_getattr_generic(TablesRef)
+    def _tables_getattr(context, builder, typ, value, attr):
+        i = typ.tup.fields.index(attr)
+        v = builder.load(cgutils.gep_inbounds(builder, value, 0, i))
+        return impl_ret_borrowed(context, builder, typ.tup.types[i], v)
+
+    @intrinsic
+    def unmanaged_tables(typingctx, tb):
+        """``tb`` with every table array a view numba does not reference-count (see
+        :func:`unmanaged`), in the calling function's stack frame: it lives until that
+        function returns and must not outlive it (``play_games`` keeps it for its games)."""
+        if not isinstance(tb, TablesRef):
+            return None
+
+        def codegen(context, builder, sig, args):
+            tup = sig.args[0].tup
+            val = builder.load(args[0])
+            for i, aty in enumerate(tup.types):
+                arr = context.make_array(aty)(context, builder, value=builder.extract_value(val, i))
+                arr.meminfo = cgutils.get_null_value(arr.meminfo.type)
+                arr.parent = cgutils.get_null_value(arr.parent.type)
+                val = builder.insert_value(val, arr._getvalue(), i)
+            ptr = cgutils.alloca_once(builder, val.type)
+            builder.store(val, ptr)
+            return ptr
+
+        return tb(tb), codegen
 
     @intrinsic(prefer_literal=True)
     def stack_i64(typingctx, n):

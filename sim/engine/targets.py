@@ -15,7 +15,7 @@ from .codes import (
     SEL_MOVED, SEL_ONE_ADJ, SEL_ONE_ANY, SEL_ONE_COMBATANT, SEL_ONE_PASSED, SEL_ONE_WITHIN, SEL_ONE_ZONE,
     SEL_OPP_HERO, SEL_REF, TAG_UNCANCELABLE,
 )
-from .core import add_unique, adjacent, count_tag_in_pile, fog_space, hero_of, pile_base, same_zone, team_of
+from .core import add_unique, adjacent, count_tag_in_pile, fog_space, hero_of, n_slots, pile_base, same_zone, team_of
 from .layout import (
     C_BOOST, C_PASSIVE, C_TAGS, CARD_OPTS, CB_ATT_F, CB_ATT_P, CB_CARD0, CB_DEF_F, CB_DMG, F_KIND,
     F_OWNER, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_LAST_BOOST, G_LAST_DMG, G_MOVED, G_NPLAYERS,
@@ -191,7 +191,7 @@ def collect_targets(st, tb, ins, p, f, side, out):
     excl2 = -1
     if ins[I_FLAGS] & IF_EXCLUDE_OPP:
         excl2 = resolve_ref(st, p, f, side, REF_OPPOSING)
-    for g in range(MAX_FIGHTERS):
+    for g in range(n_slots(st)):
         if st[fslot(g, F_STATUS)] != FS_IN_PLAY or g == excl or g == excl2 or not side_ok(st, p, g, sidef):
             continue
         s = st[fslot(g, F_SPACE)]

@@ -26,7 +26,7 @@ from sim.content.heroes import HeroFileError, load_heroes
 from sim.content.profiles import seat_controls
 from sim.content.variants import apply_variant, variant_from_json
 from sim.engine import layout as L
-from sim.engine.game import RES_FIELDS, RES_TURNS, RES_WINNER, play_game, play_games, result_row, setup_game
+from sim.engine.game import RES_FIELDS, RES_TURNS, RES_WINNER, play_duel, play_games
 from sim.engine.policy import CTL_EXPLAIN, MODE_RANDOM, new_control
 
 
@@ -200,10 +200,8 @@ class Match:
         st = self.new_state()
         log = np.zeros((log_size, L.EV_FIELDS), np.int64)
         ctl = _control(modes, explain=explain, heroes=self.keys)
-        setup_game(st, self.tables, ctl, log, self.rows, 2, seed)
-        play_game(st, self.tables, ctl, log)
         res = np.zeros(RES_FIELDS, np.int64)
-        result_row(st, res, seed)
+        play_duel(st, self.tables, ctl, log, self.rows, seed, res)
         rec = GameRecord(self, seed, st, log[: st[L.G_LOGN]].copy(), res)
         if explain:
             rec.explain = ctl[CTL_EXPLAIN:].copy()

@@ -39,6 +39,11 @@ and every machine. Figures (keys of :func:`run_bench`'s result, also ``--json``)
   plain Python, in a subprocess) and compiled in this process: microseconds per duel
   each, and ``speedup`` = plain Python / compiled.
 * ``turns_per_duel``: mean turns of the mix's duels (a turn is one player's turn).
+* ``engine_floor``: the engine's floor (:func:`engine_floor`): the mix's first standard-AI
+  duel of every pair replayed with every choice scripted, so that no AI runs: ``floor_us``
+  and ``ai_us`` (CPU microseconds per duel without and with the AI, in turn on the same
+  duels), ``ai_share``, ``games``, ``skipped``, ``differed``. Printed beside the AI's
+  figures so that the two cannot drift apart unseen.
 * ``matrix``: a designer-shaped run beside the mix: the full matrix (every installed hero
   against every hero, mirrors included, on every battlefield, ``matrix_games`` games per
   pair: thousands of small cells) played through the real pipeline
@@ -77,6 +82,7 @@ DEFAULT_REPEAT = 3
 DEFAULT_PYTHON_GAMES = 6
 DEFAULT_MATRIX_GAMES = 100   # games per hero pair of the designer-shaped run
 MIN_PARALLEL_SECONDS = 2.0   # least play per worker in the all-cores run
+FLOOR_AI = "standard"        # the AI whose games the engine floor replays
 
 
 def _rss_mb() -> float:
@@ -104,9 +110,18 @@ def mix_cells(extra: tuple = ()) -> list[tuple]:
 
 @lru_cache(maxsize=4)
 def _matches(extra: tuple):
+    """The mix's matches, built as a run's workers build theirs (``workers.cached_tables``):
+    the matches on one battlefield share its engine tables."""
+    from sim.content.battlefields import load_battlefield
+    from sim.content.compile import build_tables, rules_array
     content = installed_content(extra)
-    return [Match([a, b], bf, loadouts=[la or None, lb or None], content=content)
-            for a, la, b, lb, bf in mix_cells(extra)]
+    tables = {}
+    out = []
+    for a, la, b, lb, bf in mix_cells(extra):
+        if bf not in tables:
+            tables[bf] = build_tables(content, load_battlefield(bf), rules_array())
+        out.append(Match([a, b], bf, loadouts=[la or None, lb or None], content=content, tables=tables[bf]))
+    return out
 
 
 def play_share(ai: str, per_cell: int, part: int, parts: int, extra: tuple = (), laps: int = 1) -> dict:
@@ -142,6 +157,69 @@ def _warm(ai: str, extra: tuple, pause: float) -> dict:
     m[0].play_many(1, BENCH_SEED, 0, 0, modes=(get_profile(ai),) * 2)
     time.sleep(pause)
     return {"pid": os.getpid()}
+
+
+def engine_floor(ai: str, extra: tuple = (), repeats: int = 5) -> dict:
+    """How much of a duel is the engine: the mix's first game of every pair played with AI
+    profile ``ai`` while every choice is recorded (``policy.with_record``), then again with
+    both seats scripted with those choices (no AI computation at all), in turn, ``repeats``
+    times. Returns ``ai_us`` and ``floor_us`` (CPU microseconds per duel of each, the cost
+    of a game-loop call that plays nothing taken off both), ``ai_share`` (the AI's part of
+    a duel), ``games`` timed, ``skipped`` (more choices than a script holds) and
+    ``differed`` (scripted replays whose result row was not the AI game's: 0 unless the
+    engine is broken, or ``ai`` draws the game's random numbers as the random policy does).
+    ``tests/bench/engine_floor.py`` measures the same at more games per pair."""
+    import numpy as np
+    from sim.engine.codes import MODE_SCRIPT, RES_FIELDS
+    from sim.engine.control import CTL_REC, MAX_SCRIPT
+    from sim.engine.core import game_seed
+    from sim.engine.game import play_duel, play_games
+    from sim.engine.layout import EV_FIELDS, MAX_HERO_CARDS, MAX_SPACES, STATE_SIZE
+    from sim.engine.policy import new_control, recorded, with_record
+    from sim.play.match import _control
+
+    prof = get_profile(ai)
+    played = np.zeros((0, 2, MAX_HERO_CARDS), np.int64)
+    spaces = np.zeros((2, MAX_SPACES), np.int64)
+    one = np.zeros((1, RES_FIELDS), np.int64)
+    log = np.zeros((0, EV_FIELDS), np.int64)
+
+    def play(m, k, ctl):
+        play_games(m.tables, ctl, m.rows, BENCH_SEED, k, 0, 1, one, played, spaces)
+        return one[0].copy()
+
+    jobs, skipped, differed = [], 0, 0
+    for k, m in enumerate(_matches(tuple(extra))):
+        ctl = _control((prof, prof), heroes=m.keys)
+        rec = with_record(ctl)
+        play_duel(np.zeros(STATE_SIZE, np.int64), m.tables, rec, log, m.rows, int(game_seed(BENCH_SEED, k, 0)), one[0])
+        if rec[rec[CTL_REC] + 1] > MAX_SCRIPT:
+            skipped += 1
+            continue
+        sc = new_control((MODE_SCRIPT,) * 4, recorded(rec), 0)
+        if not (play(m, k, ctl) == play(m, k, sc)).all():
+            differed += 1
+            continue
+        jobs.append((m, k, ctl, sc))
+    cpu = [0.0, 0.0]
+    for r in range(repeats):
+        for which in ((0, 1) if r % 2 == 0 else (1, 0)):   # in turn, so that the machine's drift cancels
+            t = time.process_time()
+            for m, k, ctl, sc in jobs:
+                play(m, k, sc if which else ctl)
+            cpu[which] += time.process_time() - t
+    n = max(1, len(jobs) * repeats)
+    m, k, ctl, _ = jobs[0] if jobs else (None, 0, None, None)
+    call = 0.0
+    if jobs:
+        t = time.process_time()
+        for _ in range(n):
+            play_games(m.tables, ctl, m.rows, BENCH_SEED, k, 0, 0, one, played, spaces)
+        call = (time.process_time() - t) / n
+    ai_us, floor_us = 1e6 * (cpu[0] / n - call), 1e6 * (cpu[1] / n - call)
+    return {"ai_us": round(ai_us, 1), "floor_us": round(floor_us, 1),
+            "ai_share": round((ai_us - floor_us) / ai_us, 3) if ai_us > 0 else None,
+            "games": len(jobs), "repeats": repeats, "skipped": skipped, "differed": differed}
 
 
 def _digest(shares: list[dict]) -> str:
@@ -328,6 +406,10 @@ def run_bench(games: int = DEFAULT_GAMES, ai: str = "standard", jobs: int | None
     out["turns_per_duel"] = round(ref["turns"] / ref["games"], 2)
     ref_digest = _digest([ref])
     out["games_digest"] = ref_digest     # what the engine plays: any change of a game changes it
+    # (on the standard AI's games whatever --ai is: the random policy draws the game's random
+    # numbers, so its choices replayed as a script are not the same game)
+    say("engine floor: the mix's standard-AI games replayed with every choice scripted ...")
+    out["engine_floor"] = engine_floor(FLOOR_AI, extra)
 
     # every worker plays the mix `laps` times over: at least MIN_PARALLEL_SECONDS of play, so
     # that starting the tasks and collecting their results stay small beside it
@@ -390,6 +472,13 @@ def format_bench(r: dict) -> str:
         f"  games      digest {r['games_digest']} (sha1 of the mix's result rows: the record of what this "
         "engine and AI play)",
     ]
+    f = r.get("engine_floor")
+    if f and f["games"]:
+        lines.insert(2, f"  engine     {1e6 / f['floor_us']:>9,.0f} duels per CPU second with no AI ({f['floor_us']:,.1f} us "
+                        f"per duel; the same duels take {f['ai_us']:,.1f} us with the {FLOOR_AI} AI, which is "
+                        f"{100 * f['ai_share']:.0f}% of them): the engine floor, {f['games']} of the mix's "
+                        f"{FLOOR_AI}-AI duels replayed with every choice scripted"
+                        + (f", {f['differed']} DIFFERED" if f["differed"] else ""))
     d = r.get("matrix")
     if d:
         lines.append(f"  matrix     {d['games_per_second']:>9,.0f} games per second in a designer-shaped run (all heroes "

@@ -2,13 +2,12 @@
 standard games played again with every choice scripted (no AI computation at all), against
 the same games played by the standard AI.
 
-    python tests/bench/engine_floor.py capture OUT.npz [GAMES_PER_PAIR]   # plain Python, ~25 s per game per pair
+    python tests/bench/engine_floor.py capture OUT.npz [GAMES_PER_PAIR]   # compiled, seconds
     python tests/bench/engine_floor.py time OUT.npz [REPEATS]             # compiled
 
 ``capture`` plays the bench mix (every ordered hero pair, battlefields in turn, seeds
-``game_seed(BENCH_SEED, matchup, i)``) with the standard AI as plain Python
-(``NUMBA_DISABLE_JIT=1``) and records, per game, every choice the AI made as a
-``(domain, value)`` script entry. ``time`` plays each game twice, compiled and in turn:
+``game_seed(BENCH_SEED, matchup, i)``) with the standard AI and records, per game, every
+choice the AI made as a ``(domain, value)`` script entry (``policy.with_record``). ``time`` plays each game twice, compiled and in turn:
 with the standard AI, and with both seats scripted (``MODE_SCRIPT``, no fallback), checks
 that the two give the same result row, and prints CPU microseconds per duel of each: the
 scripted figure is the engine's floor for exactly these games, what a standard AI that cost
@@ -17,7 +16,6 @@ out of both figures (counted). Not a test.
 """
 from __future__ import annotations
 
-import os
 import sys
 import time
 
@@ -34,27 +32,21 @@ def _games(per_pair: int):
 
 
 def capture(out: str, per_pair: int = 1) -> None:
-    os.environ["NUMBA_DISABLE_JIT"] = "1"
     import numpy as np
-    import sim.engine.policy as P
-    from sim.engine.policy import DECISION_DOMAINS
-
-    orig = P.ai_decide
-    script: list = []
-
-    def record(st, tb, ctl, kind, p, opts, n):
-        i = orig(st, tb, ctl, kind, p, opts, n)
-        script.append((int(DECISION_DOMAINS[kind]), int(opts[i])))
-        return i
-
-    P.ai_decide = record
+    from sim.engine.codes import RES_FIELDS
+    from sim.engine.game import play_duel
+    from sim.engine.layout import EV_FIELDS
+    from sim.engine.policy import recorded, with_record
+    from sim.play.match import _control
     from sim.runs import bench
+
     prof = bench.get_profile("standard")
+    log = np.zeros((0, EV_FIELDS), np.int64)
     rows, keys = [], []
     for m, k, seed in _games(per_pair):
-        script.clear()
-        m.play(seed, modes=(prof, prof))
-        rows.append(np.array(script, np.int64).reshape(-1, 2))
+        ctl = with_record(_control((prof, prof), heroes=m.keys), 4096)
+        play_duel(m.new_state(), m.tables, ctl, log, m.rows, seed, np.zeros(RES_FIELDS, np.int64))
+        rows.append(np.array(recorded(ctl), np.int64).reshape(-1, 2))
         keys.append((k, seed))
     lens = np.array([len(r) for r in rows])
     flat = np.concatenate(rows) if rows else np.zeros((0, 2), np.int64)
