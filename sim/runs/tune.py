@@ -41,7 +41,6 @@ import pickle
 import time
 import zlib
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +53,7 @@ from sim.play.match import Match, installed_content
 from sim.runs.backend import Backend, open_pool
 from sim.runs.errors import RunError
 from sim.runs.plan import resolve_battlefields, resolve_heroes
+from sim.runs.workers import cached_match
 
 #: Weights the tuner leaves alone by default: ``win`` fixes the scale (the AI takes the best
 #: score, so multiplying every weight by one number changes nothing), the team-game weights
@@ -177,12 +177,13 @@ def check_seed(seed: int) -> int:
     return zlib.crc32(f"tune-check:{seed}".encode())
 
 
-@lru_cache(maxsize=256)
 def _match(hero: str, lo, opp: str, lo_opp, bf: str, seat: int, extra: tuple) -> Match:
-    content = installed_content(extra)
+    """The Match of one seating (``hero`` in seat ``seat``), built once per process with its
+    battlefield's shared engine tables (``sim.runs.workers.cached_match``): a self-play search
+    meets hundreds of seatings a generation, and building each one's tables took ~5 ms."""
     if seat == 0:
-        return Match([hero, opp], bf, loadouts=[lo, lo_opp], content=content)
-    return Match([opp, hero], bf, loadouts=[lo_opp, lo], content=content)
+        return cached_match(hero, lo, opp, lo_opp, bf, tuple(extra))
+    return cached_match(opp, lo_opp, hero, lo, bf, tuple(extra))
 
 
 def play_cells(hero: str, cells: list, profile: AIProfile, run_seed: int, extra: tuple) -> np.ndarray:
