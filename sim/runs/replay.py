@@ -405,8 +405,9 @@ def example_games(run_dir) -> list[dict]:
     the first player won and one it lost, each the one of its kind whose length is nearest
     the median length of its kind (a typical game, not the first). Returns one dict per
     matchup, sorted by hero keys: ``{"heroes": (a, b), "games": {(first, winner):
-    StoredGame or None}}`` with ``first`` and ``winner`` hero keys. Raises RunError if
-    ``run_dir`` is not such a run folder or holds no game."""
+    StoredGame or None}}`` with ``first`` and ``winner`` hero keys; an empty list if every
+    stored game is a mirror (an unfinished run). Raises RunError if ``run_dir`` is not such
+    a run folder or holds no game."""
     manifest = _run_folder(run_dir)
     if manifest.get("settings", {}).get("mode") == "teams":
         raise RunError(f"{run_dir} is a team run; its example games are not drawn here", "RUN_DIR")
@@ -416,6 +417,8 @@ def example_games(run_dir) -> list[dict]:
     H = len(ix["heroes"])
     grp = (ix["p1"].astype(np.int64) * H + ix["p2"]) * 3 + (ix["winner"].astype(np.int64) + 1)
     keep = np.flatnonzero(ix["p1"] != ix["p2"])
+    if len(keep) == 0:      # only mirrors stored: no pair of different heroes to show
+        return []
     by = keep[np.lexsort((ix["turns"][keep], grp[keep]))]
     g_sorted = grp[by]
     starts = np.flatnonzero(np.r_[True, g_sorted[1:] != g_sorted[:-1]])
