@@ -92,9 +92,10 @@ def find_game(run_dir, game: int | None = None, matchup: str | None = None, seed
               battlefield: str | None = None) -> StoredGame:
     """One stored game of a matrix, loadouts, compare (``OUT/baseline`` or ``OUT/variant``)
     or teams run folder: by its number ``game`` (0-based, in the order described in the
-    module doc), or by ``matchup`` and ``seed``. ``matchup``: two hero keys joined by ','
-    ('medusa,sinbad', either seating), for a team run two teams ('medusa+sinbad,alice+dracula',
-    either order); ``battlefield`` narrows it to one battlefield. Reads only the columns it
+    module doc), or by ``matchup`` and ``seed``. ``matchup``: two heroes joined by ','
+    (keys, aliases or display names in any case: 'medusa,sinbad', 'Medusa,King Arthur';
+    either seating), for a team run two teams ('medusa+sinbad,alice+dracula', either
+    order); ``battlefield`` narrows it to one battlefield. Reads only the columns it
     needs. Raises RunError (one line; ``param`` the option at fault) if ``run_dir`` is not a
     run folder, holds no game, has no game of that number, or no stored game of that matchup
     with that seed (naming a few seeds it has), or if neither or both ways are given."""
@@ -115,7 +116,7 @@ def find_game(run_dir, game: int | None = None, matchup: str | None = None, seed
     if game is not None:
         i = _game_number(run_dir, game, total)
     else:
-        sides = _two_sides(matchup, "two teams joined by ',' (e.g. medusa+sinbad,alice+dracula)")
+        sides = _two_sides(matchup, "two teams joined by ',' (e.g. medusa+sinbad,alice+dracula)", manifest)
         sorted_t = table.take(order)
         a, b = ("+".join(sorted(s.split("+"))) for s in sides)
         t1, t2 = sorted_t.column("team1"), sorted_t.column("team2")
@@ -146,11 +147,20 @@ def _game_number(run_dir, game, total: int) -> int:
     return int(game)
 
 
-def _two_sides(matchup: str, want: str) -> tuple[str, str]:
+def _two_sides(matchup: str, want: str, manifest: dict) -> tuple[str, str]:
+    """The two sides of ``--matchup`` (``a,b``; a team run's ``a+b,c+d``), each hero named
+    by key, alias or display name in any case (``Content.resolve_hero`` over the installed
+    heroes and the run's homebrew files) and given as its key. RunError (``--matchup``) for
+    a malformed matchup or an unknown hero."""
     sides = [x.strip() for x in str(matchup).split(",")]
     if len(sides) != 2 or not all(sides):
         raise RunError(f"--matchup {matchup!r}: give {want}", "--matchup")
-    return sides[0], sides[1]
+    try:
+        content = installed_content(tuple(manifest.get("extra_hero_paths") or ()))
+        keys = ["+".join(content.resolve_hero(h.strip()) for h in side.split("+")) for side in sides]
+    except HeroFileError as e:
+        raise RunError(str(e), "--matchup") from None
+    return keys[0], keys[1]
 
 
 def _matchup_numbers(ix: dict, sides):
@@ -166,7 +176,7 @@ def _find_duel(run_dir, manifest, game, matchup, seed, battlefield) -> StoredGam
     if game is not None:
         n = _game_number(run_dir, game, total)
     else:
-        nums = _matchup_numbers(ix, _two_sides(matchup, "two hero keys joined by ',' (e.g. medusa,sinbad)"))
+        nums = _matchup_numbers(ix, _two_sides(matchup, "two hero keys joined by ',' (e.g. medusa,sinbad)", manifest))
         if battlefield is not None:
             nums = nums[ix["bf"][nums] == _battlefield_code(run_dir, ix, battlefield)]
         if len(nums) == 0:
@@ -202,7 +212,7 @@ def list_games(run_dir, matchup: str | None = None, limit: int | None = 20,
     if not team:
         ix, total = _nonempty_index(run_dir)
         numbers = (np.arange(total) if matchup is None else
-                   _matchup_numbers(ix, _two_sides(matchup, "two sides joined by ','")))
+                   _matchup_numbers(ix, _two_sides(matchup, "two sides joined by ','", manifest)))
         if battlefield is not None:
             numbers = numbers[ix["bf"][numbers] == _battlefield_code(run_dir, ix, battlefield)]
         shown = _stored_rows(ix, numbers[:limit], _DUEL_COLUMNS)
@@ -214,9 +224,7 @@ def list_games(run_dir, matchup: str | None = None, limit: int | None = 20,
     sorted_t = table.take(pc.sort_indices(table, sort_keys=[(k, "ascending") for k in keys]))
     numbers = list(range(sorted_t.num_rows))
     if matchup is not None:
-        sides = [s.strip() for s in str(matchup).split(",")]
-        if len(sides) != 2 or not all(sides):
-            raise RunError(f"--matchup {matchup!r}: give two sides joined by ','", "--matchup")
+        sides = _two_sides(matchup, "two sides joined by ','", manifest)
         a, b = ("+".join(sorted(s.split("+"))) for s in sides)
         cols = (sorted_t.column("team1"), sorted_t.column("team2"))
         mask = pc.or_(pc.and_(pc.equal(cols[0], a), pc.equal(cols[1], b)),
