@@ -354,6 +354,11 @@ def test_replay_matchup_takes_hero_names_in_any_form(runs, tmp_path):
         lines = r.output.strip().splitlines()
         assert r.exit_code == 0 and lines[-1] == f"6 stored games of {m}", (m, r.output)
         assert sorted(int(ln.split(":")[0].split()[1]) for ln in lines[:-1]) == pair.index.tolist()
+    # --battlefield takes a battlefield's name as the matrix's -b does
+    r = run("replay", runs / "m", "--list", "--matchup", "Medusa,sinbad", "-b", "SOHO", "--limit", 0)
+    assert r.exit_code == 0 and r.output.strip().splitlines()[-1] == "6 stored games of Medusa,sinbad on SOHO"
+    r = run("replay", runs / "m", "--list", "-b", "Kaer Morhen")
+    assert r.exit_code == 1 and r.output.strip() == f"Error: {runs / 'm'} has no game on 'kaer_morhen'; its battlefields: soho"
     row = pair.iloc[0]
     r = run("replay", runs / "m", "--matchup", "Sinbad,Medusa", "--seed", row["seed"], "-o", tmp_path / "p.html")
     assert r.exit_code == 0 and f"seed {row['seed']}" in (tmp_path / "p.html").read_text(encoding="utf-8"), r.output

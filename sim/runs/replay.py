@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from sim.content.battlefields import BattlefieldError, resolve_battlefield
 from sim.content.heroes import HeroFileError
 from sim.content.profiles import AIProfile
 from sim.content.variants import Variant, VariantError
@@ -122,7 +123,7 @@ def find_game(run_dir, game: int | None = None, matchup: str | None = None, seed
         t1, t2 = sorted_t.column("team1"), sorted_t.column("team2")
         mask = pc.or_(pc.and_(pc.equal(t1, a), pc.equal(t2, b)), pc.and_(pc.equal(t1, b), pc.equal(t2, a)))
         if battlefield is not None:
-            mask = pc.and_(mask, pc.equal(sorted_t.column("battlefield"), battlefield))
+            mask = pc.and_(mask, pc.equal(sorted_t.column("battlefield"), _battlefield_key(battlefield)))
         rows = pc.indices_nonzero(mask)
         if len(rows) == 0:
             where = f" on {battlefield}" if battlefield is not None else ""
@@ -194,7 +195,17 @@ def _find_duel(run_dir, manifest, game, matchup, seed, battlefield) -> StoredGam
     return StoredGame(n, total, False, _stored_rows(ix, [n], _DUEL_COLUMNS)[0], manifest)
 
 
+def _battlefield_key(battlefield: str) -> str:
+    """``--battlefield`` as a key (``resolve_battlefield``: any case, the display name); a
+    name no installed battlefield fits is kept as written (the run's own list refuses it)."""
+    try:
+        return resolve_battlefield(battlefield)
+    except BattlefieldError:
+        return battlefield
+
+
 def _battlefield_code(run_dir, ix: dict, battlefield: str) -> int:
+    battlefield = _battlefield_key(battlefield)
     if battlefield not in ix["battlefields"]:
         raise RunError(f"{run_dir} has no game on {battlefield!r}; its battlefields: {', '.join(ix['battlefields'])}",
                        "--battlefield")
@@ -232,6 +243,7 @@ def list_games(run_dir, matchup: str | None = None, limit: int | None = 20,
         numbers = pc.indices_nonzero(mask).to_pylist()
     if battlefield is not None:
         bfs = sorted(set(sorted_t.column("battlefield").to_pylist()))
+        battlefield = _battlefield_key(battlefield)
         if battlefield not in bfs:
             raise RunError(f"{run_dir} has no game on {battlefield!r}; its battlefields: {', '.join(bfs)}",
                            "--battlefield")
