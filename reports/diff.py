@@ -463,12 +463,15 @@ def build_diff(run_a, run_b, out_dir=None, html: bool = True, common: bool = Fal
     (field scores A vs B with intervals, and the changes) and ``plots/diff_cells.png``
     (heatmap of cell changes, significant ones marked); ``diff.html`` (self-contained)
     unless ``html`` is false. Raises DiffError on bad input (also when ``out_dir`` is a
-    run folder) and OSError if the folder cannot be written."""
+    run folder, or a file or in one) and OSError if the folder cannot be written."""
     from . import diff_plots as P   # lazy: matplotlib
     d = diff_runs(run_a, run_b, common, by_battlefield)
     out = Path(out_dir) if out_dir is not None else default_out(run_a, run_b)
     if (out / MANIFEST).exists():
         raise DiffError(f"{out} is a run folder; choose another --out for the diff")
+    for p in (out, *out.parents):       # the folder, or one it would be made in, is a file
+        if p.exists() and not p.is_dir():
+            raise DiffError(f"{p} is a file, not a folder; choose another --out")
     out = report_dirs(out, out)
     rep = DiffReport(out, None, d.tables, summary_text(d), diff=d)
     write_tables(out, d.tables, list(d.tables), rep.csv, rep.parquet)

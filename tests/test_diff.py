@@ -177,6 +177,13 @@ def test_bad_inputs_are_one_line_errors(runs, tmp_path):
     assert sorted(h["hero"]) == ["medusa", "sinbad"] and (h["games_a"] == 40).all()
     r = _cli("diff", a, a, "--out", a)     # never into a run folder
     assert r.exit_code == 1 and "is a run folder" in r.output
+    afile = tmp_path / "afile"
+    afile.write_text("mine\n")
+    for out in (afile, afile / "sub"):     # a file, or a folder inside one: the one line matrix gives
+        r = _cli("diff", a, a, "--out", out)
+        assert r.exit_code == 1 and r.output.strip().splitlines() == [
+            f"Error: {afile} is a file, not a folder; choose another --out"], r.output
+    assert afile.read_text() == "mine\n"
 
 
 def test_an_unfinished_run_warns_on_the_first_line(runs, tmp_path):
