@@ -255,12 +255,14 @@ def field_scores(a: RunSide, b: RunSide, heroes: list) -> pd.DataFrame:
     ``change``, ``change_lo``, ``change_hi`` (B - A, float64 fractions), ``z``, ``p``,
     ``enough_games`` (bool: Cochran's rule, see :func:`_compare`), ``p_holm`` (Holm over the
     heroes with enough games), ``significant`` (bool), ``rank_a`` / ``rank_b``
-    (int64, 1 = the highest field score; ties share the best rank), ``rank_change``
-    (rank_a - rank_b: positive when the hero rises in B).
+    (pandas Int64, 1 = the highest field score; ties share the best rank; NA for a hero
+    with no game against the others in that run, whose score is NaN), ``rank_change``
+    (rank_a - rank_b: positive when the hero rises in B; NA if either is).
     """
     t = _compare(_counts(a, heroes, ["hero"]), _counts(b, heroes, ["hero"]), ["hero"])
     for s in ("a", "b"):
-        t[f"rank_{s}"] = t[f"score_{s}"].rank(ascending=False, method="min").astype(np.int64)
+        # a hero with no game against the others in a run (an unfinished run) has no score there and no rank
+        t[f"rank_{s}"] = t[f"score_{s}"].rank(ascending=False, method="min").astype("Int64")
     t["rank_change"] = t["rank_a"] - t["rank_b"]
     cols = ["hero", "games_a", "score_a", "lo_a", "hi_a", "games_b", "score_b", "lo_b", "hi_b", "change",
             "change_lo", "change_hi", "z", "p", "enough_games", "p_holm", "significant", "rank_a", "rank_b",
@@ -366,6 +368,11 @@ def _iv(lo, hi, f=pct) -> str:
     return f"[{f(lo)}, {f(hi)}]"
 
 
+def _rank(v) -> str:
+    """A rank of the hero table, "n/a" for a hero without one (no game in that run)."""
+    return "n/a" if pd.isna(v) else str(v)
+
+
 def summary_text(d: Diff) -> str:
     """The plain-text summary: both runs, what differs, the hero table (the CSV's column
     names as headings), Spearman with the two rankings, the significant and the flipped
@@ -380,11 +387,16 @@ def summary_text(d: Diff) -> str:
               f"{'hero':<18}{'score_a':>8} {'[lo_a, hi_a]':<16}{'score_b':>8} {'[lo_b, hi_b]':<16}"
               f"{'change':>7} {'[change_lo, change_hi]':<23}{'p_holm':>8}  rank_a→rank_b"]
     for _, r in h.iterrows():
-        lines.append(f"{names.get(r['hero'], r['hero'])[:17]:<18}{pct(r['score_a']):>8} "
-                     f"{_iv(r['lo_a'], r['hi_a']):<16}{pct(r['score_b']):>8} {_iv(r['lo_b'], r['hi_b']):<16}"
+        lines.append(f"{names.get(r['hero'], r['hero'])[:17]:<18}{pct(r['score_a']) or 'n/a':>8} "
+                     f"{_iv(r['lo_a'], r['hi_a']):<16}{pct(r['score_b']) or 'n/a':>8} {_iv(r['lo_b'], r['hi_b']):<16}"
                      f"{pts(r['change']):>7} {_iv(r['change_lo'], r['change_hi'], pts):<23}"
                      f"{pvalue(r['p_holm']) if r['enough_games'] else 'too few':>8}{'*' if r['significant'] else ' '} "
-                     f"{r['rank_a']}→{r['rank_b']}")
+                     f"{_rank(r['rank_a'])}→{_rank(r['rank_b'])}")
+    for s, side in (("a", d.a), ("b", d.b)):
+        none = [names.get(k, k) for k in h.loc[h[f"games_{s}"] == 0, "hero"]]
+        if none:
+            lines.append(f"   no game against the other heroes stored in {s.upper()} ({side.run_dir}) for "
+                         f"{', '.join(none)}: no score or rank there (n/a)")
     rho, p = d.spearman
     lines += ["", "Spearman rank correlation of the field scores (A vs B): "
               + (f"{rho:+.3f} (p {pvalue(p)}, {len(h)} heroes)" if np.isfinite(rho) else
@@ -451,12 +463,15 @@ def build_diff(run_a, run_b, out_dir=None, html: bool = True, common: bool = Fal
     (field scores A vs B with intervals, and the changes) and ``plots/diff_cells.png``
     (heatmap of cell changes, significant ones marked); ``diff.html`` (self-contained)
     unless ``html`` is false. Raises DiffError on bad input (also when ``out_dir`` is a
-    run folder) and OSError if the folder cannot be written."""
+    run folder, or a file or in one) and OSError if the folder cannot be written."""
     from . import diff_plots as P   # lazy: matplotlib
     d = diff_runs(run_a, run_b, common, by_battlefield)
     out = Path(out_dir) if out_dir is not None else default_out(run_a, run_b)
     if (out / MANIFEST).exists():
         raise DiffError(f"{out} is a run folder; choose another --out for the diff")
+    for p in (out, *out.parents):       # the folder, or one it would be made in, is a file
+        if p.exists() and not p.is_dir():
+            raise DiffError(f"{p} is a file, not a folder; choose another --out")
     out = report_dirs(out, out)
     rep = DiffReport(out, None, d.tables, summary_text(d), diff=d)
     write_tables(out, d.tables, list(d.tables), rep.csv, rep.parquet)

@@ -36,6 +36,9 @@ def write_examples(run_dir, out_dir, names: dict, max_pages: int = MAX_PAGES) ->
         matchups = example_games(run_dir)
     except RunError as e:
         return f'<p class="note">No example games: {html.escape(str(e))}</p>', {}, []
+    if not matchups:
+        return (f'<p class="note">No example games: {html.escape(str(run_dir))} holds no stored game between two '
+                'different heroes yet (only mirrors).</p>', {}, [])
     folder = out_dir / REPLAYS_DIR
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("*-*-*-*.html"):    # pages of an earlier report of this run

@@ -169,12 +169,17 @@ def plot_strength(st: pd.DataFrame, names: dict) -> Figure:
 
 def plot_battlefield_hero(bh: pd.DataFrame, names: dict, bf_names: dict) -> Figure:
     """Heatmap: each hero's score against the field (mirrors excluded) per battlefield,
-    with the pooled column "all battlefields" last."""
+    with the pooled column "all battlefields" last; a note instead if ``bh`` holds no hero
+    (only mirror games stored)."""
     heroes = sorted(set(bh["hero"]), key=lambda k: names.get(k, k))
     bfs = sorted(b for b in set(bh["battlefield"]) if b != ALL) + [ALL]
     piv = score_pivots(bh, "hero", "battlefield", heroes, bfs)
     fig = Figure(figsize=(2.5 + 1.45 * len(bfs), 1.5 + 1.0 * len(heroes)))
     ax = fig.add_subplot()
+    if not heroes:      # an unfinished run with only mirrors stored: nothing to draw
+        ax.axis("off")
+        ax.text(0.5, 0.5, "No game between two different heroes stored yet", ha="center", va="center")
+        return fig
     im = score_heatmap(ax, piv["score"], piv["lo"], piv["hi"], piv["games"], [names.get(h, h) for h in heroes],
                        [bf_names.get(b, "all battlefields") for b in bfs])
     ax.axvline(len(bfs) - 1.5, color="black", linewidth=2)

@@ -3,7 +3,13 @@ import pickle
 import numpy as np
 import pytest
 
-from sim.content.battlefields import UNREACHABLE, BattlefieldError, list_battlefields, load_battlefield
+from sim.content.battlefields import (
+    UNREACHABLE,
+    BattlefieldError,
+    list_battlefields,
+    load_battlefield,
+    resolve_battlefield,
+)
 
 # The printed battlefields: spaces, two-way edges, one-way arrows, zones, starts 1..4.
 REFERENCE = {
@@ -119,6 +125,20 @@ def test_unknown_name_lists_valid_names():
     with pytest.raises(BattlefieldError, match="unknown battlefield 'atlantis'") as e:
         load_battlefield("atlantis")
     assert "kaer_morhen" in str(e.value) and "soho" in str(e.value)
+
+
+def test_battlefield_names_resolve_like_hero_names():
+    """Key in any case, spaces, hyphens and underscores alike, or the display name."""
+    cases = {"soho": "soho", "Soho": "soho", "SOHO": "soho", "Baskerville Manor": "baskerville_manor",
+             "baskerville-manor": "baskerville_manor", "KAER MORHEN": "kaer_morhen", " Fayrlund Forest ": "fayrlund_forest"}
+    for name, key in cases.items():
+        assert resolve_battlefield(name) == key, name
+    assert load_battlefield("Kaer Morhen").key == "kaer_morhen"
+    for bad in ("atlantis", "", "soh"):
+        with pytest.raises(BattlefieldError) as e:
+            resolve_battlefield(bad)
+        assert str(e.value) == (f"unknown battlefield {bad!r}; valid names: baskerville_manor, fayrlund_forest, "
+                                "kaer_morhen, marmoreal, sarpedon, soho")
 
 
 TINY = """\

@@ -39,6 +39,20 @@ def test_duel_narrates_and_json_summarises():
     assert f"wins on turn {j['turns']}" in r.output or j["winner"] == "draw"
 
 
+def test_duel_takes_battlefield_and_profile_names_in_any_case():
+    """-b 'Baskerville Manor' --ai Random plays the game of -b baskerville_manor --ai random."""
+    keyed = run("duel", "medusa", "sinbad", "-b", "baskerville_manor", "--ai", "random", "--seed", "3")
+    assert keyed.exit_code == 0 and keyed.output.startswith(
+        "Medusa (medusa) vs Sinbad (sinbad) on Baskerville Manor, seed 3"), keyed.output
+    for bf, ai in (("Baskerville Manor", "Random"), ("BASKERVILLE-MANOR", "RANDOM")):
+        r = run("duel", "medusa", "sinbad", "-b", bf, "--ai", ai, "--seed", "3")
+        assert r.exit_code == 0 and r.output == keyed.output, (bf, ai, r.output)
+    r = run("duel", "medusa", "sinbad", "-b", "Atlantis")
+    assert r.exit_code == 2 and r.output.strip().splitlines()[-1] == (
+        "Error: unknown battlefield 'Atlantis'; valid names: baskerville_manor, fayrlund_forest, kaer_morhen, "
+        "marmoreal, sarpedon, soho")
+
+
 def test_heroes_are_named_by_key_alias_or_display_name_in_any_case(tmp_path):
     """`heroes` shows display names: every command that takes heroes takes them in any case,
     with spaces or underscores, and plays the same games as with the keys."""

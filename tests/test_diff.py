@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from helpers.store import mirror_only_run
 from statsmodels.stats.multitest import multipletests
 
 from reports.diff import build_diff, diff_runs
@@ -176,6 +177,13 @@ def test_bad_inputs_are_one_line_errors(runs, tmp_path):
     assert sorted(h["hero"]) == ["medusa", "sinbad"] and (h["games_a"] == 40).all()
     r = _cli("diff", a, a, "--out", a)     # never into a run folder
     assert r.exit_code == 1 and "is a run folder" in r.output
+    afile = tmp_path / "afile"
+    afile.write_text("mine\n")
+    for out in (afile, afile / "sub"):     # a file, or a folder inside one: the one line matrix gives
+        r = _cli("diff", a, a, "--out", out)
+        assert r.exit_code == 1 and r.output.strip().splitlines() == [
+            f"Error: {afile} is a file, not a folder; choose another --out"], r.output
+    assert afile.read_text() == "mine\n"
 
 
 def test_an_unfinished_run_warns_on_the_first_line(runs, tmp_path):
@@ -184,6 +192,23 @@ def test_an_unfinished_run_warns_on_the_first_line(runs, tmp_path):
     assert r.exit_code == 0, r.output
     first = r.output.splitlines()[0]
     assert first.startswith("warning: ") and "unfinished" in first and "240 of 480 games stored" in first
+
+
+def test_an_unfinished_run_holding_only_mirrors_diffs_with_empty_scores(runs, tmp_path):
+    """B stopped after its first stored chunk (4 Medusa mirror games): the warning line,
+    then the diff of the games stored, Medusa and Sinbad without a score or rank in B."""
+    part = mirror_only_run(tmp_path / "part")
+    r = _cli("diff", runs / "pair", part, "--out", tmp_path / "o")
+    assert r.exit_code == 0 and r.exception is None, r.output
+    lines = r.output.splitlines()
+    assert lines[0].startswith("warning: ") and "4 of 24 games stored" in lines[0]
+    rows = {ln.split()[0]: ln for ln in lines if ln.startswith(("Medusa ", "Sinbad "))}
+    assert rows["Medusa"].endswith("→n/a") and rows["Sinbad"].endswith("→n/a") and "n/a [, ]" in rows["Medusa"]
+    assert (f"   no game against the other heroes stored in B ({part}) for Medusa, Sinbad: no score or rank there "
+            "(n/a)") in lines
+    h = pd.read_csv(tmp_path / "o" / "tables" / "diff_heroes.csv").set_index("hero")
+    assert h["games_a"].tolist() == [10, 10] and h["games_b"].tolist() == [0, 0]
+    assert h["score_b"].isna().all() and h["rank_b"].isna().all() and h["rank_a"].notna().all()
 
 
 def test_report_against_marks_ai_sensitive_cells(runs, tmp_path):

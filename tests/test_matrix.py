@@ -327,6 +327,20 @@ def test_plan_errors_name_the_option_and_list_valid_values(tmp_path):
     assert not (tmp_path / "x").exists()
 
 
+def test_plan_takes_battlefield_and_profile_names_in_any_form(tmp_path):
+    """-b SOHO,'Baskerville Manor' --ai Standard plans the run of -b baskerville_manor,soho --ai standard."""
+    named = plan_run(tmp_path / "x", 10, heroes=["medusa", "sinbad"], battlefields=["SOHO,Baskerville Manor"],
+                     ai="Standard")
+    keyed = plan_run(tmp_path / "y", 10, heroes=["medusa", "sinbad"], battlefields=["baskerville_manor", "soho"],
+                     ai="standard")
+    assert named.settings["battlefields"] == ["baskerville_manor", "soho"] and named.settings["ai"] == "standard"
+    assert named.settings_digest == keyed.settings_digest
+    assert [c.name for c in named.chunks] == [c.name for c in keyed.chunks]
+    r = CliRunner().invoke(main, ["matrix", "-n", "10", "--heroes", "medusa,sinbad", "-b", "soho,atlantis",
+                                  "-o", str(tmp_path / "z")])
+    assert r.exit_code == 2 and "unknown battlefield 'atlantis'; valid: baskerville_manor" in r.output
+
+
 def test_cli_bad_input_is_a_usage_error_and_writes_nothing(tmp_path):
     out = tmp_path / "new"
     cases = [

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 from conftest import write_gorgon
+from helpers.store import mirror_only_run
 
 from reports import build_report, compute_tables
 from reports.stats import bradley_terry, wilson
@@ -339,3 +340,24 @@ def test_weighted_percentiles_equal_numpy():
         st = weighted_stats(v, c)
         assert st["mean"] == pytest.approx(x.mean()) and st["min"] == x.min() and st["max"] == x.max()
         assert (np.isnan(st["sd"]) if n == 1 else st["sd"] == pytest.approx(np.std(x, ddof=1)))
+
+
+def test_report_of_an_unfinished_run_holding_only_mirrors(tmp_path):
+    """A run stopped just after its first games were stored, all of them mirrors: the
+    unfinished-run report, no example game (there is no pair of different heroes), no
+    traceback and no matplotlib warning (an empty battlefield-by-hero heatmap)."""
+    import warnings
+    run = mirror_only_run(tmp_path / "run")
+    g = read_games(run)
+    assert len(g) == 4 and (g["p1_hero"] == g["p2_hero"]).all()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = CliRunner().invoke(main, ["report", str(run)])
+    assert r.exit_code == 0 and r.exception is None, r.output
+    assert "UNFINISHED RUN: 4 of 24 games stored; its command ended interrupted." in r.output
+    assert "Medusa vs Sinbad 0 of 8" in r.output and "example games" not in r.output
+    assert [str(w.message) for w in caught if issubclass(w.category, UserWarning)] == []
+    page = (run / "report" / "report.html").read_text()
+    assert "holds no stored game between two different heroes yet (only mirrors)" in page
+    assert not (run / "report" / "replays").exists()
+    assert (run / "report" / "plots" / "battlefield_hero.png").read_bytes().startswith(PNG)

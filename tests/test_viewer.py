@@ -340,6 +340,42 @@ def test_replay_bad_input_is_a_one_line_error(runs, tmp_path):
         len(r.output.strip().splitlines()) == 1
 
 
+def test_replay_matchup_takes_hero_names_in_any_form(runs, tmp_path):
+    """--matchup resolves heroes like every other option (key, display name, any case), in
+    a duel run and a team run; an unknown hero is the one-line error listing the valid ones."""
+    from sim.runs.store import read_games
+    from sim.runs.teams import read_team_games
+    g = read_games(runs / "m")
+    pair = g[((g["p1_hero"] == "medusa") & (g["p2_hero"] == "sinbad")) |
+             ((g["p1_hero"] == "sinbad") & (g["p2_hero"] == "medusa"))]
+    assert len(pair) == 6
+    for m in ("medusa,sinbad", "Medusa,SINBAD", "sinbad, MEDUSA"):
+        r = run("replay", runs / "m", "--list", "--matchup", m, "--limit", 0)
+        lines = r.output.strip().splitlines()
+        assert r.exit_code == 0 and lines[-1] == f"6 stored games of {m}", (m, r.output)
+        assert sorted(int(ln.split(":")[0].split()[1]) for ln in lines[:-1]) == pair.index.tolist()
+    # --battlefield takes a battlefield's name as the matrix's -b does
+    r = run("replay", runs / "m", "--list", "--matchup", "Medusa,sinbad", "-b", "SOHO", "--limit", 0)
+    assert r.exit_code == 0 and r.output.strip().splitlines()[-1] == "6 stored games of Medusa,sinbad on SOHO"
+    r = run("replay", runs / "m", "--list", "-b", "Kaer Morhen")
+    assert r.exit_code == 1 and r.output.strip() == f"Error: {runs / 'm'} has no game on 'kaer_morhen'; its battlefields: soho"
+    row = pair.iloc[0]
+    r = run("replay", runs / "m", "--matchup", "Sinbad,Medusa", "--seed", row["seed"], "-o", tmp_path / "p.html")
+    assert r.exit_code == 0 and f"seed {row['seed']}" in (tmp_path / "p.html").read_text(encoding="utf-8"), r.output
+    tg = read_team_games(runs / "t")
+    t = tg.iloc[0]
+    caps = ",".join("+".join(h.upper() for h in team.split("+")) for team in (t["team2"], t["team1"]))
+    r = run("replay", runs / "t", "--list", "--matchup", caps, "--limit", 0)
+    want = int((((tg["team1"] == t["team1"]) & (tg["team2"] == t["team2"])) |
+                ((tg["team1"] == t["team2"]) & (tg["team2"] == t["team1"]))).sum())
+    assert r.exit_code == 0 and r.output.strip().splitlines()[-1] == f"{want} stored games of {caps}", r.output
+    for args in (["--list", "--matchup", "medusa,nobody"], ["--matchup", "nobody,Medusa", "--seed", 1]):
+        r = run("replay", runs / "m", *args)
+        lines = r.output.strip().splitlines()
+        assert r.exit_code == 1 and len(lines) == 1 and lines[0].startswith(
+            "Error: unknown hero 'nobody'; valid: alice, ancient_leshen, ciri, dracula,"), r.output
+
+
 def test_a_stored_game_that_no_longer_plays_as_stored_is_refused(runs, tmp_path):
     import shutil
     d = tmp_path / "changed"

@@ -202,7 +202,8 @@ def variant_option(command):
 
 def run_options(out_default, out_help, *, ai_help="AI profile for both seats",
                 seed_help="Run seed, 0..4294967295 (same seed, same games).",
-                bf_help="Battlefields (comma-separated or repeated). Default: every installed battlefield.",
+                bf_help="Battlefields, keys or names in any case (comma-separated or repeated). Default: every installed "
+                        "battlefield.",
                 no_report_help="Only play and store the games."):
     """The options every command that plays a stored run shares (matrix, teams, loadouts,
     compare): --battlefields, --ai, --seed, --out, --chunk-size, --task-games, --no-report, --quiet."""

@@ -23,7 +23,7 @@ from sim.play.teams import TeamMatch, parse_team, split_heroes
 @click.argument("hero_a")
 @click.argument("hero_b")
 @click.option("--battlefield", "-b", default="marmoreal", show_default=True,
-              help="Battlefield key (see `unmatched-sim battlefields`) or a battlefield .toml file.")
+              help="Battlefield key or name, in any case (see `unmatched-sim battlefields`), or a battlefield .toml file.")
 @click.option("--seed", "-s", default=1, show_default=True, type=Whole(0, 2**32 - 1),
               help="Game seed, 0..4294967295 (same seed, same game).")
 @click.option("--loadout", "-l", "loadouts", multiple=True,

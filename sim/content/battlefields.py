@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import FileError
+from .names import name_form
 
 BATTLEFIELD_DIR = Path(__file__).resolve().parent.parent / "battlefields"
 UNREACHABLE = 99  # value of ``dist`` between spaces with no movement path
@@ -97,7 +98,8 @@ def list_battlefields() -> list[str]:
 
 
 def load_battlefield(name_or_path: str | Path) -> Battlefield:
-    """Load and compile a battlefield from a key (e.g. ``"kaer_morhen"``) or a ``.toml`` path.
+    """Load and compile a battlefield from a name (a key, e.g. ``"kaer_morhen"``, in any
+    form :func:`resolve_battlefield` takes: ``"Kaer Morhen"``) or a ``.toml`` path.
 
     Movement (``move``/``dist``) follows two special rules; everything else uses ``adj``:
 
@@ -124,14 +126,37 @@ def load_battlefield(name_or_path: str | Path) -> Battlefield:
     return _compile(path, data)
 
 
+def resolve_battlefield(name: str) -> str:
+    """The key of the installed battlefield ``name`` names, as heroes are named
+    (``Content.resolve_hero``): its key as written; then in any case, with spaces, hyphens
+    or underscores alike (:func:`sim.content.names.name_form`); then its display name
+    (the file's ``name``). ``Soho``, ``SOHO`` -> ``soho``; ``Baskerville Manor``,
+    ``baskerville-manor`` -> ``baskerville_manor``. Raises BattlefieldError naming ``name``
+    and listing the valid keys when none fits."""
+    valid = list_battlefields()
+    text = str(name)
+    if text in valid:
+        return text
+    form = name_form(text)
+    fits = [k for k in valid if form and form == name_form(k)]
+    if not fits and form:
+        for k in valid:
+            try:
+                shown = tomllib.loads((BATTLEFIELD_DIR / f"{k}.toml").read_text(encoding="utf-8-sig")).get("name")
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                continue    # a broken file: loading it by its key says why
+            if isinstance(shown, str) and name_form(shown) == form:
+                fits.append(k)
+    if len(fits) == 1:
+        return fits[0]
+    raise BattlefieldError(f"unknown battlefield {text!r}; valid names: {', '.join(valid)}")
+
+
 def _resolve(name_or_path: str | Path) -> Path:
     text = str(name_or_path)
     if isinstance(name_or_path, Path) or text.endswith(".toml") or "/" in text or "\\" in text:
         return Path(name_or_path)
-    valid = list_battlefields()
-    if text not in valid:
-        raise BattlefieldError(f"unknown battlefield {text!r}; valid names: {', '.join(valid)}")
-    return BATTLEFIELD_DIR / f"{text}.toml"
+    return BATTLEFIELD_DIR / f"{resolve_battlefield(text)}.toml"
 
 
 def _some(choices, n: int = 10) -> str:

@@ -6,7 +6,6 @@ Data flows one way: hero files -> :class:`HeroSpec` -> :class:`Content`
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +17,7 @@ from sim.engine.tables import Tables
 from .ai_features import card_features, hero_features, step_features
 from .battlefields import Battlefield
 from .heroes import CARD_TYPES, HeroFileError, HeroSpec
+from .names import name_form
 
 # rules options: name -> (index, default, description)
 RULE_OPTIONS = {
@@ -59,13 +59,6 @@ def rules_array(**overrides) -> np.ndarray:
     return r
 
 
-def hero_name_form(name: str) -> str:
-    """A hero name in the form names are matched in (:meth:`Content.resolve_hero`): lower
-    case, every run of other characters than letters and digits one ``_``, none at the ends
-    (``"King Arthur"``, ``"KING_ARTHUR"`` and ``"king-arthur"`` all give ``"king_arthur"``)."""
-    return re.sub(r"[^0-9a-z]+", "_", str(name).casefold()).strip("_")
-
-
 @dataclass
 class Content:
     """Compiled heroes: numeric tables plus the names needed to read them back.
@@ -93,22 +86,22 @@ class Content:
         """The message for a hero key that is not loaded: the error of the bad hero file
         that would have given it, or ``unknown hero ...; valid: ...``."""
         for bad in self.skipped:
-            if bad.key == key or hero_name_form(bad.key) == hero_name_form(key):
+            if bad.key == key or name_form(bad.key) == name_form(key):
                 return f"hero {key!r} cannot be used: {bad.message}"
         return f"unknown hero {key!r}; valid: {', '.join(sorted(self.specs))}"
 
     def resolve_hero(self, name: str) -> str:
         """The key of the hero ``name`` names, tried in this order: its key or one of its
         aliases as written; then in any case, with spaces, hyphens or underscores alike
-        (:func:`hero_name_form`), its key or an alias; then its display name. ``King Arthur``,
+        (:func:`sim.content.names.name_form`), its key or an alias; then its display name. ``King Arthur``,
         ``king arthur``, ``KING_ARTHUR`` -> ``king_arthur``; ``Geralt`` -> ``geralt_of_rivia``
         (an alias). Raises HeroFileError naming ``name``: listing the valid keys when no hero
         fits (or the error of a hero file that was left out), the heroes it fits when several
         of one step do (two heroes of one display name: give the key)."""
-        form = hero_name_form(name)
+        form = name_form(name)
         for fits in ([k for k, sp in self.specs.items() if name == k or name in sp.aliases],
-                     [k for k, sp in self.specs.items() if form in {hero_name_form(x) for x in (k, *sp.aliases)}],
-                     [k for k, sp in self.specs.items() if form == hero_name_form(sp.name)]):
+                     [k for k, sp in self.specs.items() if form in {name_form(x) for x in (k, *sp.aliases)}],
+                     [k for k, sp in self.specs.items() if form == name_form(sp.name)]):
             if len(fits) == 1 and form:
                 return fits[0]
             if fits and form:

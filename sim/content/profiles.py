@@ -250,7 +250,7 @@ def profile_names() -> list[str]:
 
 
 def get_profile(name, _seen=()) -> AIProfile:
-    """An installed profile by name, or a profile file by path (``*.toml``).
+    """An installed profile by name (in any case: ``Standard``), or a profile file by path (``*.toml``).
 
     An :class:`AIProfile` is returned unchanged. Raises ProfileError listing the
     valid names.
@@ -261,7 +261,7 @@ def get_profile(name, _seen=()) -> AIProfile:
     if name.endswith(".toml") or "/" in name or "\\" in name:
         return load_profile(name, _seen)
     try:
-        return installed_profiles()[name]
+        return installed_profiles()[name if name in installed_profiles() else name.casefold()]  # any case
     except KeyError:
         was = f" ({RETIRED[name]})" if name in RETIRED else ""
         raise ProfileError(f"unknown AI profile {name!r}{was}; valid: {', '.join(profile_names())} "

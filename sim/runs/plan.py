@@ -14,8 +14,10 @@ import numpy as np
 
 from sim.content.battlefields import (
     BATTLEFIELD_DIR,
+    BattlefieldError,
     list_battlefields,
     load_battlefield,
+    resolve_battlefield,
 )
 from sim.content.compile import RULE_OPTIONS
 from sim.content.heroes import HeroFileError
@@ -199,7 +201,9 @@ def resolve_heroes(names, content, option: str = "--heroes") -> dict[str, list[s
 
 def resolve_battlefields(names) -> list[str]:
     """Battlefield keys (comma-separated lists allowed; None = all installed), sorted
-    and de-duplicated. Raises RunError listing the valid keys."""
+    and de-duplicated; each a key, or a name in any form
+    ``sim.content.battlefields.resolve_battlefield`` takes (any case, the display name).
+    Raises RunError listing the valid keys."""
     valid = list_battlefields()
     if isinstance(names, str):
         names = [names]
@@ -209,10 +213,13 @@ def resolve_battlefields(names) -> list[str]:
     names = split_keys(names)
     if not names:
         return valid
+    keys = []
     for n in names:
-        if n not in valid:
-            raise RunError(f"unknown battlefield {n!r}; valid: {', '.join(valid)}", "--battlefields")
-    return sorted(set(names))
+        try:
+            keys.append(resolve_battlefield(n))
+        except BattlefieldError:
+            raise RunError(f"unknown battlefield {n!r}; valid: {', '.join(valid)}", "--battlefields") from None
+    return sorted(set(keys))
 
 
 def hero_facts(spec) -> dict:
@@ -353,7 +360,8 @@ def finish_plan(out, settings: dict, cells, hero_keys, bf_keys, bfs, ai, profile
         fingerprint[f"battlefield:{k}"] = file_sha(BATTLEFIELD_DIR / f"{k}.toml")
     settings = dict(settings)
     settings.update({
-        "ai": str(ai), "ai_mode": profile.mode_name, "ai_weights": list(profile.weights),
+        # an installed profile by its own name (``--ai Standard`` is the run of ``--ai standard``)
+        "ai": profile.name if str(ai).casefold() == profile.name else str(ai), "ai_mode": profile.mode_name, "ai_weights": list(profile.weights),
         "seed": int(seed), "chunk_size": int(chunk_size),
         "rules": {name: default for name, (_, default, _) in RULE_OPTIONS.items()},
         "fingerprint": fingerprint,

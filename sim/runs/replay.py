@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from sim.content.battlefields import BattlefieldError, resolve_battlefield
 from sim.content.heroes import HeroFileError
 from sim.content.profiles import AIProfile
 from sim.content.variants import Variant, VariantError
@@ -92,9 +93,10 @@ def find_game(run_dir, game: int | None = None, matchup: str | None = None, seed
               battlefield: str | None = None) -> StoredGame:
     """One stored game of a matrix, loadouts, compare (``OUT/baseline`` or ``OUT/variant``)
     or teams run folder: by its number ``game`` (0-based, in the order described in the
-    module doc), or by ``matchup`` and ``seed``. ``matchup``: two hero keys joined by ','
-    ('medusa,sinbad', either seating), for a team run two teams ('medusa+sinbad,alice+dracula',
-    either order); ``battlefield`` narrows it to one battlefield. Reads only the columns it
+    module doc), or by ``matchup`` and ``seed``. ``matchup``: two heroes joined by ','
+    (keys, aliases or display names in any case: 'medusa,sinbad', 'Medusa,King Arthur';
+    either seating), for a team run two teams ('medusa+sinbad,alice+dracula', either
+    order); ``battlefield`` narrows it to one battlefield. Reads only the columns it
     needs. Raises RunError (one line; ``param`` the option at fault) if ``run_dir`` is not a
     run folder, holds no game, has no game of that number, or no stored game of that matchup
     with that seed (naming a few seeds it has), or if neither or both ways are given."""
@@ -115,13 +117,13 @@ def find_game(run_dir, game: int | None = None, matchup: str | None = None, seed
     if game is not None:
         i = _game_number(run_dir, game, total)
     else:
-        sides = _two_sides(matchup, "two teams joined by ',' (e.g. medusa+sinbad,alice+dracula)")
+        sides = _two_sides(matchup, "two teams joined by ',' (e.g. medusa+sinbad,alice+dracula)", manifest)
         sorted_t = table.take(order)
         a, b = ("+".join(sorted(s.split("+"))) for s in sides)
         t1, t2 = sorted_t.column("team1"), sorted_t.column("team2")
         mask = pc.or_(pc.and_(pc.equal(t1, a), pc.equal(t2, b)), pc.and_(pc.equal(t1, b), pc.equal(t2, a)))
         if battlefield is not None:
-            mask = pc.and_(mask, pc.equal(sorted_t.column("battlefield"), battlefield))
+            mask = pc.and_(mask, pc.equal(sorted_t.column("battlefield"), _battlefield_key(battlefield)))
         rows = pc.indices_nonzero(mask)
         if len(rows) == 0:
             where = f" on {battlefield}" if battlefield is not None else ""
@@ -146,11 +148,20 @@ def _game_number(run_dir, game, total: int) -> int:
     return int(game)
 
 
-def _two_sides(matchup: str, want: str) -> tuple[str, str]:
+def _two_sides(matchup: str, want: str, manifest: dict) -> tuple[str, str]:
+    """The two sides of ``--matchup`` (``a,b``; a team run's ``a+b,c+d``), each hero named
+    by key, alias or display name in any case (``Content.resolve_hero`` over the installed
+    heroes and the run's homebrew files) and given as its key. RunError (``--matchup``) for
+    a malformed matchup or an unknown hero."""
     sides = [x.strip() for x in str(matchup).split(",")]
     if len(sides) != 2 or not all(sides):
         raise RunError(f"--matchup {matchup!r}: give {want}", "--matchup")
-    return sides[0], sides[1]
+    try:
+        content = installed_content(tuple(manifest.get("extra_hero_paths") or ()))
+        keys = ["+".join(content.resolve_hero(h.strip()) for h in side.split("+")) for side in sides]
+    except HeroFileError as e:
+        raise RunError(str(e), "--matchup") from None
+    return keys[0], keys[1]
 
 
 def _matchup_numbers(ix: dict, sides):
@@ -166,7 +177,7 @@ def _find_duel(run_dir, manifest, game, matchup, seed, battlefield) -> StoredGam
     if game is not None:
         n = _game_number(run_dir, game, total)
     else:
-        nums = _matchup_numbers(ix, _two_sides(matchup, "two hero keys joined by ',' (e.g. medusa,sinbad)"))
+        nums = _matchup_numbers(ix, _two_sides(matchup, "two hero keys joined by ',' (e.g. medusa,sinbad)", manifest))
         if battlefield is not None:
             nums = nums[ix["bf"][nums] == _battlefield_code(run_dir, ix, battlefield)]
         if len(nums) == 0:
@@ -184,7 +195,17 @@ def _find_duel(run_dir, manifest, game, matchup, seed, battlefield) -> StoredGam
     return StoredGame(n, total, False, _stored_rows(ix, [n], _DUEL_COLUMNS)[0], manifest)
 
 
+def _battlefield_key(battlefield: str) -> str:
+    """``--battlefield`` as a key (``resolve_battlefield``: any case, the display name); a
+    name no installed battlefield fits is kept as written (the run's own list refuses it)."""
+    try:
+        return resolve_battlefield(battlefield)
+    except BattlefieldError:
+        return battlefield
+
+
 def _battlefield_code(run_dir, ix: dict, battlefield: str) -> int:
+    battlefield = _battlefield_key(battlefield)
     if battlefield not in ix["battlefields"]:
         raise RunError(f"{run_dir} has no game on {battlefield!r}; its battlefields: {', '.join(ix['battlefields'])}",
                        "--battlefield")
@@ -202,7 +223,7 @@ def list_games(run_dir, matchup: str | None = None, limit: int | None = 20,
     if not team:
         ix, total = _nonempty_index(run_dir)
         numbers = (np.arange(total) if matchup is None else
-                   _matchup_numbers(ix, _two_sides(matchup, "two sides joined by ','")))
+                   _matchup_numbers(ix, _two_sides(matchup, "two sides joined by ','", manifest)))
         if battlefield is not None:
             numbers = numbers[ix["bf"][numbers] == _battlefield_code(run_dir, ix, battlefield)]
         shown = _stored_rows(ix, numbers[:limit], _DUEL_COLUMNS)
@@ -214,9 +235,7 @@ def list_games(run_dir, matchup: str | None = None, limit: int | None = 20,
     sorted_t = table.take(pc.sort_indices(table, sort_keys=[(k, "ascending") for k in keys]))
     numbers = list(range(sorted_t.num_rows))
     if matchup is not None:
-        sides = [s.strip() for s in str(matchup).split(",")]
-        if len(sides) != 2 or not all(sides):
-            raise RunError(f"--matchup {matchup!r}: give two sides joined by ','", "--matchup")
+        sides = _two_sides(matchup, "two sides joined by ','", manifest)
         a, b = ("+".join(sorted(s.split("+"))) for s in sides)
         cols = (sorted_t.column("team1"), sorted_t.column("team2"))
         mask = pc.or_(pc.and_(pc.equal(cols[0], a), pc.equal(cols[1], b)),
@@ -224,6 +243,7 @@ def list_games(run_dir, matchup: str | None = None, limit: int | None = 20,
         numbers = pc.indices_nonzero(mask).to_pylist()
     if battlefield is not None:
         bfs = sorted(set(sorted_t.column("battlefield").to_pylist()))
+        battlefield = _battlefield_key(battlefield)
         if battlefield not in bfs:
             raise RunError(f"{run_dir} has no game on {battlefield!r}; its battlefields: {', '.join(bfs)}",
                            "--battlefield")
@@ -405,8 +425,9 @@ def example_games(run_dir) -> list[dict]:
     the first player won and one it lost, each the one of its kind whose length is nearest
     the median length of its kind (a typical game, not the first). Returns one dict per
     matchup, sorted by hero keys: ``{"heroes": (a, b), "games": {(first, winner):
-    StoredGame or None}}`` with ``first`` and ``winner`` hero keys. Raises RunError if
-    ``run_dir`` is not such a run folder or holds no game."""
+    StoredGame or None}}`` with ``first`` and ``winner`` hero keys; an empty list if every
+    stored game is a mirror (an unfinished run). Raises RunError if ``run_dir`` is not such
+    a run folder or holds no game."""
     manifest = _run_folder(run_dir)
     if manifest.get("settings", {}).get("mode") == "teams":
         raise RunError(f"{run_dir} is a team run; its example games are not drawn here", "RUN_DIR")
@@ -416,6 +437,8 @@ def example_games(run_dir) -> list[dict]:
     H = len(ix["heroes"])
     grp = (ix["p1"].astype(np.int64) * H + ix["p2"]) * 3 + (ix["winner"].astype(np.int64) + 1)
     keep = np.flatnonzero(ix["p1"] != ix["p2"])
+    if len(keep) == 0:      # only mirrors stored: no pair of different heroes to show
+        return []
     by = keep[np.lexsort((ix["turns"][keep], grp[keep]))]
     g_sorted = grp[by]
     starts = np.flatnonzero(np.r_[True, g_sorted[1:] != g_sorted[:-1]])

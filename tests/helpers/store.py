@@ -42,3 +42,21 @@ def drop_chunk(run_dir, name: str) -> int:
             meta[CHUNKS_KEY] = json.dumps([[k, v] for k, v in chunks.items()]).encode()
             pq.write_table(t.replace_schema_metadata(meta), p)
     return removed
+
+
+def mirror_only_run(run_dir) -> Path:
+    """An unfinished matrix run folder (Medusa and Sinbad on Soho, random AI, 8 games per
+    pair) stopped after its first stored chunk: 4 games of Medusa against Medusa, the only
+    games stored (as a run Ctrl-C'd just after its first games were stored)."""
+    import pytest
+
+    from sim.runs.errors import RunInterrupted
+    from sim.runs.matrix import run_matrix
+
+    def stop(name, done):
+        raise KeyboardInterrupt
+
+    with pytest.raises(RunInterrupted):
+        run_matrix(run_dir, games=8, heroes=["medusa", "sinbad"], battlefields=["soho"], ai="random", seed=1,
+                   jobs=1, chunk_size=4, task_games=4, after_chunk=stop)
+    return Path(run_dir)
