@@ -339,12 +339,12 @@ def test_invisible_man_prefers_a_fog_space():
     opposing = [f for f in range(L.MAX_FIGHTERS) if st[L.fslot(f, L.F_STATUS)] == L.FS_IN_PLAY
                 and st[L.fslot(f, L.F_OWNER)] == 1]
     assert ne == len(opposing) == 4   # Medusa and her three Harpies
-    assert list(ef[:ne, 5]) == opposing and list(ef[:ne, 2]) == [1.0, 0.6, 0.6, 0.6]
+    w = dict(zip(AI.WEIGHT_NAMES, STANDARD.weights))
+    assert list(ef[:ne, 5]) == opposing and list(ef[:ne, 2]) == pytest.approx([1.0] + [w["sidekick_threat"]] * 3)
     fog = int(st[L.pslot(0, L.P_FOG0)])
     base = AI.pos_score(st, m.tables, ctl, 0, 0, fog, False, fu, ef, ne)
     for i in range(L.N_FOG):
         st[L.pslot(0, L.P_FOG0 + i)] = -1
-    w = dict(zip(AI.WEIGHT_NAMES, STANDARD.weights))
     assert base - AI.pos_score(st, m.tables, ctl, 0, 0, fog, False, fu, ef, ne) == pytest.approx(w["fog"])
 
 

@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from sim.cli import main
+from sim.content.profiles import get_profile
 
 
 def run(*args):
@@ -279,4 +280,5 @@ def test_session7_trial_findings(tmp_path):
     prof.write_text('name = "cautious"\nmode = "standard"\nbase = "standard"\n[weights]\nthreat = 2.5\n')
     r = CliRunner().invoke(main, ["matrix", "--heroes", "medusa,sinbad", "-b", "soho", "--games", "8",
                                   "--out", str(run), "--ai", str(prof)])
-    assert r.exit_code == 2 and "AI weights differ: threat 0.7 -> 2.5" in r.output
+    threat = get_profile("standard").weight("threat")
+    assert r.exit_code == 2 and f"AI weights differ: threat {threat:g} -> 2.5" in r.output

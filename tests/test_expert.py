@@ -125,12 +125,15 @@ def test_expert_profiles_and_their_budget_checks(tmp_path):
 
 
 # ---------------------------------------------------------------- built positions
-def _rest_of_turn(m, st, p, mode):
+def _rest_of_turn(m, st, p, mode, frozen=False):
     """(state after the rest of ``p``'s turn, its first action as (kind, card name)), every
     action chosen by ``mode``: "standard" (``finish_turn``) or "expert" (``search_action``
-    at each action with two or more choices, as ``expert_turn`` does)."""
+    at each action with two or more choices, as ``expert_turn`` does). ``frozen``: both
+    seats play release 0.2's profiles (``standard-0.2``, ``expert-0.2``), whose weights do
+    not move when the standard's are trained again."""
     st = st.copy()
-    ctl = _control((mode, mode))
+    prof = {"standard": "standard-0.2", "expert": "expert-0.2"}[mode] if frozen else mode
+    ctl = _control((prof, prof))
     log = np.zeros((0, L.EV_FIELDS), np.int64)
     opts = np.zeros(L.ACTION_OPTS, np.int64)
     first = []
@@ -198,7 +201,9 @@ def test_expert_keeps_a_defense_card_for_the_counter_attack():
     Each of Hyde's actions costs him 1 health. The standard AI attacks with Duality of Man,
     his best card, and Alice's two attacks defeat him in her turn; the lookahead sees that
     counter-attack in its samples of Alice's hand, maneuvers instead and keeps Duality of
-    Man, which then blocks her second attack: Hyde survives her turn at 2 health."""
+    Man, which then blocks her second attack: Hyde survives her turn at 2 health. Both seats
+    play release 0.2's frozen profiles (the search is the same code), so that training the
+    standard's weights again does not move the position."""
     sc = Scenario({
         "battlefield": "marmoreal",
         "active": 1,
@@ -227,11 +232,11 @@ def test_expert_keeps_a_defense_card_for_the_counter_attack():
     hyde = sc.fighter("Dr. Jekyll & Mr. Hyde")
     outcome = {}
     for mode in ("standard", "expert"):
-        after, first = _rest_of_turn(m, st, 1, mode)
+        after, first = _rest_of_turn(m, st, 1, mode, frozen=True)
         assert not after[L.G_OVER] and after[L.G_ACTIVE] == 0
         kept = "Duality of Man" in [m.content.card_names[c] for c in
                                     after[L.OFF_HAND + L.MAX_CARDS:L.OFF_HAND + L.MAX_CARDS + after[L.pslot(1, L.P_HANDN)]]]
-        take_turn(after, m.tables, _control(("standard", "standard")), np.zeros((0, L.EV_FIELDS), np.int64))
+        take_turn(after, m.tables, _control(("standard-0.2", "standard-0.2")), np.zeros((0, L.EV_FIELDS), np.int64))
         outcome[mode] = (first, kept, int(after[L.fslot(hyde, L.F_STATUS)]), int(after[L.fslot(hyde, L.F_HP)]))
     assert outcome["standard"] == (("attack", "Duality of Man"), False, L.FS_DEFEATED, 0)
     assert outcome["expert"] == (("maneuver", None), True, L.FS_IN_PLAY, 2)

@@ -9,6 +9,7 @@ from sim.cli import main
 from sim.content.profiles import ALL_HEROES, get_profile, load_profile
 from sim.runs.errors import RunError
 from sim.runs.train import MEAN, TrainSettings, check_cells, draw_cells, resolve_settings, train
+from sim.runs.tune import tunable_weights
 
 
 def cli(*args):
@@ -41,6 +42,19 @@ def test_cells_never_play_a_left_out_hero_and_the_check_covers_every_seating():
     # 3 heroes (alice only here) x 2 training opponents x 1 battlefield x 2 seats x 2 members
     assert len(check) == 24 and sum(c.games for c in check) == 48
     assert {c.hero for c in check} == {"alice", "medusa", "sinbad"} and {c.opp for c in check} == {"medusa", "sinbad"}
+
+
+def test_by_default_only_the_weights_the_start_mode_reads_are_trained():
+    # the one-currency standard prices effect damage and draws from the position: release
+    # 0.2's fx_damage and fx_draw would drift at random under training
+    s, *_ = resolve_settings(TrainSettings(**SMALL))
+    assert "fx_damage" not in s.weights and "fx_draw" not in s.weights
+    assert {"guess_base", "keep_full", "form_attack", "card", "dmg_hero"} <= set(s.weights)
+    assert "win" not in s.weights and "search_samples" not in s.weights
+    assert "fx_draw" in tunable_weights("standard-0.2") and "guess_base" not in tunable_weights("standard-0.2")
+    assert set(tunable_weights()) == set(tunable_weights("standard")) | {"fx_damage", "fx_draw"}
+    s, *_ = resolve_settings(TrainSettings(**{**SMALL, "weights": ("fx_draw", "card")}))   # asked for: trained
+    assert s.weights == ("fx_draw", "card")
 
 
 def test_training_is_seeded_and_resumes_to_the_same_result(tmp_path):

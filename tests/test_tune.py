@@ -76,8 +76,9 @@ def test_cells_and_decoding():
 def test_tuning_repairs_a_deliberately_bad_start(tmp_path):
     """Starting from weights that avoid damaging the opposing hero, a few generations find
     better ones: the check on fresh seeds shows a significant gain, and the written profile
-    loads and plays with the tuned weights."""
-    res = tune(_small(tmp_path), tmp_path / "run", ONE)
+    loads and plays with the tuned weights. (A first step of one scale unit: from the trained
+    standard's other weights, steps of 0.3 found no change in 4 generations.)"""
+    res = tune(_small(tmp_path, sigma0=1.0), tmp_path / "run", ONE)
     summ = summarize(res)
     assert res.start_weights == {"dmg_hero": -2.0, "hero_low": -2.0}
     assert res.tuned_weights["dmg_hero"] > -2.0

@@ -40,7 +40,7 @@ def _keys(values) -> tuple[str, ...]:
               help="Battlefields (comma-separated or repeated). Default: every installed battlefield.")
 @click.option("--weights", "weights", multiple=True, metavar="NAMES",
               help="Weights to train (comma-separated or repeated). Default: every standard-AI weight but win, the "
-                   "team-game weights and the expert's budget.")
+                   "team-game weights, the expert's budget and weights the start profile's mode does not read.")
 @click.option("--start", default="standard", show_default=True, metavar="PROFILE",
               help="The profile whose weights the search starts from (and whose engine mode the candidates play).")
 @click.option("--league", default="standard-0.2,tuned-0.2,mean", show_default=True, metavar="PROFILES",

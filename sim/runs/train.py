@@ -76,7 +76,7 @@ class TrainSettings(SettingsDict):
     ``heroes``: hero keys trained on (empty: every installed and ``extra`` hero);
     ``leave_out``: keys never played in training (played in the check only, to measure
     how a hero the training never saw fares); ``battlefields`` (empty: all); ``weights``:
-    names trained (empty: :func:`sim.runs.tune.tunable_weights`); ``start``: the profile
+    names trained (empty: :func:`sim.runs.tune.tunable_weights` of the start profile's mode); ``start``: the profile
     whose weights the search starts from and whose engine mode the candidates play;
     ``league``: opponent profiles (names or .toml paths) and :data:`MEAN`;
     ``games_per_eval``: games per candidate (a multiple of :data:`CELL_GAMES`);
@@ -231,7 +231,14 @@ def resolve_settings(s: TrainSettings):
     if not train_h:
         raise RunError("no hero is left to train on: --leave-out names every hero of --heroes", "--leave-out")
     bfs = resolve_battlefields(list(s.battlefields) or None)
-    names = list(s.weights) or tunable_weights()
+    try:
+        start = get_profile(s.start)
+    except ProfileError as e:
+        raise RunError(str(e), "--start") from None
+    if start.mode_name not in ("standard", "expert"):
+        raise RunError(f"--start {s.start!r} plays mode {start.mode_name!r}, which has no weights to train; "
+                       "give a standard or expert profile", "--start")
+    names = list(s.weights) or tunable_weights(start.mode_name)   # (only weights its mode reads)
     bad = [n for n in names if n not in WEIGHT_NAMES]
     if bad:
         raise RunError(f"unknown AI weight(s) {', '.join(bad)}; valid: {', '.join(WEIGHT_NAMES)}", "--weights")
@@ -245,13 +252,6 @@ def resolve_settings(s: TrainSettings):
         raise RunError("--popsize must be 0 (CMA-ES's default) or at least 2, got 1", "--popsize")
     if not 0 < s.sigma0 <= BOUND:
         raise RunError(f"--sigma0 must be in (0, {BOUND:g}], got {s.sigma0}", "--sigma0")
-    try:
-        start = get_profile(s.start)
-    except ProfileError as e:
-        raise RunError(str(e), "--start") from None
-    if start.mode_name not in ("standard", "expert"):
-        raise RunError(f"--start {s.start!r} plays mode {start.mode_name!r}, which has no weights to train; "
-                       "give a standard or expert profile", "--start")
     if not s.league:
         raise RunError(f"the league is empty; give profiles (comma-separated) and/or {MEAN!r}", "--league")
     league = []

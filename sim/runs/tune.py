@@ -47,7 +47,7 @@ import numpy as np
 
 from sim.content.heroes import HeroFileError
 from sim.content.profiles import AIProfile, ProfileError, get_profile
-from sim.engine.ai import WEIGHT_NAMES
+from sim.engine.ai import NEW_DEFAULTS, OLD_ONLY, WEIGHT_NAMES
 from sim.engine.game import RES_WINNER
 from sim.play.match import Match, installed_content
 from sim.runs.backend import Backend, open_pool
@@ -67,9 +67,17 @@ CHECK_FILE = "check.npz"
 FORMAT = 1
 
 
-def tunable_weights() -> list[str]:
-    """Names of the weights tuned by default (every AI weight but :data:`NOT_TUNED`)."""
-    return [n for n in WEIGHT_NAMES if n not in NOT_TUNED]
+def tunable_weights(mode: str | None = None) -> list[str]:
+    """Names of the weights tuned by default: every AI weight but :data:`NOT_TUNED`, and, for
+    an engine ``mode`` name (``sim.content.profiles.MODES``), only those that mode reads:
+    the one-currency modes (``standard``, ``expert``) not release 0.2's ``OLD_ONLY``, release
+    0.2's modes not the one-currency ``NEW_DEFAULTS`` (a weight nobody reads would drift)."""
+    skip = set(NOT_TUNED)
+    if mode in ("standard", "expert"):
+        skip.update(OLD_ONLY)
+    elif mode in ("standard-0.2", "expert-0.2"):
+        skip.update(NEW_DEFAULTS)
+    return [n for n in WEIGHT_NAMES if n not in skip]
 
 
 class SettingsDict:

@@ -89,11 +89,11 @@ best-value distributions, worth of damage, expected damage), :mod:`.position`
 of each decision kind's options) and :mod:`.decide` (greedy scores, explain,
 :func:`ai_decide`).
 """
-from .weights import NEW_DEFAULTS, SEARCH_DEFAULTS, WEIGHT_NAMES, dmg_now, live_cond, value_now
+from .weights import NEW_DEFAULTS, OLD_ONLY, SEARCH_DEFAULTS, WEIGHT_NAMES, dmg_now, live_cond, value_now
 from .estimate import best_dist
 from .position import enemy_facts, pos_score
 from .choices import score_actions, score_defense
 from .decide import ai_decide
 
-__all__ = ["NEW_DEFAULTS", "SEARCH_DEFAULTS", "WEIGHT_NAMES", "ai_decide", "best_dist", "dmg_now", "enemy_facts", "live_cond", "pos_score",
+__all__ = ["NEW_DEFAULTS", "OLD_ONLY", "SEARCH_DEFAULTS", "WEIGHT_NAMES", "ai_decide", "best_dist", "dmg_now", "enemy_facts", "live_cond", "pos_score",
            "score_actions", "score_defense", "value_now"]

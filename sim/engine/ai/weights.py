@@ -54,6 +54,10 @@ WEIGHT_NAMES = (
 #: The one-currency standard's weights (release 0.2's AI does not read them) and their values when
 #: a profile leaves them out (see sim/content/profiles.py for their meanings).
 NEW_DEFAULTS = {"guess_base": 0.5, "keep_full": 0.3, "form_attack": 1.0}
+#: Release 0.2's weights that the one-currency standard no longer reads: it prices an effect's
+#: damage as damage (:func:`.estimate.dmg_price`) and an effect's draw as a card in hand
+#: (:func:`card_price`). Training leaves them out (they would drift at random).
+OLD_ONLY = ("fx_damage", "fx_draw")
 #: The expert AI's weights (sim.engine.search) and their values when a profile leaves them out:
 #: determinizations per decision, candidate actions, turns looked ahead after the current one,
 #: worth of a card in hand at the horizon. Other modes do not read them.
