@@ -8,7 +8,7 @@ from ..codes import (
 )
 from ..control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_CTX_ROW, CTL_FU_KEY, CTL_POS_KEY, CTL_POS_SIG,
-    CTL_TD_P, CTL_TD_SIG, SCR_ACTIONS, SCR_DEFENSE, SCR_DIST_N, SCR_PLAN_POS, SCR_POOL, SCR_PRICE, SCR_SPACES,
+    CTL_TD_P, CTL_TD_SIG, SCR_ACTIONS, SCR_DEFENSE, SCR_PLAN_POS, SCR_POOL, SCR_PRICE, SCR_SPACES,
 )
 from ..core import n_slots, pile_base, team_of
 from ..layout import (
@@ -27,7 +27,7 @@ from .weights import (
 )
 from .estimate import (
     att_value, def_value, dmg_params, dmg_price, dmg_value, exp_attack, hero_atk_bonus,
-    hero_def_bonus, insert_best_first, p_none_of, team_pos_bonus, unknown_pool, value_dist,
+    hero_def_bonus, p_none_of, team_pos_bonus, unknown_pool, value_dist,
 )
 from .position import (
     action_key, attack_worth, cached_follow_up, dist_sig, enemy_facts, follow_up, known_attack_worth,
@@ -507,8 +507,7 @@ def guess_now(st, tb, ctl, p, q, opts, n, scores):
 
     In a combat (Elementary's prediction of the attack card): over the cards the attacking
     fighter can play among ``q``'s unknown cards (its attack and versatile cards, banner and
-    form), the chance that each is the best of the hand it was chosen from (hypergeometric,
-    ranked by value now, board steps counted) times ``guess_base`` plus the worth of the
+    form), each as likely to be the one played, times ``guess_base`` plus the worth of the
     damage it would deal against the defense value now (its value beyond it, + its effect
     damage): a right guess ignores its value and cancels its effects. (Predicting a defense
     card: its defense value instead of the damage.) Outside a combat (Confirm Suspicion): the chance ``q`` holds a
@@ -526,13 +525,15 @@ def guess_now(st, tb, ctl, p, q, opts, n, scores):
         t = st[o + CB_ATT_F + 1 - side]        # ours
         other = combat_att_value(st, tb, 1 - side) if st[o + CB_CARD0 + 1 - side] >= 0 else 0.0
         bonus = hero_atk_bonus(st, tb, f) if attack else hero_def_bonus(st, tb, f)
-        # the card played is the best of the hand it was chosen from: rank the cards f can play
-        # by their value now, best first (equal cards share an entry), then P(the best held is each)
-        vals = scratch_f1(ctl, SCR_DEFENSE + (MAX_CARDS + 1), MAX_CARDS + 1)
-        worth = scratch_f1(ctl, SCR_DEFENSE + 2 * (MAX_CARDS + 1), MAX_CARDS + 1)
-        printed = scratch_f1(ctl, SCR_DEFENSE + 3 * (MAX_CARDS + 1), MAX_CARDS + 1)
-        k = scratch_i1(ctl, SCR_DIST_N, MAX_CARDS + 1)
-        m = 0
+        # the card played: any of the cards f can play, each as likely (an AI attacker does not
+        # play its best value: it weighs effects and keeps good cards; ranking by value named
+        # the top values too often, right 41% of the time against Sinbad, this 51%)
+        tot = 0
+        for i in range(npool):
+            c = pool[i]
+            ty = tb.cards[c, C_TYPE]
+            if (ty == (CT_ATTACK if attack else CT_DEFENSE) or ty == CT_VERSATILE) and playable(st, tb, c, f):
+                tot += 1
         for i in range(npool):
             c = pool[i]
             ty = tb.cards[c, C_TYPE]
@@ -544,19 +545,10 @@ def guess_now(st, tb, ctl, p, q, opts, n, scores):
                 d = a - other
                 w = base - dmg_value(st, ctl, p, t, (d if d > 0.0 else 0.0) + feat(tb, c, AI_DMG))   # (ours: < 0)
             else:
-                a = v + feat(tb, c, AI_VALUE_DEF) + bonus
-                w = base + max(a, 0.0)
-            m = insert_best_first(vals, printed, worth, k, m, a, float(v), w, 1, 0.0)
-        hand = st[pslot(q, P_HANDN)] + 1 + (1 if attack and st[o + CB_ABOOST] >= 0 else 0)
-        prev = 1.0
-        held = 0
-        for r in range(m):
-            held += k[r]
-            cur = p_none_of(npool, held, hand)
+                w = base + max(v + feat(tb, c, AI_VALUE_DEF) + bonus, 0.0)
             for j in range(n):
-                if float(opts[j]) == printed[r]:
-                    scores[j] += (prev - cur) * worth[r]
-            prev = cur
+                if opts[j] == v:
+                    scores[j] += w / tot
         return
     hand = st[pslot(q, P_HANDN)]
     h = q * FIGHTERS_PER_PLAYER
