@@ -202,6 +202,8 @@ def _execute(plan, backend, quiet, out, what="", run=None, task_games=None):
     except RunError as e:
         raise _run_error(e) from None
     except RunInterrupted as e:
+        if sys.stderr.isatty():
+            click.echo("", err=True)        # (off the line where the terminal echoed ^C, as click does)
         click.echo(str(e), err=True)
         sys.exit(130)
     finally:

@@ -1,0 +1,178 @@
+"""Issue 31, "A designer's first hour": what a fresh user met in the command line and the reports.
+
+Ctrl-C in the first seconds of a run, ``report --against`` a run of the same AI, a report piped
+into ``head``, the battlefield maps' labels, a matrix without a hero with gear, and the printed
+tables' hero names.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from sim.runs.backend import Backend, open_pool, stop_local_workers, workers_ignore_ctrl_c
+from sim.runs.store import read_games, read_manifest
+
+ROOT = Path(__file__).resolve().parents[1]
+PROC = Path("/proc")
+
+
+# ------------------------------------------------------------------ Ctrl-C while the workers start
+
+
+def _sigint_blocked() -> bool:
+    return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+def _worker_state():
+    return os.getpid(), _sigint_blocked()
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_loky_workers_start_with_ctrl_c_blocked_and_the_command_keeps_it():
+    stop_local_workers(kill=True)       # (workers another test started: these must be spawned anew)
+    with open_pool(Backend("loky", 2), 2) as pool:
+        assert pool.workers == 2
+        got = list(pool.imap_unordered(_worker_state, [(), ()]))
+    stop_local_workers(kill=True)
+    assert all(pid != os.getpid() for pid, _ in got)
+    assert [blocked for _, blocked in got] == [True, True]
+    assert not _sigint_blocked()        # this process handles Ctrl-C as before
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_a_ctrl_c_while_a_worker_is_spawned_is_delivered_after_the_spawn_not_lost(monkeypatch):
+    from joblib.externals.loky.backend import fork_exec as module
+    seen = {}
+
+    def spawn(cmd, keep_fds, env=None):
+        # Ctrl-C in the middle of the spawn, sent to this thread (a signal sent to the process may be
+        # taken by another thread, which does not block it: the main thread then raises at once)
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+        seen["pending"] = signal.SIGINT in signal.sigpending()
+        seen["blocked"] = _sigint_blocked()
+        return 4242
+
+    monkeypatch.setattr(module, "fork_exec", spawn)
+    workers_ignore_ctrl_c()
+    with pytest.raises(KeyboardInterrupt):
+        module.fork_exec(["python"], ())
+    assert seen == {"pending": True, "blocked": True}
+    assert not _sigint_blocked()
+
+
+_INTERRUPTED_IMPORT = """
+import builtins, os, signal, sys
+sys.argv = [{argv0!r}, "heroes"]
+real = builtins.__import__
+def imp(name, *args, **kwargs):
+    if name == "click":                          # (first imported by the command's modules)
+        builtins.__import__ = real
+        os.kill(os.getpid(), signal.SIGINT)      # Ctrl-C while the command imports its modules
+    return real(name, *args, **kwargs)
+builtins.__import__ = imp
+from sim.cli import main
+main()
+"""
+
+
+@pytest.mark.parametrize("argv0", ["/usr/local/bin/unmatched-sim", "-m", "my_script.py"])
+def test_ctrl_c_while_the_command_imports_ends_in_one_word_not_a_traceback(argv0):
+    """The command's imports take a few seconds on a busy machine: a Ctrl-C then ends it as click
+    ends it a moment later ('Aborted!', status 1). A program that imports the package (not the
+    command) gets its KeyboardInterrupt as usual."""
+    r = subprocess.run([sys.executable, "-c", _INTERRUPTED_IMPORT.format(argv0=argv0)], cwd=ROOT, text=True,
+                       capture_output=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=600)
+    if argv0 == "my_script.py":
+        assert r.returncode != 0 and r.stderr.rstrip().endswith("KeyboardInterrupt"), r.stderr
+    else:
+        assert (r.returncode, r.stdout, r.stderr) == (1, "", "\nAborted!\n")
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for p in PROC.iterdir():
+        if p.name.isdigit():
+            try:
+                stat = (p / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(p.name))
+    return out
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return (PROC / str(pid) / "cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _importing_numpy(pid: int) -> bool:
+    """Whether process ``pid`` has loaded numpy's compiled core (a starting loky worker imports
+    it with joblib: its Python then turns a SIGINT into a KeyboardInterrupt, where a SIGINT
+    before Python's start-up ends it without a word)."""
+    try:
+        return b"_multiarray_umath" in (PROC / str(pid) / "maps").read_bytes()
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not PROC.is_dir(), reason="reads /proc")
+@pytest.mark.parametrize("when", ["a worker imports", "the first games file is stored"])
+def test_ctrl_c_at_the_terminal_prints_the_one_line_and_keeps_the_finished_games(tmp_path, when):
+    """Ctrl-C at a terminal signals the command's whole process group, workers included. Sent as
+    soon as a loky worker process is importing (numpy loaded: it imports joblib, numpy and the
+    engine for a second or more) or once the first games file is stored: the command ends with status 130 and its one 'interrupted' line,
+    no traceback (a worker interrupted while importing printed one), no worker left running, and
+    the games stored are those the line counts."""
+    d = tmp_path / "run"
+    args = [sys.executable, "-m", "sim.cli", "matrix", "--games", "2400", "--heroes", "medusa,sinbad,alice",
+            "-b", "soho", "--chunk-size", "50", "--task-games", "100", "--jobs", "2", "--out", str(d), "--no-report"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    kids: list[int] = []
+    try:
+        deadline = time.time() + 1800     # a hang guard only: the loop ends on the worker or the file
+        while time.time() < deadline and p.poll() is None:
+            kids = _children(p.pid)
+            if when == "a worker imports" and any(b"popen_loky_posix" in _cmdline(k) and _importing_numpy(k)
+                                                 for k in kids):
+                break
+            if when != "a worker imports" and list((d / "games").glob("part-*.parquet")):
+                break
+            time.sleep(0.005)
+        assert p.poll() is None, "the run ended before the interrupt"
+        os.killpg(p.pid, signal.SIGINT)           # what the terminal does on Ctrl-C
+        _, err = p.communicate(timeout=600)       # (a hang guard: an interrupt the run played through)
+        deadline = time.time() + 600
+        while time.time() < deadline and any((PROC / str(k)).exists() for k in kids):
+            time.sleep(0.1)
+        alive = [k for k in kids if (PROC / str(k)).exists()]
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    last = lines[-1]
+    assert last.startswith("interrupted: ") and last.endswith(f"saved in {d}; rerun the same command to resume"), err
+    assert all(ln.startswith("note: ") for ln in lines[:-1]), err
+    assert not alive, f"processes of the interrupted command still running: {alive}"
+    saved, total = int(last.split()[1]), int(last.split()[3])
+    assert total == 6 * 2400 and saved < total          # (3 pairs and 3 mirrors)
+    assert read_manifest(d)["status"] == "interrupted"
+    if when != "a worker imports":
+        assert saved >= 100                             # the first task's games at least
+    if saved:
+        assert len(read_games(d)) == saved
