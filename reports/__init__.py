@@ -65,10 +65,12 @@ def build_report(run_dir, out_dir=None, against=None, replays: bool = True) -> R
     tables = compute_tables(run_dir)
     names_written = list(TABLE_NAMES)
     if against is not None:
-        from .diff import load_side, sensitive_cells
+        from .diff import RunSide, load_side, same_ai_note, sensitive_cells
         tables["ai_sensitive"] = sensitive_cells(run_dir, against)
         other = load_side(against)
-        tables["against"] = {"run": str(against), "ai": other.ai, "games": other.games}
+        this = RunSide(run_dir, tables["manifest"], 0, None)
+        tables["against"] = {"run": str(against), "ai": other.ai, "games": other.games,
+                             "same_ai": same_ai_note(this, other)}
         names_written.append("ai_sensitive")
     out = report_dirs(run_dir, out_dir)
     rep = Report(out, out / "report.html", tables, summary_text(tables))

@@ -480,4 +480,6 @@ def summary_text(tables: dict) -> str:
         lines += ["", f"† AI-sensitive: {k} cell(s) whose score changes significantly (two-proportion z test, "
                       f"Holm over the cells) against {ag['run']} (AI {ag['ai']}, {ag['games']} games); see "
                       "`unmatched-sim diff`."]
+        if ag.get("same_ai"):
+            lines.append(f"Note: {ag['same_ai']}")
     return "\n".join(lines)
