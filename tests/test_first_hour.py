@@ -176,3 +176,48 @@ def test_ctrl_c_at_the_terminal_prints_the_one_line_and_keeps_the_finished_games
         assert saved >= 100                             # the first task's games at least
     if saved:
         assert len(read_games(d)) == saved
+
+
+# ------------------------------------------------------------------ output into a closed pipe
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    """A complete matrix run: Medusa, Sinbad and Alice, 40 games a pair on Soho."""
+    from sim.runs.matrix import run_matrix
+    d = tmp_path_factory.mktemp("first_hour") / "trio"
+    run_matrix(d, games=40, heroes=["medusa", "sinbad", "alice"], battlefields=["soho"], seed=5, jobs=1)
+    return d
+
+
+def _command(*args, stdout):
+    return subprocess.run([sys.executable, "-m", "sim.cli", *map(str, args)], cwd=ROOT, stdout=stdout,
+                          stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          timeout=900)
+
+
+@pytest.mark.parametrize("command", [("report", "RUN"), ("heroes",)])
+def test_output_into_a_pipe_closed_before_it_is_written_ends_quietly(small_run, command):
+    """The reader is gone before the first line (a pipe whose read end is closed): the command
+    ends with status 141 (as one ended by SIGPIPE) and says nothing; `report` said 'Error: cannot
+    write the report in RUN (Broken pipe)' about a report that was written."""
+    (small_run / "report" / "report.html").unlink(missing_ok=True)
+    r_fd, w_fd = os.pipe()
+    os.close(r_fd)
+    try:
+        r = _command(*[small_run if a == "RUN" else a for a in command], stdout=w_fd)
+    finally:
+        os.close(w_fd)
+    assert (r.returncode, r.stderr) == (141, "")
+    if command[0] == "report":
+        assert (small_run / "report" / "report.html").stat().st_size > 10_000
+
+
+@pytest.mark.skipif(not Path("/bin/bash").exists(), reason="runs a bash pipeline")
+def test_report_piped_into_head_prints_its_first_line_and_nothing_else(small_run):
+    """`unmatched-sim report RUN | head -1`: head's line and not a word more; the command's status
+    (bash's PIPESTATUS) is 141 if it wrote after head had gone, else 0."""
+    p = subprocess.run(f"{sys.executable} -m sim.cli report {small_run} | head -1; exit ${{PIPESTATUS[0]}}",
+                       shell=True, executable="/bin/bash", cwd=ROOT, capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=900)
+    assert (p.stdout, p.stderr) == ("\n", "") and p.returncode in (0, 141), (p.returncode, p.stderr)

@@ -500,6 +500,8 @@ def report(run_dir, against):
         raise click.BadParameter(str(e), param_hint="RUN_DIR") from None
     except ValueError as e:
         raise click.UsageError(str(e)) from None
+    except BrokenPipeError:
+        raise                   # (stdout piped into head: the report is written; sim.cli.app ends quietly)
     except OSError as e:
         raise click.ClickException(f"cannot write the report in {run_dir} ({e.strerror or e})") from None
 
