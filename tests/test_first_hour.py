@@ -221,3 +221,77 @@ def test_report_piped_into_head_prints_its_first_line_and_nothing_else(small_run
                        shell=True, executable="/bin/bash", cwd=ROOT, capture_output=True, text=True,
                        env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=900)
     assert (p.stdout, p.stderr) == ("\n", "") and p.returncode in (0, 141), (p.returncode, p.stderr)
+
+
+# ------------------------------------------------------------------ battlefield maps: ids clear of everything
+
+
+def _board_figures(key):
+    """The two drawings of battlefield ``key``: the report's map (values in the spaces, S1/S2) and
+    the replay viewer's board as ``board_svg`` draws it (zones, S1..S4), each with its facts."""
+    import numpy as np
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from reports.board import draw_battlefield, layout_xy, space_radius, viewer_battlefield
+    from reports.plots import plot_space_map
+    from reports.tables import space_counts
+    from sim.content.battlefields import load_battlefield
+    from sim.runs.plan import battlefield_facts
+    bf = load_battlefield(key)
+    info = battlefield_facts(bf)
+    n = len(info["space_ids"])
+    rng = np.random.default_rng(3)
+    stored = pd.DataFrame({"battlefield": [key], "combats": [rng.integers(0, 300, n)],
+                           "defeats": [rng.integers(0, 60, n)], "games": [100]})
+    yield plot_space_map(space_counts(stored, {key: info}), info), info
+    info = viewer_battlefield(bf)
+    xy = layout_xy(info)
+    r = space_radius(xy)
+    w, h = np.ptp(xy[:, 0]) + 3.2 * r, np.ptp(xy[:, 1]) + 3.7 * r
+    fig = Figure(figsize=(9.0, 9.0 * h / w))
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_axis_off()
+    draw_battlefield(ax, info, fontsize=7.0)
+    ax.set_adjustable("datalim")
+    yield fig, info
+
+
+@pytest.mark.parametrize("key", ["baskerville_manor", "fayrlund_forest", "kaer_morhen", "marmoreal", "sarpedon",
+                                 "soho"])
+def test_every_space_id_on_a_battlefield_map_is_clear_of_the_other_texts_spaces_and_rings(key):
+    """Issue 31: on Marmoreal's map the id under M07 ran into M13's start ring, and the start
+    spaces' 'M13 S1' and 'M31 S2' were crossed by their own rings. Every id of every battlefield,
+    on the report's map and on the viewer's board: no text overlaps another, no id touches a
+    space or a ring (its own included), and each id is nearer its own space than any other."""
+    import numpy as np
+
+    from helpers.plot_text import drawn_texts, text_overlaps, texts_on_circles
+    from reports.board import PASSAGE_RING, PASSAGE_WIDTH, START_RING, START_WIDTH, layout_xy, space_radius
+    from sim.content.battlefields import list_battlefields
+    assert key in list_battlefields()
+    for fig, info in _board_figures(key):
+        ids = set(info["space_ids"])
+        xy, r = layout_xy(info), space_radius(layout_xy(info))
+        circles = []
+        for ax in fig.axes:
+            if ax.get_label() == "<colorbar>":
+                continue
+            for i, sid in enumerate(info["space_ids"]):
+                circles.append((sid, ax, tuple(xy[i]), r, 1.0))
+            circles += [(f"ring of {info['space_ids'][s]}", ax, tuple(xy[s]), r * START_RING, START_WIDTH)
+                        for s in info["starts"]]
+            circles += [(f"passage ring of {info['space_ids'][s]}", ax, tuple(xy[s]), r * PASSAGE_RING,
+                         PASSAGE_WIDTH) for s in info.get("passages", [])]
+        assert text_overlaps(fig) == []
+        assert texts_on_circles(fig, circles, which=lambda t, ids=ids: t.split(" ")[0] in ids) == []
+        texts, renderer = drawn_texts(fig)
+        labels = [t for t in texts if t.get_text().split(" ")[0] in ids]
+        maps = len([ax for ax in fig.axes if ax.get_label() != "<colorbar>"])
+        assert len(labels) == maps * len(ids)
+        for t in labels:
+            box = t.get_window_extent(renderer)
+            centre = np.array([(box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2])
+            gaps = {sid: np.hypot(*(t.axes.transData.transform(xy[i]) - centre)) for i, sid in
+                    enumerate(info["space_ids"])}
+            assert min(gaps, key=gaps.get) == t.get_text().split(" ")[0], t.get_text()
