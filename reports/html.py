@@ -132,8 +132,8 @@ def write_html(path, tables: dict, pngs: dict, summary: str, examples: str = "")
                         'are small samples: <code>unmatched-sim loadouts HERO</code> measures them properly.</p>'
                         + table_html(lb[["hero", "opponent", "best_loadout", "score", "lo", "hi", "games", "differ",
                                          "ties"]])
-                        + "<details><summary>effect of each gear choice (others held fixed)</summary>"
-                        + table_html(ge) + "</details>")
+                        + ("<details><summary>effect of each gear choice (others held fixed)</summary>"
+                           + table_html(ge) + "</details>" if ge is not None and len(ge) else ""))
     else:
         lo_body = '<p class="note">No hero in this run has choice groups (loadouts).</p>'
     sec("loadouts", "Loadouts", lo_body)

@@ -295,3 +295,26 @@ def test_every_space_id_on_a_battlefield_map_is_clear_of_the_other_texts_spaces_
             gaps = {sid: np.hypot(*(t.axes.transData.transform(xy[i]) - centre)) for i, sid in
                     enumerate(info["space_ids"])}
             assert min(gaps, key=gaps.get) == t.get_text().split(" ")[0], t.get_text()
+
+
+# ------------------------------------------------------------------ a matrix without a hero with gear
+
+
+def test_a_matrix_without_a_hero_with_gear_writes_no_empty_loadout_tables(small_run, tmp_path):
+    """Issue 31: a matrix of Medusa, Sinbad and Alice wrote loadouts.csv, loadout_best.csv and
+    gear_effects.csv (and their Parquet) with a header and no row. Now none is written (a stale
+    one is removed) and the HTML says in one line that no hero has loadouts."""
+    from reports import LOADOUT_TABLES, build_report
+    out = tmp_path / "report"
+    (out / "tables").mkdir(parents=True)
+    (out / "tables" / "gear_effects.csv").write_text("hero,opponent,group,option,reference,effect\n")
+    rep = build_report(small_run, out_dir=out, replays=False)
+    names = sorted(p.name for p in (out / "tables").iterdir())
+    assert not [n for n in names if n.split(".")[0] in LOADOUT_TABLES], names
+    assert len(names) == 2 * 10 and "strength.csv" in names and "spaces.parquet" in names
+    assert not set(LOADOUT_TABLES) & set(rep.csv)
+    page = rep.html.read_text(encoding="utf-8")
+    section = page[page.index('<h2 id="loadouts">'):page.index("<h2", page.index('<h2 id="loadouts">') + 5)]
+    assert section == ('<h2 id="loadouts">Loadouts</h2>\n'
+                       '<p class="note">No hero in this run has choice groups (loadouts).</p>\n')
+    assert "(no rows)" not in page
