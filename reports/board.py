@@ -30,6 +30,8 @@ from matplotlib.patches import Circle, FancyArrowPatch, Wedge
 
 from sim.engine.codes import FS_IN_PLAY
 
+from .format import short_name
+
 HEAT_CMAP = "YlOrRd"
 #: token colours per seat: a duel's two players; a team game's seats 1-4 (team 1 blue and
 #: teal, team 2 red and orange)
@@ -264,16 +266,8 @@ def _compact_svg(svg: str) -> str:
 
 
 def token_label(name: str) -> str:
-    """A fighter's name short enough for its token: without a leading 'The ', 'Dr. ' or
-    'King ', and cut before ' of ' or ' & ' ('Geralt of Rivia' -> 'Geralt', 'Dr. Jekyll &
-    Mr. Hyde' -> 'Jekyll', 'Harpy 2' stays)."""
-    out = name
-    for cut in (" of ", " & "):
-        out = out.split(cut)[0]
-    for head in ("The ", "Dr. ", "King "):
-        if out.startswith(head) and len(out) > len(head):
-            out = out[len(head):]
-    return out
+    """A fighter's name short enough for its token (:func:`reports.format.short_name`)."""
+    return short_name(name)
 
 
 def board_figure(replay, event: int, width_in: float = 9.0) -> Figure:

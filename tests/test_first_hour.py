@@ -318,3 +318,70 @@ def test_a_matrix_without_a_hero_with_gear_writes_no_empty_loadout_tables(small_
     assert section == ('<h2 id="loadouts">Loadouts</h2>\n'
                        '<p class="note">No hero in this run has choice groups (loadouts).</p>\n')
     assert "(no rows)" not in page
+
+
+# ------------------------------------------------------------------ printed tables name heroes as the plots do
+
+
+@pytest.fixture(scope="module")
+def named_run(tmp_path_factory):
+    """A matrix run of heroes whose keys and names differ: Medusa, Dr. Jekyll & Mr. Hyde, King Arthur."""
+    from sim.runs.matrix import run_matrix
+    d = tmp_path_factory.mktemp("first_hour_names") / "run"
+    run_matrix(d, games=24, heroes=["medusa", "jekyll_hyde", "king_arthur"], battlefields=["soho"], seed=2, jobs=1)
+    return d
+
+
+KEYS = ("jekyll_hyde", "king_arthur")
+
+
+def _cli(*args):
+    from click.testing import CliRunner
+
+    from sim.cli import main
+    r = CliRunner().invoke(main, [str(a) for a in args])
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+def test_the_matrix_summary_names_heroes_by_their_display_names_and_the_csv_keeps_the_keys(named_run):
+    out = _cli("report", named_run)
+    lines = out.splitlines()
+    assert not any(k in out for k in KEYS), out
+    top = lines.index(next(ln for ln in lines if ln.startswith("hero ")))
+    assert sorted(ln.split("  ")[0] for ln in lines[top + 1:top + 4]) == ["Dr. Jekyll & Mr. Hyde", "King Arthur",
+                                                                           "Medusa"]
+    grid = lines.index("Score of row hero vs column hero (draws count half):")
+    assert lines[grid + 1].split() == ["Jekyll", "Arthur", "Medusa"]        # (columns in key order)
+    assert [ln[:23].rstrip() for ln in lines[grid + 2:grid + 5]] == ["Dr. Jekyll & Mr. Hyde", "King Arthur", "Medusa"]
+    assert lines[grid + 2][23:].split()[0] == "50.0%"                       # the mirror, in its column
+    import pandas as pd
+    assert sorted(pd.read_csv(named_run / "report" / "tables" / "strength.csv")["hero"]) == ["jekyll_hyde",
+                                                                                          "king_arthur", "medusa"]
+
+
+def test_arena_and_replay_list_print_display_names(named_run):
+    out = _cli("arena", "--ai", "standard", "--vs", "greedy", "--games", "6", "--heroes", "medusa,jekyll_hyde",
+               "-b", "soho", "-j", "1")
+    rows = [ln for ln in out.splitlines()[2:] if not ln.startswith(("overall", "first player"))]
+    assert [ln.split("  ")[0] for ln in rows] == ["Dr. Jekyll & Mr. Hyde", "Medusa"] and "jekyll_hyde" not in out
+    out = _cli("replay", named_run, "--list", "--matchup", "jekyll_hyde,king_arthur", "--limit", "2")
+    first = out.splitlines()[0]
+    assert first.startswith("game ") and any(f": {a} vs {b} on Soho, seed " in first for a, b in (
+        ("Dr. Jekyll & Mr. Hyde", "King Arthur"), ("King Arthur", "Dr. Jekyll & Mr. Hyde"))), first
+    assert first.endswith(" turns") and not any(k in first for k in (*KEYS, "soho"))
+
+
+def test_loadouts_and_compare_name_the_opponents(tmp_path):
+    out = _cli("loadouts", "geralt", "--games", "16", "--opponents", "jekyll_hyde,king_arthur", "-b", "soho",
+               "--out", tmp_path / "lo", "-j", "1", "-q")
+    head = out.splitlines().index(next(ln for ln in out.splitlines() if ln.startswith("opponent ")))
+    assert [ln.split("  ")[0] for ln in out.splitlines()[head + 1:head + 3]] == ["Dr. Jekyll & Mr. Hyde", "King Arthur"]
+    assert not any(k in out for k in KEYS)
+    variant = tmp_path / "v.toml"
+    variant.write_text('name = "medusa +2"\n[hero.medusa]\nhealth = 18\n')
+    out = _cli("compare", "--variant", variant, "--hero", "medusa", "--opponents", "jekyll_hyde,king_arthur",
+               "-b", "soho", "--games", "8", "--out", tmp_path / "cmp", "-j", "1", "-q")
+    head = out.splitlines().index(next(ln for ln in out.splitlines() if ln.startswith("opponent ")))
+    assert [ln.split("  ")[0] for ln in out.splitlines()[head + 1:head + 3]] == ["Dr. Jekyll & Mr. Hyde", "King Arthur"]
+    assert not any(k in out for k in KEYS)

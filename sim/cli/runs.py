@@ -136,6 +136,7 @@ def _note_uneven_split(plan, games: int) -> None:
             uneven[(a, b)] = k
     if uneven:
         (a, b), k = max(uneven.items(), key=lambda kv: kv[1])
+        a, b = (plan.hero_info.get(h, {}).get("name", h) for h in (a, b))
         click.echo(f"note: {games} games per pair do not split evenly over battlefields, loadouts and seats "
                    f"({len(uneven)} pair(s), e.g. {a} vs {b}: {k} slots); some slots get one game more. "
                    f"A multiple of {k} splits that pair exactly.", err=True)
