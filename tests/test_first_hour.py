@@ -47,6 +47,15 @@ def test_loky_workers_start_with_ctrl_c_blocked_and_the_command_keeps_it():
 
 
 @pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_a_local_dask_clusters_workers_start_with_ctrl_c_blocked_too():
+    pytest.importorskip("distributed")
+    with open_pool(Backend("dask", 1)) as pool:
+        got = list(pool.run_on_workers(_worker_state).values())
+    assert len(got) == 1 and got[0][0] != os.getpid() and got[0][1] is True
+    assert not _sigint_blocked()
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
 def test_a_ctrl_c_while_a_worker_is_spawned_is_delivered_after_the_spawn_not_lost(monkeypatch):
     from joblib.externals.loky.backend import fork_exec as module
     seen = {}

@@ -269,25 +269,32 @@ def workers_ignore_ctrl_c() -> None:
     the spawn alone: a Ctrl-C in that moment is kept pending and delivered as soon as the spawn
     returns, never lost. Wraps loky's ``fork_exec`` once (loky imports it at each spawn); with a
     joblib that has no such function, nothing changes."""
+    _spawn_without_ctrl_c("joblib.externals.loky.backend.fork_exec", "fork_exec")
+
+
+def _spawn_without_ctrl_c(module_name: str, function: str) -> None:
+    """Wrap ``module_name.function`` (a function that starts a process by fork and exec) so that
+    the process starts with SIGINT blocked (see :func:`workers_ignore_ctrl_c`); once."""
+    import importlib
     if not hasattr(signal, "pthread_sigmask"):          # pragma: no cover (not POSIX)
         return
     try:
-        from joblib.externals.loky.backend import fork_exec as module
+        module = importlib.import_module(module_name)
     except ImportError:                                   # pragma: no cover (another joblib)
         return
-    spawn = getattr(module, "fork_exec", None)
+    spawn = getattr(module, function, None)
     if spawn is None or getattr(spawn, "_blocks_sigint", False):
         return
 
-    def fork_exec(*args, **kwargs):
+    def spawn_blocked(*args, **kwargs):
         before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             return spawn(*args, **kwargs)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
-    fork_exec._blocks_sigint = True
-    module.fork_exec = fork_exec
+    spawn_blocked._blocks_sigint = True
+    setattr(module, function, spawn_blocked)
 
 
 def stop_local_workers(kill: bool = False) -> None:
@@ -475,10 +482,26 @@ def _connect(backend: Backend):
 
 
 def _local_cluster(n: int):
+    """A local dask cluster of ``n`` single-threaded worker processes and its client. Its worker
+    processes start with SIGINT blocked, as loky's do (:func:`workers_ignore_ctrl_c`); a Ctrl-C
+    while the cluster starts (a second or two) takes effect once it has started, so that it is
+    closed whole (a cluster interrupted half-built fails to close at exit, with a traceback)."""
     from distributed import Client, LocalCluster
-    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
-                           silence_logs=logging.CRITICAL)
+    _spawn_without_ctrl_c("multiprocessing.util", "spawnv_passfds")
+    pressed: list = []
     try:
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
+    except ValueError:          # not the main thread: Ctrl-C is the main thread's anyway
+        previous = None
+    try:
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
+                               silence_logs=logging.CRITICAL)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    try:
+        if pressed:
+            raise KeyboardInterrupt
         return cluster, Client(cluster, set_as_default=False)
     except BaseException:
         cluster.close()
