@@ -22,8 +22,8 @@ fresh worker processes, up to :data:`LOKY_ALLOWED_FAILURES` losses in a row with
 finished task. The runner stores each chunk once, by name. A loky worker whose driver
 process is gone (``kill -9`` of the command) exits by itself within a second or so (the
 check runs between the engine's calls, which hold Python's lock: :func:`watch_driver`), so
-no worker or resource tracker outlives a killed run. A loky worker starts with SIGINT blocked
-(:func:`workers_ignore_ctrl_c`): Ctrl-C at a terminal reaches the whole foreground process group,
+no worker or resource tracker outlives a killed run. A loky worker, and a local dask
+cluster's, starts with SIGINT blocked (:func:`workers_ignore_ctrl_c`): Ctrl-C at a terminal reaches the whole foreground process group,
 and the command alone handles it (it stops the workers and keeps the finished tasks), so no
 worker prints a traceback of its own. Nothing here knows about the engine.
 """
