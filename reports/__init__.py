@@ -22,6 +22,9 @@ from .render import REPORT_DIR, ReportFiles, report_dirs, write_pngs, write_tabl
 from .stats import bradley_terry, wilson
 from .tables import TABLE_NAMES, compute_tables, sensitive_marks, summary_text
 
+#: the loadout tables of a matrix report: not written when they have no row (no hero with gear)
+LOADOUT_TABLES = ("loadouts", "loadout_best", "gear_effects")
+
 __all__ = ["REPORT_DIR", "Report", "bradley_terry", "build_report", "compute_tables", "summary_text", "wilson"]
 
 
@@ -41,7 +44,8 @@ def build_report(run_dir, out_dir=None, against=None, replays: bool = True) -> R
     """Build every table, plot and the HTML report of a run folder.
 
     Writes into ``out_dir`` (default ``RUN_DIR/report``): ``tables/<name>.csv`` and
-    ``tables/<name>.parquet`` for each of ``TABLE_NAMES``, ``plots/<name>.png``
+    ``tables/<name>.parquet`` for each of ``TABLE_NAMES`` (the :data:`LOADOUT_TABLES` only when
+    they have rows: a run with a hero with gear), ``plots/<name>.png``
     (matchups, strength, battlefield_hero, game_length, map_<battlefield>) and
     ``report.html`` (self-contained: plots embedded) and, with ``replays``, the replay
     pages of a few example games of every matchup in ``replays/`` (linked from the report;
@@ -65,17 +69,24 @@ def build_report(run_dir, out_dir=None, against=None, replays: bool = True) -> R
     tables = compute_tables(run_dir)
     names_written = list(TABLE_NAMES)
     if against is not None:
-        from .diff import load_side, sensitive_cells
+        from .diff import RunSide, load_side, same_ai_note, sensitive_cells
         tables["ai_sensitive"] = sensitive_cells(run_dir, against)
         other = load_side(against)
-        tables["against"] = {"run": str(against), "ai": other.ai, "games": other.games}
+        this = RunSide(run_dir, tables["manifest"], 0, None)
+        tables["against"] = {"run": str(against), "ai": other.ai, "games": other.games,
+                             "same_ai": same_ai_note(this, other)}
         names_written.append("ai_sensitive")
+    # a run without a hero with gear (or whose gear heroes play one loadout each) has no loadout
+    # rows: no header-only files for them
+    empty = [n for n in LOADOUT_TABLES if not len(tables[n])]
+    names_written = [n for n in names_written if n not in empty]
     out = report_dirs(run_dir, out_dir)
     rep = Report(out, out / "report.html", tables, summary_text(tables))
     write_tables(out, tables, names_written, rep.csv, rep.parquet)
-    if against is None:   # a report rebuilt without --against: no stale marks of an earlier one
+    # a report rebuilt without --against: no stale marks of an earlier one (nor stale loadout tables)
+    for name in empty + ([] if against is not None else ["ai_sensitive"]):
         for ext in ("csv", "parquet"):
-            (out / "tables" / f"ai_sensitive.{ext}").unlink(missing_ok=True)
+            (out / "tables" / f"{name}.{ext}").unlink(missing_ok=True)
 
     m = tables["manifest"]
     names = hero_names(m)

@@ -15,12 +15,13 @@ in the mirror matches alone, and the first player's score (seat effect).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
 from sim.runs.arena import ArenaPlay, play_arena
 
+from .format import distinct_names
 from .stats import score_interval, wilson
 
 COUNTS = ["games", "wins", "draws", "losses"]
@@ -44,6 +45,7 @@ class ArenaResult:
     first_player: dict
     seconds: float
     variant: str = ""     # the designer variant's name, '' for none
+    names: dict = field(default_factory=dict)     # hero key -> display name (the printed table's)
 
     @property
     def games_per_second(self) -> float:
@@ -88,7 +90,8 @@ def score_arena(play: ArenaPlay) -> ArenaResult:
     lo, hi = wilson(fw + 0.5 * draws, n)
     first = {"games": n, "first_wins": fw, "draws": draws, "score": (fw + 0.5 * draws) / n,
              "low": float(lo), "high": float(hi)}
-    return ArenaResult(play.ai, play.vs, df, per_hero, overall, first, play.seconds, play.variant)
+    return ArenaResult(play.ai, play.vs, df, per_hero, overall, first, play.seconds, play.variant,
+                       distinct_names(play.names))
 
 
 def run_arena(ai="standard", vs="greedy", games: int = 2000, heroes=None, battlefields=None, seed: int = 1,
@@ -106,16 +109,19 @@ def run_arena(ai="standard", vs="greedy", games: int = 2000, heroes=None, battle
 
 
 def format_arena(res: ArenaResult) -> str:
-    """A readable table of an arena result: one line per hero (games, wins, draws, score,
-    95% interval, mirror score), the overall line and the first player's score."""
+    """A readable table of an arena result: one line per hero by its display name (games,
+    wins, draws, score, 95% interval, mirror score), the overall line and the first player's
+    score."""
+    names = res.names
+    hw = max([22] + [len(names.get(h, h)) + 2 for h in res.per_hero["hero"]])
     lines = [f"{res.ai} vs {res.vs}: {res.overall['games']} games in {res.seconds:.1f} s "
              f"({res.games_per_second:,.0f} games/s)" + (f"; variant {res.variant!r}" if res.variant else ""),
-             f"{'hero':<22}{'games':>7}{'wins':>7}{'draws':>7}{'score':>8}   95% interval   mirror score"]
+             f"{'hero':<{hw}}{'games':>7}{'wins':>7}{'draws':>7}{'score':>8}   95% interval   mirror score"]
     for _, r in res.per_hero.iterrows():
-        lines.append(f"{r['hero']:<22}{int(r['games']):>7}{int(r['wins']):>7}{int(r['draws']):>7}"
+        lines.append(f"{names.get(r['hero'], r['hero']):<{hw}}{int(r['games']):>7}{int(r['wins']):>7}{int(r['draws']):>7}"
                      f"{r['score']:>8.3f}   {r['low']:.3f}-{r['high']:.3f}    {r['mirror_score']:.3f}")
     o = res.overall
-    lines.append(f"{'overall':<22}{o['games']:>7}{o['wins']:>7}{o['draws']:>7}{o['score']:>8.3f}   "
+    lines.append(f"{'overall':<{hw}}{o['games']:>7}{o['wins']:>7}{o['draws']:>7}{o['score']:>8.3f}   "
                  f"{o['low']:.3f}-{o['high']:.3f}")
     f = res.first_player
     lines.append(f"first player's score: {f['score']:.3f} ({f['low']:.3f}-{f['high']:.3f}) over {f['games']} games")

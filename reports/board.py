@@ -30,6 +30,8 @@ from matplotlib.patches import Circle, FancyArrowPatch, Wedge
 
 from sim.engine.codes import FS_IN_PLAY
 
+from .format import short_name
+
 HEAT_CMAP = "YlOrRd"
 #: token colours per seat: a duel's two players; a team game's seats 1-4 (team 1 blue and
 #: teal, team 2 red and orange)
@@ -68,15 +70,17 @@ def space_radius(xy: np.ndarray) -> float:
 
 
 def draw_battlefield(ax, info: dict, values=None, cmap: str = HEAT_CMAP, vmax: float | None = None,
-                     show_values: bool = True, fontsize: float = 6.0):
+                     show_values: bool = True, fontsize: float = 6.0, labels: bool = True):
     """Draw battlefield ``info`` on matplotlib axes ``ax`` (aspect equal, y down, no ticks).
 
     ``values``: (S,) floats to colour the spaces by (NaN: no value), on ``cmap`` from 0 to
     ``vmax`` (default: the largest value, 1 if none is positive), printed inside each
     space when ``show_values``; None fills each space with its zones' colours (grey when
-    the manifest has no zones). Space ids are written under the spaces, start spaces
-    ringed and labelled S1..S4, secret passages ringed with a dashed line, lines join
-    adjacent spaces and one-way paths are arrows in their direction of movement.
+    the manifest has no zones). Space ids are written next to the spaces, under them where
+    there is room (:func:`label_spaces`; ``labels=False`` leaves them to the caller, once its
+    figure's layout is final), start spaces ringed and labelled S1..S4, secret passages ringed
+    with a dashed line, lines join adjacent spaces and one-way paths are arrows in their
+    direction of movement.
 
     Returns ``(xy, radius, mappable)``: (S, 2) float64 space centres in the axes' data
     coordinates (layout pixels), the space radius in the same units, and the colour
@@ -119,19 +123,12 @@ def draw_battlefield(ax, info: dict, values=None, cmap: str = HEAT_CMAP, vmax: f
                                    edgecolor="none", zorder=2))
             ax.add_patch(Circle(tuple(p), r, facecolor="none", edgecolor="#4a5568", linewidth=0.9, zorder=2))
     for s in info.get("passages", []):
-        ax.add_patch(Circle(tuple(xy[s]), r * 1.22, facecolor="none", edgecolor=PASSAGE_COLOUR, linewidth=1.6,
-                            linestyle="--", zorder=3))
-    tags = {}
-    for k, s in enumerate(info.get("starts", [])):
+        ax.add_patch(Circle(tuple(xy[s]), r * PASSAGE_RING, facecolor="none", edgecolor=PASSAGE_COLOUR,
+                            linewidth=PASSAGE_WIDTH, linestyle="--", zorder=3))
+    for s in info.get("starts", []):
         if 0 <= s < len(xy):
-            tags[s] = f"S{k + 1}"
-            ax.add_patch(Circle(tuple(xy[s]), r * 1.12, facecolor="none", edgecolor=START_COLOUR, linewidth=2.0,
-                                zorder=3))
-    for i, sid in enumerate(info["space_ids"]):
-        tag = tags.get(i)
-        ax.text(xy[i, 0], xy[i, 1] + r * 1.08, sid + (f" {tag}" if tag else ""), ha="center", va="top",
-                fontsize=fontsize, color=START_COLOUR if tag else "#4a5568", zorder=4,
-                fontweight="bold" if tag else "normal")
+            ax.add_patch(Circle(tuple(xy[s]), r * START_RING, facecolor="none", edgecolor=START_COLOUR,
+                                linewidth=START_WIDTH, zorder=3))
     ax.set_aspect("equal")
     pad = r * 1.6
     if len(xy):
@@ -141,7 +138,95 @@ def draw_battlefield(ax, info: dict, values=None, cmap: str = HEAT_CMAP, vmax: f
     ax.set_yticks([])
     for sp in ax.spines.values():
         sp.set_visible(False)
+    if labels:
+        label_spaces(ax, info, fontsize)
     return xy, r, mappable
+
+
+#: the rings around start spaces and secret passages: radius in space radii, line width in points
+START_RING, START_WIDTH = 1.12, 2.0
+PASSAGE_RING, PASSAGE_WIDTH = 1.22, 1.6
+#: where a space's id goes, in order of preference: the directions (degrees from straight down,
+#: y down) tried from under the space round to above it, the first clear of every space, ring
+#: and id taken
+LABEL_ANGLES = (0, 22.5, -22.5, 45, -45, 67.5, -67.5, 90, -90, 112.5, -112.5, 135, -135, 157.5, -157.5, 180)
+
+
+def label_spaces(ax, info: dict, fontsize: float = 6.0) -> list:
+    """Write each space's id (a start space's with its tag S1..S4, in bold) next to its space on
+    axes ``ax`` already drawn by :func:`draw_battlefield`, at the first direction of
+    :data:`LABEL_ANGLES` where the id's box is clear of every space, every start or passage
+    ring and every id placed before it, inside the axes' limits and nearer its own space than
+    any other (under the space when nothing is clear). The boxes are measured for the axes' size on the figure, so call it once
+    the figure's layout is final (``draw_battlefield(..., labels=False)``, the layout, then
+    this). Returns the texts."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextPath
+
+    xy = layout_xy(info)
+    r = space_radius(xy)
+    if not len(xy):
+        return []
+    per_pt = _data_per_point(ax)
+    outer = np.full(len(xy), r)
+    for s in info.get("passages", []):
+        outer[s] = max(outer[s], r * PASSAGE_RING + PASSAGE_WIDTH / 2 * per_pt)
+    tags = {}
+    for k, s in enumerate(info.get("starts", [])):
+        if 0 <= s < len(xy):
+            tags[s] = f"S{k + 1}"
+            outer[s] = max(outer[s], r * START_RING + START_WIDTH / 2 * per_pt)
+    gap = 0.08 * r
+    (x0, x1), (y1, y0) = sorted(ax.get_xlim()), sorted(ax.get_ylim(), reverse=True)
+    placed: list = []
+    texts = []
+    for i, sid in enumerate(info["space_ids"]):
+        tag = tags.get(i)
+        text = sid + (f" {tag}" if tag else "")
+        weight = "bold" if tag else "normal"
+        ext = TextPath((0, 0), text, size=fontsize, prop=FontProperties(weight=weight)).get_extents()
+        hw, hh = (ext.width / 2 + 1.0) * per_pt, 0.62 * fontsize * per_pt       # (a line is ~1.2 em high)
+        best = None
+        for angle in LABEL_ANGLES:
+            ux, uy = np.sin(np.radians(angle)), np.cos(np.radians(angle))
+            reach = outer[i] + gap + hw * abs(ux) + hh * abs(uy)     # (the box just clear of the ring)
+            cx, cy = xy[i, 0] + reach * ux, xy[i, 1] + reach * uy
+            box = (cx - hw, cy - hh, cx + hw, cy + hh)
+            inside = x0 <= box[0] and box[2] <= x1 and y0 <= box[1] and box[3] <= y1
+            near = np.hypot(xy[:, 0] - cx, xy[:, 1] - cy)
+            clear = inside and int(np.argmin(near)) == i \
+                and not any(_box_hits_circle(box, xy[j], outer[j] + gap / 2) for j in range(len(xy))) \
+                and not any(_boxes_meet(box, b) for b in placed)
+            if clear or best is None:
+                best = (cx, cy, box)
+            if clear:
+                break
+        cx, cy, box = best
+        placed.append(box)
+        texts.append(ax.text(cx, cy, text, ha="center", va="center", fontsize=fontsize, zorder=4,
+                             color=START_COLOUR if tag else "#4a5568", fontweight=weight))
+    return texts
+
+
+def _data_per_point(ax) -> float:
+    """The axes' data units per typographic point as the figure is laid out now (aspect equal)."""
+    fig = ax.figure
+    ax.apply_aspect()
+    pos = ax.get_position()
+    w_pt, h_pt = pos.width * fig.get_figwidth() * 72, pos.height * fig.get_figheight() * 72
+    (xa, xb), (ya, yb) = ax.get_xlim(), ax.get_ylim()
+    return max(abs(xb - xa) / max(w_pt, 1e-9), abs(yb - ya) / max(h_pt, 1e-9))
+
+
+def _box_hits_circle(box, centre, radius: float) -> bool:
+    """Whether the rectangle ``box`` (x0, y0, x1, y1) and the disc of ``radius`` around ``centre`` meet."""
+    nx = min(max(centre[0], box[0]), box[2])
+    ny = min(max(centre[1], box[1]), box[3])
+    return (nx - centre[0]) ** 2 + (ny - centre[1]) ** 2 < radius ** 2
+
+
+def _boxes_meet(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def board_svg(info: dict, width_in: float = 9.0) -> tuple[str, dict]:
@@ -181,16 +266,8 @@ def _compact_svg(svg: str) -> str:
 
 
 def token_label(name: str) -> str:
-    """A fighter's name short enough for its token: without a leading 'The ', 'Dr. ' or
-    'King ', and cut before ' of ' or ' & ' ('Geralt of Rivia' -> 'Geralt', 'Dr. Jekyll &
-    Mr. Hyde' -> 'Jekyll', 'Harpy 2' stays)."""
-    out = name
-    for cut in (" of ", " & "):
-        out = out.split(cut)[0]
-    for head in ("The ", "Dr. ", "King "):
-        if out.startswith(head) and len(out) > len(head):
-            out = out[len(head):]
-    return out
+    """A fighter's name short enough for its token (:func:`reports.format.short_name`)."""
+    return short_name(name)
 
 
 def board_figure(replay, event: int, width_in: float = 9.0) -> Figure:

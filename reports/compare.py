@@ -149,6 +149,7 @@ def summary_text(table: pd.DataFrame, settings: dict, names: dict, changes: list
     v = settings["variant"]
     a = table.set_index("opponent").loc[ALL_OPPONENTS]
     rounded = any(n != settings["games_requested"] for n in settings["games_per_opponent"].values())
+    ow = max([18] + [len(opponent_label(o, names)) + 2 for o in table["opponent"] if o != ALL_OPPONENTS])
     lines = [f"Variant {v['name']!r} ({v['file']}): " + ("; ".join(changes) if changes else "(no changes listed)"),
              f"{hero} against {plural(len(settings['opponents']), 'opponent')} on "
              f"{plural(len(settings['battlefields']), 'battlefield')}, "
@@ -156,13 +157,13 @@ def summary_text(table: pd.DataFrame, settings: dict, names: dict, changes: list
              + ("; rounded up so every battlefield, seat and loadout gets the same number" if rounded else "") + ").",
              f"Overall: {pct(a['baseline'])} -> {pct(a['variant'])}, change {pts(a['change'])} points "
              f"[{pts(a['lo'])}, {pts(a['hi'])}], p {pvalue(a['p'])} (Holm {pvalue(a['p_holm'])}): {a['verdict']}.",
-             "", f"{'opponent':<18}{'baseline':>9}{'variant':>9}{'change':>8}  {'95% interval':<17}"
+             "", f"{'opponent':<{ow}}{'baseline':>9}{'variant':>9}{'change':>8}  {'95% interval':<17}"
                  f"{'p Holm':>8}  verdict"]
     for _, r in table.iterrows():
         if r["opponent"] == ALL_OPPONENTS:
             continue
         interval = f"[{pts(r['lo'])}, {pts(r['hi'])}]"
-        lines.append(f"{r['opponent']:<18}{pct(r['baseline']):>9}{pct(r['variant']):>9}{pts(r['change']):>8}  "
+        lines.append(f"{opponent_label(r['opponent'], names):<{ow}}{pct(r['baseline']):>9}{pct(r['variant']):>9}{pts(r['change']):>8}  "
                      f"{interval:<17}{pvalue(r['p_holm']):>8}  {r['verdict']}")
     lines.append("(paired games: same seeds with and without the variant; change in points of win rate, draws half; "
                  "paired t-test, Holm-corrected over the opponents and the overall row)")

@@ -206,6 +206,25 @@ def settings_notes(a: RunSide, b: RunSide) -> list:
     return out or ["the runs have the same settings (a run against itself, or another seed)"]
 
 
+def same_ai_note(a: RunSide, b: RunSide) -> str | None:
+    """What a comparison of two runs measures when both used the same AI profile (the matrix
+    report's ``--against``, whose marks are meant to show the cells that change with the AI):
+    one sentence, or None when the profiles differ. Only the seed differs: sampling noise only;
+    nothing differs: the same games; else the settings that differ."""
+    if a.ai != b.ai:
+        return None
+    other = [n.split(":", 1)[0] for n in settings_notes(a, b)
+             if not n.startswith(("note:", "the runs have the same settings"))]
+    head = f"both runs used the AI profile {a.ai}"
+    if not other:
+        return head + (" with the same settings and seed: they hold the same games, so no cell can change (the "
+                       "comparison does not measure the AI).")
+    if other == ["seed"]:
+        return head + (" and differ only in their seed: the comparison measures sampling noise only, not the AI. "
+                       "Give --against a run of another --ai to find the AI-sensitive cells.")
+    return head + f": the comparison measures what else differs ({', '.join(other)}), not the AI."
+
+
 # ------------------------------------------------------------------ the tables
 
 

@@ -76,6 +76,29 @@ def battlefield_names(manifest: dict) -> dict:
     return {k: v["name"] for k, v in manifest["battlefields"].items()}
 
 
+def short_name(name: str) -> str:
+    """A hero's or fighter's name short enough for a narrow column or a token: without a
+    leading 'The ', 'Dr. ' or 'King ', and cut before ' of ' or ' & ' ('Geralt of Rivia' ->
+    'Geralt', 'Dr. Jekyll & Mr. Hyde' -> 'Jekyll', 'King Arthur' -> 'Arthur'; 'Harpy 2' stays)."""
+    out = name
+    for cut in (" of ", " & "):
+        out = out.split(cut)[0]
+    for head in ("The ", "Dr. ", "King "):
+        if out.startswith(head) and len(out) > len(head):
+            out = out[len(head):]
+    return out
+
+
+def column_names(keys, names: dict) -> dict:
+    """Key -> the heading of its column in a printed table: the display name's
+    :func:`short_name` ('Jekyll' for 'Dr. Jekyll & Mr. Hyde'), or the whole display name where
+    two keys' short names would be the same."""
+    full = {k: names.get(k, k) for k in keys}
+    short = {k: short_name(v) for k, v in full.items()}
+    clash = {v for v in short.values() if list(short.values()).count(v) > 1}
+    return {k: full[k] if short[k] in clash else short[k] for k in keys}
+
+
 def opponent_label(opponent: str, names: dict) -> str:
     """An opponent's display name (``names``: key -> name); ``"all opponents"`` for the pooled row."""
     return "all opponents" if opponent == ALL_OPPONENTS else names.get(opponent, opponent)

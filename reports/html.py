@@ -132,8 +132,8 @@ def write_html(path, tables: dict, pngs: dict, summary: str, examples: str = "")
                         'are small samples: <code>unmatched-sim loadouts HERO</code> measures them properly.</p>'
                         + table_html(lb[["hero", "opponent", "best_loadout", "score", "lo", "hi", "games", "differ",
                                          "ties"]])
-                        + "<details><summary>effect of each gear choice (others held fixed)</summary>"
-                        + table_html(ge) + "</details>")
+                        + ("<details><summary>effect of each gear choice (others held fixed)</summary>"
+                           + table_html(ge) + "</details>" if ge is not None and len(ge) else ""))
     else:
         lo_body = '<p class="note">No hero in this run has choice groups (loadouts).</p>'
     sec("loadouts", "Loadouts", lo_body)
@@ -165,4 +165,6 @@ def _sensitive(tables: dict, names: dict) -> str:
             f'(<i>score_a</i>, AI {html.escape(str(tables["manifest"]["settings"]["ai"]))}) and '
             f'{html.escape(ag["run"])} (<i>score_b</i>, AI {html.escape(str(ag["ai"]))}, {ag["games"]} games): '
             'two-proportion z test, Holm-corrected over the cells (<code>unmatched-sim diff</code> gives the '
-            f'whole comparison). {len(shown)} of the cells here.</p>' + table_html(shown[cols]))
+            f'whole comparison). {len(shown)} of the cells here.</p>'
+            + (f'<p class="note"><b>Note</b>: {html.escape(ag["same_ai"])}</p>' if ag.get("same_ai") else "")
+            + table_html(shown[cols]))

@@ -112,15 +112,17 @@ def summary_text(tables: dict, manifest: dict) -> str:
                      f"p {pvalue(t['p'])}, Holm {pvalue(t['p_holm'])}); "
                      + (f"not significantly worse than the best: {a['ties'].replace(';', ', ')}." if a["n_ties"]
                         else "the best is significantly better than every other loadout."))
-    lines += ["", f"{'opponent':<18}{'best loadout':<32}{'score':>7}  {'95% interval':<16}{'differ?':<9}ties"]
+    ow = max([18] + [len(names.get(o, o)) + 2 for o in best.index if o != ALL_OPPONENTS])
+    lines += ["", f"{'opponent':<{ow}}{'best loadout':<32}{'score':>7}  {'95% interval':<16}{'differ?':<9}ties"]
     few = []
     for opp, r in best.iterrows():
         if opp == ALL_OPPONENTS:
             continue
         interval = f"[{pct(r['lo'])}, {pct(r['hi'])}]"
-        few += [f"{opp} {r['games_needed']:.0f}" if r["games_needed"] < float("inf") else f"{opp} (same result "
+        name = opponent_label(opp, names)
+        few += [f"{name} {r['games_needed']:.0f}" if r["games_needed"] < float("inf") else f"{name} (same result "
                 "every game)"] if r["too_few"] else []
-        lines.append(f"{opp:<18}{r['best_loadout']:<32}{pct(r['score']):>7}  {interval:<16}"
+        lines.append(f"{name:<{ow}}{r['best_loadout']:<32}{pct(r['score']):>7}  {interval:<16}"
                      f"{'too few' if r['too_few'] else 'yes' if r['differ'] else 'no':<9}{r['n_ties']}")
     if few:
         per = s.get("games_per_loadout_per_opponent") or {}

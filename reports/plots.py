@@ -18,7 +18,7 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from .board import HEAT_CMAP, draw_battlefield, layout_xy
+from .board import HEAT_CMAP, draw_battlefield, label_spaces, layout_xy
 from .format import ALL, RATING_AXIS, SCORE_AXIS
 from .render import DPI, write_atomic
 
@@ -270,7 +270,7 @@ def plot_space_map(spaces: pd.DataFrame, info: dict) -> Figure:
                            (axes[1], "combats_per_game", "Combats per game (at the defender's space)")):
         v = np.full(len(xy), np.nan)
         v[: len(spaces)] = spaces[col].to_numpy(float)[: len(xy)]
-        _, _, sc = draw_battlefield(ax, info, values=v, cmap=HEAT_CMAP)
+        _, _, sc = draw_battlefield(ax, info, values=v, cmap=HEAT_CMAP, labels=False)
         ax.set_title(title, fontsize=11)
         cb = fig.colorbar(sc, ax=ax, fraction=0.035, pad=0.02)
         cb.set_label("per game")
@@ -279,4 +279,6 @@ def plot_space_map(spaces: pd.DataFrame, info: dict) -> Figure:
     fig.suptitle(f"{info['name']}: where fights happen ({games} games; lines join adjacent spaces; "
                  f"S1/S2 = start spaces{extra})", fontsize=12)
     fig.tight_layout()
+    for ax in axes:         # (the ids are placed for the axes' final size)
+        label_spaces(ax, info)
     return fig

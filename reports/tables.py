@@ -21,7 +21,7 @@ import pandas as pd
 
 from sim.runs.store import read_manifest, read_spaces
 
-from .format import ALL, RATING_DEFINITION, SCORE_DEFINITION, hero_names
+from .format import ALL, RATING_DEFINITION, SCORE_DEFINITION, column_names, hero_names
 from .loadout_stats import matrix_loadout_tables
 from .stats import ELO_PER_LOGIT, bradley_terry, outcome_counts, score_interval
 from .status import run_progress, unfinished_lines
@@ -453,25 +453,31 @@ def summary_text(tables: dict) -> str:
     lines += [""] if lines else []
     lines += [f"AI profile: {settings['ai']} (both seats)."] if "ai" in settings else []
     lines += [f"Variant: {variant_label(variant, list(manifest.get('heroes', {})))}."] if variant else []
+    names = hero_names(manifest)
+    st = tables["strength"]
+    # heroes by their display names, as the plots and the HTML name them (the CSVs keep the keys)
+    hw = max([16] + [len(names.get(h, h)) + 2 for h in st["hero"]])
     lines += [f"{n} games, {draws} draws ({draws / n:.1%}); mean length {tot['mean_turns']:.1f} turns.",
              f"First player scores {fp['p1_score']:.1%} [{fp['lo']:.1%}, {fp['hi']:.1%}] (draws count half).",
-             "", f"{'hero':<16}{'score':>7} {'[lo, hi]':<17}{'rating':>7} {'[rating_lo, rating_hi]':<23}{'games':>7}"]
-    for _, r in tables["strength"].iterrows():
+             "", f"{'hero':<{hw}}{'score':>7} {'[lo, hi]':<17}{'rating':>7} {'[rating_lo, rating_hi]':<23}{'games':>7}"]
+    for _, r in st.iterrows():
         sc = f"{r['score']:>7.1%} [{r['lo']:.1%}, {r['hi']:.1%}]" if pd.notna(r["score"]) else f"{'n/a':>7}"
         rt = (f"{r['rating']:>+7.0f} [{r['rating_lo']:+.0f}, {r['rating_hi']:+.0f}]" if pd.notna(r["rating"])
               else f"{'n/a':>7}")
-        lines.append(f"{r['hero']:<16}{sc:<25}{rt:<31}{int(r['games']):>7}")
+        lines.append(f"{names.get(r['hero'], r['hero']):<{hw}}{sc:<25}{rt:<31}{int(r['games']):>7}")
     lines += [f"({SCORE_DEFINITION};", f" {RATING_DEFINITION})"]
     if tables["strength"]["rating"].isna().all() and len(tables["strength"]) > 1:
         lines.append("(no rating: a hero won or lost every game against the others; play more games)")
     mm = matchup_matrix(tables["matchups"])
     marks = sensitive_marks(tables)
     if len(mm) > 1:
+        cols = column_names(mm.columns, names)
+        rw = max([16] + [len(names.get(h, h)) + 2 for h in mm.index])
         lines += ["", "Score of row hero vs column hero (draws count half):"]
-        w = min(17, max(8, max(len(h) for h in mm.columns) + 1))
-        lines.append((" " * 16 + "".join(f"{c[:w - 1]:>{w}} " for c in mm.columns)).rstrip())
+        w = min(17, max(8, max(len(cols[h]) for h in mm.columns) + 1))
+        lines.append((" " * rw + "".join(f"{cols[c][:w - 1]:>{w}} " for c in mm.columns)).rstrip())
         for h, row in mm.iterrows():
-            lines.append(f"{h:<16}" + "".join(
+            lines.append(f"{names.get(h, h):<{rw}}" + "".join(
                 f"{v:>{w}.1%}" + ("†" if (h, o) in marks else " ") if pd.notna(v) else " " * (w + 1)
                 for o, v in row.items()).rstrip())
     if "ai_sensitive" in tables:
@@ -480,4 +486,6 @@ def summary_text(tables: dict) -> str:
         lines += ["", f"† AI-sensitive: {k} cell(s) whose score changes significantly (two-proportion z test, "
                       f"Holm over the cells) against {ag['run']} (AI {ag['ai']}, {ag['games']} games); see "
                       "`unmatched-sim diff`."]
+        if ag.get("same_ai"):
+            lines.append(f"Note: {ag['same_ai']}")
     return "\n".join(lines)

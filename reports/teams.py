@@ -187,7 +187,9 @@ def team_tables(games) -> dict:
 
 
 def _pair_name(p: str, names: dict) -> str:
-    return " & ".join(names.get(k, k) for k in p.split("+"))
+    """A hero pair's display name, 'Medusa + Sinbad' (a '+' as in `duel A+B C+D`: a display name
+    may hold an '&', 'Dr. Jekyll & Mr. Hyde + Medusa')."""
+    return " + ".join(names.get(k, k) for k in p.split("+"))
 
 
 def plot_pairs(pairs: pd.DataFrame, names: dict):

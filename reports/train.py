@@ -59,8 +59,10 @@ def summarize(res) -> dict:
             "seconds": res.seconds, "generations": len(res.history)}
 
 
-def format_summary(summ: dict) -> str:
-    """Lines for the terminal: overall, per opponent, per hero, the generations' progress."""
+def format_summary(summ: dict, names: dict | None = None) -> str:
+    """Lines for the terminal: overall, per opponent, per hero (by its display name,
+    ``names``: key -> name; the key without it), the generations' progress."""
+    names = names or {}
     o = summ["overall"]
     lines = [f"Trained against starting weights on the same {o['games']:,} fresh games (training heroes; Wilson 95%):",
              f"  start weights    {o['score_start']:6.1%} [{o['lo_start']:.1%}, {o['hi_start']:.1%}]",
@@ -71,8 +73,9 @@ def format_summary(summ: dict) -> str:
         lines.append(f"  {r['opponent']:<22} start {r['score_start']:6.1%}  trained {r['score_trained']:6.1%}  "
                      f"change {r['change']:+5.1f} [{r['change_lo']:+.1f}, {r['change_hi']:+.1f}]")
     lines += ["", "Per hero (Holm over the heroes; * = left out of training):"]
+    hw = max([22] + [len(names.get(h, h)) + 2 for h in summ["heroes"]["hero"]])
     for _, r in summ["heroes"].iterrows():
-        lines.append(f"  {r['hero'] + (' *' if r['left_out'] else ''):<22} start {r['score_start']:6.1%}  trained "
+        lines.append(f"  {names.get(r['hero'], r['hero']) + (' *' if r['left_out'] else ''):<{hw}} start {r['score_start']:6.1%}  trained "
                      f"{r['score_trained']:6.1%}  change {r['change']:+5.1f} [{r['change_lo']:+.1f}, "
                      f"{r['change_hi']:+.1f}]  {r['verdict']}")
     h = summ["history"]

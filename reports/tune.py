@@ -48,12 +48,13 @@ def summarize(res) -> dict:
     }
 
 
-def format_summary(summ: dict) -> str:
-    """Lines for the terminal: before, after, change, and the generations' progress."""
+def format_summary(summ: dict, names: dict | None = None) -> str:
+    """Lines for the terminal: before, after, change, and the generations' progress; the hero
+    by its display name (``names``: key -> name; the key without it)."""
     b, a = summ["before"], summ["after"]
     h = summ["history"]
     lines = [
-        f"{summ['hero']}: score against the field on {b['games']} fresh games (Wilson 95%):",
+        f"{(names or {}).get(summ['hero'], summ['hero'])}: score against the field on {b['games']} fresh games (Wilson 95%):",
         f"  start weights  {b['score']:6.1%} [{b['lo']:.1%}, {b['hi']:.1%}]",
         f"  tuned weights  {a['score']:6.1%} [{a['lo']:.1%}, {a['hi']:.1%}]",
         f"  change         {summ['change']:+5.1f} points [{summ['change_lo']:+.1f}, {summ['change_hi']:+.1f}] "
@@ -141,13 +142,16 @@ def final_table(entries: list) -> pd.DataFrame:
     return df
 
 
-def format_final(df: pd.DataFrame, rounds: dict | None = None) -> str:
+def format_final(df: pd.DataFrame, rounds: dict | None = None, names: dict | None = None) -> str:
     """The final table for the terminal; ``rounds``: {hero: [tuned score of each round's
-    check (against that round's field)]} for the round-to-round columns."""
-    head = f"{'hero':<18}{'games':>6}  {'start weights':<22}{'tuned weights':<22}{'change [95%]':<22}{'p_holm':>8}  verdict"
+    check (against that round's field)]} for the round-to-round columns; ``names``: hero key
+    -> display name (the keys without it)."""
+    names = names or {}
+    hw = max([18] + [len(names.get(h, h)) + 2 for h in df["hero"]]) if len(df) else 18
+    head = f"{'hero':<{hw}}{'games':>6}  {'start weights':<22}{'tuned weights':<22}{'change [95%]':<22}{'p_holm':>8}  verdict"
     lines = [head]
     for r in df.itertuples():
-        lines.append(f"{r.hero:<18}{r.games:>6}  {r.score_start:6.1%} [{r.lo_start:.1%}, {r.hi_start:.1%}]  "
+        lines.append(f"{names.get(r.hero, r.hero):<{hw}}{r.games:>6}  {r.score_start:6.1%} [{r.lo_start:.1%}, {r.hi_start:.1%}]  "
                      f"{r.score_tuned:6.1%} [{r.lo_tuned:.1%}, {r.hi_tuned:.1%}]  "
                      f"{r.change:+5.1f} [{r.change_lo:+.1f}, {r.change_hi:+.1f}]{'':<4}{r.p_holm:8.2g}  {r.verdict}")
     if rounds:
@@ -156,5 +160,5 @@ def format_final(df: pd.DataFrame, rounds: dict | None = None) -> str:
         lines.append("tuned score in each round's check (against that round's field): "
                      + "  ".join(f"round {i + 1}" for i in range(n)))
         for h, v in sorted(rounds.items()):
-            lines.append(f"  {h:<18}" + "  ".join(f"{x:7.1%}" for x in v))
+            lines.append(f"  {names.get(h, h):<{hw}}" + "  ".join(f"{x:7.1%}" for x in v))
     return "\n".join(lines)

@@ -245,7 +245,7 @@ def test_matrix_says_when_games_do_not_split_evenly(tmp_path):
             str(tmp_path / "m3"), "--no-report", "--quiet")
     assert r.exit_code == 0, r.output
     assert ("note: 3 games per pair do not split evenly over battlefields, loadouts and seats (1 pair(s), "
-            "e.g. medusa vs sinbad: 4 slots)") in r.stderr
+            "e.g. Medusa vs Sinbad: 4 slots)") in r.stderr
     r = run("matrix", "--games", "4", "--heroes", "medusa,sinbad", "-b", "soho,marmoreal", "--out",
             str(tmp_path / "m4"), "--no-report", "--quiet")
     assert r.exit_code == 0 and "split evenly" not in r.stderr

@@ -230,6 +230,31 @@ def test_report_against_marks_ai_sensitive_cells(runs, tmp_path):
     assert r.exit_code == 2 and "no such folder" in r.output and "Traceback" not in r.output
 
 
+def test_report_against_a_run_of_the_same_ai_says_what_it_measures_instead(runs, tmp_path):
+    """Issue 31: `report --against` a run of the same AI said 'AI-sensitive: 0 cells' as if the AI
+    had been tested. It now says the AIs are the same and what the comparison measures."""
+    run = _copy_run(runs / "standard", tmp_path / "std")
+    other_seed = tmp_path / "seed6"
+    run_matrix(other_seed, games=40, heroes=HEROES, battlefields=["soho"], ai="standard", seed=6, jobs=1)
+    r = _cli("report", run, "--against", other_seed)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    i = next(i for i, ln in enumerate(lines) if ln.startswith("† AI-sensitive: "))
+    assert f"against {other_seed} (AI standard, 240 games)" in lines[i]
+    note = ("both runs used the AI profile standard and differ only in their seed: the comparison measures sampling "
+            "noise only, not the AI. Give --against a run of another --ai to find the AI-sensitive cells.")
+    assert lines[i + 1] == f"Note: {note}"
+    assert f"<b>Note</b>: {note}" in (run / "report" / "report.html").read_text(encoding="utf-8")
+    r = _cli("report", run, "--against", runs / "standard")          # the same games
+    assert r.exit_code == 0, r.output
+    assert ("Note: both runs used the AI profile standard with the same settings and seed: they hold the same games, "
+            "so no cell can change (the comparison does not measure the AI).") in r.output.splitlines()
+    assert "† AI-sensitive: 0 cell(s)" in r.output
+    r = _cli("report", run, "--against", runs / "greedy")            # other AIs: no note
+    assert r.exit_code == 0 and "AI-sensitive" in r.output and "Note:" not in r.output, r.output
+    assert "<b>Note</b>" not in (run / "report" / "report.html").read_text(encoding="utf-8")
+
+
 def test_spearman_p_is_exact_for_few_heroes():
     """Three heroes in the same order: rho 1, and the exact two-sided p is 2/3! = 1/3 (scipy's
     t approximation says ~0); five with one adjacent swap: 10/5!."""

@@ -215,9 +215,10 @@ def test_one_score_and_one_rating_labelled_the_same_everywhere(whole):
     lines = rep.summary.splitlines()
     head = next(i for i, x in enumerate(lines) if x.startswith("hero "))
     assert lines[head].split() == ["hero", "score", "[lo,", "hi]", "rating", "[rating_lo,", "rating_hi]", "games"]
-    for i, r in st.iterrows():        # the printed figures are the table's
+    names = {k: v["name"] for k, v in read_manifest(whole[0])["heroes"].items()}
+    for i, r in st.iterrows():        # the printed figures are the table's (the hero by its display name)
         row = lines[head + 1 + i]
-        assert row.startswith(r["hero"]) and f"{r['score']:.1%} [{r['lo']:.1%}, {r['hi']:.1%}]" in row
+        assert row.startswith(names[r["hero"]] + " ") and f"{r['score']:.1%} [{r['lo']:.1%}, {r['hi']:.1%}]" in row
         assert f"{r['rating']:+.0f} [{r['rating_lo']:+.0f}, {r['rating_hi']:+.0f}]" in row
     assert SCORE_DEFINITION in rep.summary and RATING_DEFINITION in rep.summary
     html = rep.html.read_text()
@@ -518,7 +519,7 @@ def test_replay_list_filters_by_battlefield_and_lists_every_game_with_limit_0(tm
     lines = [x for x in r.output.splitlines() if x.startswith("game ")]
     assert r.exit_code == 0 and len(lines) == len(want) == 4, r.output
     assert [int(x.split(":")[0].split()[1]) for x in lines] == list(want.index)
-    assert all(" on soho, " in x and ("(P1) won" in x or "(P2) won" in x or "draw" in x) for x in lines)
+    assert all(" on Soho, " in x and ("(P1) won" in x or "(P2) won" in x or "draw" in x) for x in lines)
     assert r.output.rstrip().endswith("4 stored games of sinbad,medusa on soho")
     r = cli("replay", d, "--list", "--limit", 3)
     assert r.exit_code == 0 and r.output.count("\ngame ") + r.output.startswith("game ") == 3

@@ -207,7 +207,7 @@ def test_build_report_writes_tables_plots_and_one_html(run):
                   "Where fighters fall", "a draw as half a win"):
         assert title in html, title
     assert "Gorgon" in html and "Long Shot" in html
-    assert "First player scores" in rep.summary and "gorgon" in rep.summary
+    assert "First player scores" in rep.summary and "Gorgon" in rep.summary and "gorgon" not in rep.summary
 
 
 def test_no_text_runs_into_another_in_any_report_plot(run, tmp_path, monkeypatch):

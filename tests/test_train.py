@@ -106,7 +106,7 @@ def test_cli_writes_a_profile_with_its_provenance(tmp_path):
             "standard,mean", "--games-per-eval", 40, "--generations", 2, "--popsize", 4, "--check-games", 48,
             "--seed", 3, "-j", 1, "-q", "--out", out, "--name", "league-test")
     assert r.exit_code == 0, r.output
-    assert "Per hero (Holm over the heroes; * = left out of training):" in r.output and "alice *" in r.output
+    assert "Per hero (Holm over the heroes; * = left out of training):" in r.output and "  Alice *" in r.output
     prof = load_profile(out / "league-test.toml")
     assert prof.name == "league-test" and prof.mode_name == "standard" and prof.hero_weights == ()
     prov = json.loads(dict(prof.provenance)[ALL_HEROES])

@@ -135,7 +135,7 @@ def test_tune_command_writes_a_profile_that_plays(tmp_path):
                                   "--generations", "1", "--popsize", "4", "--games-per-eval", "20",
                                   "--check-games", "20", "--out", str(out), "-q", "-j", "1"])
     assert r.exit_code == 0, r.output
-    assert "ciri: score against the field on 20 fresh games" in r.output
+    assert "Ciri: score against the field on 20 fresh games" in r.output
     p = load_profile(out / "tuned.toml")
     assert p.name == "tuned-ciri"
     assert p.tuned_heroes == ["ciri"]

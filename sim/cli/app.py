@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from pathlib import Path
 
@@ -12,7 +13,8 @@ import sim.engine.sigs
 
 
 class _Commands(click.Group):
-    """The command group; a --homebrew written after the command name gets a hint."""
+    """The command group; a --homebrew written after the command name gets a hint, and output
+    into a pipe whose reader has closed (``unmatched-sim report RUN | head``) ends quietly."""
 
     def invoke(self, ctx):
         try:
@@ -22,6 +24,38 @@ class _Commands(click.Group):
                 e.message = ("No such option: --homebrew here; it goes before the command, e.g. "
                              "`unmatched-sim --homebrew my_heroes duel lamplighter medusa`")
             raise
+        except BrokenPipeError:
+            if not _closed_pipes():
+                raise
+            # the reader (head, less, grep -q) has all it wanted: no 'Broken pipe' message and no
+            # traceback about output nobody reads; status 141 as a command ended by SIGPIPE
+            # (Python ignores SIGPIPE, so the write raised instead). Files the command wrote
+            # (a report, a run's games) are complete.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            for fd in _closed_pipes() or (1,):
+                os.dup2(devnull, fd)
+            os.close(devnull)
+            sys.exit(SIGPIPE_STATUS)
+
+
+#: exit status after writing into a closed pipe: 128 + SIGPIPE, as the shell shows a command
+#: that SIGPIPE ended
+SIGPIPE_STATUS = 141
+
+
+def _closed_pipes() -> list[int]:
+    """Which of stdout and stderr (1, 2) are pipes whose reader has gone (poll says POLLERR)."""
+    import select
+    closed = []
+    for fd in (1, 2):
+        try:
+            poll = select.poll()
+            poll.register(fd, 0)
+            if any(ev & select.POLLERR for _, ev in poll.poll(0)):
+                closed.append(fd)
+        except (OSError, ValueError, AttributeError):      # (no poll on this system: none known closed)
+            pass
+    return closed
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})

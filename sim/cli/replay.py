@@ -52,12 +52,7 @@ def replay(run_dir, number, matchup, seed, battlefield, limit, out, reveal, expl
         except RunError as e:
             raise _fail(e) from None
         for g in games:
-            r = g.row
-            who = ("draw" if r["winner"] < 0 else
-                   (r["team1"], r["team2"])[r["winner"]] if g.team else
-                   (r["p1_hero"] + " (P1)", r["p2_hero"] + " (P2)")[r["winner"]])
-            click.echo(f"game {g.number}: {g.describe().split('(', 1)[1].rstrip(')')}; {who} "
-                       f"{'won' if r['winner'] >= 0 else ''} in {r['turns']} turns".replace("draw  in", "draw in"))
+            click.echo(_list_line(g))
         more = f" (the first {len(games)} shown)" if total > len(games) else ""
         click.echo(f"{total} stored games{' of ' + matchup if matchup else ''}"
                    f"{' on ' + battlefield if battlefield else ''}{more}")
@@ -81,3 +76,28 @@ def replay(run_dir, number, matchup, seed, battlefield, limit, out, reveal, expl
     except RunError as e:
         raise click.ClickException(str(e)) from None
     write_page(rep, path, reveal, explain, note=run_label(g, run_dir) + ".")
+
+
+def _list_line(g) -> str:
+    """One stored game of ``replay --list`` with the heroes and the battlefield by their display
+    names, as the reports name them: 'game 3: Medusa vs Sinbad on Soho, seed 123; Sinbad (P2) won
+    in 17 turns' ('Alice + Medusa vs ...' in a team run; a loadout in parentheses)."""
+    from reports.format import battlefield_names, hero_names
+    names, bfs = hero_names(g.manifest), battlefield_names(g.manifest)
+    r = g.row
+
+    def team(t: str) -> str:
+        return " + ".join(names.get(k, k) for k in t.split("+"))
+
+    def hero(k: str, lo: str) -> str:
+        return names.get(k, k) + (f" ({lo})" if lo else "")
+    if g.team:
+        sides = [team(r["team1"]), team(r["team2"])]
+        winner = sides[r["winner"]] if r["winner"] >= 0 else ""
+    else:
+        sides = [hero(k, lo) for k, lo in zip(g.heroes, g.loadouts)]
+        winner = f"{names.get(g.heroes[r['winner']], g.heroes[r['winner']])} (P{r['winner'] + 1})" if r["winner"] >= 0 \
+            else ""
+    result = f"{winner} won in {r['turns']} turns" if winner else f"draw in {r['turns']} turns"
+    return (f"game {g.number}: {' vs '.join(sides)} on {bfs.get(r['battlefield'], r['battlefield'])}, "
+            f"seed {r['seed']}; {result}")

@@ -136,6 +136,7 @@ def _note_uneven_split(plan, games: int) -> None:
             uneven[(a, b)] = k
     if uneven:
         (a, b), k = max(uneven.items(), key=lambda kv: kv[1])
+        a, b = (plan.hero_info.get(h, {}).get("name", h) for h in (a, b))
         click.echo(f"note: {games} games per pair do not split evenly over battlefields, loadouts and seats "
                    f"({len(uneven)} pair(s), e.g. {a} vs {b}: {k} slots); some slots get one game more. "
                    f"A multiple of {k} splits that pair exactly.", err=True)
@@ -202,6 +203,8 @@ def _execute(plan, backend, quiet, out, what="", run=None, task_games=None):
     except RunError as e:
         raise _run_error(e) from None
     except RunInterrupted as e:
+        if sys.stderr.isatty():
+            click.echo("", err=True)        # (off the line where the terminal echoed ^C, as click does)
         click.echo(str(e), err=True)
         sys.exit(130)
     finally:
@@ -498,6 +501,8 @@ def report(run_dir, against):
         raise click.BadParameter(str(e), param_hint="RUN_DIR") from None
     except ValueError as e:
         raise click.UsageError(str(e)) from None
+    except BrokenPipeError:
+        raise                   # (stdout piped into head: the report is written; sim.cli.app ends quietly)
     except OSError as e:
         raise click.ClickException(f"cannot write the report in {run_dir} ({e.strerror or e})") from None
 

@@ -95,7 +95,12 @@ def train(heroes, leave_out, battlefields, weights, start, league, games_per_eva
     if played != check_games:
         click.echo(f"note: the check played {played} games a side, not --check-games {check_games}: rounded so that "
                    "every hero, opponent, battlefield, seat and opponent profile gets the same number", err=True)
-    click.echo(format_summary(summ))
+    from sim.play.match import installed_content
+    try:
+        names = {k: spec.name for k, spec in installed_content(s.extra).specs.items()}
+    except ValueError:          # (the run has read the hero files already; only its lines would lack the names)
+        names = {}
+    click.echo(format_summary(summ, names))
     summ["heroes"].to_csv(out / "check_heroes.csv", index=False)
     summ["history"].to_csv(out / "generations.csv", index=False)
     command = "unmatched-sim " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else "unmatched-sim train"

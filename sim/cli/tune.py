@@ -86,6 +86,7 @@ def tune(heroes, all_heroes, field, battlefields, weights, field_ai, games_per_e
         raise click.BadParameter(str(e), param_hint="'HERO'") from None
     if len(set(keys)) != len(keys):
         raise click.BadParameter("a hero is named twice", param_hint="'HERO'")
+    hero_names = {k: spec.name for k, spec in content.specs.items()}      # (the printed lines' names)
     out = out or Path("runs") / (f"tune_{keys[0]}" if len(keys) == 1 else "tune")
     if update is not None:
         from sim.content.profiles import PROFILE_DIR
@@ -113,9 +114,9 @@ def tune(heroes, all_heroes, field, battlefields, weights, field_ai, games_per_e
                 lambda progress, s=s, hero_dir=hero_dir: run_tune(s, hero_dir, backend=backend, progress=progress),
                 f"tune {hero}" + (f" (round {r})" if rounds > 1 else ""), quiet, hero_dir, "tuning")
             summ = summarize(res)
-            click.echo(("" if len(keys) == 1 and rounds == 1 else f"[round {r}] ") + format_summary(summ))
+            click.echo(("" if len(keys) == 1 and rounds == 1 else f"[round {r}] ") + format_summary(summ, hero_names))
             if not (summ["change_lo"] > 0):
-                click.echo(f"warning: {hero}'s tuned weights are not significantly better than its start weights on "
+                click.echo(f"warning: {hero_names[hero]}'s tuned weights are not significantly better than its start weights on "
                            "these games; keep the start weights, or tune again with a larger budget "
                            "(--generations, --games-per-eval)", err=True)
             write_profile(res, hero_dir / f"tuned-{hero}.toml", summ, base=field_ai)
@@ -131,7 +132,8 @@ def tune(heroes, all_heroes, field, battlefields, weights, field_ai, games_per_e
     if round_profile != out / "tuned.toml":
         shutil.copyfile(round_profile, out / "tuned.toml")
     if rounds > 1 or len(keys) > 1:
-        _final_check(keys, out, field_ai, field, battlefields, names, check_games, seed, extra, results, backend)
+        _final_check(keys, out, field_ai, field, battlefields, names, check_games, seed, extra, results, backend,
+                     hero_names)
     click.echo(f"Profile: {out / 'tuned.toml'}  (use it with --ai {out / 'tuned.toml'})"
                + (f"; also written to {update}" if update is not None else ""))
 
@@ -145,7 +147,8 @@ def _fit_budget(s, budget: int):
     return dataclasses.replace(s, generations=max(1, budget // (pop * s.games_per_eval)))
 
 
-def _final_check(keys, out, field_ai, field, battlefields, names, check_games, seed, extra, results, backend):
+def _final_check(keys, out, field_ai, field, battlefields, names, check_games, seed, extra, results, backend,
+                 hero_names=None):
     """Each hero with its starting and its last round's weights against the first round's
     field, on the same fresh games; the table (Holm over the heroes) also goes to
     OUT/final.csv, with each round's tuned score beside it."""
@@ -171,7 +174,7 @@ def _final_check(keys, out, field_ai, field, battlefields, names, check_games, s
     df.to_csv(out / "final.csv", index=False)
     click.echo(f"\nEach hero against the field playing {field_ai}, starting weights against the last round's, "
                f"on the same {check_games} fresh games each (paired t-test, Holm over the heroes):")
-    click.echo(format_final(df, per_round))
+    click.echo(format_final(df, per_round, hero_names))
 
 
 def keys_all(extra) -> list[str]:

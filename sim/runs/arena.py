@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import time
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -64,14 +64,15 @@ class ArenaPlay:
     """What :func:`play_arena` played: the profiles' names ``ai`` and ``vs``, ``games``
     (one row per cell: hero_a (hero, or hero@loadout), hero, opponent, battlefield,
     seat_a, games, wins, draws, losses (profile A's), first_wins), the wall time
-    ``seconds`` of the games (compilation excluded) and the ``variant``'s name ('' for
-    none)."""
+    ``seconds`` of the games (compilation excluded), the ``variant``'s name ('' for
+    none) and ``names``: hero key -> display name."""
 
     ai: str
     vs: str
     games: pd.DataFrame
     seconds: float
     variant: str = ""
+    names: dict = field(default_factory=dict)
 
 
 def plan_cells(heroes: dict, battlefields: list[str], games: int) -> list[ArenaCell]:
@@ -149,4 +150,5 @@ def play_arena(ai="standard", vs="greedy", games: int = 2000, heroes=None, battl
     dt = time.perf_counter() - t0
     order = {(c.hero_a, c.hero_b, c.battlefield, c.seat_a): i for i, c in enumerate(cells)}
     rows.sort(key=lambda r: order[(r["hero"], r["opponent"], r["battlefield"], r["seat_a"])])
-    return ArenaPlay(pa.name, pb.name, pd.DataFrame(rows), dt, variant.name if variant is not None else "")
+    return ArenaPlay(pa.name, pb.name, pd.DataFrame(rows), dt, variant.name if variant is not None else "",
+                     {k: content.specs[k].name for k in hero_sel})

@@ -22,13 +22,17 @@ fresh worker processes, up to :data:`LOKY_ALLOWED_FAILURES` losses in a row with
 finished task. The runner stores each chunk once, by name. A loky worker whose driver
 process is gone (``kill -9`` of the command) exits by itself within a second or so (the
 check runs between the engine's calls, which hold Python's lock: :func:`watch_driver`), so
-no worker or resource tracker outlives a killed run. Nothing here knows about the engine.
+no worker or resource tracker outlives a killed run. A loky worker, and a local dask
+cluster's, starts with SIGINT blocked (:func:`workers_ignore_ctrl_c`): Ctrl-C at a terminal reaches the whole foreground process group,
+and the command alone handles it (it stops the workers and keeps the finished tasks), so no
+worker prints a traceback of its own. Nothing here knows about the engine.
 """
 from __future__ import annotations
 
 import logging
 import os
 import re
+import signal
 import threading
 import time
 from contextlib import contextmanager
@@ -251,14 +255,61 @@ class Pool:
         return self.client.run(fn, *args, on_error="return")
 
 
-def stop_local_workers() -> None:
+def workers_ignore_ctrl_c() -> None:
+    """Make every loky worker process started from now on by this process start with SIGINT
+    blocked, as loky's own resource tracker does (and CPython's): the signal mask is inherited
+    through fork and exec, so a Ctrl-C at the terminal, which the terminal sends to every process
+    of the foreground group, reaches the command only. Without it a worker still importing at
+    start-up prints a KeyboardInterrupt traceback before the command's one line. The command stops
+    its workers itself on Ctrl-C (joblib kills them when the interrupt leaves a ``Parallel``
+    call; :func:`stop_local_workers` with ``kill``); a worker whose command is gone ends by itself
+    (:func:`watch_driver`).
+
+    The signal is only blocked (not ignored) in this process, in the thread that spawns and for
+    the spawn alone: a Ctrl-C in that moment is kept pending and delivered as soon as the spawn
+    returns, never lost. Wraps loky's ``fork_exec`` once (loky imports it at each spawn); with a
+    joblib that has no such function, nothing changes."""
+    _spawn_without_ctrl_c("joblib.externals.loky.backend.fork_exec", "fork_exec")
+
+
+def _spawn_without_ctrl_c(module_name: str, function: str) -> None:
+    """Wrap ``module_name.function`` (a function that starts a process by fork and exec) so that
+    the process starts with SIGINT blocked (see :func:`workers_ignore_ctrl_c`); once."""
+    import importlib
+    if not hasattr(signal, "pthread_sigmask"):          # pragma: no cover (not POSIX)
+        return
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:                                   # pragma: no cover (another joblib)
+        return
+    spawn = getattr(module, function, None)
+    if spawn is None or getattr(spawn, "_blocks_sigint", False):
+        return
+
+    def spawn_blocked(*args, **kwargs):
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return spawn(*args, **kwargs)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+    spawn_blocked._blocks_sigint = True
+    setattr(module, function, spawn_blocked)
+
+
+def stop_local_workers(kill: bool = False) -> None:
     """Stop the loky worker processes of this process now. joblib keeps them for the next run
     until the interpreter exits, which then waits for them (2-3 s measured); a command that has
     played its games stops them here instead, so the report gets their memory (~300 MB each) and
-    the command's own clock counts the wait. Nothing when none runs."""
-    from joblib.externals.loky import get_reusable_executor, reusable_executor
-    if getattr(reusable_executor, "_executor", True) is not None:   # (else asking for it would start one)
-        get_reusable_executor().shutdown(wait=True)
+    the command's own clock counts the wait. Nothing when none runs. ``kill``: end them now
+    (SIGKILL) without waiting for a task they play (an interrupted command)."""
+    from joblib.externals.loky import reusable_executor
+    # (the executor itself: asking loky for it would start a new one if it is gone or shut down)
+    executor = getattr(reusable_executor, "_executor", None)
+    flags = getattr(executor, "_flags", None)
+    if executor is None or (flags is not None and (flags.shutdown or flags.broken)):
+        return
+    executor.shutdown(wait=True, kill_workers=kill)
 
 
 def _hold(fn, pause: float, driver: int | None = None):
@@ -431,10 +482,26 @@ def _connect(backend: Backend):
 
 
 def _local_cluster(n: int):
+    """A local dask cluster of ``n`` single-threaded worker processes and its client. Its worker
+    processes start with SIGINT blocked, as loky's do (:func:`workers_ignore_ctrl_c`); a Ctrl-C
+    while the cluster starts (a second or two) takes effect once it has started, so that it is
+    closed whole (a cluster interrupted half-built fails to close at exit, with a traceback)."""
     from distributed import Client, LocalCluster
-    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
-                           silence_logs=logging.CRITICAL)
+    _spawn_without_ctrl_c("multiprocessing.util", "spawnv_passfds")
+    pressed: list = []
     try:
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
+    except ValueError:          # not the main thread: Ctrl-C is the main thread's anyway
+        previous = None
+    try:
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
+                               silence_logs=logging.CRITICAL)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    try:
+        if pressed:
+            raise KeyboardInterrupt
         return cluster, Client(cluster, set_as_default=False)
     except BaseException:
         cluster.close()
@@ -471,6 +538,8 @@ def open_pool(backend: Backend, n_tasks: int | None = None, what: str = "task(s)
         jobs, notes = local_workers(backend.jobs, n_tasks, what)
         for note in notes:
             log.warning(note)
+        if jobs > 1:
+            workers_ignore_ctrl_c()
         yield Pool(backend, jobs, "this process" if jobs == 1 else f"loky, {jobs} processes")
         return
     try:

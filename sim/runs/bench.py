@@ -364,6 +364,9 @@ def run_bench(games: int = DEFAULT_GAMES, ai: str = "standard", jobs: int | None
     ``matrix_games``: games per pair of the designer-shaped matrix run (0 = skip)."""
     from joblib import Parallel, delayed
 
+    from sim.runs.backend import workers_ignore_ctrl_c
+    workers_ignore_ctrl_c()     # (Ctrl-C stops the bench, not each worker with a traceback)
+
     say = progress or (lambda msg: None)
     prof = get_profile(ai)
     extra: tuple = ()

@@ -17,7 +17,7 @@ from tqdm import (
 )
 
 from sim.content.profiles import get_profile
-from sim.runs.backend import Backend, BackendError, open_pool
+from sim.runs.backend import Backend, BackendError, open_pool, stop_local_workers
 from sim.runs.errors import RunError, RunInterrupted, RunWriteError
 from sim.runs.lock import run_lock
 from sim.runs.plan import RunPlan, RunResult, package_version
@@ -155,6 +155,10 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
     state = {"games_done": games_done, "chunks_done": len(plan.done)}
 
     def interrupted():
+        # the loky workers do not get the terminal's Ctrl-C (backend.workers_ignore_ctrl_c): end
+        # any of them still playing now, so the command stops at once
+        if be.name == "loky":
+            stop_local_workers(kill=True)
         return RunInterrupted(plan.run_dir, state["games_done"], total, state["chunks_done"], len(plan.chunks))
 
     t_setup = time.perf_counter()

@@ -4,7 +4,8 @@ other (an axis label into the next panel's, a tick label into an axis label).
 :func:`text_overlaps` draws the figure with the Agg renderer and reads every visible text's
 rendered box (``Text.get_window_extent``), as a rectangle turned by the text's rotation
 (a 30-degree tick label is tested as the slanted box it is, not the upright box around
-it), and returns the pairs that overlap. :func:`record_report_figures` collects every
+it), and returns the pairs that overlap; :func:`texts_on_circles` does the same for texts and
+circles (a battlefield's spaces and rings). :func:`record_report_figures` collects every
 figure a report writes (every report writes its PNGs through
 ``reports.render.figure_png``).
 """
@@ -78,6 +79,39 @@ def text_overlaps(fig, slack: float = 1.0) -> list[tuple[str, str]]:
             if not _separated(boxes[i], boxes[j], slack):
                 clash.append((texts[i].get_text(), texts[j].get_text()))
     return clash
+
+
+def _box_to_circle(corners: np.ndarray, centre: np.ndarray) -> float:
+    """The distance from ``centre`` to the convex quadrilateral ``corners`` (4, 2); 0 inside."""
+    inside = True
+    best = np.inf
+    for k in range(4):
+        a, b = corners[k], corners[(k + 1) % 4]
+        e = b - a
+        t = np.clip(np.dot(centre - a, e) / (np.dot(e, e) or 1.0), 0.0, 1.0)
+        best = min(best, float(np.hypot(*(a + t * e - centre))))
+        if e[0] * (centre[1] - a[1]) - e[1] * (centre[0] - a[0]) < 0:
+            inside = False
+    return 0.0 if inside else best
+
+
+def texts_on_circles(fig, circles, which=lambda text: True, slack: float = 1.0) -> list[tuple[str, str]]:
+    """The (text, circle name) pairs where a text drawn in ``fig`` (:func:`drawn_texts`) for
+    which ``which(text)`` holds runs into a circle by more than ``slack`` pixels; ``circles``:
+    ``(name, ax, (x, y), radius, linewidth)`` with the centre and radius in ``ax``'s data
+    units and the outline's width in points (half of it lies outside the radius)."""
+    texts, renderer = drawn_texts(fig)
+    out = []
+    for t in texts:
+        if not which(t.get_text()):
+            continue
+        box = _corners(t, renderer)
+        for name, ax, centre, radius, lw in circles:
+            c = ax.transData.transform(centre)
+            rad = abs(ax.transData.transform((centre[0] + radius, centre[1]))[0] - c[0]) + lw / 2 * fig.dpi / 72
+            if _box_to_circle(box, c) < rad - slack:
+                out.append((t.get_text(), name))
+    return out
 
 
 def figure_name(fig) -> str:

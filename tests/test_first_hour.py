@@ -1,0 +1,396 @@
+"""Issue 31, "A designer's first hour": what a fresh user met in the command line and the reports.
+
+Ctrl-C in the first seconds of a run, ``report --against`` a run of the same AI, a report piped
+into ``head``, the battlefield maps' labels, a matrix without a hero with gear, and the printed
+tables' hero names.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from sim.runs.backend import Backend, open_pool, stop_local_workers, workers_ignore_ctrl_c
+from sim.runs.store import read_games, read_manifest
+
+ROOT = Path(__file__).resolve().parents[1]
+PROC = Path("/proc")
+
+
+# ------------------------------------------------------------------ Ctrl-C while the workers start
+
+
+def _sigint_blocked() -> bool:
+    return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+def _worker_state():
+    return os.getpid(), _sigint_blocked()
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_loky_workers_start_with_ctrl_c_blocked_and_the_command_keeps_it():
+    stop_local_workers(kill=True)       # (workers another test started: these must be spawned anew)
+    with open_pool(Backend("loky", 2), 2) as pool:
+        assert pool.workers == 2
+        got = list(pool.imap_unordered(_worker_state, [(), ()]))
+    stop_local_workers(kill=True)
+    assert all(pid != os.getpid() for pid, _ in got)
+    assert [blocked for _, blocked in got] == [True, True]
+    assert not _sigint_blocked()        # this process handles Ctrl-C as before
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_a_local_dask_clusters_workers_start_with_ctrl_c_blocked_too():
+    pytest.importorskip("distributed")
+    with open_pool(Backend("dask", 1)) as pool:
+        got = list(pool.run_on_workers(_worker_state).values())
+    assert len(got) == 1 and got[0][0] != os.getpid() and got[0][1] is True
+    assert not _sigint_blocked()
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_a_ctrl_c_while_a_worker_is_spawned_is_delivered_after_the_spawn_not_lost(monkeypatch):
+    from joblib.externals.loky.backend import fork_exec as module
+    seen = {}
+
+    def spawn(cmd, keep_fds, env=None):
+        # Ctrl-C in the middle of the spawn, sent to this thread (a signal sent to the process may be
+        # taken by another thread, which does not block it: the main thread then raises at once)
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+        seen["pending"] = signal.SIGINT in signal.sigpending()
+        seen["blocked"] = _sigint_blocked()
+        return 4242
+
+    monkeypatch.setattr(module, "fork_exec", spawn)
+    workers_ignore_ctrl_c()
+    with pytest.raises(KeyboardInterrupt):
+        module.fork_exec(["python"], ())
+    assert seen == {"pending": True, "blocked": True}
+    assert not _sigint_blocked()
+
+
+_INTERRUPTED_IMPORT = """
+import builtins, os, signal, sys
+sys.argv = [{argv0!r}, "heroes"]
+real = builtins.__import__
+def imp(name, *args, **kwargs):
+    if name == "click":                          # (first imported by the command's modules)
+        builtins.__import__ = real
+        os.kill(os.getpid(), signal.SIGINT)      # Ctrl-C while the command imports its modules
+    return real(name, *args, **kwargs)
+builtins.__import__ = imp
+from sim.cli import main
+main()
+"""
+
+
+@pytest.mark.parametrize("argv0", ["/usr/local/bin/unmatched-sim", "-m", "my_script.py"])
+def test_ctrl_c_while_the_command_imports_ends_in_one_word_not_a_traceback(argv0):
+    """The command's imports take a few seconds on a busy machine: a Ctrl-C then ends it as click
+    ends it a moment later ('Aborted!', status 1). A program that imports the package (not the
+    command) gets its KeyboardInterrupt as usual."""
+    r = subprocess.run([sys.executable, "-c", _INTERRUPTED_IMPORT.format(argv0=argv0)], cwd=ROOT, text=True,
+                       capture_output=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=600)
+    if argv0 == "my_script.py":
+        assert r.returncode != 0 and r.stderr.rstrip().endswith("KeyboardInterrupt"), r.stderr
+    else:
+        assert (r.returncode, r.stdout, r.stderr) == (1, "", "\nAborted!\n")
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for p in PROC.iterdir():
+        if p.name.isdigit():
+            try:
+                stat = (p / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(p.name))
+    return out
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return (PROC / str(pid) / "cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _importing_numpy(pid: int) -> bool:
+    """Whether process ``pid`` has loaded numpy's compiled core (a starting loky worker imports
+    it with joblib: its Python then turns a SIGINT into a KeyboardInterrupt, where a SIGINT
+    before Python's start-up ends it without a word)."""
+    try:
+        return b"_multiarray_umath" in (PROC / str(pid) / "maps").read_bytes()
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not PROC.is_dir(), reason="reads /proc")
+@pytest.mark.parametrize("when", ["a worker imports", "the first games file is stored"])
+def test_ctrl_c_at_the_terminal_prints_the_one_line_and_keeps_the_finished_games(tmp_path, when):
+    """Ctrl-C at a terminal signals the command's whole process group, workers included. Sent as
+    soon as a loky worker process is importing (numpy loaded: it imports joblib, numpy and the
+    engine for a second or more) or once the first games file is stored: the command ends with status 130 and its one 'interrupted' line,
+    no traceback (a worker interrupted while importing printed one), no worker left running, and
+    the games stored are those the line counts."""
+    d = tmp_path / "run"
+    args = [sys.executable, "-m", "sim.cli", "matrix", "--games", "2400", "--heroes", "medusa,sinbad,alice",
+            "-b", "soho", "--chunk-size", "50", "--task-games", "100", "--jobs", "2", "--out", str(d), "--no-report"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    kids: list[int] = []
+    try:
+        deadline = time.time() + 1800     # a hang guard only: the loop ends on the worker or the file
+        while time.time() < deadline and p.poll() is None:
+            kids = _children(p.pid)
+            if when == "a worker imports" and any(b"popen_loky_posix" in _cmdline(k) and _importing_numpy(k)
+                                                 for k in kids):
+                break
+            if when != "a worker imports" and list((d / "games").glob("part-*.parquet")):
+                break
+            time.sleep(0.005)
+        assert p.poll() is None, "the run ended before the interrupt"
+        os.killpg(p.pid, signal.SIGINT)           # what the terminal does on Ctrl-C
+        _, err = p.communicate(timeout=600)       # (a hang guard: an interrupt the run played through)
+        deadline = time.time() + 600
+        while time.time() < deadline and any((PROC / str(k)).exists() for k in kids):
+            time.sleep(0.1)
+        alive = [k for k in kids if (PROC / str(k)).exists()]
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    last = lines[-1]
+    assert last.startswith("interrupted: ") and last.endswith(f"saved in {d}; rerun the same command to resume"), err
+    assert all(ln.startswith("note: ") for ln in lines[:-1]), err
+    assert not alive, f"processes of the interrupted command still running: {alive}"
+    saved, total = int(last.split()[1]), int(last.split()[3])
+    assert total == 6 * 2400 and saved < total          # (3 pairs and 3 mirrors)
+    assert read_manifest(d)["status"] == "interrupted"
+    if when != "a worker imports":
+        assert saved >= 100                             # the first task's games at least
+    if saved:
+        assert len(read_games(d)) == saved
+
+
+# ------------------------------------------------------------------ output into a closed pipe
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    """A complete matrix run: Medusa, Sinbad and Alice, 40 games a pair on Soho."""
+    from sim.runs.matrix import run_matrix
+    d = tmp_path_factory.mktemp("first_hour") / "trio"
+    run_matrix(d, games=40, heroes=["medusa", "sinbad", "alice"], battlefields=["soho"], seed=5, jobs=1)
+    return d
+
+
+def _command(*args, stdout):
+    return subprocess.run([sys.executable, "-m", "sim.cli", *map(str, args)], cwd=ROOT, stdout=stdout,
+                          stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          timeout=900)
+
+
+@pytest.mark.parametrize("command", [("report", "RUN"), ("heroes",)])
+def test_output_into_a_pipe_closed_before_it_is_written_ends_quietly(small_run, command):
+    """The reader is gone before the first line (a pipe whose read end is closed): the command
+    ends with status 141 (as one ended by SIGPIPE) and says nothing; `report` said 'Error: cannot
+    write the report in RUN (Broken pipe)' about a report that was written."""
+    (small_run / "report" / "report.html").unlink(missing_ok=True)
+    r_fd, w_fd = os.pipe()
+    os.close(r_fd)
+    try:
+        r = _command(*[small_run if a == "RUN" else a for a in command], stdout=w_fd)
+    finally:
+        os.close(w_fd)
+    assert (r.returncode, r.stderr) == (141, "")
+    if command[0] == "report":
+        assert (small_run / "report" / "report.html").stat().st_size > 10_000
+
+
+@pytest.mark.skipif(not Path("/bin/bash").exists(), reason="runs a bash pipeline")
+def test_report_piped_into_head_prints_its_first_line_and_nothing_else(small_run):
+    """`unmatched-sim report RUN | head -1`: head's line and not a word more; the command's status
+    (bash's PIPESTATUS) is 141 if it wrote after head had gone, else 0."""
+    p = subprocess.run(f"{sys.executable} -m sim.cli report {small_run} | head -1; exit ${{PIPESTATUS[0]}}",
+                       shell=True, executable="/bin/bash", cwd=ROOT, capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=900)
+    assert (p.stdout, p.stderr) == ("\n", "") and p.returncode in (0, 141), (p.returncode, p.stderr)
+
+
+# ------------------------------------------------------------------ battlefield maps: ids clear of everything
+
+
+def _board_figures(key):
+    """The two drawings of battlefield ``key``: the report's map (values in the spaces, S1/S2) and
+    the replay viewer's board as ``board_svg`` draws it (zones, S1..S4), each with its facts."""
+    import numpy as np
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from reports.board import draw_battlefield, layout_xy, space_radius, viewer_battlefield
+    from reports.plots import plot_space_map
+    from reports.tables import space_counts
+    from sim.content.battlefields import load_battlefield
+    from sim.runs.plan import battlefield_facts
+    bf = load_battlefield(key)
+    info = battlefield_facts(bf)
+    n = len(info["space_ids"])
+    rng = np.random.default_rng(3)
+    stored = pd.DataFrame({"battlefield": [key], "combats": [rng.integers(0, 300, n)],
+                           "defeats": [rng.integers(0, 60, n)], "games": [100]})
+    yield plot_space_map(space_counts(stored, {key: info}), info), info
+    info = viewer_battlefield(bf)
+    xy = layout_xy(info)
+    r = space_radius(xy)
+    w, h = np.ptp(xy[:, 0]) + 3.2 * r, np.ptp(xy[:, 1]) + 3.7 * r
+    fig = Figure(figsize=(9.0, 9.0 * h / w))
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_axis_off()
+    draw_battlefield(ax, info, fontsize=7.0)
+    ax.set_adjustable("datalim")
+    yield fig, info
+
+
+@pytest.mark.parametrize("key", ["baskerville_manor", "fayrlund_forest", "kaer_morhen", "marmoreal", "sarpedon",
+                                 "soho"])
+def test_every_space_id_on_a_battlefield_map_is_clear_of_the_other_texts_spaces_and_rings(key):
+    """Issue 31: on Marmoreal's map the id under M07 ran into M13's start ring, and the start
+    spaces' 'M13 S1' and 'M31 S2' were crossed by their own rings. Every id of every battlefield,
+    on the report's map and on the viewer's board: no text overlaps another, no id touches a
+    space or a ring (its own included), and each id is nearer its own space than any other."""
+    import numpy as np
+
+    from helpers.plot_text import drawn_texts, text_overlaps, texts_on_circles
+    from reports.board import PASSAGE_RING, PASSAGE_WIDTH, START_RING, START_WIDTH, layout_xy, space_radius
+    from sim.content.battlefields import list_battlefields
+    assert key in list_battlefields()
+    for fig, info in _board_figures(key):
+        ids = set(info["space_ids"])
+        xy, r = layout_xy(info), space_radius(layout_xy(info))
+        circles = []
+        for ax in fig.axes:
+            if ax.get_label() == "<colorbar>":
+                continue
+            for i, sid in enumerate(info["space_ids"]):
+                circles.append((sid, ax, tuple(xy[i]), r, 1.0))
+            circles += [(f"ring of {info['space_ids'][s]}", ax, tuple(xy[s]), r * START_RING, START_WIDTH)
+                        for s in info["starts"]]
+            circles += [(f"passage ring of {info['space_ids'][s]}", ax, tuple(xy[s]), r * PASSAGE_RING,
+                         PASSAGE_WIDTH) for s in info.get("passages", [])]
+        assert text_overlaps(fig) == []
+        assert texts_on_circles(fig, circles, which=lambda t, ids=ids: t.split(" ")[0] in ids) == []
+        texts, renderer = drawn_texts(fig)
+        labels = [t for t in texts if t.get_text().split(" ")[0] in ids]
+        maps = len([ax for ax in fig.axes if ax.get_label() != "<colorbar>"])
+        assert len(labels) == maps * len(ids)
+        for t in labels:
+            box = t.get_window_extent(renderer)
+            centre = np.array([(box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2])
+            gaps = {sid: np.hypot(*(t.axes.transData.transform(xy[i]) - centre)) for i, sid in
+                    enumerate(info["space_ids"])}
+            assert min(gaps, key=gaps.get) == t.get_text().split(" ")[0], t.get_text()
+
+
+# ------------------------------------------------------------------ a matrix without a hero with gear
+
+
+def test_a_matrix_without_a_hero_with_gear_writes_no_empty_loadout_tables(small_run, tmp_path):
+    """Issue 31: a matrix of Medusa, Sinbad and Alice wrote loadouts.csv, loadout_best.csv and
+    gear_effects.csv (and their Parquet) with a header and no row. Now none is written (a stale
+    one is removed) and the HTML says in one line that no hero has loadouts."""
+    from reports import LOADOUT_TABLES, build_report
+    out = tmp_path / "report"
+    (out / "tables").mkdir(parents=True)
+    (out / "tables" / "gear_effects.csv").write_text("hero,opponent,group,option,reference,effect\n")
+    rep = build_report(small_run, out_dir=out, replays=False)
+    names = sorted(p.name for p in (out / "tables").iterdir())
+    assert not [n for n in names if n.split(".")[0] in LOADOUT_TABLES], names
+    assert len(names) == 2 * 10 and "strength.csv" in names and "spaces.parquet" in names
+    assert not set(LOADOUT_TABLES) & set(rep.csv)
+    page = rep.html.read_text(encoding="utf-8")
+    section = page[page.index('<h2 id="loadouts">'):page.index("<h2", page.index('<h2 id="loadouts">') + 5)]
+    assert section == ('<h2 id="loadouts">Loadouts</h2>\n'
+                       '<p class="note">No hero in this run has choice groups (loadouts).</p>\n')
+    assert "(no rows)" not in page
+
+
+# ------------------------------------------------------------------ printed tables name heroes as the plots do
+
+
+@pytest.fixture(scope="module")
+def named_run(tmp_path_factory):
+    """A matrix run of heroes whose keys and names differ: Medusa, Dr. Jekyll & Mr. Hyde, King Arthur."""
+    from sim.runs.matrix import run_matrix
+    d = tmp_path_factory.mktemp("first_hour_names") / "run"
+    run_matrix(d, games=24, heroes=["medusa", "jekyll_hyde", "king_arthur"], battlefields=["soho"], seed=2, jobs=1)
+    return d
+
+
+KEYS = ("jekyll_hyde", "king_arthur")
+
+
+def _cli(*args):
+    from click.testing import CliRunner
+
+    from sim.cli import main
+    r = CliRunner().invoke(main, [str(a) for a in args])
+    assert r.exit_code == 0, r.output
+    return r.stdout
+
+
+def test_the_matrix_summary_names_heroes_by_their_display_names_and_the_csv_keeps_the_keys(named_run):
+    out = _cli("report", named_run)
+    lines = out.splitlines()
+    assert not any(k in out for k in KEYS), out
+    top = lines.index(next(ln for ln in lines if ln.startswith("hero ")))
+    assert sorted(ln.split("  ")[0] for ln in lines[top + 1:top + 4]) == ["Dr. Jekyll & Mr. Hyde", "King Arthur",
+                                                                           "Medusa"]
+    grid = lines.index("Score of row hero vs column hero (draws count half):")
+    assert lines[grid + 1].split() == ["Jekyll", "Arthur", "Medusa"]        # (columns in key order)
+    assert [ln[:23].rstrip() for ln in lines[grid + 2:grid + 5]] == ["Dr. Jekyll & Mr. Hyde", "King Arthur", "Medusa"]
+    assert lines[grid + 2][23:].split()[0] == "50.0%"                       # the mirror, in its column
+    import pandas as pd
+    assert sorted(pd.read_csv(named_run / "report" / "tables" / "strength.csv")["hero"]) == ["jekyll_hyde",
+                                                                                          "king_arthur", "medusa"]
+
+
+def test_arena_and_replay_list_print_display_names(named_run):
+    out = _cli("arena", "--ai", "standard", "--vs", "greedy", "--games", "6", "--heroes", "medusa,jekyll_hyde",
+               "-b", "soho", "-j", "1")
+    rows = [ln for ln in out.splitlines()[2:] if not ln.startswith(("overall", "first player"))]
+    assert [ln.split("  ")[0] for ln in rows] == ["Dr. Jekyll & Mr. Hyde", "Medusa"] and "jekyll_hyde" not in out
+    out = _cli("replay", named_run, "--list", "--matchup", "jekyll_hyde,king_arthur", "--limit", "2")
+    first = out.splitlines()[0]
+    assert first.startswith("game ") and any(f": {a} vs {b} on Soho, seed " in first for a, b in (
+        ("Dr. Jekyll & Mr. Hyde", "King Arthur"), ("King Arthur", "Dr. Jekyll & Mr. Hyde"))), first
+    assert first.endswith(" turns") and not any(k in first for k in (*KEYS, "soho"))
+
+
+def test_loadouts_and_compare_name_the_opponents(tmp_path):
+    out = _cli("loadouts", "geralt", "--games", "16", "--opponents", "jekyll_hyde,king_arthur", "-b", "soho",
+               "--out", tmp_path / "lo", "-j", "1", "-q")
+    head = out.splitlines().index(next(ln for ln in out.splitlines() if ln.startswith("opponent ")))
+    assert [ln.split("  ")[0] for ln in out.splitlines()[head + 1:head + 3]] == ["Dr. Jekyll & Mr. Hyde", "King Arthur"]
+    assert not any(k in out for k in KEYS)
+    variant = tmp_path / "v.toml"
+    variant.write_text('name = "medusa +2"\n[hero.medusa]\nhealth = 18\n')
+    out = _cli("compare", "--variant", variant, "--hero", "medusa", "--opponents", "jekyll_hyde,king_arthur",
+               "-b", "soho", "--games", "8", "--out", tmp_path / "cmp", "-j", "1", "-q")
+    head = out.splitlines().index(next(ln for ln in out.splitlines() if ln.startswith("opponent ")))
+    assert [ln.split("  ")[0] for ln in out.splitlines()[head + 1:head + 3]] == ["Dr. Jekyll & Mr. Hyde", "King Arthur"]
+    assert not any(k in out for k in KEYS)
