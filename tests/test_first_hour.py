@@ -30,6 +30,22 @@ def _sigint_blocked() -> bool:
     return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    """A child process's SIGINT as at a terminal (run before exec): a test suite started in the
+    background (``cmd &``, nohup, some CI runners) has SIGINT ignored, and an ignored signal stays
+    ignored across exec, so Python would never see the Ctrl-C these tests send."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.fixture
+def ctrl_c_raises():
+    """This process turns SIGINT into KeyboardInterrupt (Python's default) for the test, whatever
+    the suite was started with; restored afterwards."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 def _worker_state():
     return os.getpid(), _sigint_blocked()
 
@@ -56,7 +72,7 @@ def test_a_local_dask_clusters_workers_start_with_ctrl_c_blocked_too():
 
 
 @pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
-def test_a_ctrl_c_while_a_worker_is_spawned_is_delivered_after_the_spawn_not_lost(monkeypatch):
+def test_a_ctrl_c_while_a_worker_is_spawned_is_delivered_after_the_spawn_not_lost(monkeypatch, ctrl_c_raises):
     from joblib.externals.loky.backend import fork_exec as module
     seen = {}
 
@@ -97,7 +113,8 @@ def test_ctrl_c_while_the_command_imports_ends_in_one_word_not_a_traceback(argv0
     ends it a moment later ('Aborted!', status 1). A program that imports the package (not the
     command) gets its KeyboardInterrupt as usual."""
     r = subprocess.run([sys.executable, "-c", _INTERRUPTED_IMPORT.format(argv0=argv0)], cwd=ROOT, text=True,
-                       capture_output=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=600)
+                       capture_output=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=600,
+                       preexec_fn=_ctrl_c_as_at_a_terminal)
     if argv0 == "my_script.py":
         assert r.returncode != 0 and r.stderr.rstrip().endswith("KeyboardInterrupt"), r.stderr
     else:
@@ -147,7 +164,7 @@ def test_ctrl_c_at_the_terminal_prints_the_one_line_and_keeps_the_finished_games
             "-b", "soho", "--chunk-size", "50", "--task-games", "100", "--jobs", "2", "--out", str(d), "--no-report"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     p = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True)
+                         start_new_session=True, preexec_fn=_ctrl_c_as_at_a_terminal)
     kids: list[int] = []
     try:
         deadline = time.time() + 1800     # a hang guard only: the loop ends on the worker or the file
