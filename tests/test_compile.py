@@ -4,7 +4,7 @@ import numba
 import pytest
 
 from sim.engine import sigs
-from sim.engine.game import ENTRY_POINTS, play_games, setup_game
+from sim.engine.game import ENTRY_POINTS, play_games_plain, setup_game
 
 pytestmark = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="compiled engine only")
 
@@ -12,7 +12,7 @@ pytestmark = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="compiled engin
 def test_the_entry_points_python_calls_are_built_self_contained():
     from sim.engine.rules import take_turn, unpack_action
     entries = {fn for fns in ENTRY_POINTS.values() for fn in fns}
-    assert {play_games, setup_game} <= entries
+    assert {play_games_plain, setup_game} <= entries
     assert all(fn._entry for fn in entries - {unpack_action})
     assert not take_turn._entry and not unpack_action._entry   # parts (the narration calls unpack_action)
 

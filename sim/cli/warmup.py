@@ -31,7 +31,7 @@ def warmup():
         t = time.perf_counter()
         n = sigs.COMPILE_STATS["compiled"]
         for fn in functions:
-            ensure = getattr(fn, "ensure_compiled", None)   # (None with NUMBA_DISABLE_JIT=1)
+            ensure = getattr(fn, "ensure_python", None)   # (None with NUMBA_DISABLE_JIT=1)
             if ensure is not None:
                 ensure()
         if sigs.COMPILE_STATS["compiled"] > n:

@@ -9,10 +9,11 @@ import numpy as np
 from numba import njit, types  # noqa: F401
 
 from .sigs import A1, A2, A3, B, CTL, I, LOG, ST, TB, V, jit, stack_i64, unmanaged, unmanaged_tables  # noqa: F401
-from .control import CTL_CTX_OP, CTL_HAS_NAMES, CTL_LEN, CTL_NAMES, CTL_SCRATCH, CTL_SCRIPT, CTL_SIZE, MAX_CARD_IDS
+from .control import (CTL_CTX_OP, CTL_HAS_NAMES, CTL_LEN, CTL_MODE0, CTL_NAMES, CTL_SCRATCH, CTL_SCRIPT, CTL_SIZE,
+    MAX_CARD_IDS)
 
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
-    DRAW, NO_WINNER,
+    DRAW, MODE_EXPERT, MODE_EXPERT02, NO_WINNER,
     D_SETUP_SPACE, END_TURN_CAP, EV_SETUP, FS_DEFEATED, FS_IN_PLAY, FS_REMOVED, HK_SETUP, PILE_DECK,
     R_OPENING_HAND, R_SUMMON_OFF_BOARD, RES_DECISIONS, RES_FIELDS, RES_HP0, RES_HP1, RES_PLAYED0, RES_PLAYED1,
     RES_REASON, RES_SEED, RES_SK0, RES_SK1, RES_TURNS, RES_WINNER, TRES_DEALT0, TRES_DECISIONS, TRES_FIELDS,
@@ -152,11 +153,37 @@ def play_game(st, tb, ctl, log):
         play_turn(st, tb, ctl, log)
 
 
-@jit(V(ST, TB, CTL, LOG, A1, I, A1), entry=True)
+def has_expert(ctl):
+    """Whether a seat of control array ``ctl`` plays the expert AI (``expert`` or ``expert-0.2``):
+    its duels need the entry points with the lookahead search (``*_expert``)."""
+    for p in range(4):
+        m = ctl[CTL_MODE0 + p]
+        if m == MODE_EXPERT or m == MODE_EXPERT02:
+            return True
+    return False
+
+
 def play_duel(st, tb, ctl, log, hero_rows, seed, out):
     """One duel from start to end: :func:`setup_game`, :func:`play_game` and
-    :func:`result_row` into ``out`` (int64, RES_FIELDS), one entry point (``Match.play``):
-    a first duel compiles the engine's call tree as one entry point, not as three."""
+    :func:`result_row` into ``out`` (int64, RES_FIELDS), in one compiled call (``Match.play``):
+    :func:`play_duel_expert` if a seat plays the expert AI, else :func:`play_duel_plain`, which
+    plays the same games without compiling the expert's search (a first duel compiles less)."""
+    (play_duel_expert if has_expert(ctl) else play_duel_plain)(st, tb, ctl, log, hero_rows, seed, out)
+
+
+@jit(V(ST, TB, CTL, LOG, A1, I, A1), entry=True)
+def play_duel_plain(st, tb, ctl, log, hero_rows, seed, out):
+    """:func:`play_duel` when no seat plays the expert AI: every turn is ``rules.take_turn``
+    (what ``search.play_turn`` plays then)."""
+    set_up(st, tb, ctl, log, hero_rows, 2, seed)
+    while st[G_OVER] == 0:
+        take_turn(st, tb, ctl, log)
+    fill_result(st, out, seed)
+
+
+@jit(V(ST, TB, CTL, LOG, A1, I, A1), entry=True)
+def play_duel_expert(st, tb, ctl, log, hero_rows, seed, out):
+    """:func:`play_duel` with the expert AI's turns (``search.play_turn``)."""
     set_up(st, tb, ctl, log, hero_rows, 2, seed)
     while st[G_OVER] == 0:
         play_turn(st, tb, ctl, log)
@@ -215,7 +242,6 @@ def game_control(ctl, tpl):
         ctl[i] = tpl[i]
 
 
-@jit(V(TB, CTL, A1, I, I, I, I, A2, A3, A2), entry=True)
 def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_games, res, played, space_stats):
     """Play ``n_games`` two-player games, writing one result row per game.
 
@@ -227,7 +253,18 @@ def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_ga
     (row 1) of all games. Game ``i`` uses the seed
     ``game_seed(run_seed, matchup, first_index + i)``, so results do not
     depend on how games are chunked.
+
+    One compiled call: :func:`play_games_expert` if a seat plays the expert AI, else
+    :func:`play_games_plain` (the same games, without compiling the expert's search).
     """
+    (play_games_expert if has_expert(ctl_template) else play_games_plain)(
+        tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_games, res, played, space_stats)
+
+
+@jit(V(TB, CTL, A1, I, I, I, I, A2, A3, A2), entry=True)
+def play_games_plain(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_games, res, played, space_stats):
+    """:func:`play_games` when no seat plays the expert AI: every turn is ``rules.take_turn``
+    (what ``search.play_turn`` plays then), so the search is not compiled."""
     # the engine works on views that numba does not reference-count (see sigs.unmanaged):
     # ``tb`` is kept alive by the caller, the three work arrays below by this function
     tbu = unmanaged_tables(tb)
@@ -237,22 +274,54 @@ def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_ga
     st = unmanaged(st_m)
     log = unmanaged(log_m)
     ctl = unmanaged(ctl_m)
-    keep = played.shape[0] > 0
     for i in range(n_games):
-        game_control(ctl, ctl_template)
-        seed = game_seed(run_seed, matchup, first_index + i)
-        set_up(st, tbu, ctl, log, hero_rows, 2, seed)
+        seed = start_game(st, tbu, ctl, log, ctl_template, hero_rows, run_seed, matchup, first_index + i)
+        while st[G_OVER] == 0:
+            take_turn(st, tbu, ctl, log)
+        record_game(st, res, played, space_stats, i, seed)
+    st_m[0] += log_m.shape[0] + ctl_m[0] * 0   # the owners of the views live until here
+
+
+@jit(V(TB, CTL, A1, I, I, I, I, A2, A3, A2), entry=True)
+def play_games_expert(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_games, res, played, space_stats):
+    """:func:`play_games` with the expert AI's turns (``search.play_turn``)."""
+    tbu = unmanaged_tables(tb)
+    st_m = np.zeros(STATE_SIZE, np.int64)
+    log_m = np.zeros((0, 6), np.int64)
+    ctl_m = np.empty_like(ctl_template)
+    st = unmanaged(st_m)
+    log = unmanaged(log_m)
+    ctl = unmanaged(ctl_m)
+    for i in range(n_games):
+        seed = start_game(st, tbu, ctl, log, ctl_template, hero_rows, run_seed, matchup, first_index + i)
         while st[G_OVER] == 0:
             play_turn(st, tbu, ctl, log)
-        fill_result(st, res[i], seed)
-        if keep:
-            for p in range(2):
-                for k in range(MAX_HERO_CARDS):
-                    played[i, p, k] = st[OFF_PLAYED + p * MAX_HERO_CARDS + k]
-        for s in range(MAX_SPACES):
-            space_stats[0, s] += st[OFF_SPACE_COMBATS + s]
-            space_stats[1, s] += st[OFF_SPACE_DEFEATS + s]
+        record_game(st, res, played, space_stats, i, seed)
     st_m[0] += log_m.shape[0] + ctl_m[0] * 0   # the owners of the views live until here
+
+
+@jit(I(ST, TB, CTL, LOG, CTL, A1, I, I, I))
+def start_game(st, tb, ctl, log, ctl_template, hero_rows, run_seed, matchup, index):
+    """Set up game ``index`` of :func:`play_games` (its control array from the template, its
+    seed, the duel's setup); returns the seed."""
+    game_control(ctl, ctl_template)
+    seed = game_seed(run_seed, matchup, index)
+    set_up(st, tb, ctl, log, hero_rows, 2, seed)
+    return seed
+
+
+@jit(V(ST, A2, A3, A2, I, I))
+def record_game(st, res, played, space_stats, i, seed):
+    """After game ``i`` of :func:`play_games`: its result row, its card-play counts (if
+    ``played`` has rows) and the space statistics."""
+    fill_result(st, res[i], seed)
+    if played.shape[0] > 0:
+        for p in range(2):
+            for k in range(MAX_HERO_CARDS):
+                played[i, p, k] = st[OFF_PLAYED + p * MAX_HERO_CARDS + k]
+    for s in range(MAX_SPACES):
+        space_stats[0, s] += st[OFF_SPACE_COMBATS + s]
+        space_stats[1, s] += st[OFF_SPACE_DEFEATS + s]
 
 
 # per-game result row of a team game (int64); seats 0..3 in turn order, team = seat % 2
@@ -318,7 +387,8 @@ def play_team_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index,
 
 # the entry points Python calls, by what uses them (``unmatched-sim warmup`` compiles them all)
 ENTRY_POINTS = {
-    "duels": (play_duel, setup_game, play_game, result_row, unpack_action),   # (the narration unpacks actions)
-    "runs": (play_games,),
+    "duels": (play_duel_plain, play_duel_expert, setup_game, play_game, result_row,
+              unpack_action),   # (the narration unpacks actions)
+    "runs": (play_games_plain, play_games_expert),
     "team games": (play_team_game, team_result_row, play_team_games),
 }

@@ -9,6 +9,7 @@ cache only the entry points it calls.
 """
 import inspect
 import re
+import types as pytypes
 
 import numba
 import numpy as np
@@ -89,12 +90,12 @@ def jit(sig, inline=False, entry=False):
     The function is compiled for ``sig`` only (literal constants at call sites are
     converted, as with an eager signature), but not at import: it is loaded from the
     cache or compiled the first time it is called from Python, or the first time a
-    function that calls it is compiled. A cached entry point (``play_games``) holds its
+    function that calls it is compiled. A cached entry point (``play_games_plain``) holds its
     whole call tree, so with a warm cache a process loads only the few entry points it
     calls, not every engine function: start-up and resident memory stay small. With
     ``NUMBA_DISABLE_JIT=1`` the plain Python function is returned.
 
-    ``entry=True`` marks a function that Python calls to play (``play_games``, ``setup_game``
+    ``entry=True`` marks a function that Python calls to play (``play_duel_plain``, ``setup_game``
     ...): it is built self-contained and fully optimised, as numba builds every function.
     The others are built as *parts* of the entry points that call them (see
     :class:`_EngineLibrary`), which compiles the engine about three times faster; called
@@ -128,55 +129,116 @@ def jit(sig, inline=False, entry=False):
         # explicit both ways: numba otherwise inherits the flag from the function being
         # compiled when this one is compiled (lazily, while typing a call to it)
         opts = {"_nrt": bool(nrt)}
+        if not entry:
+            opts["no_cpython_wrapper"] = True   # (a call from Python goes to the part's twin)
         if not nrt:
             _NO_NRT[f"{fn.__module__}.{fn.__name__}"] = inspect.getsource(fn)
-        disp = njit(cache=True, inline="always" if inline else "never", **opts)(fn)
-        _make_lazy(disp, sig, entry)
+        # (no cfunc wrapper: the engine never takes a function's address; each wrapper was ~3% of a compile)
+        disp = njit(cache=True, inline="always" if inline else "never", no_cfunc_wrapper=True, **opts)(fn)
+        _make_lazy(disp, sig, entry, inline)
         return disp
     return wrap
 
 
-def _make_lazy(disp, sig, entry):
+def _make_lazy(disp, sig, entry, inline=False):
     """Give dispatcher ``disp`` exactly one signature, compiled (or loaded) on first need.
 
     A function that is not an ``entry`` is compiled as a *part* (see :class:`_EngineLibrary`):
     its machine code refers to the engine functions it calls instead of holding copies,
-    so before it is compiled or loaded from the cache, those are made ready first."""
+    so before it is compiled or loaded from the cache, those are made ready first. An
+    ``inline`` function is not among them (its callers hold its body, not a call to it:
+    only a call from Python compiles it), but the functions it calls are.
+
+    A part is compiled without numba's Python wrapper (the code that converts Python
+    arguments, ~15% of a part's compile; only the entry points' are used in a game). A
+    call from Python to a part compiles, once, its *twin* (:func:`_python_twin`: the same
+    function as a part with the wrapper) and dispatches to it from then on."""
     get_call_template = disp.get_call_template
     compile_for_args = disp._compile_for_args
-    state = {"ready": False, "deps": None}
+    state = {"ready": False, "deps": None, "twin": None}
     disp._entry = entry
+    disp._inline = inline
 
-    def ensure():
-        if state["ready"]:
-            return
-        if not entry and state["deps"] is None:
+    def ensure_deps():
+        if state["deps"] is None:
             state["deps"] = ()
             fn = disp.py_func
             deps = [fn.__globals__.get(n) for n in fn.__code__.co_names]
             state["deps"] = tuple(d for d in deps if d is not disp and hasattr(d, "ensure_compiled"))
             for d in state["deps"]:
-                d.ensure_compiled()
+                if d._inline:
+                    d.ensure_deps()
+                else:
+                    d.ensure_compiled()
+
+    def ensure():
+        if state["ready"]:
+            return
+        if not entry and state["deps"] is None:
+            ensure_deps()
             if state["ready"]:
                 return
-        _COMPILING.append(disp)
-        try:
-            disp.compile(sig)
-        finally:
-            _COMPILING.pop()
-        disp.disable_compile()
+        _compile(disp, sig)
+        if entry:
+            disp.disable_compile()
+        # (a part keeps numba's compile flag for the call from Python that compiles its twin;
+        # numba's typing of a jitted call to it, which would compile another signature, sees
+        # it off: lazy_get_call_template)
         state["ready"] = True
+
+    def ensure_python():
+        """Make the function callable from Python (a part: its twin, compiled or loaded)."""
+        ensure()
+        if entry or state["twin"] is not None:
+            return
+        twin = _python_twin(disp, sig)
+        args = tuple(twin.overloads)[0]
+        disp._insert([a._code for a in args], twin.overloads[args].entry_point, False)
+        state["twin"] = twin
 
     def lazy_get_call_template(args, kws):    # a jitted caller is being typed
         ensure()
-        return get_call_template(args, kws)
+        if entry:
+            return get_call_template(args, kws)
+        disp._can_compile = False
+        try:
+            return get_call_template(args, kws)
+        finally:
+            disp._can_compile = True
 
     def lazy_compile_for_args(*args, **kws):  # a call from Python found no compiled version
-        if not state["ready"]:
-            ensure()
+        if not state["ready"] or (not entry and state["twin"] is None):
+            ensure_python()
             return disp       # the caller calls what this returns: dispatch again, now compiled
+        if not entry:
+            disp._explain_matching_error(*args, **kws)   # (raises TypeError: no matching definition)
         return compile_for_args(*args, **kws)
 
+    if not entry:
+        def add_overload(cres):   # a part's code has no Python entry: not in the table Python calls use
+            disp.overloads[tuple(cres.signature.args)] = cres
+        disp.add_overload = add_overload
+
+    _announce_compiles(disp)
+    disp.get_call_template = lazy_get_call_template
+    disp._compile_for_args = lazy_compile_for_args
+    disp.ensure_compiled = ensure
+    disp.ensure_deps = ensure_deps
+    disp.ensure_python = ensure_python
+    disp.is_ready = lambda: state["ready"]
+
+
+def _compile(disp, sig):
+    _COMPILING.append(disp)
+    try:
+        disp.compile(sig)
+    finally:
+        _COMPILING.pop()
+
+
+def _announce_compiles(disp):
+    """Count ``disp``'s compiles (COMPILE_STATS) and announce the process's first
+    (:func:`on_first_compile`); a stale cached part (:class:`_StalePart`) is compiled again."""
     load_overload = disp._cache.load_overload
 
     def load_or_announce(*args, **kws):       # numba's cache look-up: None = it compiles now
@@ -191,10 +253,24 @@ def _make_lazy(disp, sig, entry):
         return cres
 
     disp._cache.load_overload = load_or_announce
-    disp.get_call_template = lazy_get_call_template
-    disp._compile_for_args = lazy_compile_for_args
-    disp.ensure_compiled = ensure
-    disp.is_ready = lambda: state["ready"]
+
+
+def _python_twin(disp, sig):
+    """The part ``disp`` compiled (or loaded from the cache) with numba's Python wrapper, for
+    calls from Python: the same code under the name ``<name>__py`` (its own cache entry); it
+    calls the other engine functions' code as ``disp`` does."""
+    fn = disp.py_func
+    twin_fn = pytypes.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    twin_fn.__qualname__ = fn.__qualname__ + "__py"
+    twin_fn.__module__ = fn.__module__
+    twin_fn.__doc__ = fn.__doc__
+    opts = {k: v for k, v in disp.targetoptions.items() if k not in ("no_cpython_wrapper", "inline", "nopython")}
+    twin = njit(cache=True, **opts)(twin_fn)
+    twin._entry = False
+    _announce_compiles(twin)
+    _compile(twin, sig)
+    twin.disable_compile()
+    return twin
 
 
 COMPILE_STATS = {"compiled": 0}   # engine functions compiled (not loaded from the cache) in this process
@@ -220,6 +296,25 @@ def _engine_function(name):
 
 if not numba.config.DISABLE_JIT:
     import llvmlite.binding as ll
+    from numba.core import targetconfig
+
+    def _config_values(self):
+        """``TargetConfig.values`` without a property call per option (the same dict): numba
+        compares and hashes compile flags this way at every typed call of an overloaded
+        function, ~250,000 times in a first compile of the duel code (a tenth of its time)."""
+        vals = self._values
+        return {k: vals.get(k, opt.default) for k, opt in self.options.items()}
+
+    def _config_eq(self, other):
+        if self is other or (type(self) is type(other) and self._values == other._values):
+            return True
+        if isinstance(other, targetconfig.TargetConfig):
+            return self.values() == other.values()
+        return NotImplemented
+
+    targetconfig.TargetConfig.values = _config_values
+    targetconfig.TargetConfig.__eq__ = _config_eq
+    targetconfig.TargetConfig.__hash__ = lambda self: hash(tuple(sorted(self.options)))   # (numba's: the names)
     from numba.core.codegen import JITCodeLibrary
     from numba.core.registry import cpu_target
 
@@ -228,49 +323,59 @@ if not numba.config.DISABLE_JIT:
         points): numba gives every compiled function a copy of everything it calls, optimises
         it with LLVM's full pipeline and generates machine code for it, so with ~150 engine
         functions most of the engine was optimised and code-generated dozens of times (a
-        first compile of ~160 s, two thirds in LLVM). A part's library keeps the copy only as
-        the module its callers link (``_shared_module``), skips the module-level optimisation
-        (its callers' entry point runs it once over the whole call tree) and generates machine
-        code for its own functions only; those call the other engine functions' code by symbol.
-        Entry points (``jit(..., entry=True)``) are built as numba builds them: self-contained.
+        first compile of ~160 s, two thirds in LLVM). A part's library holds its own functions
+        only: it skips the module-level optimisation (its callers' entry point runs it once
+        over the whole call tree), generates machine code for its own functions (which call
+        the other engine functions' code by symbol) and shares its own module for linking
+        (``_shared_module``), remembering the parts it calls (``_part_callees``). A library
+        that is not a part (an entry point, ``jit(..., entry=True)``, or any other function
+        that calls the engine) links the parts it calls and all the parts those call, each
+        once, and is built as numba builds it: self-contained. (A part's shared module used to
+        hold a copy of its whole call tree: copying and linking those trees was a tenth of a
+        first compile.)
         """
         _engine_lib = False   # an engine function's library (its symbols are loaded in the JIT)
+        _part_symbols = None   # a part's (engine symbols it calls, symbols it defines)
+        _part_callees = ()     # a part's libraries of the parts it calls
 
         def finalize(self):
             disp = _engine_function(self.name)
             if disp is None or disp._entry:
                 self._engine_lib = disp is not None
+                for library in _part_closure(self._linking_libraries):
+                    if library not in self._linking_libraries:
+                        self._linking_libraries.append(library)
                 return super().finalize()
             self._engine_lib = True
             self._codegen._check_llvm_bugs()
             self._raise_if_finalized()
-            seen, parts = set(), []
+            seen, callees = set(), []
             for library in self._linking_libraries:
                 if library in seen:
                     continue
                 seen.add(library)
                 self._reload_init.update(library._reload_init)
                 if library._engine_lib:
-                    parts.append(library)
+                    callees.append(library)
                 else:    # numba's own helpers (array allocation ...): linked in as usual
                     self._final_module.link_in(library._get_module_for_linking(), preserve=True)
-            own = self._final_module.clone()
-            for library in parts:
-                self._final_module.link_in(library._get_module_for_linking(), preserve=True)
-            defined = {fn.name for fn in self._final_module.functions if not fn.is_declaration}
+            own = self._final_module
+            defined = set()
+            for library in callees:
+                defined.update(library._part_symbols[1] if library._part_symbols is not None else
+                               (fn.name for fn in library._get_module_for_linking().functions
+                                if not fn.is_declaration))
             self._part_symbols = ([fn.name for fn in own.functions if fn.is_declaration and fn.name in defined],
                                   [fn.name for fn in own.functions if not fn.is_declaration])
-            shared = self._final_module    # what callers link: the whole call tree, as numba shares it
-            shared.verify()
+            self._part_callees = tuple(callees)
+            own.verify()
+            shared = own.clone()    # what callers link: this part's own functions
             for fn in shared.functions:
                 if not fn.is_declaration and fn.linkage == ll.Linkage.external:
                     fn.linkage = "linkonce_odr"
             self._shared_module = shared
-            self._final_module = own
-            self._final_module.verify()
             self._finalize_final_module()
-
-        _part_symbols = None   # a part's (engine symbols it calls, symbols it defines)
+            _register_part(self)
 
         def serialize_using_object_code(self):
             if self._part_symbols is None:
@@ -298,7 +403,29 @@ if not numba.config.DISABLE_JIT:
             codegen._engine._defined_symbols |= set(provides)   # (its object defines only these)
             lib._engine_lib = True
             lib._part_symbols = (needs, provides)
+            lib._part_callees = tuple(dict.fromkeys(_PART_OF[n] for n in needs if n in _PART_OF))
+            _register_part(lib)
             return lib
+
+    _PART_OF = {}   # symbol -> the part library that defines it (parts compiled or loaded in this process)
+
+    def _register_part(lib):
+        for n in lib._part_symbols[1]:
+            _PART_OF[n] = lib
+
+    def _part_closure(libraries):
+        """The part libraries among ``libraries`` and every part they call, directly or not,
+        each once (depth first, in call order)."""
+        out, seen = [], set()
+        stack = [lib for lib in reversed(libraries) if lib._part_symbols is not None]
+        while stack:
+            lib = stack.pop()
+            if lib in seen:
+                continue
+            seen.add(lib)
+            out.append(lib)
+            stack.extend(c for c in reversed(lib._part_callees) if c._part_symbols is not None and c not in seen)
+        return out
 
     class _StalePart(Exception):
         """A cached part refers to callee code that is not the one loaded (see above)."""
