@@ -125,7 +125,8 @@ def bradley_terry(table: pd.DataFrame, first_move: bool = True, heroes=None) -> 
     The model is ``logit P(p1 scores) = r[p1] - r[p2] (+ h)``, with the ratings
     constrained to sum to 0 and ``h`` the first-move advantage when ``first_move``.
     Mirror rows (p1 == p2) only inform ``h``; they are dropped when ``first_move`` is
-    False. ``heroes``: the heroes to rate (default: every hero in the table, sorted).
+    False. ``heroes``: the heroes to rate (default: every hero in the table, sorted); one
+    with no game against another hero in ``table`` gets NaN in every column (no rating).
 
     Returns :class:`BradleyTerry`. With fewer than two heroes every rating is 0 with a
     NaN interval; when no finite fit exists (a hero won or lost every game, see
@@ -138,6 +139,14 @@ def bradley_terry(table: pd.DataFrame, first_move: bool = True, heroes=None) -> 
             raise ValueError(f"bradley_terry: missing column {col!r}")
     t = table[table["games"] > 0]
     names = sorted(set(t["p1"]) | set(t["p2"])) if heroes is None else list(heroes)
+    duels = t[t["p1"] != t["p2"]]
+    played = set(duels["p1"]) | set(duels["p2"])   # (mirror games rate no one)
+    if 0 < len(played & set(names)) < len(set(names)):
+        # a hero without a game against another (an unfinished run) has no rating, not 0 with
+        # no uncertainty: fit the heroes that played others, the others NaN
+        bt = bradley_terry(table, first_move, [h for h in names if h in played])
+        return BradleyTerry(bt.ratings.reindex(pd.Index(names, name="hero")), bt.first_move, bt.first_move_se,
+                            bt.converged)
     if not first_move:
         t = t[t["p1"] != t["p2"]]
     k = len(names)

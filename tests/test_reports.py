@@ -75,6 +75,16 @@ def test_bradley_terry_on_a_hand_made_table():
     assert one.ratings["rating"].tolist() == [0.0] and np.isnan(one.ratings["se"]).all()
 
 
+def test_a_hero_without_a_game_has_no_rating_not_zero():
+    # an unfinished run: z has played only its mirror; x and y are rated as without z, z is NaN
+    t = pd.DataFrame([{"p1": "x", "p2": "y", "p1_score": 75.0, "games": 100},
+                      {"p1": "z", "p2": "z", "p1_score": 5.0, "games": 10}])
+    bt = bradley_terry(t, first_move=False, heroes=["x", "y", "z"])
+    assert list(bt.ratings.index) == ["x", "y", "z"]
+    assert bt.ratings.loc["x", "rating"] == pytest.approx(math.log(3) / 2, abs=1e-8)
+    assert bt.ratings.loc["z"].isna().all()
+
+
 def test_bradley_terry_gives_no_rating_when_a_hero_wins_every_game():
     # x beat y in all 6 games, both seats: the likelihood has no maximum (separation), so a
     # fitted GLM would stop at an arbitrary huge rating; no rating is the honest answer
