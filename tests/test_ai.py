@@ -474,7 +474,7 @@ def test_cli_ai_option_errors_and_profiles_command(tmp_path):
     r = CliRunner().invoke(main, ["profiles"])
     assert r.exit_code == 0 and "standard (mode standard)" in r.output and "greedy (mode greedy)" in r.output
     r = CliRunner().invoke(main, ["profiles", "standard", "--json"])
-    assert r.exit_code == 0 and json.loads(r.output)[0]["weights"]["win"] == 100.0
+    assert r.exit_code == 0 and json.loads(r.stdout)[0]["weights"]["win"] == 100.0
 
 
 def test_duel_explain_shows_candidates_and_scores():
@@ -487,7 +487,7 @@ def test_duel_explain_shows_candidates_and_scores():
 
 def test_duel_vs_profile_and_json():
     r = CliRunner().invoke(main, ["duel", "medusa", "sinbad", "--ai", "standard", "--vs", "random", "--json"])
-    assert r.exit_code == 0 and json.loads(r.output)["ai"] == ["standard", "random"]
+    assert r.exit_code == 0 and json.loads(r.stdout)["ai"] == ["standard", "random"]
 
 
 # ------------------------------------------------------------ strength and arena
@@ -533,7 +533,7 @@ def test_arena_cli_json_and_errors():
     r = CliRunner().invoke(main, ["arena", "--ai", "greedy", "--vs", "random", "--games", "8", "--heroes", "medusa",
                                   "-b", "soho", "--jobs", "1", "--json"])
     assert r.exit_code == 0, r.output
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     assert d["ai"] == "greedy" and d["vs"] == "random" and d["per_hero"][0]["hero"] == "medusa"
     assert d["overall"]["games"] == 8 and set(d["first_player"]) >= {"score", "low", "high"}
     r = CliRunner().invoke(main, ["arena", "--heroes", "nobody", "--games", "4"])

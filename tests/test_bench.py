@@ -36,7 +36,7 @@ def test_bench_json_has_every_figure_and_they_agree():
     r = CliRunner().invoke(main, ["bench", "--json", "--games", "1", "--ai", "random", "--jobs", "2",
                                   "--repeat", "1", "--python-games", "1", "--start-runs", "1", "--matrix-games", "12"])
     assert r.exit_code == 0, r.output
-    b = json.loads(r.output)
+    b = json.loads(r.stdout)
     pairs = b["pairs"]
     assert b["games"] == pairs and b["ai"] == "random" and b["jobs"] == 2
     one = b["one_core"]

@@ -120,7 +120,7 @@ def test_heroes_command_shows_the_character_cards():
     from sim.cli import main
     r = CliRunner().invoke(main, ["heroes", "--json"])
     assert r.exit_code == 0, r.output
-    rows = {h["key"]: h for h in json.loads(r.output)}
+    rows = {h["key"]: h for h in json.loads(r.stdout)}
     assert (rows["dracula"]["health"], rows["dracula"]["move"], rows["dracula"]["attack"]) == (13, 2, "melee")
     assert rows["dracula"]["sidekicks"] == [{"name": "Sister", "count": 3, "health": 1, "move": 2, "attack": "melee"}]
     assert (rows["jekyll_hyde"]["name"], rows["jekyll_hyde"]["health"], rows["jekyll_hyde"]["sidekicks"]) == (JH, 16, [])

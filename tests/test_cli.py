@@ -17,7 +17,7 @@ def run(*args):
 def test_heroes_lists_character_cards():
     r = run("heroes", "--json")
     assert r.exit_code == 0
-    heroes = {h["key"]: h for h in json.loads(r.output)}
+    heroes = {h["key"]: h for h in json.loads(r.stdout)}
     assert heroes["medusa"]["health"] == 16 and heroes["medusa"]["attack"] == "ranged"
     assert heroes["sinbad"]["sidekicks"] == [{"name": "The Porter", "count": 1, "health": 6, "move": 2, "attack": "melee"}]
     assert "health 16, move 3, ranged" in run("heroes").output
@@ -25,7 +25,7 @@ def test_heroes_lists_character_cards():
 
 def test_battlefields_lists_six():
     r = run("battlefields", "--json")
-    rows = {b["key"]: b for b in json.loads(r.output)}
+    rows = {b["key"]: b for b in json.loads(r.stdout)}
     assert len(rows) == 6 and rows["kaer_morhen"]["one_way_paths"] == 13
     assert rows["baskerville_manor"]["secret_passages"] == ["BM04", "BM09", "BM15", "BM26"]
 
@@ -126,7 +126,7 @@ def test_homebrew_hero_plays_with_the_heroes_option(tmp_path):
     (tmp_path / "gorgon.toml").write_text(text)
     r = run("--homebrew", str(tmp_path), "duel", "gorgon", "sinbad", "--seed", "2", "--json")
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output)["first_player"] == "Gorgon"
+    assert json.loads(r.stdout)["first_player"] == "Gorgon"
 
 
 def test_mirror_match_names_the_seats():

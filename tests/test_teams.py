@@ -233,7 +233,7 @@ def test_cli_team_duel_and_errors():
     assert "Game over: " in r.output
     r = CliRunner().invoke(main, ["duel", "medusa+sinbad", "king_arthur+alice", "--players", "3", "--json"])
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert [s["player"] for s in out["seats"]] == [1, 2, 1, 3] and out["players"] == 3
     for args, msg in ((["medusa+sinbad", "king_arthur"], "two teams"), (["medusa+sinbad", "medusa+alice"], "named twice"),
                       (["medusa+nobody", "king_arthur+alice"], "valid"), (["medusa+", "king_arthur+alice"], "two hero keys"),
@@ -323,10 +323,10 @@ def test_a_loadout_with_plus_signs_is_one_hero_in_duels_and_teams():
     assert split_heroes("geralt@silver+wolf-armor+blizzard") == ["geralt@silver+wolf-armor+blizzard"]
     r = CliRunner().invoke(main, ["duel", "geralt@silver+wolf-armor+blizzard", "sinbad", "--json"])
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output)["heroes"] == ["geralt_of_rivia[silver+wolf-armor+blizzard]", "sinbad"]
+    assert json.loads(r.stdout)["heroes"] == ["geralt_of_rivia[silver+wolf-armor+blizzard]", "sinbad"]
     r = CliRunner().invoke(main, ["duel", "geralt@silver+wolf-armor+owl+medusa", "sinbad+alice", "--json"])
     assert r.exit_code == 0, r.output
-    assert [s["hero"] for s in json.loads(r.output)["seats"]] == [
+    assert [s["hero"] for s in json.loads(r.stdout)["seats"]] == [
         "geralt_of_rivia[silver+wolf-armor+owl]", "sinbad", "medusa", "alice"]
 
 
