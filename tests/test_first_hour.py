@@ -15,12 +15,14 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers.procs import children
 
 from sim.runs.backend import Backend, open_pool, stop_local_workers, workers_ignore_ctrl_c
 from sim.runs.store import read_games, read_manifest
 
 ROOT = Path(__file__).resolve().parents[1]
 PROC = Path("/proc")
+_children = children   # (tests/helpers/procs.py)
 
 
 # ------------------------------------------------------------------ Ctrl-C while the workers start
@@ -119,19 +121,6 @@ def test_ctrl_c_while_the_command_imports_ends_in_one_word_not_a_traceback(argv0
         assert r.returncode != 0 and r.stderr.rstrip().endswith("KeyboardInterrupt"), r.stderr
     else:
         assert (r.returncode, r.stdout, r.stderr) == (1, "", "\nAborted!\n")
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for p in PROC.iterdir():
-        if p.name.isdigit():
-            try:
-                stat = (p / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                out.append(int(p.name))
-    return out
 
 
 def _cmdline(pid: int) -> bytes:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from helpers.procs import children
 from click.testing import CliRunner
 
 from sim.cli import main
@@ -35,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SMALL = {"games": 40, "heroes": ["medusa", "sinbad", "alice"], "battlefields": ["soho"], "seed": 5}
 ARGS = ["--games", "40", "--heroes", "medusa,sinbad,alice", "-b", "soho", "--seed", "5", "--chunk-size", "7"]
 PROC = Path("/proc")
+_children = children   # (tests/helpers/procs.py)
 
 
 def cli(*args):
@@ -270,19 +272,6 @@ def test_two_identical_commands_at_once_play_every_game_once(whole, tmp_path):
 
 
 # ------------------------------------------------------------------ 7: kill -9 of the command
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for p in PROC.iterdir():
-        if p.name.isdigit():
-            try:
-                stat = (p / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                out.append(int(p.name))
-    return out
 
 
 @pytest.mark.skipif(not PROC.is_dir(), reason="reads /proc")
