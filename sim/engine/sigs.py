@@ -26,6 +26,7 @@ V = types.void
 A1 = types.Array(types.int64, 1, "C")   # state, control, option lists, rows
 A2 = types.Array(types.int64, 2, "C")   # log, result table
 A3 = types.Array(types.int64, 3, "C")   # per-game card-play counts
+INS = types.Array(types.int32, 1, "C")  # one instruction of an effect program (a row of ``Tables.code``)
 ST = A1
 CTL = A1
 LOG = A2
@@ -48,10 +49,10 @@ class TablesRef(types.Type):
 
 
 TB = TablesRef(typeof_impl.dispatch(tuple)(Tables(
-    cards=np.zeros((1, 1), np.int64), code=np.zeros((1, 1), np.int64),
+    cards=np.zeros((1, 1), np.int32), code=np.zeros((1, 1), np.int32),
     heroes=np.zeros((1, 1), np.int64), decks=np.zeros(1, np.int64),
     rules=np.zeros(1, np.int64), adj=np.zeros((1, 1), np.int8),
-    move=np.zeros((1, 1), np.int8), dist=np.zeros((1, 1), np.int64), adist=np.zeros((1, 1), np.int64),
+    move=np.zeros((1, 1), np.int8), dist=np.zeros((1, 1), np.int8), adist=np.zeros((1, 1), np.int8),
     zmask=np.zeros(1, np.int64), starts=np.zeros(1, np.int64), mmask=np.zeros(1, np.int64),
 ), None))
 
@@ -342,7 +343,8 @@ if not numba.config.DISABLE_JIT:
             disp = _engine_function(self.name)
             if disp is None or disp._entry:
                 self._engine_lib = disp is not None
-                for library in _part_closure(self._linking_libraries):
+                closure = _part_closure(self._linking_libraries)
+                for library in closure:
                     if library not in self._linking_libraries:
                         self._linking_libraries.append(library)
                 return super().finalize()
