@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from sim.engine import effects as E
@@ -225,12 +226,27 @@ def build_tables(content: Content, bf: Battlefield, rules: np.ndarray | None = N
     if rules is None:
         rules = rules_array()
     return Tables(
-        cards=content.cards.copy(), code=content.code.copy(), heroes=content.heroes.copy(),
-        decks=content.decks.copy(), rules=np.asarray(rules, np.int64).copy(),
+        cards=_narrow(content.cards, np.int32, "card"), code=_narrow(content.code, np.int32, "effect program"),
+        heroes=content.heroes.copy(), decks=content.decks.copy(), rules=np.asarray(rules, np.int64).copy(),
         adj=np.array(bf.adj, np.int8), move=np.array(bf.move, np.int8),
-        dist=np.array(bf.dist, np.int64), adist=_line_distances(bf.adj), zmask=np.array(bf.zone_mask, np.int64),
-        starts=np.array(bf.starts, np.int64), mmask=_move_masks(bf.move),
+        dist=_narrow(bf.dist, np.int8, "distance"), adist=_narrow(_line_distances(bf.adj), np.int8, "distance"),
+        zmask=np.array(bf.zone_mask, np.int64), starts=np.array(bf.starts, np.int64), mmask=_move_masks(bf.move),
     )
+
+
+def _narrow(table, dtype, what: str) -> np.ndarray:
+    """A C-contiguous copy of ``table`` as ``dtype`` (the engine reads the card and effect tables
+    as int32 and the distances as int8: smaller tables stay in the processor's caches; compiled
+    code computes with them in int64, as before); ValueError if a number does not fit. With
+    ``NUMBA_DISABLE_JIT=1`` the tables stay int64: plain Python would compute in the narrow type."""
+    a = np.asarray(table)
+    if numba.config.DISABLE_JIT:
+        return np.array(a, np.int64)
+    info = np.iinfo(dtype)
+    if a.size and (a.min() < info.min or a.max() > info.max):
+        raise ValueError(f"a {what} number is out of the engine's range ({info.min}..{info.max}): "
+                         f"{a.min() if a.min() < info.min else a.max()}")
+    return np.ascontiguousarray(a, dtype=dtype).copy()
 
 
 def _move_masks(move) -> np.ndarray:

@@ -6,7 +6,7 @@ which checks the conditions that do not depend on a combat in progress (see
 :data:`LIVE_CONDITIONS`) to score a card as it would play now. The condition
 vocabulary is documented in ``heroes/README.md``.
 """
-from .sigs import A1, B, I, ST, TB, jit
+from .sigs import B, I, INS, ST, TB, jit
 
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
     CN_ADJACENT, CN_ALWAYS, CN_ATTACKED, CN_ATTACKING, CN_COUNTER_EQ, CN_COUNTER_NE, CN_DEALT_DAMAGE,
@@ -60,7 +60,7 @@ def opp_card(st, side):
     return st[OFF_CB + CB_CARD0 + (1 - side)]
 
 
-@jit(B(ST, TB, A1, I, I, I))
+@jit(B(ST, TB, INS, I, I, I))
 def cond_base(st, tb, ins, p, f, side):
     c = ins[I_COND]
     if c == CN_ALWAYS:
@@ -148,7 +148,7 @@ def cond_base(st, tb, ins, p, f, side):
     return False
 
 
-@jit(B(ST, TB, A1, I, I, I))
+@jit(B(ST, TB, INS, I, I, I))
 def cond_ok(st, tb, ins, p, f, side):
     """True if the condition of instruction row ``ins`` holds (negated by IF_NEGATE)."""
     r = cond_base(st, tb, ins, p, f, side)

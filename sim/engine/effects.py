@@ -21,7 +21,7 @@ replacing a card) are in :mod:`sim.engine.effect_ops`.
 """
 import numpy as np
 
-from .sigs import A1, B, CTL, I, jit, LOG, ST, stack_i64, TB, V
+from .sigs import B, CTL, I, INS, jit, LOG, ST, stack_i64, TB, V
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
     CN_ADJACENT, CN_ALWAYS, CN_ATTACKED, CN_ATTACKING, CN_COUNTER_EQ, CN_COUNTER_NE, CN_DEALT_DAMAGE,
     CN_DEFEATED_ANY, CN_DEFENDING, CN_DISCARDED, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED,
@@ -114,7 +114,7 @@ for _op in (OP_GAIN_ACTION, OP_END_TURN, OP_FLIP_COUNTER, OP_SET_COUNTER, OP_CHO
 del _op
 
 
-@jit(B(ST, TB, CTL, LOG, A1, I, I, I, I, I))
+@jit(B(ST, TB, CTL, LOG, INS, I, I, I, I, I))
 def run_value_op(st, tb, ctl, log, ins, op, p, f, side, card):
     """Steps that change the combat cards and their values (cancel, +value, value instead,
     BOOST, prevent, ignore, replace, printed value, zero value, predict).
@@ -195,7 +195,7 @@ def run_value_op(st, tb, ctl, log, ins, op, p, f, side, card):
     return True
 
 
-@jit(B(ST, TB, CTL, LOG, A1, I, I, I, I, I))
+@jit(B(ST, TB, CTL, LOG, INS, I, I, I, I, I))
 def run_fighter_op(st, tb, ctl, log, ins, op, p, f, side, card):
     """Steps that change fighters where they stand: damage, recovery, health, return of a
     defeated fighter, damage to spaces, pin, swap, remove.
@@ -291,7 +291,7 @@ def run_fighter_op(st, tb, ctl, log, ins, op, p, f, side, card):
     return True
 
 
-@jit(B(ST, TB, CTL, LOG, A1, I, I, I, I, I))
+@jit(B(ST, TB, CTL, LOG, INS, I, I, I, I, I))
 def run_move_op(st, tb, ctl, log, ins, op, p, f, side, card):
     """Steps that move or place fighters and fog tokens: move, place, summon, place fog, move fog.
 
@@ -352,7 +352,7 @@ def run_move_op(st, tb, ctl, log, ins, op, p, f, side, card):
     return True
 
 
-@jit(B(ST, TB, CTL, LOG, A1, I, I, I, I, I))
+@jit(B(ST, TB, CTL, LOG, INS, I, I, I, I, I))
 def run_card_op(st, tb, ctl, log, ins, op, p, f, side, card):
     """Steps on decks, hands and discard piles: draw, discard, take, look, search, reclaim,
     reveal, name a value, hand to deck.
@@ -494,7 +494,7 @@ def run_card_op(st, tb, ctl, log, ins, op, p, f, side, card):
     return True
 
 
-@jit(B(ST, TB, CTL, LOG, A1, I, I, I, I, I))
+@jit(B(ST, TB, CTL, LOG, INS, I, I, I, I, I))
 def run_turn_op(st, tb, ctl, log, ins, op, p, f, side, card):
     """Steps on the turn and the hero counters: gain actions, end the turn, flip / set / choose a counter.
 

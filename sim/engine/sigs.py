@@ -26,6 +26,7 @@ V = types.void
 A1 = types.Array(types.int64, 1, "C")   # state, control, option lists, rows
 A2 = types.Array(types.int64, 2, "C")   # log, result table
 A3 = types.Array(types.int64, 3, "C")   # per-game card-play counts
+INS = types.Array(types.int32, 1, "C")  # one instruction of an effect program (a row of ``Tables.code``)
 ST = A1
 CTL = A1
 LOG = A2
@@ -48,10 +49,10 @@ class TablesRef(types.Type):
 
 
 TB = TablesRef(typeof_impl.dispatch(tuple)(Tables(
-    cards=np.zeros((1, 1), np.int64), code=np.zeros((1, 1), np.int64),
+    cards=np.zeros((1, 1), np.int32), code=np.zeros((1, 1), np.int32),
     heroes=np.zeros((1, 1), np.int64), decks=np.zeros(1, np.int64),
     rules=np.zeros(1, np.int64), adj=np.zeros((1, 1), np.int8),
-    move=np.zeros((1, 1), np.int8), dist=np.zeros((1, 1), np.int64), adist=np.zeros((1, 1), np.int64),
+    move=np.zeros((1, 1), np.int8), dist=np.zeros((1, 1), np.int8), adist=np.zeros((1, 1), np.int8),
     zmask=np.zeros(1, np.int64), starts=np.zeros(1, np.int64), mmask=np.zeros(1, np.int64),
 ), None))
 
@@ -323,59 +324,49 @@ if not numba.config.DISABLE_JIT:
         points): numba gives every compiled function a copy of everything it calls, optimises
         it with LLVM's full pipeline and generates machine code for it, so with ~150 engine
         functions most of the engine was optimised and code-generated dozens of times (a
-        first compile of ~160 s, two thirds in LLVM). A part's library holds its own functions
-        only: it skips the module-level optimisation (its callers' entry point runs it once
-        over the whole call tree), generates machine code for its own functions (which call
-        the other engine functions' code by symbol) and shares its own module for linking
-        (``_shared_module``), remembering the parts it calls (``_part_callees``). A library
-        that is not a part (an entry point, ``jit(..., entry=True)``, or any other function
-        that calls the engine) links the parts it calls and all the parts those call, each
-        once, and is built as numba builds it: self-contained. (A part's shared module used to
-        hold a copy of its whole call tree: copying and linking those trees was a tenth of a
-        first compile.)
+        first compile of ~160 s, two thirds in LLVM). A part's library keeps the copy only as
+        the module its callers link (``_shared_module``), skips the module-level optimisation
+        (its callers' entry point runs it once over the whole call tree) and generates machine
+        code for its own functions only; those call the other engine functions' code by symbol.
+        Entry points (``jit(..., entry=True)``) are built as numba builds them: self-contained.
         """
         _engine_lib = False   # an engine function's library (its symbols are loaded in the JIT)
-        _part_symbols = None   # a part's (engine symbols it calls, symbols it defines)
-        _part_callees = ()     # a part's libraries of the parts it calls
 
         def finalize(self):
             disp = _engine_function(self.name)
             if disp is None or disp._entry:
                 self._engine_lib = disp is not None
-                for library in _part_closure(self._linking_libraries):
-                    if library not in self._linking_libraries:
-                        self._linking_libraries.append(library)
                 return super().finalize()
             self._engine_lib = True
             self._codegen._check_llvm_bugs()
             self._raise_if_finalized()
-            seen, callees = set(), []
+            seen, parts = set(), []
             for library in self._linking_libraries:
                 if library in seen:
                     continue
                 seen.add(library)
                 self._reload_init.update(library._reload_init)
                 if library._engine_lib:
-                    callees.append(library)
+                    parts.append(library)
                 else:    # numba's own helpers (array allocation ...): linked in as usual
                     self._final_module.link_in(library._get_module_for_linking(), preserve=True)
-            own = self._final_module
-            defined = set()
-            for library in callees:
-                defined.update(library._part_symbols[1] if library._part_symbols is not None else
-                               (fn.name for fn in library._get_module_for_linking().functions
-                                if not fn.is_declaration))
+            own = self._final_module.clone()
+            for library in parts:
+                self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+            defined = {fn.name for fn in self._final_module.functions if not fn.is_declaration}
             self._part_symbols = ([fn.name for fn in own.functions if fn.is_declaration and fn.name in defined],
                                   [fn.name for fn in own.functions if not fn.is_declaration])
-            self._part_callees = tuple(callees)
-            own.verify()
-            shared = own.clone()    # what callers link: this part's own functions
+            shared = self._final_module    # what callers link: the whole call tree, as numba shares it
+            shared.verify()
             for fn in shared.functions:
                 if not fn.is_declaration and fn.linkage == ll.Linkage.external:
                     fn.linkage = "linkonce_odr"
             self._shared_module = shared
+            self._final_module = own
+            self._final_module.verify()
             self._finalize_final_module()
-            _register_part(self)
+
+        _part_symbols = None   # a part's (engine symbols it calls, symbols it defines)
 
         def serialize_using_object_code(self):
             if self._part_symbols is None:
@@ -403,29 +394,7 @@ if not numba.config.DISABLE_JIT:
             codegen._engine._defined_symbols |= set(provides)   # (its object defines only these)
             lib._engine_lib = True
             lib._part_symbols = (needs, provides)
-            lib._part_callees = tuple(dict.fromkeys(_PART_OF[n] for n in needs if n in _PART_OF))
-            _register_part(lib)
             return lib
-
-    _PART_OF = {}   # symbol -> the part library that defines it (parts compiled or loaded in this process)
-
-    def _register_part(lib):
-        for n in lib._part_symbols[1]:
-            _PART_OF[n] = lib
-
-    def _part_closure(libraries):
-        """The part libraries among ``libraries`` and every part they call, directly or not,
-        each once (depth first, in call order)."""
-        out, seen = [], set()
-        stack = [lib for lib in reversed(libraries) if lib._part_symbols is not None]
-        while stack:
-            lib = stack.pop()
-            if lib in seen:
-                continue
-            seen.add(lib)
-            out.append(lib)
-            stack.extend(c for c in reversed(lib._part_callees) if c._part_symbols is not None and c not in seen)
-        return out
 
     class _StalePart(Exception):
         """A cached part refers to callee code that is not the one loaded (see above)."""

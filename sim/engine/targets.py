@@ -5,7 +5,7 @@ Used by the effect interpreter (:mod:`sim.engine.effects`) and the rules.
 """
 from numba import types
 
-from .sigs import A1, B, CTL, I, jit, ST, stack_i64, TB
+from .sigs import A1, B, CTL, I, INS, jit, ST, stack_i64, TB
 from .codes import (
     D_MAY, D_OPPONENT, D_TARGET, FS_IN_PLAY, IF_EXCLUDE_OPP, IF_EXCLUDE_REF, IF_MAY, OP_DAMAGE, OP_MOVE,
     OP_PIN, OP_PLACE, OP_RECOVER, OP_SET_HEALTH, OP_SWAP, PER_ADJ_TO_SELF, PER_DAMAGE_TAKEN,
@@ -141,7 +141,7 @@ def side_ok(st, p, g, sidef):
     return mine if sidef == S_OWN else not mine
 
 
-@jit(types.Tuple((I, B))(ST, TB, A1, I, I, I, A1))
+@jit(types.Tuple((I, B))(ST, TB, INS, I, I, I, A1))
 def collect_targets(st, tb, ins, p, f, side, out):
     """Candidate fighters of a step's selector into ``out``; return (n, pick_one)."""
     sel = ins[I_SEL]
@@ -232,7 +232,7 @@ def ask_may(st, tb, ctl, p):
     return decide(st, tb, ctl, D_MAY, p, opts, 2) == 0
 
 
-@jit(I(ST, TB, CTL, A1, I, I, I, A1))
+@jit(I(ST, TB, CTL, INS, I, I, I, A1))
 def targets(st, tb, ctl, ins, p, f, side, out):
     """Resolve a step's targets (asking choices and "may"); return how many."""
     if ins[I_SEL] == SEL_OPP_HERO and st[G_NPLAYERS] > 2:
