@@ -129,15 +129,35 @@ def test_4_jekyll_turns_hyde_for_the_attacks_he_holds(ai, better):
 
 
 @BOTH
+def test_4_hyde_stays_hyde_for_the_attack_he_can_make(ai, better):
+    """Start of Hyde's turn next to the Invisible Man, holding Forever Hyde (5; +2 for each
+    Jekyll card discarded) and Madness Relents (4), Hyde's, Skirmish (4, either form) and four
+    of Jekyll's cards: as Hyde his best action is a 5-attack with Jekyll's cards to discard
+    into it; as Jekyll, a 4. Standard scores each form by the best action it allows and stays
+    Hyde. Release 0.2 counted the cards each form could play (Jekyll: five, Hyde: three) and
+    turned Jekyll."""
+    pos = duel({"hero": "jekyll_hyde", "fighters": {"Dr. Jekyll & Mr. Hyde": {"space": "M20"}},
+                "counters": {"form": "Mr. Hyde"},
+                "hand": ["Forever Hyde", "Madness Relents", "Skirmish", "Distracted Triage", "Succumb to Compulsion",
+                         "Scientific Method", "With Haste!"],
+                "deck": ["Skirmish", "Feint"]},
+               {"hero": "invisible_man", "fighters": {"Invisible Man": {"space": "M21"}}, "hand": ["Slip Away", "Lurking"],
+                "deck": ["Lurking"]})
+    out = resolve(pos, {"start_of_turn": True}, ai=ai)
+    may = [d["chosen"] for d in out["decisions"] if d["kind"].startswith("yes/no")]
+    assert (may == ["no"]) == better
+
+
+@BOTH
 def test_4_jekyll_makes_few_full_hand_maneuvers(ai, better):
-    """Seeded games of Jekyll & Hyde against the Invisible Man and Medusa (12 each, seats swapped,
+    """Seeded games of Jekyll & Hyde against the Invisible Man and Medusa (48 each, seats swapped,
     every profile in both seats; tests/bench/misplays.py counts): with the one currency a card
-    kept in a full hand costs ``keep_full`` of its worth and a drawn card over the limit is
-    worth ``full_hand``, and standard makes at most 2 maneuvers a game with a full hand
-    (the hand at the hand limit; 0.75 in these games). Release 0.2 made more than 2 (4.29
-    here; issue 32: 8.1 a game)."""
-    r = measure(ai, 12, [("jekyll_hyde", "invisible_man"), ("jekyll_hyde", "medusa")])
-    assert r["jekyll_games"] == 24
+    kept in a full hand costs ``keep_full`` of its worth, a drawn card over the limit is worth
+    ``full_hand``, and a form is worth the hand cards it can play, and standard makes at most 2
+    maneuvers a game with a full hand (the hand at the hand limit; 1.85 in these games).
+    Release 0.2 made more than 2 (4.65 here; issue 32: 8.1 a game)."""
+    r = measure(ai, 48, [("jekyll_hyde", "invisible_man"), ("jekyll_hyde", "medusa")])
+    assert r["jekyll_games"] == 96
     assert (r["jekyll_full_hand_maneuvers_per_game"] <= 2.0) == better
 
 

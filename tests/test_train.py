@@ -49,7 +49,7 @@ def test_by_default_only_the_weights_the_start_mode_reads_are_trained():
     # 0.2's fx_damage and fx_draw would drift at random under training
     s, *_ = resolve_settings(TrainSettings(**SMALL))
     assert "fx_damage" not in s.weights and "fx_draw" not in s.weights
-    assert {"guess_base", "keep_full", "form_attack", "card", "dmg_hero"} <= set(s.weights)
+    assert {"guess_base", "keep_full", "card", "dmg_hero"} <= set(s.weights)
     assert "win" not in s.weights and "search_samples" not in s.weights
     assert "fx_draw" in tunable_weights("standard-0.2") and "guess_base" not in tunable_weights("standard-0.2")
     assert set(tunable_weights()) == set(tunable_weights("standard")) | {"fx_damage", "fx_draw"}

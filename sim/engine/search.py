@@ -46,8 +46,7 @@ from .codes import (
     PILE_HAND, TURN_CAP_WINNER,
 )
 from .control import (
-    CTL_CTX_OP, CTL_FU_KEY, CTL_MODE0, CTL_PLAN_KEY, CTL_POS_KEY, CTL_PRESET, CTL_SCRATCH, CTL_SIZE,
-    CTL_TD_P,
+    CTL_CTX_OP, CTL_MODE0, CTL_PRESET, CTL_SCRATCH, CTL_SIZE,
     EXPLAIN_TOP, N_DECISIONS, SCR_SCORES,
 )
 from .core import mix32, pile_base, rng_seed, team_of
@@ -60,6 +59,7 @@ from .rules import action_due, begin_turn, do_action, end_of_turn, finish_turn, 
 from .policy import decide
 from .ai.choices import score_actions
 from .ai.decide import explain_record
+from .ai.position import reset_plans
 from .ai.weights import (
     scratch_f1, W_DMG_HERO, W_DMG_SK, W_EVAL_CARD, W_HERO_LOW, W_HP_LOW, W_HP_OWN, W_HP_SK, W_KILL_SK,
     W_LOSE_SK, W_SEARCH_CANDIDATES, W_SEARCH_HORIZON, W_SEARCH_SAMPLES, W_WIN, wv,
@@ -194,15 +194,6 @@ def top_candidates(scores, n, out, c):
         if k < c:
             k += 1
     return k
-
-
-@jit(V(CTL))
-def reset_plans(ctl):
-    """Forget the AI's cached plans and tables (their keys), before a copy plays on."""
-    ctl[CTL_PLAN_KEY] = -1
-    ctl[CTL_FU_KEY] = -1
-    ctl[CTL_POS_KEY] = -1
-    ctl[CTL_TD_P] = -1
 
 
 @jit(V(ST, ST, I, CTL))

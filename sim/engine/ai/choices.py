@@ -14,7 +14,7 @@ from ..core import n_slots, pile_base, team_of
 from ..layout import (
     AI_DMG, AI_VALUE_ATK, AI_VALUE_DEF, C_AI_LIVE, C_BOOST, C_FORM, C_PROG, C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CARD0,
     CB_CARD1, CB_DEF_F, CB_DEF_P, CB_MOD0, CB_OVR0, CB_PRINTED0, F_HP, F_KIND, F_MAXHP, F_OWNER, F_SPACE,
-    F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTIONS, G_NPLAYERS, G_OPPONENT, H_AI_ATK0, H_AI_DEF0,
+    F_RANGED, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTIONS, G_NPLAYERS, G_OPPONENT, H_AI_ATK0, H_AI_DEF0,
     H_AI_HURT_FORM, I_COND, I_N, I_OP, I_PER, I_REF, I_SEL, I_SIDE, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0,
     P_HANDN, P_HERO, P_ONGOING, pslot,
 )
@@ -22,7 +22,7 @@ from ..sigs import A1, CTL, F, f64_view, FA1, I, jit, ST, TB, V
 from ..codes import W_SCHEME as WINDOW_SCHEME   # the scheme's program window (W_SCHEME here is a weight)
 from .weights import (
     _DSZ, best_moved_count, board_delta, board_ref, dmg_now, feat, frozen, fx_now, keep_worth, NEG, playable, scratch_f1,
-    scratch_f2, scratch_i1, W_BOOST_MARGIN, W_DEFEND_MARGIN, W_DEFENSE_FX, W_FORM_ATTACK, W_FX_DMG,
+    scratch_f2, scratch_i1, W_BOOST_MARGIN, W_DEFEND_MARGIN, W_DEFENSE_FX, W_FX_DMG,
     W_FX_OPP_DISCARD, W_GUESS_BASE, W_ONGOING, W_ONGOING_AGAIN, W_SCHEME, W_UNKNOWN_ATTACK, wv,
 )
 from .estimate import (
@@ -31,7 +31,7 @@ from .estimate import (
 )
 from .position import (
     action_key, attack_worth, cached_follow_up, dist_sig, enemy_facts, follow_up, known_attack_worth,
-    plan_maneuver, pos_score, pos_sig, set_price, target_dists,
+    plan_maneuver, pos_score, pos_sig, reset_plans, set_price, target_dists,
 )
 
 
@@ -388,16 +388,15 @@ def score_options(st, tb, ctl, p, opts, n, scores):
 
 @jit(F(ST, TB, CTL, I, I))
 def form_worth(st, tb, ctl, p, form):
-    """Worth of player ``p``'s hero being in ``form`` (hero counter 0): the hand cards it
-    could play then (the one-currency AI adds ``form_attack`` per point of the best attack
-    value among them), the ability's value bonuses, minus health lost to maneuvers (Hyde)."""
+    """Release 0.2's worth of player ``p``'s hero being in ``form`` (hero counter 0): the
+    hand cards it could play then, the ability's value bonuses, minus health lost to
+    maneuvers (Hyde). The one-currency AI uses :func:`form_action_worth`."""
     h = st[pslot(p, P_HERO)]
     hb = pile_base(PILE_HAND, p)
     g = p * FIGHTERS_PER_PLAYER
     v = 0.0
     cur = st[pslot(p, P_COUNTER0)]
     st[pslot(p, P_COUNTER0)] = form   # the cards' values in that form (Duality of Man), then put back
-    top = 0.0   # the best attack value the form can play
     for i in range(st[pslot(p, P_HANDN)]):
         c = st[hb + i]
         f = tb.cards[c, C_FORM]
@@ -406,17 +405,59 @@ def form_worth(st, tb, ctl, p, form):
             best = 0.0
             if ty == CT_ATTACK or ty == CT_VERSATILE:
                 best = att_value(st, tb, ctl, c, g, hero_atk_bonus(st, tb, g))
-                top = max(top, best)
             if ty == CT_DEFENSE or ty == CT_VERSATILE:
                 best = max(best, def_value(st, tb, ctl, c, g, 0.0))
             v += 0.5 + 0.2 * max(best, 0.0)
     st[pslot(p, P_COUNTER0)] = cur
-    if not frozen(ctl, p):   # one currency: the attack a form can make is what it is for
-        v += wv(ctl, p, W_FORM_ATTACK) * top
     v += tb.heroes[h, H_AI_ATK0 + min(form, 1)] + tb.heroes[h, H_AI_DEF0 + min(form, 1)]
     if tb.heroes[h, H_AI_HURT_FORM] == form + 1:
         v += 0.7 * dmg_value(st, ctl, p, p * FIGHTERS_PER_PLAYER, 1.0)
     return v
+
+
+@jit(F(ST, TB, CTL, I, I))
+def form_action_worth(st, tb, ctl, p, form):
+    """Worth of player ``p``'s hero being in ``form`` (hero counter 0) for the rest of the
+    turn and the opponent's: the score of the best first action it allows (the maneuver,
+    :func:`.position.plan_maneuver`, Mr. Hyde's cost included; a scheme; an attack on a
+    fighter in range; each scored as the action decision scores it) plus the keep worth of
+    the hand cards it can play (to attack later and to defend on the opponent's turn: a form
+    card is playable only in its form, docs/rules.md R44). The one-currency AI's
+    transformation choice (issue 32, misplay 4). The AI's cached plans are forgotten before
+    and after (they assumed the real form)."""
+    cur = st[pslot(p, P_COUNTER0)]
+    st[pslot(p, P_COUNTER0)] = form
+    reset_plans(ctl)
+    fu = scratch_f2(ctl, SCR_ACTIONS + 2 * _DSZ + MAX_FIGHTERS, MAX_FIGHTERS, MAX_FIGHTERS)
+    cached_follow_up(st, tb, ctl, p, fu)
+    best = plan_maneuver(st, tb, ctl, p, 0)
+    tm = team_of(st, p)
+    hb = pile_base(PILE_HAND, p)
+    for k in range(FIGHTERS_PER_PLAYER):
+        g = p * FIGHTERS_PER_PLAYER + k
+        if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
+            continue
+        for i in range(st[pslot(p, P_HANDN)]):
+            c = st[hb + i]
+            if tb.cards[c, C_TYPE] == CT_SCHEME and playable(st, tb, c, g):
+                best = max(best, scheme_score(st, tb, ctl, p, c, g))
+        ga = st[fslot(g, F_SPACE)]
+        for e in range(n_slots(st)):
+            if st[fslot(e, F_STATUS)] != FS_IN_PLAY or team_of(st, st[fslot(e, F_OWNER)]) == tm or fu[g, e] <= -1.0:
+                continue
+            es = st[fslot(e, F_SPACE)]
+            if ga >= 0 and es >= 0 and (tb.adj[ga, es] != 0
+                                         or (st[fslot(g, F_RANGED)] != 0 and (tb.zmask[ga] & tb.zmask[es]) != 0)):
+                best = max(best, fu[g, e])
+    hand = 0.0
+    for i in range(st[pslot(p, P_HANDN)]):
+        c = st[hb + i]
+        f = tb.cards[c, C_FORM]
+        if f == 0 or f - 1 == form:
+            hand += keep_worth(tb, ctl, p, c)
+    st[pslot(p, P_COUNTER0)] = cur
+    reset_plans(ctl)
+    return best + hand
 
 
 @jit(F(ST, TB, CTL, I))
@@ -464,7 +505,10 @@ def score_may(st, tb, ctl, p, opts, n, scores):
             yes = False
     if ctl[CTL_CTX_P] == p and ctl[CTL_CTX_OP] == OP_FLIP_COUNTER:
         cur = 1 if st[pslot(p, P_COUNTER0)] == 1 else 0
-        yes = form_worth(st, tb, ctl, p, 1 - cur) > form_worth(st, tb, ctl, p, cur) + 0.1
+        if frozen(ctl, p):
+            yes = form_worth(st, tb, ctl, p, 1 - cur) > form_worth(st, tb, ctl, p, cur) + 0.1
+        else:
+            yes = form_action_worth(st, tb, ctl, p, 1 - cur) > form_action_worth(st, tb, ctl, p, cur) + 0.1
     for j in range(n):
         scores[j] = 1.0 if (opts[j] == 1) == yes else 0.0
 

@@ -7,7 +7,7 @@ from ..codes import (
     CT_ATTACK, CT_VERSATILE, FS_IN_PLAY, HF_ATTACK_BOOST, PILE_DISC, PILE_HAND, R_EXHAUST_DAMAGE, R_HAND_LIMIT,
 )
 from ..control import (
-    CTL_FU, CTL_FU_KEY, CTL_PLAN_BOOST, CTL_PLAN_KEY, CTL_POS_KEY, CTL_POS_SIG, SCR_FOLLOW, SCR_PLAN, SCR_PRICE,
+    CTL_FU, CTL_FU_KEY, CTL_PLAN_BOOST, CTL_PLAN_KEY, CTL_POS_KEY, CTL_POS_SIG, CTL_TD_P, SCR_FOLLOW, SCR_PLAN, SCR_PRICE,
     SCR_DIST_FX, SCR_PLAN_POS, SCR_TARGETS, SCR_WORTH, SCR_WORTH_SET,
 )
 from ..core import count_tag_in_pile, fog_space, n_slots, pile_base, reachable, team_of
@@ -133,6 +133,16 @@ def pos_sig(st, p):
     for t in range(N_FOG):
         h = h * 1000003 + st[pslot(p, P_FOG0 + t)]
     return h
+
+
+@jit(V(CTL))
+def reset_plans(ctl):
+    """Forget the AI's cached plans and tables (their keys): before a copy of the state plays
+    on (search), or after the AI scored a state it changed in place (a form tried)."""
+    ctl[CTL_PLAN_KEY] = -1
+    ctl[CTL_FU_KEY] = -1
+    ctl[CTL_POS_KEY] = -1
+    ctl[CTL_TD_P] = -1
 
 
 @jit(I(ST, I))

@@ -36,7 +36,7 @@ WEIGHT_NAMES = (
     "unknown_attack",
     "team_kill", "focus", "guard", "eliminate",
     "search_samples", "search_candidates", "search_horizon", "eval_card",
-    "guess_base", "keep_full", "form_attack",
+    "guess_base", "keep_full",
 )
 """Names of the AI weights, in their order in the weight vector (see sim/content/profiles.py)."""
 (W_DMG_HERO, W_HERO_LOW, W_DMG_SK, W_KILL_SK, W_WIN,
@@ -50,10 +50,10 @@ WEIGHT_NAMES = (
  W_UNKNOWN_ATTACK,
  W_TEAM_KILL, W_FOCUS, W_GUARD, W_ELIMINATE,
  W_SEARCH_SAMPLES, W_SEARCH_CANDIDATES, W_SEARCH_HORIZON, W_EVAL_CARD,
- W_GUESS_BASE, W_KEEP_FULL, W_FORM_ATTACK) = range(len(WEIGHT_NAMES))
+ W_GUESS_BASE, W_KEEP_FULL) = range(len(WEIGHT_NAMES))
 #: The one-currency standard's weights (release 0.2's AI does not read them) and their values when
 #: a profile leaves them out (see sim/content/profiles.py for their meanings).
-NEW_DEFAULTS = {"guess_base": 0.5, "keep_full": 0.3, "form_attack": 1.0}
+NEW_DEFAULTS = {"guess_base": 0.5, "keep_full": 0.3}
 #: Release 0.2's weights that the one-currency standard no longer reads: it prices an effect's
 #: damage as damage (:func:`.estimate.dmg_price`) and an effect's draw as a card in hand
 #: (:func:`card_price`). Training leaves them out (they would drift at random).
