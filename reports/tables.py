@@ -469,6 +469,9 @@ def summary_text(tables: dict) -> str:
     if tables["strength"]["rating"].isna().all() and len(tables["strength"]) > 1:
         lines.append("(no rating: a hero won or lost every game against the others; play more games)")
     mm = matchup_matrix(tables["matchups"])
+    # rows and columns by display name, as the HTML's matchup table orders them
+    order = sorted(mm.index, key=lambda k: names.get(k, k))
+    mm = mm.reindex(index=order, columns=[c for c in order if c in mm.columns])
     marks = sensitive_marks(tables)
     if len(mm) > 1:
         cols = column_names(mm.columns, names)

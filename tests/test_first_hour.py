@@ -343,14 +343,17 @@ def test_a_matrix_without_a_hero_with_gear_writes_no_empty_loadout_tables(small_
 
 @pytest.fixture(scope="module")
 def named_run(tmp_path_factory):
-    """A matrix run of heroes whose keys and names differ: Medusa, Dr. Jekyll & Mr. Hyde, King Arthur."""
+    """A matrix run of heroes whose keys and names differ: Medusa, Dr. Jekyll & Mr. Hyde, King Arthur and the
+    Invisible Man (whose key sorts before jekyll_hyde, his name after)."""
     from sim.runs.matrix import run_matrix
     d = tmp_path_factory.mktemp("first_hour_names") / "run"
-    run_matrix(d, games=24, heroes=["medusa", "jekyll_hyde", "king_arthur"], battlefields=["soho"], seed=2, jobs=1)
+    run_matrix(d, games=24, heroes=["medusa", "jekyll_hyde", "king_arthur", "invisible_man"], battlefields=["soho"],
+               seed=2, jobs=1)
     return d
 
 
-KEYS = ("jekyll_hyde", "king_arthur")
+KEYS = ("jekyll_hyde", "king_arthur", "invisible_man")
+NAMES = ["Dr. Jekyll & Mr. Hyde", "Invisible Man", "King Arthur", "Medusa"]
 
 
 def _cli(*args):
@@ -367,15 +370,45 @@ def test_the_matrix_summary_names_heroes_by_their_display_names_and_the_csv_keep
     lines = out.splitlines()
     assert not any(k in out for k in KEYS), out
     top = lines.index(next(ln for ln in lines if ln.startswith("hero ")))
-    assert sorted(ln.split("  ")[0] for ln in lines[top + 1:top + 4]) == ["Dr. Jekyll & Mr. Hyde", "King Arthur",
-                                                                           "Medusa"]
+    assert sorted(ln.split("  ")[0] for ln in lines[top + 1:top + 5]) == NAMES
     grid = lines.index("Score of row hero vs column hero (draws count half):")
-    assert lines[grid + 1].split() == ["Jekyll", "Arthur", "Medusa"]        # (columns in key order)
-    assert [ln[:23].rstrip() for ln in lines[grid + 2:grid + 5]] == ["Dr. Jekyll & Mr. Hyde", "King Arthur", "Medusa"]
+    # rows and columns by display name, as the HTML orders them (not by key: invisible_man < jekyll_hyde)
+    assert lines[grid + 1].split() == ["Jekyll", "Invisible", "Man", "Arthur", "Medusa"]
+    assert [ln[:23].rstrip() for ln in lines[grid + 2:grid + 6]] == NAMES
     assert lines[grid + 2][23:].split()[0] == "50.0%"                       # the mirror, in its column
+    assert lines[grid + 3][23:].split()[1] == "50.0%"
     import pandas as pd
-    assert sorted(pd.read_csv(named_run / "report" / "tables" / "strength.csv")["hero"]) == ["jekyll_hyde",
-                                                                                          "king_arthur", "medusa"]
+    assert sorted(pd.read_csv(named_run / "report" / "tables" / "strength.csv")["hero"]) == sorted(
+        ["jekyll_hyde", "king_arthur", "medusa", "invisible_man"])
+
+
+def _html_tables(page: str) -> dict:
+    """The HTML report's tables by their header row: {header cells: [row cells]} (the first of a header)."""
+    import re
+    out = {}
+    for t in re.findall(r"<table.*?</table>", page, re.S):
+        head = tuple(re.findall(r"<th(?: [^>]*)?>(.*?)</th>", t))
+        out.setdefault(head, [re.findall(r"<td(?: [^>]*)?>(.*?)</td>", r) for r in re.findall(r"<tr>(.*?)</tr>", t, re.S)[1:]])
+    return out
+
+
+def test_the_html_report_tables_name_heroes_and_battlefields_by_display_name_in_name_order(named_run):
+    import html
+
+    _cli("report", named_run)
+    page = html.unescape((named_run / "report" / "report.html").read_text(encoding="utf-8"))
+    tables = _html_tables(page)
+    matchups = next(rows for head, rows in tables.items() if head[:3] == ("hero", "opponent", "battlefield"))
+    assert [r[:3] for r in matchups[:5]] == [[NAMES[0], n, "all"] for n in NAMES] + [[NAMES[1], NAMES[0], "all"]]
+    strength = next(rows for head, rows in tables.items() if head[:2] == ("hero", "games"))
+    assert sorted(r[0] for r in strength) == NAMES
+    by_hero = next(rows for head, rows in tables.items() if head[:2] == ("hero", "battlefield"))
+    assert [r[:2] for r in by_hero] == [[n, b] for n in NAMES for b in ("Soho", "all")]
+    assert f"<td class=\"txt\">heroes</td><td class=\"txt\">{', '.join(NAMES)}</td>" in page
+    for rows in tables.values():
+        assert not any(c in KEYS or c == "soho" for r in rows for c in r)
+    csv = (named_run / "report" / "tables" / "matchups.csv").read_text()
+    assert "invisible_man,invisible_man,all" in csv and "Invisible Man" not in csv      # the CSV keeps the keys
 
 
 def test_arena_and_replay_list_print_display_names(named_run):
