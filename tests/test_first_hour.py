@@ -436,3 +436,27 @@ def test_loadouts_and_compare_name_the_opponents(tmp_path):
     head = out.splitlines().index(next(ln for ln in out.splitlines() if ln.startswith("opponent ")))
     assert [ln.split("  ")[0] for ln in out.splitlines()[head + 1:head + 3]] == ["Dr. Jekyll & Mr. Hyde", "King Arthur"]
     assert not any(k in out for k in KEYS)
+
+
+# ------------------------------------------------------------------ Ctrl-C in train and tune
+
+
+@pytest.mark.parametrize("command", ["train", "tune"])
+def test_ctrl_c_in_train_and_tune_ends_in_the_one_line_with_status_130_as_a_run_does(tmp_path, monkeypatch, command):
+    """A Ctrl-C during the search (a KeyboardInterrupt out of sim.runs.train.train or sim.runs.tune.tune) ends
+    the command as it ends matrix: its one line on stderr, nothing on stdout, exit status 130 (was 'Error:
+    interrupted...' and status 1)."""
+    import importlib
+
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(importlib.import_module(f"sim.runs.{command}"), command, stopped)
+    args = ["train", "--generations", "1"] if command == "train" else ["tune", "medusa", "--generations", "1"]
+    r = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "out"), "-q"])
+    assert (r.exit_code, r.stdout) == (130, ""), r.output
+    assert r.stderr == (f"interrupted: every finished generation is in {tmp_path / 'out'}; rerun the same command "
+                        "to resume\n")

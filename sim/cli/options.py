@@ -18,6 +18,7 @@ mid-run) is a one-line ``Error: ...`` with exit status 1, never a traceback.
 from __future__ import annotations
 
 import functools
+import sys
 import time
 from pathlib import Path
 
@@ -274,7 +275,19 @@ def run_with_progress(fn, desc: str, quiet: bool, out, what: str):
         raise click.ClickException(f"cannot write the {what} run to {out}: {e.strerror or e}; choose another "
                                    "--out (finished generations are kept)") from None
     except KeyboardInterrupt:
-        raise click.ClickException(f"interrupted: every finished generation is in {out}; rerun the same command "
-                                   "to resume") from None
+        from sim.runs.backend import stop_local_workers
+        bar.close()
+        stop_local_workers(kill=True)       # (workers still playing a generation that will not be kept)
+        exit_interrupted(f"interrupted: every finished generation is in {out}; rerun the same command to resume")
     finally:
         bar.close()
+
+
+def exit_interrupted(line: str):
+    """End a command stopped by Ctrl-C (or ``kill``) as every command ends then: its one line on
+    stderr (below the terminal's echoed ``^C``) and exit status 130 (128 + SIGINT, the shell's
+    convention for a command ended by Ctrl-C). Does not return."""
+    if sys.stderr.isatty():
+        click.echo("", err=True)        # (off the line where the terminal echoed ^C, as click does)
+    click.echo(line, err=True)
+    sys.exit(130)

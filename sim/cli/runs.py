@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import time
 from pathlib import Path
 
@@ -16,8 +15,8 @@ import click
 
 from sim.cli.app import main
 from sim.cli.options import (
-    GAMES, Whole, backend_options, check_profile, homebrew_paths, note_expert_in_teams, run_options, variant_of,
-    variant_option, run_content, warn_skipped,
+    GAMES, Whole, backend_options, check_profile, exit_interrupted, homebrew_paths, note_expert_in_teams, run_options,
+    variant_of, variant_option, run_content, warn_skipped,
 )
 from sim.content.profiles import DEFAULT_PROFILE, profile_names
 from sim.runs.errors import RunError, RunInterrupted, RunWriteError
@@ -203,10 +202,7 @@ def _execute(plan, backend, quiet, out, what="", run=None, task_games=None):
     except RunError as e:
         raise _run_error(e) from None
     except RunInterrupted as e:
-        if sys.stderr.isatty():
-            click.echo("", err=True)        # (off the line where the terminal echoed ^C, as click does)
-        click.echo(str(e), err=True)
-        sys.exit(130)
+        exit_interrupted(str(e))
     finally:
         _restore_sigterm(previous)
     if res.games_played:
