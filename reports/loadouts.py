@@ -125,8 +125,11 @@ def summary_text(tables: dict, manifest: dict) -> str:
         lines.append(f"{name:<{ow}}{r['best_loadout']:<32}{pct(r['score']):>7}  {interval:<16}"
                      f"{'too few' if r['too_few'] else 'yes' if r['differ'] else 'no':<9}{r['n_ties']}")
     if few:
-        per = s.get("games_per_loadout_per_opponent") or {}
-        lines.append(f"too few: {min(per.values()) if per else '?'} games a loadout per opponent; a verdict needs at "
+        # the games stored (an unfinished run has fewer than its settings plan; a loadout not yet played, none)
+        sc = tables["scores"]
+        sc = sc[sc["opponent"] != ALL_OPPONENTS]
+        fewest = int(sc["games"].min()) if len(sc) == len(s["loadouts"]) * len(s["opponents"]) else 0
+        lines.append(f"too few: {fewest} games a loadout per opponent stored; a verdict needs at "
                      f"least {', '.join(few)} (Cochran's rule: 5 expected wins and losses; play more --games)")
     e = tables["gear_effects"]
     e = e[e["opponent"] == ALL_OPPONENTS]
