@@ -12,11 +12,14 @@ from .render import Sections, img, page, table_html, write_text
 
 
 def _names(df: pd.DataFrame, names: dict) -> pd.DataFrame:
-    """``df`` with display names for hero keys (:func:`reports.format.display_names`) and p-values as text."""
+    """``df`` with display names for hero keys (:func:`reports.format.display_names`) and p-values as text;
+    ``p_holm`` says "too few games" where a row has too few for a verdict (``enough_games``), as the summary does."""
     out = display_names(df, names)
     for c in ("p", "p_holm"):
         if c in out.columns:
             out[c] = [pvalue(v) for v in out[c]]
+    if "enough_games" in out.columns and "p_holm" in out.columns:
+        out["p_holm"] = out["p_holm"].where(out["enough_games"].astype(bool), "too few games")
     return out
 
 

@@ -296,4 +296,7 @@ def test_an_interrupted_run_against_the_same_run_finished_stars_nothing(runs, tm
     assert "*" not in "".join(ln for ln in r.output.splitlines() if ln.startswith(("Alice ", "Medusa ", "Sinbad ")))
     note = next(n for n in d.notes if n.startswith("compared on the "))
     assert "and 9 in B" in note
+    few = c[~c["enough_games"]]
+    page = (tmp_path / "o" / "diff.html").read_text(encoding="utf-8")
+    assert page.count('<td class="txt">too few games</td>') == len(few) + int((~h["enough_games"]).sum()) > 0
     assert f"   {note}" in r.output.splitlines(), [ln for ln in r.output.splitlines() if "compared on" in ln]
