@@ -182,6 +182,21 @@ def check_heroes(a: RunSide, b: RunSide, common: bool = False) -> tuple[list, li
     return both, notes
 
 
+def other_heroes_note(a: RunSide, b: RunSide) -> str | None:
+    """What the matrix report's ``--against`` says when run ``b`` has other heroes than ``a``
+    (it marks the cells of the heroes both hold, as ``diff --common`` compares them): one
+    sentence naming the heroes of each run alone by display name, or None when the hero sets
+    are the same."""
+    ha, hb = set(a.manifest["heroes"]), set(b.manifest["heroes"])
+    if ha == hb:
+        return None
+    names = {**hero_names(b.manifest), **hero_names(a.manifest)}
+    alone = "; ".join(f"{where}: {', '.join(sorted(names.get(k, k) for k in keys))}"
+                      for where, keys in (("only in this run", ha - hb), (f"only in {b.run_dir}", hb - ha)) if keys)
+    return (f"{b.run_dir} has other heroes ({alone}): the AI-sensitive cells are looked for among the "
+            f"{len(ha & hb)} heroes both runs have; the other cells are not checked.")
+
+
 def settings_notes(a: RunSide, b: RunSide) -> list:
     """One line per setting that differs between the runs (AI, variant, rules,
     battlefields, games per pair, seed, package version, engine), or one line saying

@@ -172,5 +172,6 @@ def _sensitive(tables: dict, names: dict) -> str:
             f'{html.escape(ag["run"])} (<i>score_b</i>, AI {html.escape(str(ag["ai"]))}, {ag["games"]} games): '
             'two-proportion z test, Holm-corrected over the cells (<code>unmatched-sim diff</code> gives the '
             f'whole comparison). {len(shown)} of the cells here.</p>'
-            + (f'<p class="note"><b>Note</b>: {html.escape(ag["same_ai"])}</p>' if ag.get("same_ai") else "")
+            + "".join(f'<p class="note"><b>Note</b>: {html.escape(ag[k])}</p>' for k in ("heroes", "same_ai")
+                      if ag.get(k))
             + table_html(shown[cols]))

@@ -489,6 +489,5 @@ def summary_text(tables: dict) -> str:
         lines += ["", f"† AI-sensitive: {k} cell(s) whose score changes significantly (two-proportion z test, "
                       f"Holm over the cells) against {ag['run']} (AI {ag['ai']}, {ag['games']} games); see "
                       "`unmatched-sim diff`."]
-        if ag.get("same_ai"):
-            lines.append(f"Note: {ag['same_ai']}")
+        lines += [f"Note: {ag[k]}" for k in ("heroes", "same_ai") if ag.get(k)]
     return "\n".join(lines)

@@ -300,3 +300,19 @@ def test_an_interrupted_run_against_the_same_run_finished_stars_nothing(runs, tm
     page = (tmp_path / "o" / "diff.html").read_text(encoding="utf-8")
     assert page.count('<td class="txt">too few games</td>') == len(few) + int((~h["enough_games"]).sum()) > 0
     assert f"   {note}" in r.output.splitlines(), [ln for ln in r.output.splitlines() if "compared on" in ln]
+
+
+def test_report_against_a_run_of_other_heroes_says_it_compares_the_common_ones(runs, tmp_path):
+    """Issue 31: `report --against` a run of other heroes was silent (diff refuses such a pair); it marks the
+    cells of the heroes both runs have, as `diff --common` compares them, and says so in one line."""
+    run = _copy_run(runs / "standard", tmp_path / "std")
+    r = _cli("report", run, "--against", runs / "pair")
+    assert r.exit_code == 0, r.output
+    note = (f"{runs / 'pair'} has other heroes (only in this run: Alice): the AI-sensitive cells are looked for "
+            "among the 2 heroes both runs have; the other cells are not checked.")
+    assert f"Note: {note}" in r.stdout.splitlines()
+    assert f"<b>Note</b>: {note}" in (run / "report" / "report.html").read_text(encoding="utf-8")
+    t = pd.read_csv(run / "report" / "tables" / "ai_sensitive.csv")
+    assert "alice" not in set(t["hero"]) | set(t["opponent"])
+    r = _cli("report", run, "--against", runs / "greedy")            # the same heroes: no such note
+    assert r.exit_code == 0 and "has other heroes" not in r.output
