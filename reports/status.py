@@ -24,9 +24,14 @@ def unfinished_lines(progress: RunProgress | None, games_stored: int, short_pair
     if progress is None or progress.complete:
         return []
     names = names or {}
-    lines = [f"UNFINISHED {label}: {progress.details()}.",
-             f"Every figure below is computed from the {games_stored} games stored; the scores, intervals and "
-             "ranking can change when the run is finished (rerun its command)."]
+    if progress.locked:
+        # a command is playing it: said once, with the one count every figure below is of
+        lines = [f"STILL BEING PLAYED: {games_stored} of {progress.games_total} games so far; every figure below "
+                 "is of these games and will change as the run goes on (report it again when it has finished)."]
+    else:
+        lines = [f"UNFINISHED {label}: {progress.details()}.",
+                 f"Every figure below is computed from the {games_stored} games stored; the scores, intervals and "
+                 "ranking can change when the run is finished (rerun its command)."]
     short = list(short_pairs)
     if short:
         shown = ", ".join(f"{names.get(a, a)} vs {names.get(b, b)} {k} of {n}" for a, b, k, n in short[:4])

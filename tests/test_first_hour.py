@@ -356,11 +356,15 @@ KEYS = ("jekyll_hyde", "king_arthur", "invisible_man")
 NAMES = ["Dr. Jekyll & Mr. Hyde", "Invisible Man", "King Arthur", "Medusa"]
 
 
-def _cli(*args):
+def _cli_result(*args):
     from click.testing import CliRunner
 
     from sim.cli import main
-    r = CliRunner().invoke(main, [str(a) for a in args])
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def _cli(*args):
+    r = _cli_result(*args)
     assert r.exit_code == 0, r.output
     return r.stdout
 
@@ -460,3 +464,49 @@ def test_ctrl_c_in_train_and_tune_ends_in_the_one_line_with_status_130_as_a_run_
     assert (r.exit_code, r.stdout) == (130, ""), r.output
     assert r.stderr == (f"interrupted: every finished generation is in {tmp_path / 'out'}; rerun the same command "
                         "to resume\n")
+
+
+# ------------------------------------------------------------------ report of a run being played
+
+
+def test_report_of_a_run_being_played_counts_one_snapshot_of_its_games_and_says_so_once(tmp_path, monkeypatch):
+    """Issue 31: `report` on a run being played printed three game counts (its warning, its first line and its
+    table each read the games while they grew). A command holds the run's lock and stores one more task right
+    after the report has counted the games: every figure and line still counts the games of its first read,
+    and the output says once that the run is still being played."""
+    import shutil
+
+    import reports.tables
+    from helpers.store import drop_chunk, restore_chunk, stored_chunk_names
+
+    from sim.runs.lock import run_lock
+    from sim.runs.matrix import run_matrix
+
+    full, live = tmp_path / "full", tmp_path / "live"
+    run_matrix(full, games=24, heroes=["medusa", "sinbad"], battlefields=["soho"], seed=3, jobs=1, chunk_size=4)
+    shutil.copytree(full, live)
+    later, missing = stored_chunk_names(live)[:2]
+    gone = drop_chunk(live, later) + drop_chunk(live, missing)
+    total = read_manifest(live)["games_total"]
+    stored = total - gone
+    scan = reports.tables.scan_duels
+
+    def scan_then_the_run_stores_a_task(*args, **kwargs):
+        counts = scan(*args, **kwargs)
+        assert restore_chunk(full, live, later) == 4
+        return counts
+    monkeypatch.setattr(reports.tables, "scan_duels", scan_then_the_run_stores_a_task)
+    with run_lock(live):
+        r = _cli_result("report", live)
+    assert r.exit_code == 0, r.output
+    assert r.stderr == ""                                   # (no separate warning: the report's first line says it)
+    lines = r.stdout.splitlines()
+    assert lines[1] == (f"STILL BEING PLAYED: {stored} of {total} games so far; every figure below is of these games "
+                        "and will change as the run goes on (report it again when it has finished).")
+    assert f"{stored} games, 0 draws (0.0%); mean length" in r.stdout and stored + 4 < total
+    assert r.stdout.upper().count("STILL BEING PLAYED") == 1 and "UNFINISHED" not in r.stdout
+    page = (live / "report" / "report.html").read_text(encoding="utf-8")
+    assert f'<td class="txt">games stored</td><td class="txt">{stored} of {total}</td>' in page
+    assert (f'<td class="txt">status</td><td class="txt">running: {stored} of {total} games stored; a command is '
+            'playing it now</td>') in page
+    assert len(read_games(live)) == stored + 4              # (the task stored meanwhile is there for the next read)

@@ -464,11 +464,20 @@ def report(run_dir, against):
     run, a loadouts run, or a compare folder. With --against OTHER_RUN (matrix runs) the
     cells whose score changes significantly between the two runs are marked AI-sensitive
     (see `unmatched-sim diff`)."""
-    from sim.runs.store import read_manifest
-    from sim.runs.versus import BASELINE_DIR, VARIANT_DIR
+    from sim.runs.store import snapshot
     if not run_dir.is_dir():
         raise click.BadParameter(f"{run_dir}: " + ("a file, not a run folder" if run_dir.exists() else "no such folder"),
                                  param_hint="RUN_DIR")
+    # a run being played grows while it is read: the status line, the tables and the example games all read
+    # the folder as it was at its first read (one game count in the whole output)
+    with snapshot():
+        _report(run_dir, against)
+
+
+def _report(run_dir: Path, against) -> None:
+    """The ``report`` command's work on an existing folder (see :func:`report`)."""
+    from sim.runs.store import read_manifest
+    from sim.runs.versus import BASELINE_DIR, VARIANT_DIR
     try:
         if not (run_dir / "manifest.json").exists() and (run_dir / BASELINE_DIR).is_dir() \
                 and (run_dir / VARIANT_DIR).is_dir():
@@ -508,13 +517,15 @@ def _warn_unfinished(run_dir, manifest: dict) -> None:
     ``sim.runs.store.run_progress``, the same as every report's): its figures are then of
     the games stored so far. Also a note when the manifest was read from its backup. Nothing
     when no game is stored: the report then refuses the folder in one line saying why
-    (``RunProgress.no_games``)."""
+    (``RunProgress.no_games``); nothing for a run a command is playing now: the report's
+    first line says so, with the games its figures are of."""
     from sim.runs.store import run_progress
     if manifest.get("recovered_from"):
         click.echo(f"note: {run_dir}/manifest.json is damaged; read its backup {manifest['recovered_from']} "
                    "(rerunning the run's command writes manifest.json again)", err=True)
     progress = run_progress(run_dir, manifest)
-    warning = progress.warning(run_dir) if progress.games_stored else None
+    # a run being played: the report's first line says so, with the games it is of (once)
+    warning = progress.warning(run_dir) if progress.games_stored and not progress.locked else None
     if warning:
         click.echo(warning, err=True)
 

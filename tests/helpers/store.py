@@ -19,10 +19,19 @@ def stored_chunk_names(run_dir) -> list[str]:
     return sorted(out)
 
 
+def _chunk_rows(t: pa.Table, sub: str, name: str, n: int) -> np.ndarray:
+    """bool (rows,): the rows of chunk ``name`` (``<matchup id hex>-<first game>``, ``n`` games)
+    in table ``t`` of a games file (``sub`` GAMES_DIR) or a spaces file."""
+    if sub != GAMES_DIR:
+        return np.asarray(pc.equal(t.column("chunk"), name))
+    mid, first = int(name.split("-")[0], 16), int(name.split("-")[1])
+    gi = t.column("game_index").to_numpy()
+    return (t.column("matchup_id").to_numpy() == mid) & (gi >= first) & (gi < first + n)
+
+
 def drop_chunk(run_dir, name: str) -> int:
     """Rewrite the games and spaces files of a matrix-style run folder without chunk ``name``
     (``<matchup id hex>-<first game>``); returns the games removed."""
-    mid, first = int(name.split("-")[0], 16), int(name.split("-")[1])
     removed = 0
     for sub in (GAMES_DIR, SPACES_DIR):
         for p in sorted((Path(run_dir) / sub).glob("*.parquet")):
@@ -31,12 +40,8 @@ def drop_chunk(run_dir, name: str) -> int:
                 continue
             n = chunks.pop(name)
             t = pq.read_table(p)
-            if sub == GAMES_DIR:
-                gi = t.column("game_index").to_numpy()
-                drop = (t.column("matchup_id").to_numpy() == mid) & (gi >= first) & (gi < first + n)
-                removed = int(drop.sum())
-            else:
-                drop = np.asarray(pc.equal(t.column("chunk"), name))
+            drop = _chunk_rows(t, sub, name, n)
+            removed = int(drop.sum()) if sub == GAMES_DIR else removed
             t = t.filter(pa.array(~drop))
             meta = dict(t.schema.metadata or {})
             meta[CHUNKS_KEY] = json.dumps([[k, v] for k, v in chunks.items()]).encode()
@@ -60,3 +65,24 @@ def mirror_only_run(run_dir) -> Path:
         run_matrix(run_dir, games=8, heroes=["medusa", "sinbad"], battlefields=["soho"], ai="random", seed=1,
                    jobs=1, chunk_size=4, task_games=4, after_chunk=stop)
     return Path(run_dir)
+
+
+def restore_chunk(source_dir, run_dir, name: str) -> int:
+    """Store chunk ``name`` of the run folder ``source_dir`` (the same run, finished) in
+    ``run_dir`` as its command would: a spaces part file, then a games part file, each with
+    the chunk's rows alone (as a run storing one more task). Returns the games stored."""
+    games = 0
+    for sub in (SPACES_DIR, GAMES_DIR):
+        for p in sorted((Path(source_dir) / sub).glob("*.parquet")):
+            chunks = file_chunks(p)
+            if not chunks or name not in chunks:
+                continue
+            n = chunks[name]
+            t = pq.read_table(p)
+            keep = _chunk_rows(t, sub, name, n)
+            games = int(keep.sum()) if sub == GAMES_DIR else games
+            t = t.filter(pa.array(keep))
+            meta = dict(t.schema.metadata or {})
+            meta[CHUNKS_KEY] = json.dumps([[name, n]]).encode()
+            pq.write_table(t.replace_schema_metadata(meta), Path(run_dir) / sub / f"part-restored-{name}.parquet")
+    return games
