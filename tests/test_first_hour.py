@@ -510,3 +510,44 @@ def test_report_of_a_run_being_played_counts_one_snapshot_of_its_games_and_says_
     assert (f'<td class="txt">status</td><td class="txt">running: {stored} of {total} games stored; a command is '
             'playing it now</td>') in page
     assert len(read_games(live)) == stored + 4              # (the task stored meanwhile is there for the next read)
+
+
+# ------------------------------------------------------------------ weights the AI mode does not read
+
+
+def test_a_weight_the_profiles_mode_does_not_read_is_warned_of_in_one_line(tmp_path, monkeypatch):
+    """Issue 31: fx_damage and fx_draw (release 0.2's) in a standard profile, or guess_base in a standard-0.2
+    one, had no effect and no word said. One warning line each, from a profile file (its own weights or a
+    hero's) and from train's --weights; a value equal to the installed profile's (a trained profile writes every
+    weight) is quiet, as is a weight the mode reads."""
+    import importlib
+
+    from sim.content.profiles import get_profile
+    mine = tmp_path / "mine.toml"
+    mine.write_text('name = "mine"\nbase = "standard"\n[weights]\nfx_damage = 2.0\nfx_draw = '
+                    f'{get_profile("standard").weight("fx_draw")}\ncard = 3.0\n'
+                    '[heroes.medusa.weights]\nfx_draw = 5\n')
+    old = tmp_path / "old.toml"
+    old.write_text('name = "old"\nmode = "standard-0.2"\nbase = "standard-0.2"\n[weights]\nguess_base = 0.7\n')
+    r = _cli_result("profiles", mine)
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines() == [
+        f"warning: {mine}: weights.fx_damage = 2 has no effect: the AI mode standard does not read fx_damage (a "
+        "weight of release 0.2's AI)",
+        f"warning: {mine}: heroes.medusa.weights.fx_draw = 5 has no effect: the AI mode standard does not read "
+        "fx_draw (a weight of release 0.2's AI)"]
+    r = _cli_result("matrix", "--games", "2", "--heroes", "medusa,sinbad", "-b", "soho", "--ai", old, "-j", "1",
+                    "--no-report", "-q", "--out", tmp_path / "run")
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines()[0] == (f"warning: {old}: weights.guess_base = 0.7 has no effect: the AI mode "
+                                        "standard-0.2 does not read guess_base (a weight of release 0.3's "
+                                        "one-currency AI)")
+    assert "warning" not in _cli_result("profiles", "standard").stderr          # (an installed profile)
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(importlib.import_module("sim.runs.train"), "train", stopped)
+    r = _cli_result("train", "--weights", "card,fx_damage", "--generations", "1", "--out", tmp_path / "t", "-q")
+    assert r.exit_code == 130 and r.stderr.splitlines()[0] == (
+        "warning: --weights fx_damage: the AI mode standard does not read fx_damage (a weight of release 0.2's AI); "
+        "training it changes nothing in the games")
