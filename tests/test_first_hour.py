@@ -551,3 +551,22 @@ def test_a_weight_the_profiles_mode_does_not_read_is_warned_of_in_one_line(tmp_p
     assert r.exit_code == 130 and r.stderr.splitlines()[0] == (
         "warning: --weights fx_damage: the AI mode standard does not read fx_damage (a weight of release 0.2's AI); "
         "training it changes nothing in the games")
+
+
+def test_ctrl_c_while_the_report_is_written_says_how_to_write_it(tmp_path, monkeypatch):
+    """Issue 31: a Ctrl-C once the games were played, while the report was written, ended in click's 'Aborted!'
+    (status 1) with no report.html and no word of how to make it. Now the one line says the games are stored
+    and which command writes the report; status 130 as every interrupted command."""
+    import reports
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(reports, "build_report", stopped)
+    out = tmp_path / "run"
+    r = _cli_result("matrix", "--games", "2", "--heroes", "medusa,sinbad", "-b", "soho", "-j", "1", "-q",
+                    "--out", out)
+    assert r.exit_code == 130, r.output
+    assert r.stderr.splitlines()[-1] == (f"interrupted while writing the report; every game is stored in {out}: "
+                                         f"`unmatched-sim report {out}` writes the report")
+    assert len(read_games(out)) == read_manifest(out)["games_total"] == 6      # (3 pairs, mirrors included)
+    assert not (out / "report" / "report.html").exists()

@@ -224,7 +224,12 @@ def _report_and_time(results, out, kind: str = "matrix", no_report: bool = False
     stopping = time.perf_counter() - t
     t = time.perf_counter()
     if not no_report:
-        _write_report(out, kind)
+        try:
+            _write_report(out, kind)
+        except KeyboardInterrupt:
+            # the games are all stored; only the report is missing (its files are written whole or not at all)
+            exit_interrupted(f"interrupted while writing the report; every game is stored in {out}: "
+                             f"`unmatched-sim report {out}` writes the report")
     _time_line(results, stopping, None if no_report else time.perf_counter() - t)
 
 
