@@ -197,7 +197,7 @@ def build_compare_report(out, out_dir=None) -> CompareReport:
         banner += unfinished_lines(prog, prog.games_stored, label=label)
         status.append(prog.describe())
     if banner:
-        banner.append(f"The comparison pairs the {int(table['games'].iloc[-1])} games stored in both runs.")
+        banner.append(f"The comparison pairs the {plural(int(table['games'].iloc[-1]), 'game')} stored in both runs.")
         summary = "\n".join(banner + [""] + [summary])
     od = report_dirs(out, out_dir)
     rep = CompareReport(od, od / "compare.html", {"compare": table, "pairs": pairs}, summary)

@@ -444,8 +444,8 @@ def summary_text(d: Diff) -> str:
     names as headings), Spearman with the two rankings, the significant and the flipped
     cells."""
     h, names = d.tables["diff_heroes"], d.names
-    lines = [f"A: {d.a.run_dir} (AI {d.a.ai}, {d.a.games} games)",
-             f"B: {d.b.run_dir} (AI {d.b.ai}, {d.b.games} games)"]
+    lines = [f"A: {d.a.run_dir} (AI {d.a.ai}, {plural(d.a.games, 'game')})",
+             f"B: {d.b.run_dir} (AI {d.b.ai}, {plural(d.b.games, 'game')})"]
     lines += [f"   {n}" for n in d.notes]
     lines += ["", "Field score: each hero's pooled score against the other heroes (wins + draws/2, mirrors "
                   "excluded), Wilson 95% interval; change = B - A in points with a 95% normal interval; "

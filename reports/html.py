@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .format import ALL, RATING_DEFINITION, SCORE_DEFINITION, battlefield_names, display_names, hero_names, pvalue
+from .format import ALL, RATING_DEFINITION, SCORE_DEFINITION, battlefield_names, display_names, hero_names, plural, pvalue
 from .render import Sections, img, page, table_html, write_text
 from .stats import ELO_PER_LOGIT
 from .tables import sensitive_marks, unfinished_banner, variant_label
@@ -169,7 +169,7 @@ def _sensitive(tables: dict, names: dict) -> str:
             "change_hi", "p_holm", "flip"]
     return (f'<p class="note"><b>† AI-sensitive</b>: the cells whose score changes significantly between this run '
             f'(<i>score_a</i>, AI {html.escape(str(tables["manifest"]["settings"]["ai"]))}) and '
-            f'{html.escape(ag["run"])} (<i>score_b</i>, AI {html.escape(str(ag["ai"]))}, {ag["games"]} games): '
+            f'{html.escape(ag["run"])} (<i>score_b</i>, AI {html.escape(str(ag["ai"]))}, {plural(ag["games"], "game")}): '
             'two-proportion z test, Holm-corrected over the cells (<code>unmatched-sim diff</code> gives the '
             f'whole comparison). {len(shown)} of the cells here.</p>'
             + "".join(f'<p class="note"><b>Note</b>: {html.escape(ag[k])}</p>' for k in ("heroes", "same_ai")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from sim.runs.store import RunProgress, run_progress
 
+from .format import plural
+
 __all__ = ["RunProgress", "run_progress", "unfinished_lines"]
 
 
@@ -36,6 +38,7 @@ def unfinished_lines(progress: RunProgress | None, games_stored: int, short_pair
     if short:
         shown = ", ".join(f"{names.get(a, a)} vs {names.get(b, b)} {k} of {n}" for a, b, k, n in short[:4])
         none = sum(1 for r in short if r[2] == 0)
-        lines.append(f"{len(short)} matchup(s) have fewer games than planned" + (f" ({none} none yet)" if none else "")
+        lines.append(f"{plural(len(short), 'matchup')} {'has' if len(short) == 1 else 'have'} fewer games than planned"
+                     + (f" ({none} none yet)" if none else "")
                      + f": {shown}" + (f" and {len(short) - 4} more" if len(short) > 4 else "") + ".")
     return lines

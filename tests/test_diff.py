@@ -221,7 +221,8 @@ def test_report_against_marks_ai_sensitive_cells(runs, tmp_path):
     r = _cli("report", run, "--against", runs / "greedy")
     assert r.exit_code == 0, r.output
     assert "AI profile: standard (both seats)." in r.output
-    assert f"† AI-sensitive: {int(sig['significant'].sum())} cell(s)" in r.output
+    k = int(sig["significant"].sum())
+    assert f"† AI-sensitive: {k} cell{'' if k == 1 else 's'} whose score" in r.output
     t = pd.read_csv(run / "report" / "tables" / "ai_sensitive.csv")
     assert len(t) == 2 * int(sig["significant"].sum())
     page = (run / "report" / "report.html").read_text(encoding="utf-8")
@@ -252,7 +253,7 @@ def test_report_against_a_run_of_the_same_ai_says_what_it_measures_instead(runs,
     assert r.exit_code == 0, r.output
     assert ("Note: both runs used the AI profile standard with the same settings and seed: they hold the same games, "
             "so no cell can change (the comparison does not measure the AI).") in r.output.splitlines()
-    assert "† AI-sensitive: 0 cell(s)" in r.output
+    assert "† AI-sensitive: 0 cells whose score" in r.output
     r = _cli("report", run, "--against", runs / "greedy")            # other AIs: no note
     assert r.exit_code == 0 and "AI-sensitive" in r.output and "Note:" not in r.output, r.output
     assert "<b>Note</b>" not in (run / "report" / "report.html").read_text(encoding="utf-8")

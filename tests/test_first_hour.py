@@ -7,6 +7,7 @@ tables' hero names.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -570,3 +571,20 @@ def test_ctrl_c_while_the_report_is_written_says_how_to_write_it(tmp_path, monke
                                          f"`unmatched-sim report {out}` writes the report")
     assert len(read_games(out)) == read_manifest(out)["games_total"] == 6      # (3 pairs, mirrors included)
     assert not (out / "report" / "report.html").exists()
+
+
+def test_one_of_a_thing_is_said_in_the_singular(tmp_path):
+    """Issue 31: '1 games', '1 matchup(s) have', '1 pair(s)': a run missing one game and its resume say '1 game'
+    and '1 matchup has'."""
+    from helpers.store import drop_chunk, stored_chunk_names
+    out = tmp_path / "run"
+    args = ["matrix", "--games", "2", "--heroes", "medusa,sinbad", "-b", "soho", "--chunk-size", "1", "-j", "1", "-q",
+            "--no-report", "--out", out]
+    assert _cli_result(*args).exit_code == 0
+    assert drop_chunk(out, stored_chunk_names(out)[0]) == 1
+    text = _cli("report", out)
+    assert re.search(r"^1 matchup has fewer games than planned: \S.* 1 of 2\.$", text, re.M), text
+    assert re.search(r"^5 games, \d+ draws? \(", text, re.M), text
+    r = _cli_result(*args)
+    assert r.exit_code == 0 and re.match(r"Played 1 game in [\d.]+ s of play \(.*\) in \d+ cells; 6 games stored in ",
+                                         r.stdout), r.stdout

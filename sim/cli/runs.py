@@ -136,8 +136,9 @@ def _note_uneven_split(plan, games: int) -> None:
     if uneven:
         (a, b), k = max(uneven.items(), key=lambda kv: kv[1])
         a, b = (plan.hero_info.get(h, {}).get("name", h) for h in (a, b))
+        from reports.format import plural
         click.echo(f"note: {games} games per pair do not split evenly over battlefields, loadouts and seats "
-                   f"({len(uneven)} pair(s), e.g. {a} vs {b}: {k} slots); some slots get one game more. "
+                   f"({plural(len(uneven), 'pair')}, e.g. {a} vs {b}: {k} slots); some slots get one game more. "
                    f"A multiple of {k} splits that pair exactly.", err=True)
 
 
@@ -169,10 +170,11 @@ def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, task_
         plan = plan_teams(out, games, hero_names or None, battlefield_names or None, ai, seed, chunk_size, homebrew_paths())
     except RunError as e:
         raise _run_error(e) from None
+    from reports.format import plural
     s = plan.settings
     click.echo(f"--games {games}: {plan.games_total} games, {s['games_per_pairing']} per pairing "
                f"({s['pairings']} pairings of two disjoint pairs of {len(s['heroes'])} heroes), "
-               f"{len(s['battlefields'])} battlefield(s).", err=True)
+               f"{plural(len(s['battlefields']), 'battlefield')}.", err=True)
     res = _execute(plan, backend, quiet, out, run=execute_teams, task_games=task_games)
     _report_and_time([res], out, "teams", no_report)
 
@@ -205,13 +207,16 @@ def _execute(plan, backend, quiet, out, what="", run=None, task_games=None):
         exit_interrupted(str(e))
     finally:
         _restore_sigterm(previous)
+    from reports.format import plural
     if res.games_played:
-        click.echo(f"{what}Played {res.games_played} games in {res.seconds:.1f} s of play ({res.games_per_second:,.0f} "
-                   f"games/s) in {len(plan.cells)} cells; {total} games stored in {out}.")
-        click.echo(f"Workers: {res.backend}; {res.tasks} tasks; busy {100 * (1 - res.overhead):.0f}% of the time.",
-                   err=True)
+        click.echo(f"{what}Played {plural(res.games_played, 'game')} in {res.seconds:.1f} s of play "
+                   f"({res.games_per_second:,.0f} games/s) in {plural(len(plan.cells), 'cell')}; "
+                   f"{plural(total, 'game')} stored in {out}.")
+        click.echo(f"Workers: {res.backend}; {plural(res.tasks, 'task')}; busy {100 * (1 - res.overhead):.0f}% of the "
+                   "time.", err=True)
     else:
-        click.echo(f"{what}All {total} games were already stored in {out}.")
+        click.echo(f"{what}" + (f"All {total} games were" if total != 1 else "The 1 game was")
+                   + f" already stored in {out}.")
     return res
 
 
@@ -319,6 +324,7 @@ def _write_report(run_dir, kind: str = "matrix", against=None):
     from reports import build_report
     from reports.compare import build_compare_report
     from reports.diff import DiffError
+    from reports.format import plural
     from reports.loadouts import build_loadouts_report
     from reports.teams import build_teams_report
     build = {"teams": build_teams_report, "loadouts": build_loadouts_report,
@@ -343,11 +349,11 @@ def _write_report(run_dir, kind: str = "matrix", against=None):
     else:
         files = f"{rep.markdown} and {rep.html}" if kind == "teams" else f"{rep.html}"
         pages = sum(p is not None for mu in getattr(rep, "replays", {}).values() for p in mu.values())
-        games = f", {pages} example games to watch: {rep.out_dir / 'replays'}" if pages else ""
+        games = f", {plural(pages, 'example game')} to watch: {rep.out_dir / 'replays'}" if pages else ""
         click.echo(f"Report: {files}  (tables: {rep.out_dir / 'tables'}, plots: {rep.out_dir / 'plots'}{games})")
         bad = getattr(rep, "replay_problems", [])
         if bad:
-            click.echo(f"note: {len(bad)} example game(s) got no page, they no longer play as stored; the first: "
+            click.echo(f"note: {plural(len(bad), 'example game')} got no page, they no longer play as stored; the first: "
                        f"{bad[0]}", err=True)
 
 
