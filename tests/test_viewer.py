@@ -437,3 +437,17 @@ def test_a_combat_shows_the_defense_as_not_chosen_yet_until_the_defender_chooses
     assert any(t.endswith("vs defense not chosen yet") for t in texts), texts
     page = (Path(__file__).resolve().parents[1] / "reports" / "replay_viewer.js").read_text(encoding="utf-8")
     assert 'c[8] ? "no defense" : "defense not chosen yet"' in page
+
+
+def test_the_combat_label_names_the_fighters_as_the_narration_does():
+    """Issue 31: the replay page's combat label named the fighters by their tokens' short names ('Jekyll') beside
+    narration lines with the full ones ('Dr. Jekyll & Mr. Hyde'). It takes the full name of the page's fighter
+    list (the entry's second field; the third, the short token label, is for the tokens alone)."""
+    from reports.replay_html import replay_data
+    rep = record(Match(["jekyll_hyde", "king_arthur"], "soho"), 3, ("standard", "standard"))
+    fighters = replay_data(rep)["fighters"]
+    assert [f[1:3] for f in fighters if f[0] == 0] == [["Dr. Jekyll & Mr. Hyde", "Jekyll"]]
+    attacks = [ln for ln in rep.lines if " attacks " in ln]
+    assert attacks and any("Dr. Jekyll & Mr. Hyde" in ln or "King Arthur" in ln for ln in attacks), attacks[:3]
+    js = (Path(__file__).resolve().parents[1] / "reports" / "replay_viewer.js").read_text(encoding="utf-8")
+    assert 'FI[ka][1] + ": " + card(c[2])' in js and '"vs " + FI[kd][1] + ": "' in js and "FI[ka][2]" not in js
