@@ -573,17 +573,23 @@ def test_ctrl_c_while_the_report_is_written_says_how_to_write_it(tmp_path, monke
     assert not (out / "report" / "report.html").exists()
 
 
-def test_one_of_a_thing_is_said_in_the_singular(tmp_path):
+def test_one_of_a_thing_is_said_in_the_singular(tmp_path, monkeypatch):
     """Issue 31: '1 games', '1 matchup(s) have', '1 pair(s)': a run missing one game and its resume say '1 game'
-    and '1 matchup has'."""
+    and '1 matchup has', and the heatmap's mirror cell of one game says 'mirror / 1 game'."""
+    from helpers.plot_text import record_report_figures
     from helpers.store import drop_chunk, stored_chunk_names
     out = tmp_path / "run"
     args = ["matrix", "--games", "2", "--heroes", "medusa,sinbad", "-b", "soho", "--chunk-size", "1", "-j", "1", "-q",
             "--no-report", "--out", out]
     assert _cli_result(*args).exit_code == 0
-    assert drop_chunk(out, stored_chunk_names(out)[0]) == 1
+    g = read_games(out)
+    mirror = int(g.loc[g["p1_hero"] == g["p2_hero"], "matchup_id"].iloc[0])
+    assert drop_chunk(out, next(n for n in stored_chunk_names(out) if int(n.split("-")[0], 16) == mirror)) == 1
+    figures = record_report_figures(monkeypatch)
     text = _cli("report", out)
     assert re.search(r"^1 matchup has fewer games than planned: \S.* 1 of 2\.$", text, re.M), text
+    heatmap = [t.get_text() for t in figures[0].axes[0].texts]
+    assert "mirror\n1 game" in heatmap and "mirror\n2 games" in heatmap, heatmap
     assert re.search(r"^5 games, \d+ draws? \(", text, re.M), text
     r = _cli_result(*args)
     assert r.exit_code == 0 and re.match(r"Played 1 game in [\d.]+ s of play \(.*\) in \d+ cells; 6 games stored in ",
