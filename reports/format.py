@@ -123,6 +123,18 @@ def display_names(df: pd.DataFrame, names: dict, battlefields: dict | None = Non
     return out.sort_values(by, kind="stable").reset_index(drop=True) if sort and by else out
 
 
+def by_name(df: pd.DataFrame, names: dict, column: str = "opponent", pooled_first: bool = False) -> pd.DataFrame:
+    """``df``'s rows ordered as a reader looks for them: by the display name (``names``: key ->
+    name) of ``column``'s hero key, the pooled row (:data:`ALL_OPPONENTS`) last, or first with
+    ``pooled_first``; rows of one name keep their order. (Tables are stored in key order, and a
+    key can sort apart from its name: invisible_man before jekyll_hyde, "Invisible Man" after
+    "Dr. Jekyll & Mr. Hyde".)"""
+    pooled = df[column] == ALL_OPPONENTS
+    key = pd.DataFrame({"p": ~pooled if pooled_first else pooled, "n": [names.get(v, v) for v in df[column]]},
+                       index=df.index)
+    return df.loc[key.sort_values(["p", "n"], kind="stable").index]
+
+
 def format_frame(df: pd.DataFrame) -> pd.DataFrame:
     """A copy of ``df`` with numbers as display text: :data:`PERCENT_COLUMNS` as
     percentages, :data:`SIGNED_PERCENT` as signed points (``+3.4 pts``), other float

@@ -6,6 +6,7 @@ tables' hero names.
 """
 from __future__ import annotations
 
+import html
 import os
 import re
 import signal
@@ -429,17 +430,22 @@ def test_arena_and_replay_list_print_display_names(named_run):
 
 
 def test_loadouts_and_compare_name_the_opponents(tmp_path):
-    out = _cli("loadouts", "geralt", "--games", "16", "--opponents", "jekyll_hyde,king_arthur", "-b", "soho",
-               "--out", tmp_path / "lo", "-j", "1", "-q")
+    # (listed by name, as read: invisible_man's key sorts before jekyll_hyde, his name after)
+    out = _cli("loadouts", "geralt", "--games", "16", "--opponents", "jekyll_hyde,king_arthur,invisible_man", "-b",
+               "soho", "--out", tmp_path / "lo", "-j", "1", "-q")
     head = out.splitlines().index(next(ln for ln in out.splitlines() if ln.startswith("opponent ")))
-    assert [ln.split("  ")[0] for ln in out.splitlines()[head + 1:head + 3]] == ["Dr. Jekyll & Mr. Hyde", "King Arthur"]
+    assert [ln.split("  ")[0] for ln in out.splitlines()[head + 1:head + 4]] == NAMES[:3]
+    page = (tmp_path / "lo" / "report" / "loadouts.html").read_text(encoding="utf-8")
+    assert [page.index(f'<td class="txt">{html.escape(n)}</td>') for n in ["all opponents", *NAMES[:3]]] == sorted(
+        page.index(f'<td class="txt">{html.escape(n)}</td>') for n in ["all opponents", *NAMES[:3]])
     assert not any(k in out for k in KEYS)
     variant = tmp_path / "v.toml"
     variant.write_text('name = "medusa +2"\n[hero.medusa]\nhealth = 18\n')
-    out = _cli("compare", "--variant", variant, "--hero", "medusa", "--opponents", "jekyll_hyde,king_arthur",
-               "-b", "soho", "--games", "8", "--out", tmp_path / "cmp", "-j", "1", "-q")
+    out = _cli("compare", "--variant", variant, "--hero", "medusa", "--opponents",
+               "jekyll_hyde,king_arthur,invisible_man", "-b", "soho", "--games", "8", "--out", tmp_path / "cmp", "-j",
+               "1", "-q")
     head = out.splitlines().index(next(ln for ln in out.splitlines() if ln.startswith("opponent ")))
-    assert [ln.split("  ")[0] for ln in out.splitlines()[head + 1:head + 3]] == ["Dr. Jekyll & Mr. Hyde", "King Arthur"]
+    assert [ln.split("  ")[0] for ln in out.splitlines()[head + 1:head + 4]] == NAMES[:3]
     assert not any(k in out for k in KEYS)
 
 
