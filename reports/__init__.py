@@ -56,8 +56,8 @@ def build_report(run_dir, out_dir=None, against=None, replays: bool = True) -> R
 
     ``against``: another matrix run folder (e.g. the same heroes under another AI
     profile): the cells whose change between the two runs is significant after Holm
-    (``reports.diff.sensitive_cells``, on the heroes both runs hold) are marked
-    *AI-sensitive* in the summary, the heatmap and the HTML, and written as
+    (``reports.diff.sensitive_cells``, on the heroes both runs hold; a note says so when
+    the hero sets differ) are marked *AI-sensitive* in the summary, the heatmap and the HTML, and written as
     ``tables/ai_sensitive.csv``. Raises ``reports.diff.DiffError`` (a ValueError) if
     ``against`` is not a matrix run with at least two of these heroes.
     """
@@ -69,12 +69,12 @@ def build_report(run_dir, out_dir=None, against=None, replays: bool = True) -> R
     tables = compute_tables(run_dir)
     names_written = list(TABLE_NAMES)
     if against is not None:
-        from .diff import RunSide, load_side, same_ai_note, sensitive_cells
+        from .diff import RunSide, load_side, other_heroes_note, same_ai_note, sensitive_cells
         tables["ai_sensitive"] = sensitive_cells(run_dir, against)
         other = load_side(against)
         this = RunSide(run_dir, tables["manifest"], 0, None)
         tables["against"] = {"run": str(against), "ai": other.ai, "games": other.games,
-                             "same_ai": same_ai_note(this, other)}
+                             "same_ai": same_ai_note(this, other), "heroes": other_heroes_note(this, other)}
         names_written.append("ai_sensitive")
     # a run without a hero with gear (or whose gear heroes play one loadout each) has no loadout
     # rows: no header-only files for them

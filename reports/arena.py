@@ -21,7 +21,7 @@ import pandas as pd
 
 from sim.runs.arena import ArenaPlay, play_arena
 
-from .format import distinct_names
+from .format import distinct_names, plural
 from .stats import score_interval, wilson
 
 COUNTS = ["games", "wins", "draws", "losses"]
@@ -114,7 +114,7 @@ def format_arena(res: ArenaResult) -> str:
     score."""
     names = res.names
     hw = max([22] + [len(names.get(h, h)) + 2 for h in res.per_hero["hero"]])
-    lines = [f"{res.ai} vs {res.vs}: {res.overall['games']} games in {res.seconds:.1f} s "
+    lines = [f"{res.ai} vs {res.vs}: {plural(res.overall['games'], 'game')} in {res.seconds:.1f} s "
              f"({res.games_per_second:,.0f} games/s)" + (f"; variant {res.variant!r}" if res.variant else ""),
              f"{'hero':<{hw}}{'games':>7}{'wins':>7}{'draws':>7}{'score':>8}   95% interval   mirror score"]
     for _, r in res.per_hero.iterrows():
@@ -124,5 +124,5 @@ def format_arena(res: ArenaResult) -> str:
     lines.append(f"{'overall':<{hw}}{o['games']:>7}{o['wins']:>7}{o['draws']:>7}{o['score']:>8.3f}   "
                  f"{o['low']:.3f}-{o['high']:.3f}")
     f = res.first_player
-    lines.append(f"first player's score: {f['score']:.3f} ({f['low']:.3f}-{f['high']:.3f}) over {f['games']} games")
+    lines.append(f"first player's score: {f['score']:.3f} ({f['low']:.3f}-{f['high']:.3f}) over {plural(f['games'], 'game')}")
     return "\n".join(lines)

@@ -28,6 +28,7 @@ from matplotlib.collections import LineCollection, PatchCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, Wedge
 
+from sim.engine import layout as L
 from sim.engine.codes import FS_IN_PLAY
 
 from .format import short_name
@@ -270,6 +271,28 @@ def token_label(name: str) -> str:
     return short_name(name)
 
 
+def defense_chosen(replay) -> np.ndarray:
+    """bool (n,): per event of ``replay`` (a :class:`sim.play.replay.Replay`), whether the
+    defender of the combat in progress has made its choice (a defense card or none: its
+    ``EV_DEFENSE`` event is at or before this one since the combat's ``EV_ATTACK``). Until then
+    a combat without a defense card shows that the choice is to come, not "no defense"."""
+    out = np.zeros(len(replay.log), bool)
+    chosen = False
+    for i, ev in enumerate(replay.log[:, 0]):
+        if ev == L.EV_ATTACK:
+            chosen = False
+        elif ev == L.EV_DEFENSE:
+            chosen = True
+        out[i] = chosen
+    return out
+
+
+def defense_label(card_name: str | None, chosen: bool) -> str:
+    """The defender's side of a combat's label: its card (``card_name``), ``no defense`` once it
+    chose none, ``defense not chosen yet`` before its choice (:func:`defense_chosen`)."""
+    return card_name if card_name is not None else "no defense" if chosen else "defense not chosen yet"
+
+
 def board_figure(replay, event: int, width_in: float = 9.0) -> Figure:
     """The board after event ``event`` of ``replay`` (a :class:`sim.play.replay.Replay`)
     as a matplotlib Figure: the battlefield with its zones, every fighter on the board as
@@ -322,7 +345,8 @@ def board_figure(replay, event: int, width_in: float = 9.0) -> Figure:
                                      mutation_scale=1.0))
         dv = "" if cb.defense_value is None else f" ({cb.defense_value})"
         av = "" if cb.attack_value is None else f" ({cb.attack_value})"
-        dcard = cards[cb.defense_card] + dv if cb.defense_card >= 0 else "no defense"
+        dcard = defense_label(cards[cb.defense_card] + dv if cb.defense_card >= 0 else None,
+                              bool(defense_chosen(replay)[mo.event]))
         ax.text((a[0] + d[0]) / 2, (a[1] + d[1]) / 2, f"{cards[cb.attack_card]}{av}\nvs {dcard}", ha="center",
                 va="center", fontsize=7, zorder=10, bbox=dict(boxstyle="round", facecolor="white", edgecolor="#e53e3e"))
     heroes = m.hero_names

@@ -35,7 +35,7 @@ from sim.runs.store import read_game_table, read_manifest
 from sim.runs.versus import BASELINE_DIR, VARIANT_DIR
 
 from . import loadout_plots as P
-from .format import ALL_OPPONENTS, hero_names, opponent_label, pct, plural, pts, pvalue
+from .format import ALL_OPPONENTS, by_name, hero_names, opponent_label, pct, plural, pts, pvalue
 from .render import ReportFiles, img, page, report_dirs, table_html, write_frame, write_pngs, write_text
 from .stats import guarded_holm, paired_difference, sample_guard, wilson
 from .status import run_progress, unfinished_lines
@@ -159,7 +159,7 @@ def summary_text(table: pd.DataFrame, settings: dict, names: dict, changes: list
              f"[{pts(a['lo'])}, {pts(a['hi'])}], p {pvalue(a['p'])} (Holm {pvalue(a['p_holm'])}): {a['verdict']}.",
              "", f"{'opponent':<{ow}}{'baseline':>9}{'variant':>9}{'change':>8}  {'95% interval':<17}"
                  f"{'p Holm':>8}  verdict"]
-    for _, r in table.iterrows():
+    for _, r in by_name(table, names).iterrows():
         if r["opponent"] == ALL_OPPONENTS:
             continue
         interval = f"[{pts(r['lo'])}, {pts(r['hi'])}]"
@@ -197,7 +197,7 @@ def build_compare_report(out, out_dir=None) -> CompareReport:
         banner += unfinished_lines(prog, prog.games_stored, label=label)
         status.append(prog.describe())
     if banner:
-        banner.append(f"The comparison pairs the {int(table['games'].iloc[-1])} games stored in both runs.")
+        banner.append(f"The comparison pairs the {plural(int(table['games'].iloc[-1]), 'game')} stored in both runs.")
         summary = "\n".join(banner + [""] + [summary])
     od = report_dirs(out, out_dir)
     rep = CompareReport(od, od / "compare.html", {"compare": table, "pairs": pairs}, summary)
@@ -242,6 +242,7 @@ def _write_html(path, table, png, summary, mb, mv, names, changes, status=("", "
         ("games stored", f"baseline {status[0]}, variant {status[1]}; {int(table['games'].iloc[-1])} pairs"),
         ("simulation time", f"{secs:.1f} s (both runs)"), ("package version", mv.get("package_version", "")),
     ], columns=["setting", "value"])
+    table = by_name(table, names)           # (the opponents by name, "all opponents" last)
     shown = table.copy()
     shown["opponent"] = [opponent_label(o, names) for o in shown["opponent"]]
     shown = pd.DataFrame({

@@ -182,6 +182,21 @@ def check_heroes(a: RunSide, b: RunSide, common: bool = False) -> tuple[list, li
     return both, notes
 
 
+def other_heroes_note(a: RunSide, b: RunSide) -> str | None:
+    """What the matrix report's ``--against`` says when run ``b`` has other heroes than ``a``
+    (it marks the cells of the heroes both hold, as ``diff --common`` compares them): one
+    sentence naming the heroes of each run alone by display name, or None when the hero sets
+    are the same."""
+    ha, hb = set(a.manifest["heroes"]), set(b.manifest["heroes"])
+    if ha == hb:
+        return None
+    names = {**hero_names(b.manifest), **hero_names(a.manifest)}
+    alone = "; ".join(f"{where}: {', '.join(sorted(names.get(k, k) for k in keys))}"
+                      for where, keys in (("only in this run", ha - hb), (f"only in {b.run_dir}", hb - ha)) if keys)
+    return (f"{b.run_dir} has other heroes ({alone}): the AI-sensitive cells are looked for among the "
+            f"{len(ha & hb)} heroes both runs have; the other cells are not checked.")
+
+
 def settings_notes(a: RunSide, b: RunSide) -> list:
     """One line per setting that differs between the runs (AI, variant, rules,
     battlefields, games per pair, seed, package version, engine), or one line saying
@@ -278,7 +293,8 @@ def field_scores(a: RunSide, b: RunSide, heroes: list) -> pd.DataFrame:
     with no game against the others in that run, whose score is NaN), ``rank_change``
     (rank_a - rank_b: positive when the hero rises in B; NA if either is).
     """
-    t = _compare(_counts(a, heroes, ["hero"]), _counts(b, heroes, ["hero"]), ["hero"])
+    every = pd.DataFrame({"hero": heroes})     # (a hero without a game in either run keeps its row: n/a)
+    t = _compare(*(every.merge(_counts(side, heroes, ["hero"]), on="hero", how="left") for side in (a, b)), ["hero"])
     for s in ("a", "b"):
         # a hero with no game against the others in a run (an unfinished run) has no score there and no rank
         t[f"rank_{s}"] = t[f"score_{s}"].rank(ascending=False, method="min").astype("Int64")
@@ -341,19 +357,50 @@ def cell_changes(a: RunSide, b: RunSide, heroes: list, by_battlefield: bool = Fa
         t.insert(2, "battlefield", ALL)
     for s in ("a", "b"):
         t[f"winner_{s}"] = np.where(t[f"lo_{s}"] > 0.5, t["hero"], np.where(t[f"hi_{s}"] < 0.5, t["opponent"], ""))
-    t["flip"] = (t["winner_a"] != "") & (t["winner_b"] != "") & (t["winner_a"] != t["winner_b"])
+    # a flip is a verdict too: only with games enough in both runs (Cochran's rule, as the z test)
+    t["flip"] = (t["winner_a"] != "") & (t["winner_b"] != "") & (t["winner_a"] != t["winner_b"]) & t["enough_games"]
     cols = ["hero", "opponent", "battlefield", "games_a", "score_a", "lo_a", "hi_a", "games_b", "score_b", "lo_b",
             "hi_b", "change", "change_lo", "change_hi", "z", "p", "enough_games", "p_holm", "significant", "flip",
             "winner_a", "winner_b"]
     return t.sort_values(["battlefield", "hero", "opponent"], kind="stable")[cols].reset_index(drop=True)
 
 
+SEATING = ["p1_hero", "p1_loadout", "p2_hero", "p2_loadout", "battlefield"]
+"""The columns of a seating: who sits first with which loadout, who second, where."""
+
+
+def common_seatings(a: RunSide, b: RunSide) -> str | None:
+    """When a run is unfinished, keep in both runs' outcomes only the seatings (:data:`SEATING`)
+    that both have games of, so that a hero's field score and a cell's score count the same
+    opponents, loadouts, battlefields and seats in A and in B: an interrupted run holds the
+    first matchups of its plan, and its scores over those alone, set against a finished run's
+    over every matchup, differ by the mix of opponents, not by anything that changed (a run
+    interrupted and the same run finished gave significant changes). Modifies ``a.outcomes``
+    and ``b.outcomes``; returns the note saying what was left out, or None (both complete, or
+    nothing left out)."""
+    if a.warning is None and b.warning is None:
+        return None
+    keys = [set(map(tuple, side.outcomes[SEATING].itertuples(index=False))) for side in (a, b)]
+    both = keys[0] & keys[1]
+    if both == keys[0] == keys[1]:
+        return None
+    for side in (a, b):
+        seat = pd.MultiIndex.from_frame(side.outcomes[SEATING])
+        side.outcomes = side.outcomes[seat.isin(list(both))].reset_index(drop=True)
+    return (f"compared on the {plural(len(both), 'seating')} (heroes, loadouts, battlefield, who moves first) both runs "
+            f"have games of, of {len(keys[0])} in A and {len(keys[1])} in B: an unfinished run's scores set against "
+            "another's over other opponents would differ by the mix of opponents alone")
+
+
 def diff_runs(run_a, run_b, common: bool = False, by_battlefield: bool = False) -> Diff:
     """Compare two matrix run folders (see the module doc). Raises DiffError (one line)
     on bad input: a folder that is not a matrix run (or of another storage format: the
-    store's refusal), no finished game, other heroes without ``common``."""
+    store's refusal), no finished game, other heroes without ``common``. When a run is
+    unfinished both are compared on the seatings both have games of (:func:`common_seatings`)."""
     a, b = load_side(run_a), load_side(run_b)
     heroes, notes = check_heroes(a, b, common)
+    seated = common_seatings(a, b)
+    notes += [seated] if seated else []
     hero_t = field_scores(a, b, heroes)
     tables = {"diff_heroes": hero_t, "diff_ranking": ranking(hero_t), "diff_cells": cell_changes(a, b, heroes)}
     if by_battlefield:
@@ -397,8 +444,8 @@ def summary_text(d: Diff) -> str:
     names as headings), Spearman with the two rankings, the significant and the flipped
     cells."""
     h, names = d.tables["diff_heroes"], d.names
-    lines = [f"A: {d.a.run_dir} (AI {d.a.ai}, {d.a.games} games)",
-             f"B: {d.b.run_dir} (AI {d.b.ai}, {d.b.games} games)"]
+    lines = [f"A: {d.a.run_dir} (AI {d.a.ai}, {plural(d.a.games, 'game')})",
+             f"B: {d.b.run_dir} (AI {d.b.ai}, {plural(d.b.games, 'game')})"]
     lines += [f"   {n}" for n in d.notes]
     lines += ["", "Field score: each hero's pooled score against the other heroes (wins + draws/2, mirrors "
                   "excluded), Wilson 95% interval; change = B - A in points with a 95% normal interval; "
@@ -414,7 +461,8 @@ def summary_text(d: Diff) -> str:
     for s, side in (("a", d.a), ("b", d.b)):
         none = [names.get(k, k) for k in h.loc[h[f"games_{s}"] == 0, "hero"]]
         if none:
-            lines.append(f"   no game against the other heroes stored in {s.upper()} ({side.run_dir}) for "
+            where = "on the seatings compared" if any(n.startswith("compared on the ") for n in d.notes) else "stored"
+            lines.append(f"   no game against the other heroes {where} in {s.upper()} ({side.run_dir}) for "
                          f"{', '.join(none)}: no score or rank there (n/a)")
     rho, p = d.spearman
     lines += ["", "Spearman rank correlation of the field scores (A vs B): "

@@ -104,6 +104,37 @@ def opponent_label(opponent: str, names: dict) -> str:
     return "all opponents" if opponent == ALL_OPPONENTS else names.get(opponent, opponent)
 
 
+HERO_COLUMNS = ("hero", "opponent", "hero_a", "hero_b", "winner_a", "winner_b", "p1_hero", "p2_hero")
+"""The columns of a report table that hold hero keys (shown as display names in the HTML)."""
+
+
+def display_names(df: pd.DataFrame, names: dict, battlefields: dict | None = None, sort: bool = False) -> pd.DataFrame:
+    """A copy of ``df`` for an HTML page: the hero keys of its :data:`HERO_COLUMNS` as display
+    names (``names``: key -> name, :func:`hero_names`) and, with ``battlefields`` (key -> name,
+    :func:`battlefield_names`), its ``battlefield`` column too. Values that are no key (the
+    pooled rows' ``all``, ``field``, an empty winner) stay as they are; the CSV and Parquet
+    tables keep the keys. ``sort``: rows ordered by the shown hero columns (a table stored in
+    key order, read by name), the order within equal names kept."""
+    out = df.copy()
+    for c, lookup in [(c, names) for c in HERO_COLUMNS] + [("battlefield", battlefields or {})]:
+        if c in out.columns and lookup:
+            out[c] = [lookup.get(v, v) for v in out[c]]
+    by = [c for c in out.columns if c in HERO_COLUMNS]
+    return out.sort_values(by, kind="stable").reset_index(drop=True) if sort and by else out
+
+
+def by_name(df: pd.DataFrame, names: dict, column: str = "opponent", pooled_first: bool = False) -> pd.DataFrame:
+    """``df``'s rows ordered as a reader looks for them: by the display name (``names``: key ->
+    name) of ``column``'s hero key, the pooled row (:data:`ALL_OPPONENTS`) last, or first with
+    ``pooled_first``; rows of one name keep their order. (Tables are stored in key order, and a
+    key can sort apart from its name: invisible_man before jekyll_hyde, "Invisible Man" after
+    "Dr. Jekyll & Mr. Hyde".)"""
+    pooled = df[column] == ALL_OPPONENTS
+    key = pd.DataFrame({"p": ~pooled if pooled_first else pooled, "n": [names.get(v, v) for v in df[column]]},
+                       index=df.index)
+    return df.loc[key.sort_values(["p", "n"], kind="stable").index]
+
+
 def format_frame(df: pd.DataFrame) -> pd.DataFrame:
     """A copy of ``df`` with numbers as display text: :data:`PERCENT_COLUMNS` as
     percentages, :data:`SIGNED_PERCENT` as signed points (``+3.4 pts``), other float

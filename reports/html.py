@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .format import ALL, RATING_DEFINITION, SCORE_DEFINITION, battlefield_names, hero_names, pvalue
+from .format import ALL, RATING_DEFINITION, SCORE_DEFINITION, battlefield_names, display_names, hero_names, plural, pvalue
 from .render import Sections, img, page, table_html, write_text
 from .stats import ELO_PER_LOGIT
 from .tables import sensitive_marks, unfinished_banner, variant_label
@@ -61,7 +61,13 @@ def write_html(path, tables: dict, pngs: dict, summary: str, examples: str = "")
     sections = Sections()
     sec = sections.add
 
-    heroes_txt = ", ".join(f"{names[k]}" + (f" ({', '.join(v)})" if any(v) else "") for k, v in s["heroes"].items())
+    def shown(df, sort: bool = True):
+        # heroes and battlefields by their display names, as the printed summary and the plots name them, and
+        # the tables stored in key order ordered by name (the strength table keeps its order: by rating)
+        return display_names(df, names, bf_names, sort)
+
+    heroes_txt = ", ".join(f"{names[k]}" + (f" ({', '.join(v)})" if any(v) else "")
+                           for k, v in sorted(s["heroes"].items(), key=lambda kv: names[kv[0]]))
     setup = pd.DataFrame([
         ("heroes", heroes_txt), ("battlefields", ", ".join(bf_names.get(b, b) for b in s["battlefields"])),
         ("games per hero pair", s["games_per_pair"]), ("AI profile", s["ai"]), ("run seed", s["seed"]),
@@ -90,26 +96,26 @@ def write_html(path, tables: dict, pngs: dict, summary: str, examples: str = "")
            'between equal heroes.' if math.isfinite(bt.first_move) else
            '<b>No rating</b> (shown empty): a hero won or lost every game against the others, '
            'so no finite rating fits; play more games.')
-        + '</p>' + table_html(tables["strength"]))
+        + '</p>' + table_html(shown(tables["strength"], sort=False)))
     sec("matchups", "Matchups",
         img(pngs["matchups"], "matchup heatmap")
         + table_html(matchup_grid(tables["matchups"], names, sensitive_marks(tables))) + _sensitive(tables, names) +
         ('<p class="note">To watch games of a matchup: <a href="#examples">Example games</a>.</p>' if examples
          else "") +
         "<details><summary>all matchup rows (wins, draws, losses)</summary>" +
-        table_html(tables["matchups"]) + "</details>")
+        table_html(shown(tables["matchups"])) + "</details>")
     sec("battlefields", "Battlefields",
-        img(pngs["battlefield_hero"], "battlefield by hero heatmap") + table_html(tables["battlefield_hero"]) +
+        img(pngs["battlefield_hero"], "battlefield by hero heatmap") + table_html(shown(tables["battlefield_hero"])) +
         "<details><summary>matchups per battlefield</summary>" +
-        table_html(tables["matchups_by_battlefield"], max_rows=2000) + "</details>")
+        table_html(shown(tables["matchups_by_battlefield"]), max_rows=2000) + "</details>")
     sec("first", "First-player advantage",
         '<p class="note">P1 moves first. <i>p1_score</i> = (P1 wins + draws/2) / games, all games '
-        'including mirrors.</p>' + table_html(tables["first_player"]) +
+        'including mirrors.</p>' + table_html(shown(tables["first_player"])) +
         '<p class="note">Each hero\'s score when it moves first and when it moves second (mirrors '
-        'excluded).</p>' + table_html(tables["first_player_by_hero"]))
+        'excluded).</p>' + table_html(shown(tables["first_player_by_hero"])))
     sec("length", "Game length and how games end",
-        img(pngs["game_length"], "game length histogram") + table_html(tables["game_length"]) +
-        table_html(tables["end_reasons"]))
+        img(pngs["game_length"], "game length histogram") + table_html(shown(tables["game_length"])) +
+        table_html(shown(tables["end_reasons"])))
     sec("cards", "Cards",
         '<p class="note">Over every game a hero played with the card in its deck (both seats, mirrors '
         'included). <i>played_share</i>: games in which the card was played at least once; '
@@ -119,9 +125,9 @@ def write_html(path, tables: dict, pngs: dict, summary: str, examples: str = "")
     lo = tables["loadouts"]
     if len(lo):
         lo_body = ('<p class="note">Each loadout against the field (every other hero pooled; mirrors excluded):</p>'
-                   + table_html(lo[lo["opponent"] == "field"].drop(columns="opponent"))
+                   + table_html(shown(lo[lo["opponent"] == "field"].drop(columns="opponent")))
                    + "<details><summary>each loadout against each opponent</summary>"
-                   + table_html(lo[lo["opponent"] != "field"]) + "</details>")
+                   + table_html(shown(lo[lo["opponent"] != "field"])) + "</details>")
         lb, ge = tables.get("loadout_best"), tables.get("gear_effects")
         if lb is not None and len(lb):
             lo_body += ('<p class="note">The best loadout against each opponent ("all": every opponent pooled; '
@@ -130,10 +136,10 @@ def write_html(path, tables: dict, pngs: dict, summary: str, examples: str = "")
                         'Holm-corrected over the opponents; <i>ties</i>: loadouts not significantly worse than the '
                         'best (pairwise z-tests, Holm). A matrix spreads its games over every loadout, so these '
                         'are small samples: <code>unmatched-sim loadouts HERO</code> measures them properly.</p>'
-                        + table_html(lb[["hero", "opponent", "best_loadout", "score", "lo", "hi", "games", "differ",
-                                         "ties"]])
+                        + table_html(shown(lb[["hero", "opponent", "best_loadout", "score", "lo", "hi", "games",
+                                               "differ", "ties"]]))
                         + ("<details><summary>effect of each gear choice (others held fixed)</summary>"
-                           + table_html(ge) + "</details>" if ge is not None and len(ge) else ""))
+                           + table_html(shown(ge)) + "</details>" if ge is not None and len(ge) else ""))
     else:
         lo_body = '<p class="note">No hero in this run has choice groups (loadouts).</p>'
     sec("loadouts", "Loadouts", lo_body)
@@ -163,8 +169,9 @@ def _sensitive(tables: dict, names: dict) -> str:
             "change_hi", "p_holm", "flip"]
     return (f'<p class="note"><b>† AI-sensitive</b>: the cells whose score changes significantly between this run '
             f'(<i>score_a</i>, AI {html.escape(str(tables["manifest"]["settings"]["ai"]))}) and '
-            f'{html.escape(ag["run"])} (<i>score_b</i>, AI {html.escape(str(ag["ai"]))}, {ag["games"]} games): '
+            f'{html.escape(ag["run"])} (<i>score_b</i>, AI {html.escape(str(ag["ai"]))}, {plural(ag["games"], "game")}): '
             'two-proportion z test, Holm-corrected over the cells (<code>unmatched-sim diff</code> gives the '
             f'whole comparison). {len(shown)} of the cells here.</p>'
-            + (f'<p class="note"><b>Note</b>: {html.escape(ag["same_ai"])}</p>' if ag.get("same_ai") else "")
+            + "".join(f'<p class="note"><b>Note</b>: {html.escape(ag[k])}</p>' for k in ("heroes", "same_ai")
+                      if ag.get(k))
             + table_html(shown[cols]))

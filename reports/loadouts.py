@@ -41,7 +41,7 @@ import pandas as pd
 from sim.runs.store import read_manifest
 
 from . import loadout_plots as P
-from .format import ALL_OPPONENTS, hero_names, opponent_label, pct, plural, pts, pvalue
+from .format import ALL_OPPONENTS, by_name, hero_names, opponent_label, pct, plural, pts, pvalue
 from .loadout_stats import ALPHA, gear_effects, hero_groups, loadout_scores, loadout_tests, matrix_loadout_tables
 from .render import (REPORT_DIR, ReportFiles, Sections, img, page, report_dirs, table_html, write_pngs, write_tables,
     write_text)
@@ -115,7 +115,7 @@ def summary_text(tables: dict, manifest: dict) -> str:
     ow = max([18] + [len(names.get(o, o)) + 2 for o in best.index if o != ALL_OPPONENTS])
     lines += ["", f"{'opponent':<{ow}}{'best loadout':<32}{'score':>7}  {'95% interval':<16}{'differ?':<9}ties"]
     few = []
-    for opp, r in best.iterrows():
+    for opp, r in by_name(tables["best"], names).set_index("opponent").iterrows():      # (by name, as read)
         if opp == ALL_OPPONENTS:
             continue
         interval = f"[{pct(r['lo'])}, {pct(r['hi'])}]"
@@ -125,8 +125,11 @@ def summary_text(tables: dict, manifest: dict) -> str:
         lines.append(f"{name:<{ow}}{r['best_loadout']:<32}{pct(r['score']):>7}  {interval:<16}"
                      f"{'too few' if r['too_few'] else 'yes' if r['differ'] else 'no':<9}{r['n_ties']}")
     if few:
-        per = s.get("games_per_loadout_per_opponent") or {}
-        lines.append(f"too few: {min(per.values()) if per else '?'} games a loadout per opponent; a verdict needs at "
+        # the games stored (an unfinished run has fewer than its settings plan; a loadout not yet played, none)
+        sc = tables["scores"]
+        sc = sc[sc["opponent"] != ALL_OPPONENTS]
+        fewest = int(sc["games"].min()) if len(sc) == len(s["loadouts"]) * len(s["opponents"]) else 0
+        lines.append(f"too few: {fewest} games a loadout per opponent stored; a verdict needs at "
                      f"least {', '.join(few)} (Cochran's rule: 5 expected wins and losses; play more --games)")
     e = tables["gear_effects"]
     e = e[e["opponent"] == ALL_OPPONENTS]
@@ -181,7 +184,7 @@ def build_loadouts_report(run_dir, out_dir=None) -> LoadoutsReport:
 
 def _best_table(best: pd.DataFrame, tests: pd.DataFrame, names: dict) -> pd.DataFrame:
     t = best.merge(tests[["opponent", "chi2", "df", "p", "p_holm"]], on="opponent")    # (best has too_few)
-    t = t.assign(_all=t["opponent"] != ALL_OPPONENTS).sort_values("_all", kind="stable")   # "all" first
+    t = by_name(t, names, pooled_first=True)                                  # "all" first, then by name
     out = pd.DataFrame({
         "opponent": [opponent_label(o, names) for o in t["opponent"]],
         "best loadout": t["best_loadout"],

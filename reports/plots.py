@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from .board import HEAT_CMAP, draw_battlefield, label_spaces, layout_xy
-from .format import ALL, RATING_AXIS, SCORE_AXIS
+from .format import ALL, RATING_AXIS, SCORE_AXIS, plural
 from .render import DPI, write_atomic
 
 SCORE_CMAP = "RdBu"      # red: the row hero loses, blue: it wins
@@ -71,7 +71,7 @@ def score_heatmap(ax, values: np.ndarray, lo: np.ndarray, hi: np.ndarray, games:
             if np.isnan(v):
                 continue
             if mirror_mask is not None and mirror_mask[i, j]:
-                ax.text(j, i, f"mirror\n{int(games[i, j])} games", ha="center", va="center", fontsize=small,
+                ax.text(j, i, f"mirror\n{plural(int(games[i, j]), 'game')}", ha="center", va="center", fontsize=small,
                         color="#444444")
                 continue
             c = _text_colour(v)
@@ -227,7 +227,7 @@ def plot_game_length(lengths: pd.DataFrame, bf_names: dict) -> Figure:
     a1.axvline(med, color="black", linestyle=":", linewidth=1.2, label=f"median {med:.0f}")
     a1.set_xlabel("game length (turns)")
     a1.set_ylabel("games")
-    a1.set_title(f"Game length, all {n} games", fontsize=11)
+    a1.set_title(f"Game length, all {plural(n, 'game')}", fontsize=11)
     a1.legend(fontsize=8)
     bfs = sorted(set(lengths["battlefield"]))
     stats = []
@@ -276,7 +276,7 @@ def plot_space_map(spaces: pd.DataFrame, info: dict) -> Figure:
         cb.set_label("per game")
     extra = "; dashed ring = secret passage" if info.get("passages") else ""
     extra += "; arrows = one-way paths" if info.get("one_way") else ""
-    fig.suptitle(f"{info['name']}: where fights happen ({games} games; lines join adjacent spaces; "
+    fig.suptitle(f"{info['name']}: where fights happen ({plural(games, 'game')}; lines join adjacent spaces; "
                  f"S1/S2 = start spaces{extra})", fontsize=12)
     fig.tight_layout()
     for ax in axes:         # (the ids are placed for the axes' final size)

@@ -37,7 +37,7 @@ from sim.engine import layout as L
 from sim.engine.codes import CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE
 from sim.play.narrate import footer_line, header_line
 
-from .board import SEAT_COLOURS, board_svg, token_label, viewer_battlefield
+from .board import SEAT_COLOURS, board_svg, defense_chosen, token_label, viewer_battlefield
 
 _TYPES = {CT_ATTACK: "attack", CT_DEFENSE: "defense", CT_VERSATILE: "versatile", CT_SCHEME: "scheme"}
 #: the events the page's script reads (by name, so the script has no engine numbers of its own)
@@ -77,7 +77,9 @@ def replay_data(replay, reveal: bool = False, explain: bool = False, title: str 
     space, health, status]``, ``k`` deck sizes, ``h`` hand sizes, ``H`` hands (only with
     ``reveal``), ``d`` discard piles, ``o`` ongoing schemes, ``g`` fog tokens, ``n``
     counters, ``c`` the combat (``[attacker, defender, attack card, defense card, BOOST
-    card, attack value, defense value, damage]``, values -1 until revealed) or 0, ``t``
+    card, attack value, defense value, damage, defense chosen]``, values -1 until revealed,
+    defense chosen 1 once the defender chose (a card or none: :func:`reports.board.defense_chosen`))
+    or 0, ``t``
     the turn, ``p`` the active player). ``explain``: the AI's candidates by event (the
     game must have been recorded with ``explain``). ``title`` / ``note``: the page's
     heading and a line under it."""
@@ -148,6 +150,7 @@ def _frames(replay, used, reveal) -> list:
             "n": [None] * P}
     prev_c, prev_t, prev_p = None, None, None
     sp, hp, stt = replay.space[:, used], replay.health[:, used], replay.status[:, used]
+    chosen = defense_chosen(replay)
     for i in range(n):
         fr = {}
         cur = np.stack([sp[i], hp[i], stt[i]], axis=1).astype(np.int64)
@@ -181,7 +184,7 @@ def _frames(replay, used, reveal) -> list:
         c = 0 if cb is None else [cb.attacker, cb.defender, cb.attack_card, cb.defense_card, cb.boost_card,
                                   -1 if cb.attack_value is None else cb.attack_value,
                                   -1 if cb.defense_value is None else cb.defense_value,
-                                  -1 if cb.damage is None else cb.damage]
+                                  -1 if cb.damage is None else cb.damage, int(chosen[i])]
         if c != prev_c:
             fr["c"] = c
             prev_c = c

@@ -176,8 +176,9 @@
                      "class": "attack", "marker-end": "url(#arrowhead)"}, gCombat);
         var av = c[5] >= 0 ? c[5] : (D.cards[c[2]] ? D.cards[c[2]][2] : "?");
         var dv = c[3] < 0 ? "" : " " + (c[6] >= 0 ? c[6] : (D.cards[c[3]] ? D.cards[c[3]][2] : "?"));
-        var lines = [FI[ka][2] + ": " + card(c[2]) + " " + av + (c[4] >= 0 ? " + BOOST" : ""),
-                     "vs " + FI[kd][2] + ": " + (c[3] >= 0 ? card(c[3]) + dv : "no defense")];
+        // the fighters' full names, as the narration beside the board names them (the short ones are for tokens)
+        var lines = [FI[ka][1] + ": " + card(c[2]) + " " + av + (c[4] >= 0 ? " + BOOST" : ""),
+                     "vs " + FI[kd][1] + ": " + (c[3] >= 0 ? card(c[3]) + dv : c[8] ? "no defense" : "defense not chosen yet")];
         if (c[7] >= 0) lines.push(c[7] + " combat damage");
         // the label beside the arrow (on its upper side), kept inside the board
         var g = svg("g", {"class": "combat-label"}, gCombat);

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from sim.runs.store import RunProgress, run_progress
 
+from .format import plural
+
 __all__ = ["RunProgress", "run_progress", "unfinished_lines"]
 
 
@@ -24,13 +26,19 @@ def unfinished_lines(progress: RunProgress | None, games_stored: int, short_pair
     if progress is None or progress.complete:
         return []
     names = names or {}
-    lines = [f"UNFINISHED {label}: {progress.details()}.",
-             f"Every figure below is computed from the {games_stored} games stored; the scores, intervals and "
-             "ranking can change when the run is finished (rerun its command)."]
+    if progress.locked:
+        # a command is playing it: said once, with the one count every figure below is of
+        lines = [f"STILL BEING PLAYED: {games_stored} of {progress.games_total} games so far; every figure below "
+                 "is of these games and will change as the run goes on (report it again when it has finished)."]
+    else:
+        lines = [f"UNFINISHED {label}: {progress.details()}.",
+                 f"Every figure below is computed from the {games_stored} games stored; the scores, intervals and "
+                 "ranking can change when the run is finished (rerun its command)."]
     short = list(short_pairs)
     if short:
         shown = ", ".join(f"{names.get(a, a)} vs {names.get(b, b)} {k} of {n}" for a, b, k, n in short[:4])
         none = sum(1 for r in short if r[2] == 0)
-        lines.append(f"{len(short)} matchup(s) have fewer games than planned" + (f" ({none} none yet)" if none else "")
+        lines.append(f"{plural(len(short), 'matchup')} {'has' if len(short) == 1 else 'have'} fewer games than planned"
+                     + (f" ({none} none yet)" if none else "")
                      + f": {shown}" + (f" and {len(short) - 4} more" if len(short) > 4 else "") + ".")
     return lines

@@ -21,7 +21,7 @@ import pandas as pd
 
 from sim.runs.store import read_manifest, read_spaces
 
-from .format import ALL, RATING_DEFINITION, SCORE_DEFINITION, column_names, hero_names
+from .format import ALL, RATING_DEFINITION, SCORE_DEFINITION, column_names, hero_names, plural
 from .loadout_stats import matrix_loadout_tables
 from .stats import ELO_PER_LOGIT, bradley_terry, outcome_counts, score_interval
 from .status import run_progress, unfinished_lines
@@ -457,7 +457,7 @@ def summary_text(tables: dict) -> str:
     st = tables["strength"]
     # heroes by their display names, as the plots and the HTML name them (the CSVs keep the keys)
     hw = max([16] + [len(names.get(h, h)) + 2 for h in st["hero"]])
-    lines += [f"{n} games, {draws} draws ({draws / n:.1%}); mean length {tot['mean_turns']:.1f} turns.",
+    lines += [f"{plural(n, 'game')}, {plural(draws, 'draw')} ({draws / n:.1%}); mean length {tot['mean_turns']:.1f} turns.",
              f"First player scores {fp['p1_score']:.1%} [{fp['lo']:.1%}, {fp['hi']:.1%}] (draws count half).",
              "", f"{'hero':<{hw}}{'score':>7} {'[lo, hi]':<17}{'rating':>7} {'[rating_lo, rating_hi]':<23}{'games':>7}"]
     for _, r in st.iterrows():
@@ -469,6 +469,9 @@ def summary_text(tables: dict) -> str:
     if tables["strength"]["rating"].isna().all() and len(tables["strength"]) > 1:
         lines.append("(no rating: a hero won or lost every game against the others; play more games)")
     mm = matchup_matrix(tables["matchups"])
+    # rows and columns by display name, as the HTML's matchup table orders them
+    order = sorted(mm.index, key=lambda k: names.get(k, k))
+    mm = mm.reindex(index=order, columns=[c for c in order if c in mm.columns])
     marks = sensitive_marks(tables)
     if len(mm) > 1:
         cols = column_names(mm.columns, names)
@@ -483,9 +486,8 @@ def summary_text(tables: dict) -> str:
     if "ai_sensitive" in tables:
         ag = tables["against"]
         k = len(tables["ai_sensitive"]) // 2
-        lines += ["", f"† AI-sensitive: {k} cell(s) whose score changes significantly (two-proportion z test, "
-                      f"Holm over the cells) against {ag['run']} (AI {ag['ai']}, {ag['games']} games); see "
+        lines += ["", f"† AI-sensitive: {plural(k, 'cell')} whose score changes significantly (two-proportion z "
+                      f"test, Holm over the cells) against {ag['run']} (AI {ag['ai']}, {plural(ag['games'], 'game')}); see "
                       "`unmatched-sim diff`."]
-        if ag.get("same_ai"):
-            lines.append(f"Note: {ag['same_ai']}")
+        lines += [f"Note: {ag[k]}" for k in ("heroes", "same_ai") if ag.get(k)]
     return "\n".join(lines)

@@ -41,7 +41,7 @@ from matplotlib.figure import Figure
 from sim.runs.store import read_manifest
 from sim.runs.teams import TEAMS_MODE
 
-from .format import hero_names, pct, pts
+from .format import hero_names, pct, plural, pts
 from .render import CSS, DPI, ReportFiles, png_data_uri, report_dirs, table_html, write_pngs, write_tables, write_text
 from .stats import score_interval, wilson
 from .status import run_progress, unfinished_lines
@@ -225,7 +225,7 @@ def summary_text(tables: dict, manifest: dict, top: int = 10) -> str:
     sm = tables["team_summary"].iloc[0]
     pairs, heroes = tables["team_pairs"], tables["team_heroes"]
     lines = [f"Team run: {int(sm['games'])} games over {int(sm['pairings'])} pairings of {len(s['heroes'])} heroes "
-             f"({s['games_per_pairing']} per pairing), {len(s['battlefields'])} battlefield(s), AI {s['ai']}.",
+             f"({s['games_per_pairing']} per pairing), {plural(len(s['battlefields']), 'battlefield')}, AI {s['ai']}.",
              f"Team moving first (seat 1): {pct(sm['first_team_score'])} [{pct(sm['first_lo'])}–{pct(sm['first_hi'])}]; "
              f"draws {int(sm['draws'])}; mean {sm['mean_turns']:.1f} turns.", "",
              "Best hero pairs (score as a team, 95% interval, games):"]

@@ -244,7 +244,7 @@ def test_matrix_says_when_games_do_not_split_evenly(tmp_path):
     r = run("matrix", "--games", "3", "--heroes", "medusa,sinbad", "-b", "soho,marmoreal", "--out",
             str(tmp_path / "m3"), "--no-report", "--quiet")
     assert r.exit_code == 0, r.output
-    assert ("note: 3 games per pair do not split evenly over battlefields, loadouts and seats (1 pair(s), "
+    assert ("note: 3 games per pair do not split evenly over battlefields, loadouts and seats (1 pair, "
             "e.g. Medusa vs Sinbad: 4 slots)") in r.stderr
     r = run("matrix", "--games", "4", "--heroes", "medusa,sinbad", "-b", "soho,marmoreal", "--out",
             str(tmp_path / "m4"), "--no-report", "--quiet")

@@ -196,7 +196,8 @@ def test_an_unfinished_run_warns_on_the_first_line(runs, tmp_path):
 
 def test_an_unfinished_run_holding_only_mirrors_diffs_with_empty_scores(runs, tmp_path):
     """B stopped after its first stored chunk (4 Medusa mirror games): the warning line,
-    then the diff of the games stored, Medusa and Sinbad without a score or rank in B."""
+    then the diff of the seatings both runs hold (the mirror alone), Medusa and Sinbad without a
+    score or rank in either run."""
     part = mirror_only_run(tmp_path / "part")
     r = _cli("diff", runs / "pair", part, "--out", tmp_path / "o")
     assert r.exit_code == 0 and r.exception is None, r.output
@@ -204,11 +205,13 @@ def test_an_unfinished_run_holding_only_mirrors_diffs_with_empty_scores(runs, tm
     assert lines[0].startswith("warning: ") and "4 of 24 games stored" in lines[0]
     rows = {ln.split()[0]: ln for ln in lines if ln.startswith(("Medusa ", "Sinbad "))}
     assert rows["Medusa"].endswith("→n/a") and rows["Sinbad"].endswith("→n/a") and "n/a [, ]" in rows["Medusa"]
-    assert (f"   no game against the other heroes stored in B ({part}) for Medusa, Sinbad: no score or rank there "
-            "(n/a)") in lines
+    for s, run in (("A", runs / "pair"), ("B", part)):
+        assert (f"   no game against the other heroes on the seatings compared in {s} ({run}) for Medusa, Sinbad: no "
+                "score or rank there (n/a)") in lines
+    assert any(ln.startswith("   compared on the 1 seating ") and "of 4 in A and 1 in B" in ln for ln in lines), lines
     h = pd.read_csv(tmp_path / "o" / "tables" / "diff_heroes.csv").set_index("hero")
-    assert h["games_a"].tolist() == [10, 10] and h["games_b"].tolist() == [0, 0]
-    assert h["score_b"].isna().all() and h["rank_b"].isna().all() and h["rank_a"].notna().all()
+    assert h["games_a"].tolist() == [0, 0] and h["games_b"].tolist() == [0, 0]
+    assert h["score_b"].isna().all() and h["rank_b"].isna().all() and h["rank_a"].isna().all()
 
 
 def test_report_against_marks_ai_sensitive_cells(runs, tmp_path):
@@ -218,7 +221,8 @@ def test_report_against_marks_ai_sensitive_cells(runs, tmp_path):
     r = _cli("report", run, "--against", runs / "greedy")
     assert r.exit_code == 0, r.output
     assert "AI profile: standard (both seats)." in r.output
-    assert f"† AI-sensitive: {int(sig['significant'].sum())} cell(s)" in r.output
+    k = int(sig["significant"].sum())
+    assert f"† AI-sensitive: {k} cell{'' if k == 1 else 's'} whose score" in r.output
     t = pd.read_csv(run / "report" / "tables" / "ai_sensitive.csv")
     assert len(t) == 2 * int(sig["significant"].sum())
     page = (run / "report" / "report.html").read_text(encoding="utf-8")
@@ -249,7 +253,7 @@ def test_report_against_a_run_of_the_same_ai_says_what_it_measures_instead(runs,
     assert r.exit_code == 0, r.output
     assert ("Note: both runs used the AI profile standard with the same settings and seed: they hold the same games, "
             "so no cell can change (the comparison does not measure the AI).") in r.output.splitlines()
-    assert "† AI-sensitive: 0 cell(s)" in r.output
+    assert "† AI-sensitive: 0 cells whose score" in r.output
     r = _cli("report", run, "--against", runs / "greedy")            # other AIs: no note
     assert r.exit_code == 0 and "AI-sensitive" in r.output and "Note:" not in r.output, r.output
     assert "<b>Note</b>" not in (run / "report" / "report.html").read_text(encoding="utf-8")
@@ -263,3 +267,53 @@ def test_spearman_p_is_exact_for_few_heroes():
     assert rho == pytest.approx(1.0) and p == pytest.approx(1 / 3)
     rho, p = spearman(pd.DataFrame({"score_a": [0.1, 0.2, 0.3, 0.4, 0.5], "score_b": [0.5, 0.6, 0.7, 0.9, 0.8]}))
     assert rho == pytest.approx(0.9) and p == pytest.approx(2 * 5 / 120)   # identity and 4 adjacent swaps, both tails
+
+
+def test_an_interrupted_run_against_the_same_run_finished_stars_nothing(runs, tmp_path):
+    """Issue 31: a run interrupted after its first matchups, diffed against the same command finished
+    (same settings and seed), starred Medusa's field score (72.5% -> 46.2%, p_holm 0.013): A's score was
+    over Alice alone, B's over Alice and Sinbad. Both are now scored on the seatings both runs hold,
+    which here are the same games: no change at all, and a note says so."""
+    from sim.runs.errors import RunInterrupted
+
+    stored = []
+
+    def stop(name, done):
+        stored.append(name)
+        if len(stored) == 8:
+            raise KeyboardInterrupt
+    part = tmp_path / "part"
+    with pytest.raises(RunInterrupted):
+        run_matrix(part, games=40, heroes=HEROES, battlefields=["soho"], ai="standard", seed=5, jobs=1,
+                   chunk_size=10, task_games=10, after_chunk=stop)
+    r = _cli("diff", part, runs / "standard", "--out", tmp_path / "o")
+    assert r.exit_code == 0, r.output
+    d = diff_runs(part, runs / "standard")
+    h, c = d.tables["diff_heroes"], d.tables["diff_cells"]
+    scored = h[h["games_a"] > 0]
+    assert len(scored) >= 2 and (scored["change"] == 0).all() and not h["significant"].any()
+    assert not c["significant"].any() and not c["flip"].any()
+    assert (h["games_a"] == h["games_b"]).all() and (c["games_a"] == c["games_b"]).all()
+    assert "*" not in "".join(ln for ln in r.output.splitlines() if ln.startswith(("Alice ", "Medusa ", "Sinbad ")))
+    note = next(n for n in d.notes if n.startswith("compared on the "))
+    assert "and 9 in B" in note
+    few = c[~c["enough_games"]]
+    page = (tmp_path / "o" / "diff.html").read_text(encoding="utf-8")
+    assert page.count('<td class="txt">too few games</td>') == len(few) + int((~h["enough_games"]).sum()) > 0
+    assert f"   {note}" in r.output.splitlines(), [ln for ln in r.output.splitlines() if "compared on" in ln]
+
+
+def test_report_against_a_run_of_other_heroes_says_it_compares_the_common_ones(runs, tmp_path):
+    """Issue 31: `report --against` a run of other heroes was silent (diff refuses such a pair); it marks the
+    cells of the heroes both runs have, as `diff --common` compares them, and says so in one line."""
+    run = _copy_run(runs / "standard", tmp_path / "std")
+    r = _cli("report", run, "--against", runs / "pair")
+    assert r.exit_code == 0, r.output
+    note = (f"{runs / 'pair'} has other heroes (only in this run: Alice): the AI-sensitive cells are looked for "
+            "among the 2 heroes both runs have; the other cells are not checked.")
+    assert f"Note: {note}" in r.stdout.splitlines()
+    assert f"<b>Note</b>: {note}" in (run / "report" / "report.html").read_text(encoding="utf-8")
+    t = pd.read_csv(run / "report" / "tables" / "ai_sensitive.csv")
+    assert "alice" not in set(t["hero"]) | set(t["opponent"])
+    r = _cli("report", run, "--against", runs / "greedy")            # the same heroes: no such note
+    assert r.exit_code == 0 and "has other heroes" not in r.output

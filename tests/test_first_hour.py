@@ -6,7 +6,9 @@ tables' hero names.
 """
 from __future__ import annotations
 
+import html
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -17,6 +19,7 @@ from pathlib import Path
 import pytest
 from helpers.procs import children
 
+from sim.cli.app import compile_notice
 from sim.runs.backend import Backend, open_pool, stop_local_workers, workers_ignore_ctrl_c
 from sim.runs.store import read_games, read_manifest
 
@@ -182,7 +185,9 @@ def test_ctrl_c_at_the_terminal_prints_the_one_line_and_keeps_the_finished_games
     lines = [ln for ln in err.splitlines() if ln.strip()]
     last = lines[-1]
     assert last.startswith("interrupted: ") and last.endswith(f"saved in {d}; rerun the same command to resume"), err
-    assert all(ln.startswith("note: ") for ln in lines[:-1]), err
+    # before it only notes, and the compile notice when this command compiled the engine (the first run after an
+    # engine change or with an empty cache: printed before the workers start, so before any interrupt)
+    assert all(ln.startswith("note: ") or ln == compile_notice("matrix") for ln in lines[:-1]), err
     assert not alive, f"processes of the interrupted command still running: {alive}"
     saved, total = int(last.split()[1]), int(last.split()[3])
     assert total == 6 * 2400 and saved < total          # (3 pairs and 3 mirrors)
@@ -340,21 +345,28 @@ def test_a_matrix_without_a_hero_with_gear_writes_no_empty_loadout_tables(small_
 
 @pytest.fixture(scope="module")
 def named_run(tmp_path_factory):
-    """A matrix run of heroes whose keys and names differ: Medusa, Dr. Jekyll & Mr. Hyde, King Arthur."""
+    """A matrix run of heroes whose keys and names differ: Medusa, Dr. Jekyll & Mr. Hyde, King Arthur and the
+    Invisible Man (whose key sorts before jekyll_hyde, his name after)."""
     from sim.runs.matrix import run_matrix
     d = tmp_path_factory.mktemp("first_hour_names") / "run"
-    run_matrix(d, games=24, heroes=["medusa", "jekyll_hyde", "king_arthur"], battlefields=["soho"], seed=2, jobs=1)
+    run_matrix(d, games=24, heroes=["medusa", "jekyll_hyde", "king_arthur", "invisible_man"], battlefields=["soho"],
+               seed=2, jobs=1)
     return d
 
 
-KEYS = ("jekyll_hyde", "king_arthur")
+KEYS = ("jekyll_hyde", "king_arthur", "invisible_man")
+NAMES = ["Dr. Jekyll & Mr. Hyde", "Invisible Man", "King Arthur", "Medusa"]
 
 
-def _cli(*args):
+def _cli_result(*args):
     from click.testing import CliRunner
 
     from sim.cli import main
-    r = CliRunner().invoke(main, [str(a) for a in args])
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def _cli(*args):
+    r = _cli_result(*args)
     assert r.exit_code == 0, r.output
     return r.stdout
 
@@ -364,15 +376,45 @@ def test_the_matrix_summary_names_heroes_by_their_display_names_and_the_csv_keep
     lines = out.splitlines()
     assert not any(k in out for k in KEYS), out
     top = lines.index(next(ln for ln in lines if ln.startswith("hero ")))
-    assert sorted(ln.split("  ")[0] for ln in lines[top + 1:top + 4]) == ["Dr. Jekyll & Mr. Hyde", "King Arthur",
-                                                                           "Medusa"]
+    assert sorted(ln.split("  ")[0] for ln in lines[top + 1:top + 5]) == NAMES
     grid = lines.index("Score of row hero vs column hero (draws count half):")
-    assert lines[grid + 1].split() == ["Jekyll", "Arthur", "Medusa"]        # (columns in key order)
-    assert [ln[:23].rstrip() for ln in lines[grid + 2:grid + 5]] == ["Dr. Jekyll & Mr. Hyde", "King Arthur", "Medusa"]
+    # rows and columns by display name, as the HTML orders them (not by key: invisible_man < jekyll_hyde)
+    assert lines[grid + 1].split() == ["Jekyll", "Invisible", "Man", "Arthur", "Medusa"]
+    assert [ln[:23].rstrip() for ln in lines[grid + 2:grid + 6]] == NAMES
     assert lines[grid + 2][23:].split()[0] == "50.0%"                       # the mirror, in its column
+    assert lines[grid + 3][23:].split()[1] == "50.0%"
     import pandas as pd
-    assert sorted(pd.read_csv(named_run / "report" / "tables" / "strength.csv")["hero"]) == ["jekyll_hyde",
-                                                                                          "king_arthur", "medusa"]
+    assert sorted(pd.read_csv(named_run / "report" / "tables" / "strength.csv")["hero"]) == sorted(
+        ["jekyll_hyde", "king_arthur", "medusa", "invisible_man"])
+
+
+def _html_tables(page: str) -> dict:
+    """The HTML report's tables by their header row: {header cells: [row cells]} (the first of a header)."""
+    import re
+    out = {}
+    for t in re.findall(r"<table.*?</table>", page, re.S):
+        head = tuple(re.findall(r"<th(?: [^>]*)?>(.*?)</th>", t))
+        out.setdefault(head, [re.findall(r"<td(?: [^>]*)?>(.*?)</td>", r) for r in re.findall(r"<tr>(.*?)</tr>", t, re.S)[1:]])
+    return out
+
+
+def test_the_html_report_tables_name_heroes_and_battlefields_by_display_name_in_name_order(named_run):
+    import html
+
+    _cli("report", named_run)
+    page = html.unescape((named_run / "report" / "report.html").read_text(encoding="utf-8"))
+    tables = _html_tables(page)
+    matchups = next(rows for head, rows in tables.items() if head[:3] == ("hero", "opponent", "battlefield"))
+    assert [r[:3] for r in matchups[:5]] == [[NAMES[0], n, "all"] for n in NAMES] + [[NAMES[1], NAMES[0], "all"]]
+    strength = next(rows for head, rows in tables.items() if head[:2] == ("hero", "games"))
+    assert sorted(r[0] for r in strength) == NAMES
+    by_hero = next(rows for head, rows in tables.items() if head[:2] == ("hero", "battlefield"))
+    assert [r[:2] for r in by_hero] == [[n, b] for n in NAMES for b in ("Soho", "all")]
+    assert f"<td class=\"txt\">heroes</td><td class=\"txt\">{', '.join(NAMES)}</td>" in page
+    for rows in tables.values():
+        assert not any(c in KEYS or c == "soho" for r in rows for c in r)
+    csv = (named_run / "report" / "tables" / "matchups.csv").read_text()
+    assert "invisible_man,invisible_man,all" in csv and "Invisible Man" not in csv      # the CSV keeps the keys
 
 
 def test_arena_and_replay_list_print_display_names(named_run):
@@ -388,15 +430,173 @@ def test_arena_and_replay_list_print_display_names(named_run):
 
 
 def test_loadouts_and_compare_name_the_opponents(tmp_path):
-    out = _cli("loadouts", "geralt", "--games", "16", "--opponents", "jekyll_hyde,king_arthur", "-b", "soho",
-               "--out", tmp_path / "lo", "-j", "1", "-q")
+    # (listed by name, as read: invisible_man's key sorts before jekyll_hyde, his name after)
+    out = _cli("loadouts", "geralt", "--games", "16", "--opponents", "jekyll_hyde,king_arthur,invisible_man", "-b",
+               "soho", "--out", tmp_path / "lo", "-j", "1", "-q")
     head = out.splitlines().index(next(ln for ln in out.splitlines() if ln.startswith("opponent ")))
-    assert [ln.split("  ")[0] for ln in out.splitlines()[head + 1:head + 3]] == ["Dr. Jekyll & Mr. Hyde", "King Arthur"]
+    assert [ln.split("  ")[0] for ln in out.splitlines()[head + 1:head + 4]] == NAMES[:3]
+    page = (tmp_path / "lo" / "report" / "loadouts.html").read_text(encoding="utf-8")
+    assert [page.index(f'<td class="txt">{html.escape(n)}</td>') for n in ["all opponents", *NAMES[:3]]] == sorted(
+        page.index(f'<td class="txt">{html.escape(n)}</td>') for n in ["all opponents", *NAMES[:3]])
     assert not any(k in out for k in KEYS)
     variant = tmp_path / "v.toml"
     variant.write_text('name = "medusa +2"\n[hero.medusa]\nhealth = 18\n')
-    out = _cli("compare", "--variant", variant, "--hero", "medusa", "--opponents", "jekyll_hyde,king_arthur",
-               "-b", "soho", "--games", "8", "--out", tmp_path / "cmp", "-j", "1", "-q")
+    out = _cli("compare", "--variant", variant, "--hero", "medusa", "--opponents",
+               "jekyll_hyde,king_arthur,invisible_man", "-b", "soho", "--games", "8", "--out", tmp_path / "cmp", "-j",
+               "1", "-q")
     head = out.splitlines().index(next(ln for ln in out.splitlines() if ln.startswith("opponent ")))
-    assert [ln.split("  ")[0] for ln in out.splitlines()[head + 1:head + 3]] == ["Dr. Jekyll & Mr. Hyde", "King Arthur"]
+    assert [ln.split("  ")[0] for ln in out.splitlines()[head + 1:head + 4]] == NAMES[:3]
     assert not any(k in out for k in KEYS)
+
+
+# ------------------------------------------------------------------ Ctrl-C in train and tune
+
+
+@pytest.mark.parametrize("command", ["train", "tune"])
+def test_ctrl_c_in_train_and_tune_ends_in_the_one_line_with_status_130_as_a_run_does(tmp_path, monkeypatch, command):
+    """A Ctrl-C during the search (a KeyboardInterrupt out of sim.runs.train.train or sim.runs.tune.tune) ends
+    the command as it ends matrix: its one line on stderr, nothing on stdout, exit status 130 (was 'Error:
+    interrupted...' and status 1)."""
+    import importlib
+
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(importlib.import_module(f"sim.runs.{command}"), command, stopped)
+    args = ["train", "--generations", "1"] if command == "train" else ["tune", "medusa", "--generations", "1"]
+    r = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "out"), "-q"])
+    assert (r.exit_code, r.stdout) == (130, ""), r.output
+    assert r.stderr == (f"interrupted: every finished generation is in {tmp_path / 'out'}; rerun the same command "
+                        "to resume\n")
+
+
+# ------------------------------------------------------------------ report of a run being played
+
+
+def test_report_of_a_run_being_played_counts_one_snapshot_of_its_games_and_says_so_once(tmp_path, monkeypatch):
+    """Issue 31: `report` on a run being played printed three game counts (its warning, its first line and its
+    table each read the games while they grew). A command holds the run's lock and stores one more task right
+    after the report has counted the games: every figure and line still counts the games of its first read,
+    and the output says once that the run is still being played."""
+    import shutil
+
+    import reports.tables
+    from helpers.store import drop_chunk, restore_chunk, stored_chunk_names
+
+    from sim.runs.lock import run_lock
+    from sim.runs.matrix import run_matrix
+
+    full, live = tmp_path / "full", tmp_path / "live"
+    run_matrix(full, games=24, heroes=["medusa", "sinbad"], battlefields=["soho"], seed=3, jobs=1, chunk_size=4)
+    shutil.copytree(full, live)
+    later, missing = stored_chunk_names(live)[:2]
+    gone = drop_chunk(live, later) + drop_chunk(live, missing)
+    total = read_manifest(live)["games_total"]
+    stored = total - gone
+    scan = reports.tables.scan_duels
+
+    def scan_then_the_run_stores_a_task(*args, **kwargs):
+        counts = scan(*args, **kwargs)
+        assert restore_chunk(full, live, later) == 4
+        return counts
+    monkeypatch.setattr(reports.tables, "scan_duels", scan_then_the_run_stores_a_task)
+    with run_lock(live):
+        r = _cli_result("report", live)
+    assert r.exit_code == 0, r.output
+    assert r.stderr == ""                                   # (no separate warning: the report's first line says it)
+    lines = r.stdout.splitlines()
+    assert lines[1] == (f"STILL BEING PLAYED: {stored} of {total} games so far; every figure below is of these games "
+                        "and will change as the run goes on (report it again when it has finished).")
+    assert f"{stored} games, 0 draws (0.0%); mean length" in r.stdout and stored + 4 < total
+    assert r.stdout.upper().count("STILL BEING PLAYED") == 1 and "UNFINISHED" not in r.stdout
+    page = (live / "report" / "report.html").read_text(encoding="utf-8")
+    assert f'<td class="txt">games stored</td><td class="txt">{stored} of {total}</td>' in page
+    assert (f'<td class="txt">status</td><td class="txt">running: {stored} of {total} games stored; a command is '
+            'playing it now</td>') in page
+    assert len(read_games(live)) == stored + 4              # (the task stored meanwhile is there for the next read)
+
+
+# ------------------------------------------------------------------ weights the AI mode does not read
+
+
+def test_a_weight_the_profiles_mode_does_not_read_is_warned_of_in_one_line(tmp_path, monkeypatch):
+    """Issue 31: fx_damage and fx_draw (release 0.2's) in a standard profile, or guess_base in a standard-0.2
+    one, had no effect and no word said. One warning line each, from a profile file (its own weights or a
+    hero's) and from train's --weights; a value equal to the installed profile's (a trained profile writes every
+    weight) is quiet, as is a weight the mode reads."""
+    import importlib
+
+    from sim.content.profiles import get_profile
+    mine = tmp_path / "mine.toml"
+    mine.write_text('name = "mine"\nbase = "standard"\n[weights]\nfx_damage = 2.0\nfx_draw = '
+                    f'{get_profile("standard").weight("fx_draw")}\ncard = 3.0\n'
+                    '[heroes.medusa.weights]\nfx_draw = 5\n')
+    old = tmp_path / "old.toml"
+    old.write_text('name = "old"\nmode = "standard-0.2"\nbase = "standard-0.2"\n[weights]\nguess_base = 0.7\n')
+    r = _cli_result("profiles", mine)
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines() == [
+        f"warning: {mine}: weights.fx_damage = 2 has no effect: the AI mode standard does not read fx_damage (a "
+        "weight of release 0.2's AI)",
+        f"warning: {mine}: heroes.medusa.weights.fx_draw = 5 has no effect: the AI mode standard does not read "
+        "fx_draw (a weight of release 0.2's AI)"]
+    r = _cli_result("matrix", "--games", "2", "--heroes", "medusa,sinbad", "-b", "soho", "--ai", old, "-j", "1",
+                    "--no-report", "-q", "--out", tmp_path / "run")
+    assert r.exit_code == 0, r.output
+    assert r.stderr.splitlines()[0] == (f"warning: {old}: weights.guess_base = 0.7 has no effect: the AI mode "
+                                        "standard-0.2 does not read guess_base (a weight of release 0.3's "
+                                        "one-currency AI)")
+    assert "warning" not in _cli_result("profiles", "standard").stderr          # (an installed profile)
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(importlib.import_module("sim.runs.train"), "train", stopped)
+    r = _cli_result("train", "--weights", "card,fx_damage", "--generations", "1", "--out", tmp_path / "t", "-q")
+    assert r.exit_code == 130 and r.stderr.splitlines()[0] == (
+        "warning: --weights fx_damage: the AI mode standard does not read fx_damage (a weight of release 0.2's AI); "
+        "training it changes nothing in the games")
+
+
+def test_ctrl_c_while_the_report_is_written_says_how_to_write_it(tmp_path, monkeypatch):
+    """Issue 31: a Ctrl-C once the games were played, while the report was written, ended in click's 'Aborted!'
+    (status 1) with no report.html and no word of how to make it. Now the one line says the games are stored
+    and which command writes the report; status 130 as every interrupted command."""
+    import reports
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(reports, "build_report", stopped)
+    out = tmp_path / "run"
+    r = _cli_result("matrix", "--games", "2", "--heroes", "medusa,sinbad", "-b", "soho", "-j", "1", "-q",
+                    "--out", out)
+    assert r.exit_code == 130, r.output
+    assert r.stderr.splitlines()[-1] == (f"interrupted while writing the report; every game is stored in {out}: "
+                                         f"`unmatched-sim report {out}` writes the report")
+    assert len(read_games(out)) == read_manifest(out)["games_total"] == 6      # (3 pairs, mirrors included)
+    assert not (out / "report" / "report.html").exists()
+
+
+def test_one_of_a_thing_is_said_in_the_singular(tmp_path, monkeypatch):
+    """Issue 31: '1 games', '1 matchup(s) have', '1 pair(s)': a run missing one game and its resume say '1 game'
+    and '1 matchup has', and the heatmap's mirror cell of one game says 'mirror / 1 game'."""
+    from helpers.plot_text import record_report_figures
+    from helpers.store import drop_chunk, stored_chunk_names
+    out = tmp_path / "run"
+    args = ["matrix", "--games", "2", "--heroes", "medusa,sinbad", "-b", "soho", "--chunk-size", "1", "-j", "1", "-q",
+            "--no-report", "--out", out]
+    assert _cli_result(*args).exit_code == 0
+    g = read_games(out)
+    mirror = int(g.loc[g["p1_hero"] == g["p2_hero"], "matchup_id"].iloc[0])
+    assert drop_chunk(out, next(n for n in stored_chunk_names(out) if int(n.split("-")[0], 16) == mirror)) == 1
+    figures = record_report_figures(monkeypatch)
+    text = _cli("report", out)
+    assert re.search(r"^1 matchup has fewer games than planned: \S.* 1 of 2\.$", text, re.M), text
+    heatmap = [t.get_text() for t in figures[0].axes[0].texts]
+    assert "mirror\n1 game" in heatmap and "mirror\n2 games" in heatmap, heatmap
+    assert re.search(r"^5 games, \d+ draws? \(", text, re.M), text
+    r = _cli_result(*args)
+    assert r.exit_code == 0 and re.match(r"Played 1 game in [\d.]+ s of play \(.*\) in \d+ cells; 6 games stored in ",
+                                         r.stdout), r.stdout

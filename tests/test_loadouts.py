@@ -216,3 +216,19 @@ def test_another_commands_run_folder_is_named_as_such(tmp_path):
     assert r.exit_code == 2
     assert "the folder holds a matrix run, and this is a loadouts command" in r.output
     assert "groups:" not in r.output
+
+
+def test_the_too_few_line_counts_the_games_stored_in_an_unfinished_run(tmp_path):
+    """Issue 31: the loadouts summary's 'too few' line gave the games its settings plan (6 a loadout per opponent)
+    for a run with fewer stored; it now gives the fewest stored, those the sample-size guard judged."""
+    out = tmp_path / "geralt"
+    r = cli("loadouts", "geralt_of_rivia", "--games", 10, "--opponents", "medusa,sinbad", "-b", "soho", "--jobs", 1,
+            "--quiet", "--out", out)
+    assert r.exit_code == 0, r.output
+    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("too few: "))
+    assert line.startswith("too few: 6 games a loadout per opponent stored; a verdict needs at least ")
+    assert drop_chunk(out, stored_chunk_names(out)[3]) == 3          # one cell of 3 games, as if interrupted
+    r = cli("report", out)
+    assert r.exit_code == 0, r.output
+    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("too few: "))
+    assert line.startswith("too few: 3 games a loadout per opponent stored; a verdict needs at least ")

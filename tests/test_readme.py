@@ -205,3 +205,16 @@ def test_the_strength_figures_are_defined_as_the_reports_define_them():
     for col in ("score", "lo", "hi", "rating", "rating_lo", "rating_hi"):
         assert col in STRENGTH_COLUMNS
     assert "field_score" not in README and "bt_rating" not in README and "log-odds" not in README
+
+
+def test_the_version_the_command_prints_is_pyprojects_and_the_readmes_release():
+    import tomllib
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    out = CliRunner().invoke(main, ["--version"], prog_name="unmatched-sim")
+    assert out.exit_code == 0 and out.stdout == f"unmatched-sim, version {version}\n"
+    release = ".".join(version.split(".")[:2])
+    assert f"This README describes\nrelease {release} (`unmatched-sim --version` prints `unmatched-sim, version " \
+           f"{version}`)" in README
+    # every "release X.Y" the README speaks of is this one or an earlier one
+    assert max(tuple(map(int, r.split("."))) for r in re.findall(r"release (\d+\.\d+)", README)) \
+        == tuple(map(int, release.split(".")))

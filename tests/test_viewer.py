@@ -5,6 +5,7 @@ every kind of run play again as stored, and bad input is a one-line error.
 import json
 import random
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -413,3 +414,40 @@ def page_data(path) -> dict:
     start = text.index('<script id="replay-data" type="application/json">') + len(
         '<script id="replay-data" type="application/json">')
     return json.loads(text[start:text.index("</script>", start)].replace("<\\/", "</"))
+
+
+def test_a_combat_shows_the_defense_as_not_chosen_yet_until_the_defender_chooses():
+    """Issue 31: the replay's combat label said 'no defense' from the attack on, before the defender had chosen.
+    Until its EV_DEFENSE event the page's combat carries 'not chosen' (and the board figure says so); after it,
+    a combat without a defense card says 'no defense'."""
+    from reports.board import board_figure
+    from reports.replay_html import replay_data
+    rep = record(Match(["medusa", "sinbad"], "soho"), 3, ("standard", "standard"))
+    ev = rep.log[:, 0]
+    attack = int(np.flatnonzero(ev == L.EV_ATTACK)[0])
+    defense = attack + int(np.flatnonzero(ev[attack:] == L.EV_DEFENSE)[0])
+    assert rep.combat[attack].defense_card == -1
+    frames = replay_data(rep)["frames"]
+    combat = None
+    for i, fr in enumerate(frames):
+        combat = fr.get("c", combat)
+        if i in (attack, defense):
+            assert combat[8] == (i == defense), (i, combat)
+    texts = [t.get_text() for t in board_figure(rep, attack).axes[0].texts]
+    assert any(t.endswith("vs defense not chosen yet") for t in texts), texts
+    page = (Path(__file__).resolve().parents[1] / "reports" / "replay_viewer.js").read_text(encoding="utf-8")
+    assert 'c[8] ? "no defense" : "defense not chosen yet"' in page
+
+
+def test_the_combat_label_names_the_fighters_as_the_narration_does():
+    """Issue 31: the replay page's combat label named the fighters by their tokens' short names ('Jekyll') beside
+    narration lines with the full ones ('Dr. Jekyll & Mr. Hyde'). It takes the full name of the page's fighter
+    list (the entry's second field; the third, the short token label, is for the tokens alone)."""
+    from reports.replay_html import replay_data
+    rep = record(Match(["jekyll_hyde", "king_arthur"], "soho"), 3, ("standard", "standard"))
+    fighters = replay_data(rep)["fighters"]
+    assert [f[1:3] for f in fighters if f[0] == 0] == [["Dr. Jekyll & Mr. Hyde", "Jekyll"]]
+    attacks = [ln for ln in rep.lines if " attacks " in ln]
+    assert attacks and any("Dr. Jekyll & Mr. Hyde" in ln or "King Arthur" in ln for ln in attacks), attacks[:3]
+    js = (Path(__file__).resolve().parents[1] / "reports" / "replay_viewer.js").read_text(encoding="utf-8")
+    assert 'FI[ka][1] + ": " + card(c[2])' in js and '"vs " + FI[kd][1] + ": "' in js and "FI[ka][2]" not in js

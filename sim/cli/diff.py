@@ -35,8 +35,10 @@ def diff(run_a, run_b, out, html, common, by_battlefield, as_json):
     --out. Example: `unmatched-sim diff runs/standard runs/expert`.
     """
     from reports.diff import DiffError, build_diff
+    from sim.runs.store import snapshot
     try:
-        rep = build_diff(run_a, run_b, out, html=html, common=common, by_battlefield=by_battlefield)
+        with snapshot():        # (a run being played: every figure of the same games)
+            rep = build_diff(run_a, run_b, out, html=html, common=common, by_battlefield=by_battlefield)
     except DiffError as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:

@@ -130,7 +130,7 @@ def validate(paths):
                 msg = f"{f}: " + msg[len(f.name) + 2:]
             click.echo(f"ERR {msg}", err=True)
     if bad:
-        click.echo(f"{bad} of {len(files)} file(s) invalid", err=True)
+        click.echo(f"{bad} of {len(files)} {'file' if len(files) == 1 else 'files'} invalid", err=True)
         sys.exit(1)
 
 

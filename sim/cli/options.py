@@ -18,6 +18,7 @@ mid-run) is a one-line ``Error: ...`` with exit status 1, never a traceback.
 from __future__ import annotations
 
 import functools
+import sys
 import time
 from pathlib import Path
 
@@ -200,6 +201,16 @@ def variant_option(command):
              "boost, copies or effect arguments) for this command; see the README.")(command)
 
 
+def _warn_ai(ctx, param, value):
+    """The run commands' ``--ai`` callback: :func:`warn_unread_weights` of a valid profile file (a
+    bad one is refused later, by the run's plan, in one line)."""
+    try:
+        warn_unread_weights(value, get_profile(value).mode_name)
+    except ProfileError:
+        pass
+    return value
+
+
 def run_options(out_default, out_help, *, ai_help="AI profile for both seats",
                 seed_help="Run seed, 0..4294967295 (same seed, same games).",
                 bf_help="Battlefields, keys or names in any case (comma-separated or repeated). Default: every installed "
@@ -209,7 +220,7 @@ def run_options(out_default, out_help, *, ai_help="AI profile for both seats",
     compare): --battlefields, --ai, --seed, --out, --chunk-size, --task-games, --no-report, --quiet."""
     opts = [
         click.option("--battlefields", "-b", "battlefield_names", multiple=True, metavar="KEYS", help=bf_help),
-        click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE",
+        click.option("--ai", default=DEFAULT_PROFILE, show_default=True, metavar="PROFILE", callback=_warn_ai,
                      help=ai_help + ": " + ", ".join(profile_names()) + ", or a profile .toml file."),
         click.option("--seed", "-s", default=1, show_default=True, type=Whole(0, 2**32 - 1), help=seed_help),
         click.option("--out", "-o", default=out_default, show_default=out_default is not None,
@@ -231,11 +242,72 @@ def run_options(out_default, out_help, *, ai_help="AI profile for both seats",
 
 
 def check_profile(name, option):
-    """An AI profile by name or file, or a usage error naming the option and the valid profiles."""
+    """An AI profile by name or file, or a usage error naming the option and the valid profiles.
+    Warns (:func:`warn_unread_weights`) of weights a profile file sets that its mode does not read."""
     try:
-        return get_profile(name)
+        profile = get_profile(name)
     except ProfileError as e:
         raise click.BadParameter(str(e), param_hint=f"'{option}'") from None
+    warn_unread_weights(name, profile.mode_name)
+    return profile
+
+
+def unread_weights(mode: str) -> dict[str, str]:
+    """The AI weights that engine ``mode`` (``sim.content.profiles.MODES``) does not read, each
+    with whose weight it is: release 0.2's ``OLD_ONLY`` for the one-currency modes (the
+    standard and expert AI of release 0.3 price an effect's damage and draw in the one
+    currency), release 0.3's ``NEW_DEFAULTS`` for release 0.2's modes, the search budget
+    (``SEARCH_DEFAULTS``) for the modes without lookahead (``sim.engine.ai.weights``; the same
+    sets ``sim.runs.tune.tunable_weights`` leaves out). Empty for greedy and random."""
+    from sim.engine.ai.weights import NEW_DEFAULTS, OLD_ONLY, SEARCH_DEFAULTS
+    out = {}
+    if mode in ("standard", "expert"):
+        out.update(dict.fromkeys(OLD_ONLY, "a weight of release 0.2's AI"))
+    if mode in ("standard-0.2", "expert-0.2"):
+        out.update(dict.fromkeys(NEW_DEFAULTS, "a weight of release 0.3's one-currency AI"))
+    if mode in ("standard", "standard-0.2"):
+        out.update(dict.fromkeys(SEARCH_DEFAULTS, "a weight of the expert's search"))
+    return out
+
+
+def warn_unread_weights(name, mode: str) -> None:
+    """One line on stderr per weight that the profile file ``name`` (a path; an installed
+    profile's name is not checked) sets in ``[weights]`` or ``[heroes.<key>.weights]`` to
+    another value than the installed profile of its ``mode`` has, when ``mode`` does not read it
+    (:func:`unread_weights`): the value has no effect, which a designer who set it would not
+    guess. A value equal to the installed one (a trained profile writes every weight) is quiet."""
+    import tomllib
+
+    from sim.content.profiles import PROFILE_DIR
+    path = Path(str(name))
+    unread = unread_weights(mode)
+    if not unread or path.suffix != ".toml" or not path.is_file():
+        return
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return                  # (get_profile has read it: a file changed meanwhile is not worth a warning)
+    shipped = get_profile(mode) if (PROFILE_DIR / f"{mode}.toml").is_file() else None
+    tables = [("weights", data.get("weights"))] + [(f"heroes.{k}.weights", (sec or {}).get("weights"))
+                                                   for k, sec in (data.get("heroes") or {}).items()
+                                                   if isinstance(sec, dict)]
+    for table, given in tables:
+        for k, v in (given or {}).items() if isinstance(given, dict) else ():
+            same = shipped is not None and float(v) == shipped.weight(k)
+            if k in unread and not same and ("unread", str(path), table, k) not in _warned:
+                _warned.add(("unread", str(path), table, k))      # (--ai and --vs may name one file)
+                click.echo(f"warning: {path}: {table}.{k} = {v:g} has no effect: the AI mode {mode} does not read "
+                           f"{k} ({unread[k]})", err=True)
+
+
+def warn_unread_weight_names(names, mode: str, option: str) -> None:
+    """One line on stderr per weight named in ``option`` (e.g. train's ``--weights``) that engine
+    ``mode`` does not read (:func:`unread_weights`): training it would only let it drift."""
+    unread = unread_weights(mode)
+    for k in names:
+        if k in unread:
+            click.echo(f"warning: {option} {k}: the AI mode {mode} does not read {k} ({unread[k]}); training it "
+                       "changes nothing in the games", err=True)
 
 
 def note_expert_in_teams(profiles) -> None:
@@ -274,7 +346,19 @@ def run_with_progress(fn, desc: str, quiet: bool, out, what: str):
         raise click.ClickException(f"cannot write the {what} run to {out}: {e.strerror or e}; choose another "
                                    "--out (finished generations are kept)") from None
     except KeyboardInterrupt:
-        raise click.ClickException(f"interrupted: every finished generation is in {out}; rerun the same command "
-                                   "to resume") from None
+        from sim.runs.backend import stop_local_workers
+        bar.close()
+        stop_local_workers(kill=True)       # (workers still playing a generation that will not be kept)
+        exit_interrupted(f"interrupted: every finished generation is in {out}; rerun the same command to resume")
     finally:
         bar.close()
+
+
+def exit_interrupted(line: str):
+    """End a command stopped by Ctrl-C (or ``kill``) as every command ends then: its one line on
+    stderr (below the terminal's echoed ``^C``) and exit status 130 (128 + SIGINT, the shell's
+    convention for a command ended by Ctrl-C). Does not return."""
+    if sys.stderr.isatty():
+        click.echo("", err=True)        # (off the line where the terminal echoed ^C, as click does)
+    click.echo(line, err=True)
+    sys.exit(130)

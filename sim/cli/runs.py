@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import time
 from pathlib import Path
 
@@ -16,8 +15,8 @@ import click
 
 from sim.cli.app import main
 from sim.cli.options import (
-    GAMES, Whole, backend_options, check_profile, homebrew_paths, note_expert_in_teams, run_options, variant_of,
-    variant_option, run_content, warn_skipped,
+    GAMES, Whole, backend_options, check_profile, exit_interrupted, homebrew_paths, note_expert_in_teams, run_options,
+    variant_of, variant_option, run_content, warn_skipped,
 )
 from sim.content.profiles import DEFAULT_PROFILE, profile_names
 from sim.runs.errors import RunError, RunInterrupted, RunWriteError
@@ -137,8 +136,9 @@ def _note_uneven_split(plan, games: int) -> None:
     if uneven:
         (a, b), k = max(uneven.items(), key=lambda kv: kv[1])
         a, b = (plan.hero_info.get(h, {}).get("name", h) for h in (a, b))
+        from reports.format import plural
         click.echo(f"note: {games} games per pair do not split evenly over battlefields, loadouts and seats "
-                   f"({len(uneven)} pair(s), e.g. {a} vs {b}: {k} slots); some slots get one game more. "
+                   f"({plural(len(uneven), 'pair')}, e.g. {a} vs {b}: {k} slots); some slots get one game more. "
                    f"A multiple of {k} splits that pair exactly.", err=True)
 
 
@@ -170,10 +170,11 @@ def teams(games, hero_names, battlefield_names, ai, seed, out, chunk_size, task_
         plan = plan_teams(out, games, hero_names or None, battlefield_names or None, ai, seed, chunk_size, homebrew_paths())
     except RunError as e:
         raise _run_error(e) from None
+    from reports.format import plural
     s = plan.settings
     click.echo(f"--games {games}: {plan.games_total} games, {s['games_per_pairing']} per pairing "
                f"({s['pairings']} pairings of two disjoint pairs of {len(s['heroes'])} heroes), "
-               f"{len(s['battlefields'])} battlefield(s).", err=True)
+               f"{plural(len(s['battlefields']), 'battlefield')}.", err=True)
     res = _execute(plan, backend, quiet, out, run=execute_teams, task_games=task_games)
     _report_and_time([res], out, "teams", no_report)
 
@@ -203,19 +204,19 @@ def _execute(plan, backend, quiet, out, what="", run=None, task_games=None):
     except RunError as e:
         raise _run_error(e) from None
     except RunInterrupted as e:
-        if sys.stderr.isatty():
-            click.echo("", err=True)        # (off the line where the terminal echoed ^C, as click does)
-        click.echo(str(e), err=True)
-        sys.exit(130)
+        exit_interrupted(str(e))
     finally:
         _restore_sigterm(previous)
+    from reports.format import plural
     if res.games_played:
-        click.echo(f"{what}Played {res.games_played} games in {res.seconds:.1f} s of play ({res.games_per_second:,.0f} "
-                   f"games/s) in {len(plan.cells)} cells; {total} games stored in {out}.")
-        click.echo(f"Workers: {res.backend}; {res.tasks} tasks; busy {100 * (1 - res.overhead):.0f}% of the time.",
-                   err=True)
+        click.echo(f"{what}Played {plural(res.games_played, 'game')} in {res.seconds:.1f} s of play "
+                   f"({res.games_per_second:,.0f} games/s) in {plural(len(plan.cells), 'cell')}; "
+                   f"{plural(total, 'game')} stored in {out}.")
+        click.echo(f"Workers: {res.backend}; {plural(res.tasks, 'task')}; busy {100 * (1 - res.overhead):.0f}% of the "
+                   "time.", err=True)
     else:
-        click.echo(f"{what}All {total} games were already stored in {out}.")
+        click.echo(f"{what}" + (f"All {total} games were" if total != 1 else "The 1 game was")
+                   + f" already stored in {out}.")
     return res
 
 
@@ -228,7 +229,12 @@ def _report_and_time(results, out, kind: str = "matrix", no_report: bool = False
     stopping = time.perf_counter() - t
     t = time.perf_counter()
     if not no_report:
-        _write_report(out, kind)
+        try:
+            _write_report(out, kind)
+        except KeyboardInterrupt:
+            # the games are all stored; only the report is missing (its files are written whole or not at all)
+            exit_interrupted(f"interrupted while writing the report; every game is stored in {out}: "
+                             f"`unmatched-sim report {out}` writes the report")
     _time_line(results, stopping, None if no_report else time.perf_counter() - t)
 
 
@@ -318,6 +324,7 @@ def _write_report(run_dir, kind: str = "matrix", against=None):
     from reports import build_report
     from reports.compare import build_compare_report
     from reports.diff import DiffError
+    from reports.format import plural
     from reports.loadouts import build_loadouts_report
     from reports.teams import build_teams_report
     build = {"teams": build_teams_report, "loadouts": build_loadouts_report,
@@ -342,11 +349,11 @@ def _write_report(run_dir, kind: str = "matrix", against=None):
     else:
         files = f"{rep.markdown} and {rep.html}" if kind == "teams" else f"{rep.html}"
         pages = sum(p is not None for mu in getattr(rep, "replays", {}).values() for p in mu.values())
-        games = f", {pages} example games to watch: {rep.out_dir / 'replays'}" if pages else ""
+        games = f", {plural(pages, 'example game')} to watch: {rep.out_dir / 'replays'}" if pages else ""
         click.echo(f"Report: {files}  (tables: {rep.out_dir / 'tables'}, plots: {rep.out_dir / 'plots'}{games})")
         bad = getattr(rep, "replay_problems", [])
         if bad:
-            click.echo(f"note: {len(bad)} example game(s) got no page, they no longer play as stored; the first: "
+            click.echo(f"note: {plural(len(bad), 'example game')} got no page, they no longer play as stored; the first: "
                        f"{bad[0]}", err=True)
 
 
@@ -468,11 +475,20 @@ def report(run_dir, against):
     run, a loadouts run, or a compare folder. With --against OTHER_RUN (matrix runs) the
     cells whose score changes significantly between the two runs are marked AI-sensitive
     (see `unmatched-sim diff`)."""
-    from sim.runs.store import read_manifest
-    from sim.runs.versus import BASELINE_DIR, VARIANT_DIR
+    from sim.runs.store import snapshot
     if not run_dir.is_dir():
         raise click.BadParameter(f"{run_dir}: " + ("a file, not a run folder" if run_dir.exists() else "no such folder"),
                                  param_hint="RUN_DIR")
+    # a run being played grows while it is read: the status line, the tables and the example games all read
+    # the folder as it was at its first read (one game count in the whole output)
+    with snapshot():
+        _report(run_dir, against)
+
+
+def _report(run_dir: Path, against) -> None:
+    """The ``report`` command's work on an existing folder (see :func:`report`)."""
+    from sim.runs.store import read_manifest
+    from sim.runs.versus import BASELINE_DIR, VARIANT_DIR
     try:
         if not (run_dir / "manifest.json").exists() and (run_dir / BASELINE_DIR).is_dir() \
                 and (run_dir / VARIANT_DIR).is_dir():
@@ -512,13 +528,15 @@ def _warn_unfinished(run_dir, manifest: dict) -> None:
     ``sim.runs.store.run_progress``, the same as every report's): its figures are then of
     the games stored so far. Also a note when the manifest was read from its backup. Nothing
     when no game is stored: the report then refuses the folder in one line saying why
-    (``RunProgress.no_games``)."""
+    (``RunProgress.no_games``); nothing for a run a command is playing now: the report's
+    first line says so, with the games its figures are of."""
     from sim.runs.store import run_progress
     if manifest.get("recovered_from"):
         click.echo(f"note: {run_dir}/manifest.json is damaged; read its backup {manifest['recovered_from']} "
                    "(rerunning the run's command writes manifest.json again)", err=True)
     progress = run_progress(run_dir, manifest)
-    warning = progress.warning(run_dir) if progress.games_stored else None
+    # a run being played: the report's first line says so, with the games it is of (once)
+    warning = progress.warning(run_dir) if progress.games_stored and not progress.locked else None
     if warning:
         click.echo(warning, err=True)
 

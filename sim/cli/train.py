@@ -9,7 +9,9 @@ from pathlib import Path
 import click
 
 from sim.cli.app import main
-from sim.cli.options import Whole, backend_options, homebrew_paths, run_with_progress
+from sim.cli.options import (
+    Whole, backend_options, homebrew_paths, run_with_progress, warn_unread_weight_names, warn_unread_weights,
+)
 
 
 def check_profile_name(name: str) -> None:
@@ -25,6 +27,19 @@ def check_profile_name(name: str) -> None:
     if name in profile_names():
         raise click.BadParameter(f"{name!r} is an installed profile's name; give the trained profile its own name "
                                  f"(installed: {', '.join(profile_names())})", param_hint="'--name'")
+
+
+def _warn_unread(start: str, weights) -> None:
+    """The warnings of weights the start profile's mode does not read: set in its file, or named
+    in --weights (``sim.cli.options.warn_unread_weights``). A bad --start is left to the run's
+    own one-line error."""
+    from sim.content.profiles import ProfileError, get_profile
+    try:
+        mode = get_profile(start).mode_name
+    except ProfileError:
+        return
+    warn_unread_weights(start, mode)
+    warn_unread_weight_names(weights, mode, "--weights")
 
 
 def _keys(values) -> tuple[str, ...]:
@@ -84,6 +99,7 @@ def train(heroes, leave_out, battlefields, weights, start, league, games_per_eva
     from sim.runs.train import train as run_train
 
     check_profile_name(name)
+    _warn_unread(start, _keys(weights))
     s = TrainSettings(heroes=_keys(heroes), leave_out=_keys(leave_out), battlefields=_keys(battlefields),
                       weights=_keys(weights), start=start, league=_keys([league]), games_per_eval=games_per_eval,
                       generations=generations, popsize=popsize, sigma0=sigma0, check_games=check_games, seed=seed,

@@ -14,7 +14,9 @@ from pathlib import Path
 import click
 
 from sim.cli.app import main
-from sim.cli.options import Whole, backend_options, check_profile, homebrew_paths, run_with_progress
+from sim.cli.options import (
+    Whole, backend_options, check_profile, homebrew_paths, run_with_progress, warn_unread_weight_names,
+)
 from sim.content.heroes import HeroFileError
 
 
@@ -31,7 +33,8 @@ def _keys(values) -> list[str]:
               help="Battlefields (comma-separated or repeated). Default: every installed battlefield.")
 @click.option("--weights", "weights", multiple=True, metavar="NAMES",
               help="Weights to tune (comma-separated or repeated; `unmatched-sim profiles standard` lists them). "
-                   "Default: every standard-AI weight but win and the team-game weights.")
+                   "Default: every standard-AI weight but win, the team-game weights and the weights the --field-ai "
+                   "profile's mode does not read.")
 @click.option("--field-ai", default="standard", show_default=True, metavar="PROFILE",
               help="The profile the opponents play, and the tuned hero's starting weights.")
 @click.option("--games-per-eval", default=1000, show_default=True, type=Whole(1, 1_000_000, "games"),
@@ -71,7 +74,8 @@ def tune(heroes, all_heroes, field, battlefields, weights, field_ai, games_per_e
     from sim.runs.tune import TuneSettings, tunable_weights
     from sim.runs.tune import tune as run_tune
 
-    check_profile(field_ai, "--field-ai")
+    field_profile = check_profile(field_ai, "--field-ai")
+    warn_unread_weight_names(_keys(weights), field_profile.mode_name, "--weights")
     extra = homebrew_paths()
     try:
         content = installed_content(tuple(str(p) for p in extra))
@@ -93,7 +97,8 @@ def tune(heroes, all_heroes, field, battlefields, weights, field_ai, games_per_e
         if update.resolve().parent == PROFILE_DIR.resolve():
             raise click.BadParameter(f"{update} is an installed profile; give a file of your own",
                                      param_hint="'--update'")
-    names = _keys(weights) or tunable_weights()
+    # by default the weights the field's mode reads (as train does): a weight nobody reads would drift
+    names = _keys(weights) or tunable_weights(field_profile.mode_name)
     field_ai_now = field_ai
     results = []
     for r in range(1, rounds + 1):

@@ -40,6 +40,8 @@ import hashlib
 import json
 import os
 import zlib
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -335,9 +337,46 @@ def file_chunks(path: Path) -> dict | None:
     return chunks if chunks and want == rows else None
 
 
-def _stored(run_dir: Path, sub: str) -> list[Path]:
+_SNAPSHOT: ContextVar[dict | None] = ContextVar("run_snapshot", default=None)
+
+
+@contextmanager
+def snapshot():
+    """Within this block, every read of a run folder sees the folder as it was when first read
+    there: its games and spaces files are listed once (the games files first: a task's spaces
+    file is written before its games file, so the spaces listed then cover every game listed)
+    and whether a command holds its lock is asked once. A report of a run that is being played
+    reads its games several times (the tables, the status line, the example games, a diff); in
+    a snapshot they all count the same games. Files written meanwhile are left for the next
+    read; a file the run's compaction removes meanwhile makes a later read fail (OSError)."""
+    token = _SNAPSHOT.set({})
+    try:
+        yield
+    finally:
+        _SNAPSHOT.reset(token)
+
+
+def _pinned(run_dir: Path) -> dict | None:
+    """The snapshot's record of ``run_dir`` (made at its first read), or None outside :func:`snapshot`."""
+    pins = _SNAPSHOT.get()
+    if pins is None:
+        return None
+    key = Path(run_dir).resolve()
+    if key not in pins:
+        from sim.runs.lock import lock_holder   # (lock imports this module)
+        pins[key] = {sub: _listed(Path(run_dir), sub) for sub in (GAMES_DIR, SPACES_DIR)}
+        pins[key]["locked"] = lock_holder(run_dir) is not None
+    return pins[key]
+
+
+def _listed(run_dir: Path, sub: str) -> list[Path]:
     d = run_dir / sub
     return sorted(p for p in d.glob("*.parquet") if not p.name.startswith(".")) if d.is_dir() else []
+
+
+def _stored(run_dir: Path, sub: str) -> list[Path]:
+    pin = _pinned(run_dir)
+    return list(pin[sub]) if pin is not None and sub in pin else _listed(run_dir, sub)
 
 
 def select_files(run_dir, sub: str = GAMES_DIR) -> tuple[list, list, list]:
@@ -570,8 +609,9 @@ def run_progress(run_dir, manifest: dict | None = None) -> RunProgress:
             if ch is not None:
                 have.update(ch)
         spaces = sum(n for k, n in stored.items() if k in have)
+    pin = _pinned(run_dir)
     return RunProgress(int(m.get("games_total", 0)), sum(stored.values()), spaces, str(m.get("status", "")),
-                       lock_holder(run_dir) is not None)
+                       pin["locked"] if pin is not None else lock_holder(run_dir) is not None)
 
 
 def count_files(run_dir) -> int:
