@@ -16,6 +16,7 @@ import numpy as np
 
 from sim.engine import effects as E
 from sim.engine import layout as L
+from sim.engine.ops import BY_NAME as REGISTRY
 
 from .errors import FileError
 
@@ -24,81 +25,17 @@ class HeroFileError(FileError):
     """A hero file is invalid; the message names the file, card and field."""
 
 
-# op name -> (opcode, allowed keys besides op/if/may)
-OPS = {
-    "cancel": (E.OP_CANCEL, set()),
-    "damage": (E.OP_DAMAGE, {"amount", "target", "per", "tag", "fighter"}),
-    "draw": (E.OP_DRAW, {"amount", "who", "per", "tag", "fighter"}),
-    "discard": (E.OP_DISCARD, {"amount", "who", "random", "chooser", "optional", "matching"}),
-    "move": (E.OP_MOVE, {"up_to", "target", "through_enemies", "track", "onto"}),
-    "place": (E.OP_PLACE, {"target", "to"}),
-    "recover": (E.OP_RECOVER, {"amount", "target", "per", "tag", "fighter"}),
-    "set_health": (E.OP_SET_HEALTH, {"amount", "target"}),
-    "return_defeated": (E.OP_RETURN_DEFEATED, {"fighter", "to"}),
-    "gain_action": (E.OP_GAIN_ACTION, {"amount"}),
-    "add_value": (E.OP_ADD_VALUE, {"amount", "per", "tag", "fighter", "card"}),
-    "set_value": (E.OP_SET_VALUE, {"amount"}),
-    "boost": (E.OP_BOOST_THIS, set()),
-    "take_from_discard": (E.OP_TAKE_FROM_DISCARD, {"tag"}),
-    "look_at_hand": (E.OP_LOOK_AT_HAND, set()),
-    "end_turn": (E.OP_END_TURN, set()),
-    "add_move": (E.OP_ADD_MOVE, {"amount", "per", "tag", "fighter"}),
-    "flip_counter": (E.OP_FLIP_COUNTER, {"counter"}),
-    "set_counter": (E.OP_SET_COUNTER, {"counter", "value"}),
-    "choose_counter": (E.OP_CHOOSE_COUNTER, {"counter"}),
-    "prevent_damage": (E.OP_PREVENT_DAMAGE, set()),
-    "ignore_value": (E.OP_IGNORE_VALUE, set()),
-    "search": (E.OP_SEARCH, {"card", "tag", "from"}),
-    "look_top": (E.OP_LOOK_TOP, {"amount", "keep", "rest", "up_to"}),
-    "damage_spaces": (E.OP_DAMAGE_SPACES, {"amount", "in_zone_of", "side"}),
-    "discard_top": (E.OP_DISCARD_TOP, {"who"}),
-    "choose": (E.OP_CHOOSE, {"pick", "options"}),
-    "pin": (E.OP_PIN, {"target"}),
-    "swap": (E.OP_SWAP, {"target"}),
-    "summon": (E.OP_SUMMON, {"fighter", "to"}),
-    "remove_from_board": (E.OP_REMOVE, set()),
-    "discard_for_value": (E.OP_DISCARD_FOR_VALUE, {"tag", "form", "amount"}),
-    "reclaim": (E.OP_RECLAIM, {"to"}),
-    "shuffle_into_deck": (E.OP_SELF_TO_DECK, set()),
-    "place_fog": (E.OP_PLACE_FOG, {"amount", "to"}),
-    "move_fog": (E.OP_MOVE_FOG, {"up_to", "to", "token", "who", "different"}),
-    "replace_opponent_card": (E.OP_REPLACE_CARD, set()),
-    "set_printed": (E.OP_SET_PRINTED, {"card", "to"}),
-    "zero_value": (E.OP_ZERO_VALUE, set()),
-    "predict": (E.OP_PREDICT, set()),
-    "name_value": (E.OP_NAME_VALUE, set()),
-    "reveal_top": (E.OP_REVEAL_TOP, set()),
-    "hand_to_deck": (E.OP_HAND_TO_DECK, {"amount"}),
-}
+# the op tables below are derived from the op registry (sim.engine.ops), the one place an op is declared
+# op name -> (opcode, allowed keys besides op/if/unless/may)
+OPS = {op.name: (op.code, {f.name for f in op.fields}) for op in REGISTRY.values()}
 # the fields a step of each op must give (an op missing from this table needs none besides
 # "op"); every other field of OPS is optional, with the default heroes/README.md states.
 # A target, a destination or a source is never guessed: a missing one is an error naming it.
-REQUIRED = {
-    "damage": ("target",),
-    "recover": ("target",),
-    "set_health": ("amount", "target"),
-    "move": ("target", "up_to"),          # up_to may be left out only with onto = "fog"
-    "place": ("target", "to"),
-    "swap": ("target",),
-    "pin": ("target",),
-    "return_defeated": ("fighter", "to"),
-    "summon": ("fighter", "to"),
-    "set_value": ("amount",),
-    "take_from_discard": ("tag",),
-    "flip_counter": ("counter",),
-    "set_counter": ("counter", "value"),
-    "choose_counter": ("counter",),
-    "search": ("from",),
-    "look_top": ("amount", "keep", "rest"),
-    "damage_spaces": ("in_zone_of", "side"),
-    "discard_top": ("who",),
-    "choose": ("options",),
-    "set_printed": ("card", "to"),
-    "reclaim": ("to",),
-    "place_fog": ("to",),
-}
+# (move's up_to may be left out only with onto = "fog": _check_required)
+REQUIRED = {op.name: tuple(f.name for f in op.fields if f.required)
+            for op in REGISTRY.values() if any(f.required for f in op.fields)}
 # ops that need exactly one field of a pair (compile_step checks each with its own message)
-ONE_OF = {"search": ("card", "tag"), "move_fog": ("up_to", "to")}
+ONE_OF = {op.name: op.one_of for op in REGISTRY.values() if op.one_of}
 # what a missing required field means, for the error message
 FIELD_HINTS = {
     "target": "whom the step acts on",
@@ -125,27 +62,11 @@ SEARCH_FROM = {"discard_then_deck": E.SR_DISCARD_THEN_DECK, "deck": E.SR_DECK, "
 
 # ops that only make sense in some places (window or hook name -> allowed)
 COMBAT_VALUE_OPS = {"add_value", "set_value", "boost", "prevent_damage", "ignore_value", "cancel"}
-ONLY_IN = {
-    "add_move": {"maneuver_bonus"},
-    "add_value": {"immediately", "during", "attack_value", "defense_value"},
-    "set_value": {"immediately", "during", "attack_value", "defense_value"},
-    "boost": {"immediately", "during"},
-    "prevent_damage": {"immediately", "during"},
-    "ignore_value": {"immediately", "during"},
-    "cancel": {"immediately", "during"},
-    "discard_for_value": {"immediately", "during"},
-    "shuffle_into_deck": {"effect"},
-    "remove_from_board": {"effect"},
-    "replace_opponent_card": {"immediately"},
-    "set_printed": {"immediately", "during"},
-    "zero_value": {"immediately", "during"},
-    "predict": {"on_play"},
-    "place_fog": {"setup", "effect", "after"},
-}
+ONLY_IN = {op.name: set(op.only_in) for op in REGISTRY.values() if op.only_in}
 HOOK_ONLY = {"maneuver_bonus": {"add_move"}, "attack_value": {"add_value", "set_value"},
              "defense_value": {"add_value", "set_value"}}
 # smallest amount per op (add_value may subtract)
-MIN_AMOUNT = {"add_value": -20, "add_move": -20}
+MIN_AMOUNT = {op.name: op.min_amount for op in REGISTRY.values() if op.min_amount}
 
 # simple string conditions
 CONDITIONS = {
@@ -450,12 +371,11 @@ def compile_step(ctx, where, step):
         row[L.I_FLAGS] |= L.IF_NEGATE
     if _bool(ctx, where + ".may", step.get("may", False)):
         row[L.I_FLAGS] |= L.IF_MAY
+    amount = REGISTRY[op].field("amount")
     if "amount" in step:
         row[L.I_N] = _int(ctx, where + ".amount", step["amount"], MIN_AMOUNT.get(op, 0), 99)
-    elif op in ("damage", "draw", "discard", "recover", "gain_action", "add_value", "add_move"):
-        row[L.I_N] = 1
-    if op in ("set_value", "set_health") and "amount" not in step:
-        ctx.fail(where, f"op {op!r} needs 'amount'")
+    elif amount is not None and amount.default is not None:
+        row[L.I_N] = amount.default
     if op == "move":
         onto = step.get("onto")
         if onto is not None and onto != "fog":
@@ -624,11 +544,6 @@ def compile_step(ctx, where, step):
         if not (isinstance(to, dict) and set(to) == {"in_zone_of"}):
             ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
         row[L.I_Y] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
-    if op in ("damage", "draw", "discard", "recover", "gain_action", "add_value", "add_move", "damage_spaces",
-              "discard_for_value") and "amount" not in step:
-        row[L.I_N] = 1
-    if op == "look_top" and "amount" not in step:
-        ctx.fail(where, "op 'look_top' needs 'amount' (cards to look at)")
     if op in ("flip_counter", "set_counter", "choose_counter"):
         slot, values = ctx.counter(where + ".counter", step.get("counter"))
         row[L.I_X] = slot
