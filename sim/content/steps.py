@@ -30,6 +30,13 @@ def _known(value, table) -> bool:
     return isinstance(value, str) and value in table
 
 
+def _pick(ctx, where, value, table, noun=""):
+    """``table[value]``; a value not among ``table``'s names is refused, naming them."""
+    if not _known(value, table):
+        ctx.fail(where, f"unknown {noun}{value!r}; valid: " + ", ".join(table))
+    return table[value]
+
+
 def _int(ctx, where, value, lo=0, hi=99):
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         ctx.fail(where, f"must be a whole number from {lo} to {hi}, got {value!r}")
@@ -132,10 +139,7 @@ def _in_zone_of(ctx, where, to):
 
 def _who(ctx, where, step, row, op):
     """I_SIDE from ``who`` (its default: the op's registry entry)."""
-    who = step.get("who", REGISTRY[op].field("who").default)
-    if not _known(who, WHO):
-        ctx.fail(where + ".who", f"unknown {who!r}; valid: " + ", ".join(WHO))
-    row[L.I_SIDE] = WHO[who]
+    row[L.I_SIDE] = _pick(ctx, where + ".who", step.get("who", REGISTRY[op].field("who").default), WHO)
 
 
 def _targeted(ctx, where, step, row):
@@ -214,10 +218,7 @@ def _move_fog(ctx, where, step, row):
             ctx.fail(where + ".to", f"unknown {step['to']!r}; valid: anywhere, empty")
         if step["to"] == "empty":
             row[L.I_FLAGS] |= L.IF_EMPTY
-    token = step.get("token", "any")
-    if not _known(token, FOG_TOKENS):
-        ctx.fail(where + ".token", f"unknown {token!r}; valid: " + ", ".join(FOG_TOKENS))
-    row[L.I_X] = FOG_TOKENS[token]
+    row[L.I_X] = _pick(ctx, where + ".token", step.get("token", "any"), FOG_TOKENS)
     if _bool(ctx, where + ".different", step.get("different", False)):
         row[L.I_FLAGS] |= L.IF_DIFFERENT
     _who(ctx, where, step, row, "move_fog")
@@ -229,11 +230,13 @@ def _set_printed(ctx, where, step, row):
         ctx.fail(where + ".card", f"unknown {card!r}; valid: yours, opponent")
     row[L.I_X] = 1 if card == "opponent" else 0
     to = step["to"]
+    if to != "boost" and (isinstance(to, bool) or not isinstance(to, int) or not 0 <= to <= 20):
+        ctx.fail(where + ".to", f"must be 'boost' (the card's BOOST) or a whole number from 0 to 20, got {to!r}")
     if to == "boost":
         row[L.I_Y] = 0
     else:
         row[L.I_Y] = 1
-        row[L.I_N] = _int(ctx, where + ".to", to, 0, 20)
+        row[L.I_N] = to
 
 
 def _hand_to_deck(ctx, where, step, row):
@@ -285,10 +288,7 @@ def _search(ctx, where, step, row):
         row[L.I_Y] = ctx.cards[step["card"]] + 1   # local index + 1; compile_content maps it to a card id
     else:
         row[L.I_PARG] = ctx.tag(where + ".tag", step["tag"])
-    frm = step["from"]
-    if not _known(frm, SEARCH_FROM):
-        ctx.fail(where + ".from", f"unknown {frm!r}; valid: " + ", ".join(SEARCH_FROM))
-    row[L.I_X] = SEARCH_FROM[frm]
+    row[L.I_X] = _pick(ctx, where + ".from", step["from"], SEARCH_FROM)
 
 
 def _look_top(ctx, where, step, row):
@@ -304,10 +304,7 @@ def _look_top(ctx, where, step, row):
 
 def _damage_spaces(ctx, where, step, row):
     row[L.I_REF] = ctx.ref(where + ".in_zone_of", step["in_zone_of"])
-    side = step["side"]
-    if not _known(side, SIDES):
-        ctx.fail(where + ".side", f"unknown side {side!r}; valid: " + ", ".join(SIDES))
-    row[L.I_SIDE] = SIDES[side]
+    row[L.I_SIDE] = _pick(ctx, where + ".side", step["side"], SIDES, "side ")
 
 
 def _take_from_discard(ctx, where, step, row):

@@ -93,7 +93,7 @@ class Op:
     row. ``narration``: the event labels (``codes.EVENT_LABELS``) it logs, each told by
     ``sim.play.narrate``; ``ai``: the features (:data:`AI_FEATURES`) the scripted AI's card
     reading (``sim.content.ai_features``) adds to for it; ``checker``: the expectation
-    kind (``OX_*``, or ``XF_BONUS`` for a maneuver bonus) the independent replay checker
+    kind (``OX_*``, or ``bonus_pc`` for a maneuver bonus) the independent replay checker
     (``tests/helpers/replay/expect.py``) builds from it. Each may be :class:`Exempt`."""
     name: str
     const: str
@@ -255,7 +255,7 @@ OPS: tuple[Op, ...] = (
        meaning='(only the `maneuver_bonus` hook) + move for every fighter of yours in this maneuver',
        examples=('Veteran of the Seven Voyages (Sinbad, maneuver_bonus): `{ op = "add_move", amount = 1, per = "discard_tag", tag = "voyage" }`',),
        narration=Exempt('the extra movement is told by the moves it allows (EV_MOVE)'), ai=Exempt('a maneuver_bonus hook: read per hero (hero_features: H_AI_MOVE_N), not per step'),
-       checker='XF_BONUS'),
+       checker='bonus_pc'),
     Op('flip_counter', "OP_FLIP_COUNTER", 18, FAM_TURN, 'hero counter CA: 0 <-> 1 (Alice: change size)',
        section='counter',
        fields=(F('counter', True),),
@@ -484,13 +484,13 @@ def fields_column(op: Op) -> str:
     return ", ".join(items)
 
 
-def render_ops_tables() -> str:
+def render_ops_tables(ops: tuple[Op, ...] = OPS) -> str:
     """The op tables of ``heroes/README.md`` (between its ``ops tables`` markers): one
-    ``####`` subsection per :data:`SECTIONS` entry, one row per op in code order."""
+    ``####`` subsection per :data:`SECTIONS` entry, one row per op of ``ops`` in code order."""
     out = []
     for key, title in SECTIONS.items():
         out += [f"#### {title}", "", "| op | fields | meaning | example |", "|---|---|---|---|"]
-        for op in OPS:
+        for op in ops:
             if op.section == key:
                 out.append(f"| `{op.name}` | {fields_column(op)} | {op.meaning} | {'; '.join(op.examples)} |")
         out.append("")
@@ -501,13 +501,14 @@ README_BEGIN = "<!-- ops tables: made from sim/engine/ops.py by `python -m sim.e
 README_END = "<!-- end of the ops tables -->"
 
 
-def readme_with_tables(text: str) -> str:
+def readme_with_tables(text: str, ops: tuple[Op, ...] = OPS) -> str:
     """``text`` (heroes/README.md) with the part between :data:`README_BEGIN` and
-    :data:`README_END` replaced by :func:`render_ops_tables`; ValueError if a marker is missing."""
+    :data:`README_END` replaced by :func:`render_ops_tables` of ``ops``; ValueError if a
+    marker is missing."""
     if README_BEGIN not in text or README_END not in text:
         raise ValueError(f"heroes/README.md: the markers {README_BEGIN!r} and {README_END!r} are missing")
     head, rest = text.split(README_BEGIN, 1)
-    return head + README_BEGIN + "\n\n" + render_ops_tables() + "\n" + README_END + rest.split(README_END, 1)[1]
+    return head + README_BEGIN + "\n\n" + render_ops_tables(ops) + "\n" + README_END + rest.split(README_END, 1)[1]
 
 
 if __name__ == "__main__":
