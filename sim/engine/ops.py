@@ -121,7 +121,7 @@ _INTERNAL = Exempt("an internal row: no hero file writes it")
 
 
 OPS: tuple[Op, ...] = (
-    Op("", "OP_NOP", 0, FAM_NONE, '',
+    Op("", "OP_NOP", 0, FAM_NONE, "no effect: only the row's condition is read",
        internal="an empty row: the interpreter checks its condition and does nothing (a bare condition such as discard_if)", narration=_INTERNAL, ai=_INTERNAL, checker=_INTERNAL),
     Op('cancel', "OP_CANCEL", 1, FAM_VALUE, "cancel all effects on the opponent's card",
        section='value',
@@ -327,9 +327,9 @@ OPS: tuple[Op, ...] = (
        fields=(F('pick', default=1), F('options', True, doc='a list of step lists')),
        meaning='choose `pick` different options (at most 16 options) and resolve them in that order',
        examples=('Looking Glass (Alice, after): `{ op = "choose", pick = 2, options = [[{ op = "draw", amount = 2 }], [{ op = "recover", amount = 3, target = "Alice" }], [{ op = "place", target = "Alice", to = "any_other" }]] }`',),
-       narration=('choose',), ai=Exempt("its options' steps are valued, each at half"),
+       narration=('choose',), ai=Exempt("its options' steps are valued one by one (ai_features._window_rows)"),
        checker='OX_CHOOSE'),
-    Op("", "OP_BRANCH", 28, FAM_NONE, 'header of one option of OP_CHOOSE: CA = rows in the branch',
+    Op("", "OP_BRANCH", 28, FAM_NONE, 'header of one option of OP_CHOOSE: X = rows in the branch',
        internal="the header of one option of a choose, written by the compiler for each entry of options; its rows follow (I_X: how many)", narration=_INTERNAL, ai=_INTERNAL, checker=_INTERNAL),
     Op('pin', "OP_PIN", 29, FAM_FIGHTER, 'the targets cannot leave their space this turn',
        section='move',
