@@ -4,8 +4,10 @@ A step is a TOML inline table such as
 ``{ op = "damage", amount = 8, target = "opposing", if = "won" }``. Each
 step becomes one row of ``I_FIELDS`` int64 (see ``sim.engine.layout.I_*``)
 run by :func:`sim.engine.effects.run_program`. The full vocabulary, with an
-example for every op, is documented in ``heroes/README.md``; this module is
-its single source of truth (``OPS``, ``CONDITIONS``, ``TARGETS``, ``PER``).
+example for every op, is documented in ``heroes/README.md``. The ops come from the op
+registry (``sim.engine.ops``: ``OPS``, ``REQUIRED``, ``ONE_OF``, ``ONLY_IN`` here are made
+from it) and their own fields are compiled by :mod:`sim.content.steps`; this module is the
+single source of truth of ``CONDITIONS``, ``TARGETS`` and ``PER``.
 
 Errors raise :class:`HeroFileError` naming the file, the card and the field,
 with the valid choices.
@@ -16,89 +18,28 @@ import numpy as np
 
 from sim.engine import effects as E
 from sim.engine import layout as L
+from sim.engine.ops import BY_NAME as REGISTRY
 
 from .errors import FileError
+from .steps import COMPILERS as STEP_COMPILERS
+from .steps import _bool, _int, _known
 
 
 class HeroFileError(FileError):
     """A hero file is invalid; the message names the file, card and field."""
 
 
-# op name -> (opcode, allowed keys besides op/if/may)
-OPS = {
-    "cancel": (E.OP_CANCEL, set()),
-    "damage": (E.OP_DAMAGE, {"amount", "target", "per", "tag", "fighter"}),
-    "draw": (E.OP_DRAW, {"amount", "who", "per", "tag", "fighter"}),
-    "discard": (E.OP_DISCARD, {"amount", "who", "random", "chooser", "optional", "matching"}),
-    "move": (E.OP_MOVE, {"up_to", "target", "through_enemies", "track", "onto"}),
-    "place": (E.OP_PLACE, {"target", "to"}),
-    "recover": (E.OP_RECOVER, {"amount", "target", "per", "tag", "fighter"}),
-    "set_health": (E.OP_SET_HEALTH, {"amount", "target"}),
-    "return_defeated": (E.OP_RETURN_DEFEATED, {"fighter", "to"}),
-    "gain_action": (E.OP_GAIN_ACTION, {"amount"}),
-    "add_value": (E.OP_ADD_VALUE, {"amount", "per", "tag", "fighter", "card"}),
-    "set_value": (E.OP_SET_VALUE, {"amount"}),
-    "boost": (E.OP_BOOST_THIS, set()),
-    "take_from_discard": (E.OP_TAKE_FROM_DISCARD, {"tag"}),
-    "look_at_hand": (E.OP_LOOK_AT_HAND, set()),
-    "end_turn": (E.OP_END_TURN, set()),
-    "add_move": (E.OP_ADD_MOVE, {"amount", "per", "tag", "fighter"}),
-    "flip_counter": (E.OP_FLIP_COUNTER, {"counter"}),
-    "set_counter": (E.OP_SET_COUNTER, {"counter", "value"}),
-    "choose_counter": (E.OP_CHOOSE_COUNTER, {"counter"}),
-    "prevent_damage": (E.OP_PREVENT_DAMAGE, set()),
-    "ignore_value": (E.OP_IGNORE_VALUE, set()),
-    "search": (E.OP_SEARCH, {"card", "tag", "from"}),
-    "look_top": (E.OP_LOOK_TOP, {"amount", "keep", "rest", "up_to"}),
-    "damage_spaces": (E.OP_DAMAGE_SPACES, {"amount", "in_zone_of", "side"}),
-    "discard_top": (E.OP_DISCARD_TOP, {"who"}),
-    "choose": (E.OP_CHOOSE, {"pick", "options"}),
-    "pin": (E.OP_PIN, {"target"}),
-    "swap": (E.OP_SWAP, {"target"}),
-    "summon": (E.OP_SUMMON, {"fighter", "to"}),
-    "remove_from_board": (E.OP_REMOVE, set()),
-    "discard_for_value": (E.OP_DISCARD_FOR_VALUE, {"tag", "form", "amount"}),
-    "reclaim": (E.OP_RECLAIM, {"to"}),
-    "shuffle_into_deck": (E.OP_SELF_TO_DECK, set()),
-    "place_fog": (E.OP_PLACE_FOG, {"amount", "to"}),
-    "move_fog": (E.OP_MOVE_FOG, {"up_to", "to", "token", "who", "different"}),
-    "replace_opponent_card": (E.OP_REPLACE_CARD, set()),
-    "set_printed": (E.OP_SET_PRINTED, {"card", "to"}),
-    "zero_value": (E.OP_ZERO_VALUE, set()),
-    "predict": (E.OP_PREDICT, set()),
-    "name_value": (E.OP_NAME_VALUE, set()),
-    "reveal_top": (E.OP_REVEAL_TOP, set()),
-    "hand_to_deck": (E.OP_HAND_TO_DECK, {"amount"}),
-}
+# the op tables below are derived from the op registry (sim.engine.ops), the one place an op is declared
+# op name -> (opcode, allowed keys besides op/if/unless/may)
+OPS = {op.name: (op.code, {f.name for f in op.fields}) for op in REGISTRY.values()}
 # the fields a step of each op must give (an op missing from this table needs none besides
 # "op"); every other field of OPS is optional, with the default heroes/README.md states.
 # A target, a destination or a source is never guessed: a missing one is an error naming it.
-REQUIRED = {
-    "damage": ("target",),
-    "recover": ("target",),
-    "set_health": ("amount", "target"),
-    "move": ("target", "up_to"),          # up_to may be left out only with onto = "fog"
-    "place": ("target", "to"),
-    "swap": ("target",),
-    "pin": ("target",),
-    "return_defeated": ("fighter", "to"),
-    "summon": ("fighter", "to"),
-    "set_value": ("amount",),
-    "take_from_discard": ("tag",),
-    "flip_counter": ("counter",),
-    "set_counter": ("counter", "value"),
-    "choose_counter": ("counter",),
-    "search": ("from",),
-    "look_top": ("amount", "keep", "rest"),
-    "damage_spaces": ("in_zone_of", "side"),
-    "discard_top": ("who",),
-    "choose": ("options",),
-    "set_printed": ("card", "to"),
-    "reclaim": ("to",),
-    "place_fog": ("to",),
-}
+# (move's up_to may be left out only with onto = "fog": _check_required)
+REQUIRED = {op.name: tuple(f.name for f in op.fields if f.required)
+            for op in REGISTRY.values() if any(f.required for f in op.fields)}
 # ops that need exactly one field of a pair (compile_step checks each with its own message)
-ONE_OF = {"search": ("card", "tag"), "move_fog": ("up_to", "to")}
+ONE_OF = {op.name: op.one_of for op in REGISTRY.values() if op.one_of}
 # what a missing required field means, for the error message
 FIELD_HINTS = {
     "target": "whom the step acts on",
@@ -119,33 +60,13 @@ FIELD_HINTS = {
     "card": "opponent or yours",
 }
 
-FOG_TOKENS = {"any": E.FT_ANY, "under_hero": E.FT_UNDER_HERO, "each": E.FT_EACH}
-SEARCH_FROM = {"discard_then_deck": E.SR_DISCARD_THEN_DECK, "deck": E.SR_DECK, "discard": E.SR_DISCARD,
-               "deck_or_discard": E.SR_DECK_OR_DISCARD}
 
 # ops that only make sense in some places (window or hook name -> allowed)
-COMBAT_VALUE_OPS = {"add_value", "set_value", "boost", "prevent_damage", "ignore_value", "cancel"}
-ONLY_IN = {
-    "add_move": {"maneuver_bonus"},
-    "add_value": {"immediately", "during", "attack_value", "defense_value"},
-    "set_value": {"immediately", "during", "attack_value", "defense_value"},
-    "boost": {"immediately", "during"},
-    "prevent_damage": {"immediately", "during"},
-    "ignore_value": {"immediately", "during"},
-    "cancel": {"immediately", "during"},
-    "discard_for_value": {"immediately", "during"},
-    "shuffle_into_deck": {"effect"},
-    "remove_from_board": {"effect"},
-    "replace_opponent_card": {"immediately"},
-    "set_printed": {"immediately", "during"},
-    "zero_value": {"immediately", "during"},
-    "predict": {"on_play"},
-    "place_fog": {"setup", "effect", "after"},
-}
+ONLY_IN = {op.name: set(op.only_in) for op in REGISTRY.values() if op.only_in}
 HOOK_ONLY = {"maneuver_bonus": {"add_move"}, "attack_value": {"add_value", "set_value"},
              "defense_value": {"add_value", "set_value"}}
 # smallest amount per op (add_value may subtract)
-MIN_AMOUNT = {"add_value": -20, "add_move": -20}
+MIN_AMOUNT = {op.name: op.min_amount for op in REGISTRY.values() if op.min_amount}
 
 # simple string conditions
 CONDITIONS = {
@@ -189,8 +110,6 @@ PER = {
     "damage_taken": E.PER_DAMAGE_TAKEN,
     "fighter_adjacent_to_moved": E.PER_KIND_ADJ_MOVED,
 }
-SIDES = {"any": E.S_ANY, "opposing": E.S_OPPOSING, "own": E.S_OWN}
-WHO = {"you": E.S_OWN, "opponent": E.S_OPPOSING}
 
 
 class StepContext:
@@ -243,85 +162,6 @@ class StepContext:
             return self.counters[value]
         self.fail(where, f"unknown counter {value!r}; declared counters: "
                   + (", ".join(sorted(self.counters)) or "(none; declare them under [hero] counters)"))
-
-
-def _known(value, table) -> bool:
-    """``value`` is one of ``table``'s names (a file may hold a list or a table where a name
-    belongs: that is not a name, and must not be looked up as one)."""
-    return isinstance(value, str) and value in table
-
-
-def _int(ctx, where, value, lo=0, hi=99):
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        ctx.fail(where, f"must be a whole number from {lo} to {hi}, got {value!r}")
-    return value
-
-
-def _bool(ctx, where, value):
-    if not isinstance(value, bool):
-        ctx.fail(where, f"must be true or false, got {value!r}")
-    return value
-
-
-def _target(ctx, where, t, row):
-    """Fill SEL/REF/SIDE (and the 'other' flag) of ``row`` from a target spec."""
-    if isinstance(t, str):
-        if t == "self":
-            row[L.I_SEL], row[L.I_REF] = E.SEL_REF, E.REF_SELF
-        elif t == "opposing":
-            row[L.I_SEL], row[L.I_REF] = E.SEL_REF, E.REF_OPPOSING
-        elif t == "each own":
-            row[L.I_SEL] = E.SEL_EACH_OWN
-        elif t == "combatant":
-            row[L.I_SEL] = E.SEL_ONE_COMBATANT
-        elif t == "opponent_hero":
-            row[L.I_SEL] = E.SEL_OPP_HERO
-        elif t == "moved":
-            row[L.I_SEL] = E.SEL_MOVED
-        elif t in ctx.fighters:
-            k = ctx.fighters[t]
-            row[L.I_SEL], row[L.I_REF] = (E.SEL_REF, 0) if k == 0 else (E.SEL_EACH_KIND, k)
-        else:
-            ctx.fail(where, f"unknown target {t!r}; valid: 'self', 'opposing', 'each own', 'combatant', "
-                     "'opponent_hero', 'moved', "
-                     + ", ".join(repr(n) for n in ctx.fighters) + ", or a table like "
-                     "{ one = 'in_zone', of = 'self', side = 'opposing' }")
-        return
-    if not isinstance(t, dict):
-        ctx.fail(where, f"must be a string or a table, got {t!r}")
-    bad = set(t) - {"one", "each", "of", "side", "other", "range", "exclude"}
-    if bad:
-        ctx.fail(where, f"unknown key(s) {sorted(bad)}; valid: one, each, of, side, other, range, exclude")
-    if ("one" in t) == ("each" in t):
-        ctx.fail(where, "give exactly one of 'one' or 'each'")
-    how = t.get("one", t.get("each"))
-    one = "one" in t
-    table = {("in_zone", True): E.SEL_ONE_ZONE, ("in_zone", False): E.SEL_EACH_ZONE,
-             ("adjacent", True): E.SEL_ONE_ADJ, ("adjacent", False): E.SEL_EACH_ADJ,
-             ("any", True): E.SEL_ONE_ANY, ("all", False): E.SEL_ALL,
-             ("within", True): E.SEL_ONE_WITHIN, ("passed", True): E.SEL_ONE_PASSED,
-             ("on_fog", False): E.SEL_EACH_FOG}
-    if not isinstance(how, str) or (how, one) not in table:
-        ctx.fail(where, f"{'one' if one else 'each'} = {how!r} is not valid; valid: "
-                 "one = 'in_zone' | 'adjacent' | 'any' | 'within' | 'passed'; "
-                 "each = 'in_zone' | 'adjacent' | 'all' | 'on_fog'")
-    row[L.I_SEL] = table[(how, one)]
-    if how == "within":
-        row[L.I_RANGE] = _int(ctx, where + ".range", t.get("range"), 0, 99)
-    if "exclude" in t:
-        if t["exclude"] != "opposing":
-            ctx.fail(where + ".exclude", "only 'opposing' (leave out the opposing fighter of this combat)")
-        row[L.I_FLAGS] |= L.IF_EXCLUDE_OPP
-    if how in ("in_zone", "adjacent", "within"):
-        if "of" not in t:
-            ctx.fail(where, f"'{how}' needs 'of' (whose zone / adjacent to whom)")
-        row[L.I_REF] = ctx.ref(where + ".of", t["of"])
-    side = t.get("side", "any")
-    if not _known(side, SIDES):
-        ctx.fail(where + ".side", f"unknown side {side!r}; valid: " + ", ".join(SIDES))
-    row[L.I_SIDE] = SIDES[side]
-    if _bool(ctx, where + ".other", t.get("other", False)):
-        row[L.I_FLAGS] |= L.IF_EXCLUDE_REF
 
 
 def _condition(ctx, where, c, row):
@@ -381,26 +221,6 @@ def _condition(ctx, where, c, row):
         ctx.fail(where, f"unknown condition table {c!r}; valid: " + "; ".join(TABLE_CONDITIONS))
 
 
-def _place_to(ctx, where, to, row):
-    if to == "any":
-        row[L.I_X] = E.PL_ANY
-        return
-    if to == "any_other":       # "any other space": not the one the fighter is on (Looking Glass; R69)
-        row[L.I_X] = E.PL_ANY
-        row[L.I_FLAGS] |= L.IF_OTHER_SPACE
-        return
-    if to == "last_fog":
-        row[L.I_X] = E.PL_LAST_FOG
-        return
-    if isinstance(to, dict) and len(to) == 1 and ("in_zone_of" in to or "adjacent_to" in to):
-        k, v = next(iter(to.items()))
-        row[L.I_X] = E.PL_IN_ZONE if k == "in_zone_of" else E.PL_ADJ
-        row[L.I_Y] = ctx.ref(f"{where}.{k}", v)
-        return
-    ctx.fail(where, f"must be 'any', 'any_other', 'last_fog', {{ in_zone_of = fighter }} or "
-             f"{{ adjacent_to = fighter }}, got {to!r}")
-
-
 def _check_required(ctx, where, op, step):
     """Raise HeroFileError (naming the file, the card or hook, the step and the field) if
     ``step`` lacks a field its op ``op`` requires (:data:`REQUIRED`)."""
@@ -419,7 +239,13 @@ def _check_required(ctx, where, op, step):
 
 
 def compile_step(ctx, where, step):
-    """Compile one step (a dict) to int64 rows (k, I_FIELDS); k > 1 only for 'choose'."""
+    """Compile one step (a dict) to int64 rows (k, I_FIELDS); k > 1 only for 'choose'.
+
+    What every step shares is checked and compiled here from the op registry
+    (``sim.engine.ops``: known op, where it may stand, known and required fields, the
+    condition, ``may``, ``amount`` and its default, ``per``); the op's own fields by its
+    function in :data:`COMPILERS`. Raises :class:`HeroFileError` (one line naming the file,
+    the place, the field and the valid choices)."""
     if not isinstance(step, dict):
         ctx.fail(where, f"a step must be a table like {{ op = 'draw', amount = 1 }}, got {step!r}")
     if "op" not in step:
@@ -450,158 +276,14 @@ def compile_step(ctx, where, step):
         row[L.I_FLAGS] |= L.IF_NEGATE
     if _bool(ctx, where + ".may", step.get("may", False)):
         row[L.I_FLAGS] |= L.IF_MAY
+    amount = REGISTRY[op].field("amount")
     if "amount" in step:
         row[L.I_N] = _int(ctx, where + ".amount", step["amount"], MIN_AMOUNT.get(op, 0), 99)
-    elif op in ("damage", "draw", "discard", "recover", "gain_action", "add_value", "add_move"):
-        row[L.I_N] = 1
-    if op in ("set_value", "set_health") and "amount" not in step:
-        ctx.fail(where, f"op {op!r} needs 'amount'")
-    if op == "move":
-        onto = step.get("onto")
-        if onto is not None and onto != "fog":
-            ctx.fail(where + ".onto", f"unknown {onto!r}; valid: 'fog' (end on a space with one of your fog tokens)")
-        if onto == "fog":
-            row[L.I_FLAGS] |= L.IF_ONTO_FOG
-        if "up_to" not in step and onto is None:
-            ctx.fail(where, "op 'move' needs 'up_to' (spaces); only a move with onto = 'fog' may leave it out (no limit)")
-        row[L.I_N] = _int(ctx, where + ".up_to", step.get("up_to", 99))
-        if _bool(ctx, where + ".through_enemies", step.get("through_enemies", False)):
-            row[L.I_FLAGS] |= L.IF_THROUGH
-        if _bool(ctx, where + ".track", step.get("track", False)):
-            row[L.I_FLAGS] |= L.IF_TRACK
-    if op in ("damage", "move", "place", "recover", "set_health", "pin", "swap"):
-        _target(ctx, where + ".target", step["target"], row)
-    if op == "add_value" and "card" in step:
-        if step["card"] not in ("yours", "opponent"):
-            ctx.fail(where + ".card", f"unknown {step['card']!r}; valid: yours, opponent")
-        if step["card"] == "opponent":
-            row[L.I_FLAGS] |= L.IF_TO_OPPONENT
-    if op == "summon":
-        k = ctx.fighter_kind(where + ".fighter", step.get("fighter"))
-        if k == 0:
-            ctx.fail(where + ".fighter", "name a sidekick to summon")
-        row[L.I_REF] = k
-        to = step["to"]
-        if not (isinstance(to, dict) and set(to) == {"in_zone_of"}):
-            ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
-        row[L.I_Y] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
-    if op == "discard_for_value":
-        if "tag" in step:
-            row[L.I_PARG] = ctx.tag(where + ".tag", step.get("tag"))
-        if "form" in step:
-            slot, values = ctx.counter(where + ".form", "form")
-            if step["form"] not in values:
-                ctx.fail(where + ".form", f"unknown form {step['form']!r}; valid: " + ", ".join(values))
-            row[L.I_X] = values.index(step["form"]) + 1
-    if op == "place_fog":
-        to = step["to"]
-        if not (isinstance(to, dict) and set(to) == {"in_zone_of"}):
-            ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
-        row[L.I_Y] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
-        row[L.I_N] = _int(ctx, where + ".amount", step.get("amount", 1), 1, L.N_FOG)
-    if op == "move_fog":
-        if ("up_to" in step) == ("to" in step):
-            ctx.fail(where, "op 'move_fog' needs exactly one of 'up_to' (spaces along lines) or "
-                     "'to' ('anywhere': any other space; 'empty': a space without a fighter)")
-        if "up_to" in step:
-            row[L.I_N] = _int(ctx, where + ".up_to", step["up_to"], 1, 99)
-        else:
-            if step["to"] not in ("anywhere", "empty"):
-                ctx.fail(where + ".to", f"unknown {step['to']!r}; valid: anywhere, empty")
-            if step["to"] == "empty":
-                row[L.I_FLAGS] |= L.IF_EMPTY
-        token = step.get("token", "any")
-        if not _known(token, FOG_TOKENS):
-            ctx.fail(where + ".token", f"unknown {token!r}; valid: " + ", ".join(FOG_TOKENS))
-        row[L.I_X] = FOG_TOKENS[token]
-        if _bool(ctx, where + ".different", step.get("different", False)):
-            row[L.I_FLAGS] |= L.IF_DIFFERENT
-    if op == "set_printed":
-        card = step["card"]
-        if card not in ("yours", "opponent"):
-            ctx.fail(where + ".card", f"unknown {card!r}; valid: yours, opponent")
-        row[L.I_X] = 1 if card == "opponent" else 0
-        to = step["to"]
-        if to == "boost":
-            row[L.I_Y] = 0
-        else:
-            row[L.I_Y] = 1
-            row[L.I_N] = _int(ctx, where + ".to", to, 0, 20)
-    if op == "hand_to_deck":
-        row[L.I_N] = _int(ctx, where + ".amount", step.get("amount", 1), 1, 20)
-    if op == "reclaim":
-        to = step["to"]
-        if to not in ("deck_top", "hand"):
-            ctx.fail(where + ".to", f"unknown {to!r}; valid: deck_top, hand")
-        row[L.I_X] = 1 if to == "hand" else 0
-    if op in ("draw", "discard", "discard_top", "move_fog"):
-        who = step.get("who", "you" if op in ("draw", "discard_top", "move_fog") else "opponent")
-        if not _known(who, WHO):
-            ctx.fail(where + ".who", f"unknown {who!r}; valid: " + ", ".join(WHO))
-        row[L.I_SIDE] = WHO[who]
-    if op == "search":
-        if ("card" in step) == ("tag" in step):
-            ctx.fail(where, "op 'search' needs exactly one of 'card' (a card name of this hero) or 'tag'")
-        if "card" in step:
-            if not _known(step["card"], ctx.cards):
-                ctx.fail(where + ".card", f"unknown card {step['card']!r}; cards of this hero: " + ", ".join(ctx.cards))
-            row[L.I_Y] = ctx.cards[step["card"]] + 1   # local index + 1; compile_content maps it to a card id
-        else:
-            row[L.I_PARG] = ctx.tag(where + ".tag", step["tag"])
-        frm = step["from"]
-        if not _known(frm, SEARCH_FROM):
-            ctx.fail(where + ".from", f"unknown {frm!r}; valid: " + ", ".join(SEARCH_FROM))
-        row[L.I_X] = SEARCH_FROM[frm]
-    if op == "look_top":
-        row[L.I_X] = _int(ctx, where + ".keep", step["keep"])
-        rest = step["rest"]
-        if rest not in ("top", "bottom"):
-            ctx.fail(where + ".rest", f"unknown {rest!r}; valid: top, bottom")
-        if rest == "bottom":
-            row[L.I_FLAGS] |= L.IF_BOTTOM
-        if _bool(ctx, where + ".up_to", step.get("up_to", False)):   # how many: the player's choice (R71)
-            row[L.I_FLAGS] |= L.IF_UP_TO
-    if op == "damage_spaces":
-        row[L.I_REF] = ctx.ref(where + ".in_zone_of", step["in_zone_of"])
-        side = step["side"]
-        if not _known(side, SIDES):
-            ctx.fail(where + ".side", f"unknown side {side!r}; valid: " + ", ".join(SIDES))
-        row[L.I_SIDE] = SIDES[side]
-    if op == "choose":
-        options = step.get("options")
-        if not (isinstance(options, list) and len(options) >= 2):
-            ctx.fail(where + ".options", "must be a list of at least two step lists, e.g. [[{ op = 'draw' }], [{ op = 'recover', amount = 3 }]]")
-        if len(options) > L.MAX_OPTIONS:
-            ctx.fail(where + ".options", f"{len(options)} options; at most {L.MAX_OPTIONS}")
-        row[L.I_N] = _int(ctx, where + ".pick", step.get("pick", 1), 1, len(options))
-        row[L.I_X] = len(options)
-        rows = [row]
-        for k, opt in enumerate(options):
-            branch = compile_steps(ctx, f"{where}.options[{k}]", opt)
-            head = np.zeros(L.I_FIELDS, np.int64)
-            head[L.I_OP] = E.OP_BRANCH
-            head[L.I_X] = len(branch)
-            rows.append(head[None, :])
-            rows.append(branch)
-        return np.concatenate([rows[0][None, :]] + rows[1:])
-    if op == "discard":
-        if _bool(ctx, where + ".random", step.get("random", False)):
-            row[L.I_FLAGS] |= L.IF_RANDOM
-        chooser = step.get("chooser", "owner")
-        if chooser not in ("owner", "you"):
-            ctx.fail(where + ".chooser", f"unknown {chooser!r}; valid: 'owner' (the discarding player), 'you'")
-        if chooser == "you":
-            row[L.I_FLAGS] |= L.IF_YOU_CHOOSE
-        if _bool(ctx, where + ".optional", step.get("optional", False)):
-            row[L.I_FLAGS] |= L.IF_OPTIONAL
-        matching = step.get("matching")
-        if matching is not None:
-            if matching != "named_value":
-                ctx.fail(where + ".matching", f"unknown {matching!r}; valid: 'named_value' (a card whose printed "
-                         "value is the value the last name_value step named)")
-            if row[L.I_FLAGS] & (L.IF_RANDOM | L.IF_YOU_CHOOSE):
-                ctx.fail(where + ".matching", "the discarding player chooses the matching card; drop random/chooser")
-            row[L.I_X] = 1
+    elif amount is not None and amount.default is not None:
+        row[L.I_N] = amount.default
+    rows = COMPILERS[op](ctx, where, step, row) if op in COMPILERS else None
+    if rows is not None:
+        return rows
     if "per" in step:
         per = step["per"]
         if not _known(per, PER):
@@ -611,37 +293,31 @@ def compile_step(ctx, where, step):
             row[L.I_PARG] = ctx.tag(where + ".tag", step.get("tag"))
         if per in ("fighter_in_zone_of_opposing", "fighter_adjacent_to_moved"):
             row[L.I_PARG] = ctx.fighter_kind(where + ".fighter", step.get("fighter"))
-    if op == "take_from_discard":
-        row[L.I_PARG] = ctx.tag(where + ".tag", step.get("tag"))
-    if op == "place":
-        _place_to(ctx, where + ".to", step["to"], row)
-    if op == "return_defeated":
-        k = ctx.fighter_kind(where + ".fighter", step.get("fighter"))
-        if k == 0:
-            ctx.fail(where + ".fighter", "a hero cannot be returned; name a sidekick")
-        row[L.I_REF] = k
-        to = step["to"]
-        if not (isinstance(to, dict) and set(to) == {"in_zone_of"}):
-            ctx.fail(where + ".to", "must be { in_zone_of = fighter }")
-        row[L.I_Y] = ctx.ref(where + ".to.in_zone_of", to["in_zone_of"])
-    if op in ("damage", "draw", "discard", "recover", "gain_action", "add_value", "add_move", "damage_spaces",
-              "discard_for_value") and "amount" not in step:
-        row[L.I_N] = 1
-    if op == "look_top" and "amount" not in step:
-        ctx.fail(where, "op 'look_top' needs 'amount' (cards to look at)")
-    if op in ("flip_counter", "set_counter", "choose_counter"):
-        slot, values = ctx.counter(where + ".counter", step.get("counter"))
-        row[L.I_X] = slot
-        if op == "flip_counter" and len(values) != 2:
-            ctx.fail(where + ".counter", f"flip_counter needs a counter of two values; {step.get('counter')!r} has "
-                     f"{len(values)} ({', '.join(values)}): use set_counter or choose_counter")
-        if op == "set_counter":
-            if step.get("value") not in values:
-                ctx.fail(where + ".value", f"must be one of {list(values)}")
-            row[L.I_N] = values.index(step["value"])
-        if op == "choose_counter":
-            row[L.I_N] = len(values)
     return row[None, :]
+
+
+def _choose(ctx, where, step, row):
+    """The rows of a choose step: its own row, then per option a BRANCH header and the option's steps."""
+    options = step.get("options")
+    if not (isinstance(options, list) and len(options) >= 2):
+        ctx.fail(where + ".options", "must be a list of at least two step lists, e.g. [[{ op = 'draw' }], [{ op = 'recover', amount = 3 }]]")
+    if len(options) > L.MAX_OPTIONS:
+        ctx.fail(where + ".options", f"{len(options)} options; at most {L.MAX_OPTIONS}")
+    row[L.I_N] = _int(ctx, where + ".pick", step.get("pick", 1), 1, len(options))
+    row[L.I_X] = len(options)
+    rows = [row[None, :]]
+    for k, opt in enumerate(options):
+        branch = compile_steps(ctx, f"{where}.options[{k}]", opt)
+        head = np.zeros(L.I_FIELDS, np.int64)
+        head[L.I_OP] = E.OP_BRANCH
+        head[L.I_X] = len(branch)
+        rows.append(head[None, :])
+        rows.append(branch)
+    return np.concatenate(rows)
+
+
+COMPILERS = {**STEP_COMPILERS, "choose": _choose}
+"""Op name -> the function compiling its own fields (:mod:`sim.content.steps`)."""
 
 
 def compile_steps(ctx, where, steps):

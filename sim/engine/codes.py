@@ -11,8 +11,10 @@ vocabularies, for callers outside the engine.
 Where code outside the engine needs a readable name for a code, a ``*_LABELS`` table
 (code -> short label) is defined at the end.
 
-This module imports nothing: any module may import it without a cycle.
+This module imports only :mod:`sim.engine.ops` (the op registry, which imports nothing):
+any module may import it without a cycle.
 """
+from .ops import OPS as _OPS
 
 # --------------------------------------------------------------- winners
 DRAW = -1
@@ -202,54 +204,10 @@ PILE_HAND = 1
 PILE_DISC = 2
 
 # ------------------------------------------------- effect opcodes (I_OP)
-OP_NOP = 0
-OP_CANCEL = 1          # cancel all effects on the opponent's card
-OP_DAMAGE = 2          # N damage to the targets
-OP_DRAW = 3            # N cards (side: you / opponent)
-OP_DISCARD = 4         # N cards from a hand (side: whose; flags: random / you choose)
-OP_MOVE = 5            # targets move up to N (flag: through opposing fighters)
-OP_PLACE = 6           # place the target (X: where PL_*, Y: reference)
-OP_RECOVER = 7         # targets recover N
-OP_SET_HEALTH = 8      # targets' health becomes N
-OP_RETURN_DEFEATED = 9  # return a defeated fighter of kind REF in zone of Y
-OP_GAIN_ACTION = 10    # N actions
-OP_ADD_VALUE = 11      # this card's value +N (x per count)
-OP_SET_VALUE = 12      # this card's value is N instead
-OP_BOOST_THIS = 13     # may discard a card to add its BOOST to this card
-OP_TAKE_FROM_DISCARD = 14  # all cards with tag PARG from discard to hand
-OP_LOOK_AT_HAND = 15   # look at the opponent's hand
-OP_END_TURN = 16       # end the turn
-OP_ADD_MOVE = 17       # (maneuver hook) +N move (x per count)
-OP_FLIP_COUNTER = 18   # hero counter CA: 0 <-> 1 (Alice: change size)
-OP_SET_COUNTER = 19    # hero counter CA := N
-OP_CHOOSE_COUNTER = 20  # hero counter CA := chosen 0..N-1
-OP_PREVENT_DAMAGE = 21  # prevent all damage to your fighter for the rest of the combat (R70)
-OP_IGNORE_VALUE = 22   # ignore the value of the opponent's card
-OP_SEARCH = 23         # search piles (CA: SR_*) for card CB-1 or tag PARG; take one; shuffle a searched deck
-OP_LOOK_TOP = 24       # look at the top N cards (IF_UP_TO: 0..N, the player's choice), keep CA in hand, the rest
-                       # back (top, or bottom with IF_BOTTOM)
-OP_DAMAGE_SPACES = 25  # choose a space in REF's zone and one adjacent space: N damage to fighters there
-OP_DISCARD_TOP = 26    # discard the top card of a deck (side: whose); remember its BOOST
-OP_CHOOSE = 27         # choose N of the CA branches that follow and resolve them in that order
-OP_BRANCH = 28         # header of one option of OP_CHOOSE: CA = rows in the branch
-OP_PIN = 29            # the targets cannot leave their space this turn
-OP_SWAP = 30           # your fighter swaps spaces with the target (a choice)
-OP_SUMMON = 31         # put a fighter of kind REF (off the board, else one on it) in the zone of CA
-OP_REMOVE = 32         # remove your hero from the board; it comes back at the start of your next turn
-OP_DISCARD_FOR_VALUE = 33  # discard any number of cards with tag PARG: +N value each
-OP_RECLAIM = 34        # a card of your choice from your discard pile to the top of the deck (CA 0) or hand (1)
-OP_SELF_TO_DECK = 35   # this scheme is shuffled into your deck instead of going to the discard
-OP_PLACE_FOG = 36      # place N of your fog tokens on separate empty spaces in the zone of fighter Y
-OP_MOVE_FOG = 37       # move a fog token (X: FT_*) up to N spaces along lines (N 0: to any other space)
-OP_REPLACE_CARD = 38   # the opponent's combat card goes back to their hand; you choose the card they play
-OP_SET_PRINTED = 39    # the printed value of a combat card (X 1: the opponent's) becomes its BOOST (Y 0) or N
-OP_ZERO_VALUE = 40     # the opponent's value is 0 and card effects cannot change it
-OP_PREDICT = 41        # predict the printed value of the opponent's combat card (public information only)
-OP_NAME_VALUE = 42     # name a printed value (G_GUESS): one the opponent's cards may have (public information
-                       # only) or one that none of them can have (R67)
-OP_REVEAL_TOP = 43     # reveal the top card of your deck and put it in your hand; remember its BOOST
-OP_HAND_TO_DECK = 44   # put N cards from your hand on top of your deck, in the order you choose
-N_OPS = 45
+# OP_NOP = 0, OP_CANCEL = 1, OP_DAMAGE = 2, ...: one constant per entry of the op registry
+# (sim.engine.ops.OPS: its ``const`` and ``code``, with what the row's arguments mean)
+globals().update({_op.const: _op.code for _op in _OPS})
+N_OPS = len(_OPS)
 
 # ------------------------------------ fog token choice of move_fog (I_X)
 FT_ANY = 0             # move_fog: one token of the mover's choice

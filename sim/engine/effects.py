@@ -53,6 +53,7 @@ from .core import (
     add_unique, adjacent, check_end, discard_from_hand, draw_cards, hero_of, log_ev, pile_base, pile_push,
     pile_remove_at, pile_take, place_fighter, rand_below, recover, same_zone, set_health, take_to_hand,
 )
+from .ops import FAM_CARD, FAM_FIGHTER, FAM_MOVE, FAM_TURN, FAM_VALUE, OPS
 from .layout import (
     C_BOOST, C_FORM, C_PROG, C_TAGS, C_TYPE, C_VALUE, CARD_OPTS, CB_ATT_F, CB_ATT_P, CB_CANCEL0, CB_CARD0,
     CB_GUESS0, CB_IGN0, CB_LOCK0, CB_MOD0, CB_OVR0, CB_PREVENT, CB_PRINTED0, F_HP, F_KIND, F_LEFT,
@@ -85,32 +86,10 @@ def skip_branches(tb, i):
     return j
 
 
-FAM_NONE = 0   # handled by run_program itself (nop, branch header, add_move, choose)
-FAM_VALUE = 1
-FAM_FIGHTER = 2
-FAM_MOVE = 3
-FAM_CARD = 4
-FAM_TURN = 5
-_OP_FAMILY = np.zeros(N_OPS, np.int64)   # opcode -> FAM_* of the handler that runs it
-for _op in (
-        OP_CANCEL, OP_ADD_VALUE, OP_SET_VALUE, OP_BOOST_THIS, OP_PREVENT_DAMAGE, OP_IGNORE_VALUE,
-        OP_DISCARD_FOR_VALUE, OP_REPLACE_CARD, OP_SET_PRINTED, OP_ZERO_VALUE, OP_PREDICT,
-):
-    _OP_FAMILY[_op] = FAM_VALUE
-for _op in (
-        OP_DAMAGE, OP_RECOVER, OP_SET_HEALTH, OP_RETURN_DEFEATED, OP_DAMAGE_SPACES, OP_PIN, OP_SWAP,
-        OP_REMOVE,
-):
-    _OP_FAMILY[_op] = FAM_FIGHTER
-for _op in (OP_MOVE, OP_PLACE, OP_SUMMON, OP_PLACE_FOG, OP_MOVE_FOG):
-    _OP_FAMILY[_op] = FAM_MOVE
-for _op in (
-        OP_DRAW, OP_DISCARD, OP_TAKE_FROM_DISCARD, OP_LOOK_AT_HAND, OP_SEARCH, OP_LOOK_TOP,
-        OP_DISCARD_TOP, OP_RECLAIM, OP_SELF_TO_DECK, OP_NAME_VALUE, OP_REVEAL_TOP, OP_HAND_TO_DECK,
-):
-    _OP_FAMILY[_op] = FAM_CARD
-for _op in (OP_GAIN_ACTION, OP_END_TURN, OP_FLIP_COUNTER, OP_SET_COUNTER, OP_CHOOSE_COUNTER):
-    _OP_FAMILY[_op] = FAM_TURN
+# opcode -> FAM_* of the handler that runs it, from the op registry (an op missing there has no code)
+_OP_FAMILY = np.zeros(N_OPS, np.int64)
+for _op in OPS:
+    _OP_FAMILY[_op.code] = _op.family
 del _op
 
 

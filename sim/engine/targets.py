@@ -3,18 +3,20 @@ checks and choices shared by the effect steps (may, a card from a hand, passives
 
 Used by the effect interpreter (:mod:`sim.engine.effects`) and the rules.
 """
+import numpy as np
 from numba import types
 
 from .sigs import A1, B, CTL, I, INS, jit, ST, stack_i64, TB
 from .codes import (
-    D_MAY, D_OPPONENT, D_TARGET, FS_IN_PLAY, IF_EXCLUDE_OPP, IF_EXCLUDE_REF, IF_MAY, OP_DAMAGE, OP_MOVE,
-    OP_PIN, OP_PLACE, OP_RECOVER, OP_SET_HEALTH, OP_SWAP, PER_ADJ_TO_SELF, PER_DAMAGE_TAKEN,
+    D_MAY, D_OPPONENT, D_TARGET, FS_IN_PLAY, IF_EXCLUDE_OPP, IF_EXCLUDE_REF, IF_MAY, OP_MOVE,
+    PER_ADJ_TO_SELF, PER_DAMAGE_TAKEN,
     PER_DISCARD_TAG, PER_KIND_ADJ_MOVED, PER_KIND_IN_ZONE_OF_OPPOSING, PER_LAST_BOOST, PER_LAST_DAMAGE,
     PER_ONE, PER_OPP_BOOST, PER_OWN_ADJ_OPPOSING, PILE_DISC, PILE_HAND, PV_NO_OPPONENT_ACTIONS,
     REF_OPPOSING, S_ANY, S_OWN, SEL_EACH_ADJ, SEL_EACH_FOG, SEL_EACH_KIND, SEL_EACH_OWN, SEL_EACH_ZONE,
     SEL_MOVED, SEL_ONE_ADJ, SEL_ONE_ANY, SEL_ONE_COMBATANT, SEL_ONE_PASSED, SEL_ONE_WITHIN, SEL_ONE_ZONE,
     SEL_OPP_HERO, SEL_REF, TAG_UNCANCELABLE,
 )
+from .ops import OPS
 from .core import add_unique, adjacent, count_tag_in_pile, fog_space, hero_of, n_slots, pile_base, same_zone, team_of
 from .layout import (
     C_BOOST, C_PASSIVE, C_TAGS, CARD_OPTS, CB_ATT_F, CB_ATT_P, CB_CARD0, CB_DEF_F, CB_DMG, F_KIND,
@@ -217,11 +219,15 @@ def collect_targets(st, tb, ins, p, f, side, out):
     return n, pick
 
 
+# opcode -> 1 for the ops with a target field (the op registry: damage, move, place, recover, ...)
+_USES_TARGETS = np.array([int(op.field("target") is not None) for op in OPS], np.int64)
+
+
 @jit(B(I), inline=True)
 def uses_targets(op):
-    """Ops whose "may" is asked once their targets are known (none: nothing asked)."""
-    return (op == OP_DAMAGE or op == OP_MOVE or op == OP_PLACE or op == OP_RECOVER
-            or op == OP_SET_HEALTH or op == OP_PIN or op == OP_SWAP)
+    """Ops whose "may" is asked once their targets are known (none: nothing asked): those
+    with a ``target`` field in the op registry (:mod:`sim.engine.ops`)."""
+    return _USES_TARGETS[op] != 0
 
 
 @jit(B(ST, TB, CTL, I))
