@@ -206,3 +206,23 @@ def test_7_king_arthur_counts_his_face_down_boost(ai, better):
     assert (actions(out)[0] == "King Arthur attacks Medusa with Feint") == better
     boosts = [d["chosen"] for d in out["decisions"] if d["kind"] == "face-down attack boost"]
     assert (boosts[:1] == ["Bewilderment"]) == better
+
+
+def test_a_card_put_on_the_deck_is_not_a_card_in_hand():
+    """Ciri (four Source cards in her discard pile) next to Sinbad, a hand of five: The Lady of
+    Space and Time (2; after combat, with Source 3 to 7, a card from her discard pile goes on
+    top of her deck) and Blink (4). The reclaimed card is her next draw, not a card in hand:
+    standard prices it at no card, and ranks the attack with Blink above the one with the Lady.
+    Priced as a drawn card (the code before this test), the Lady's attack ranked above Blink's."""
+    pos = duel({"hero": "ciri", "fighters": {"Ciri": {"space": "M20"}, "Ihuarraquax": {"space": "M13"}},
+                "hand": ["The Lady of Space and Time", "Blink", "Blink", "Searching Strike", "Bane of the Aen Elle"],
+                "deck": ["Blink", "Searching Strike", "Lion Cub of Cintra"],
+                "discard": ["Lion Cub of Cintra", "Zireael", "Pushed to the Brink", "Zireael"]},
+               {"hero": "sinbad", "fighters": {"Sinbad": {"space": "M21"}}, "hand": ["Feint", "Regroup", "Leap Away"],
+                "deck": ["Exploit"]})
+    out = resolve(pos, {"turn": True}, ai="standard")
+    ranked = [name for name, _ in next(d for d in out["decisions"] if d["kind"] == "action")["candidates"]]
+    lady, blink = (ranked.index(f"Ciri attacks Sinbad with {c}") for c in ("The Lady of Space and Time", "Blink"))
+    assert blink < lady
+    scores = dict(next(d for d in out["decisions"] if d["kind"] == "action")["candidates"])
+    assert scores["Ciri attacks Sinbad with The Lady of Space and Time"] < 0.0

@@ -138,6 +138,8 @@ def _row_features(r: np.ndarray, m: float, f: np.ndarray, live_full: bool = Fals
         f[L.AI_VALUE_DEF] += m
     elif op in (E.OP_TAKE_FROM_DISCARD, E.OP_SEARCH, E.OP_RECLAIM):
         f[L.AI_DRAW] += m
+        if op == E.OP_RECLAIM and r[L.I_X] == 0:   # onto the deck, not into the hand
+            f[L.AI_DECK_TOP] += m
     elif op == E.OP_LOOK_TOP:
         f[L.AI_DRAW] += max(1.0, float(r[L.I_CA])) * m * 0.7
     elif op == E.OP_PREVENT_DAMAGE:

@@ -205,7 +205,9 @@ AI_VALUE_DEF = 7    # + to this card's value when defending
 AI_CANCEL = 8       # cancel / ignore / prevent
 AI_ACTION = 9       # actions gained
 AI_OTHER = 10       # anything else worth a little
-N_AI_FEAT = 11
+AI_DECK_TOP = 11    # of AI_DRAW, cards put on top of your deck (not into your hand): the one-currency AI
+                    # counts them as no card in hand; release 0.2's AI as drawn cards
+N_AI_FEAT = 12
 C_AI_LIVE = C_AI0 + N_AI_FEAT   # 1: some step of the card has a condition the AI checks as it scores it
 C_FIELDS = C_AI_LIVE + 1
 

@@ -50,7 +50,7 @@ SECTIONS = {
 
 # the AI features an op may add to (``sim.engine.layout.AI_*``, lower case without the prefix)
 AI_FEATURES = ("dmg", "self_dmg", "draw", "opp_discard", "recover", "move", "value_atk", "value_def", "cancel",
-               "action", "other")
+               "action", "other", "deck_top")
 
 
 @dataclass(frozen=True)
@@ -374,7 +374,7 @@ OPS: tuple[Op, ...] = (
        fields=(F('to', True, choices=('hand', 'deck_top')),),
        meaning='a card of your choice from your discard pile goes to your hand or on top of your deck',
        examples=('The Lady of Space and Time (Ciri, after): `{ op = "reclaim", to = "hand", if = { tag_count = "source", at_least = 8 } }`',),
-       narration=('take',), ai=('draw',),
+       narration=('take',), ai=('draw', 'deck_top',),
        checker='OX_RECLAIM'),
     Op('shuffle_into_deck', "OP_SELF_TO_DECK", 35, FAM_CARD, 'this scheme is shuffled into your deck instead of going to the discard',
        section='cards',

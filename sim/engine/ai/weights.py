@@ -14,7 +14,7 @@ from ..codes import (
 from ..control import CTL_MODE0, CTL_W, MODE_EXPERT02, MODE_GREEDY, MODE_STANDARD02, N_WEIGHTS, SCR_DESTS, SCR_PRICE
 from ..core import count_tag_in_pile, n_slots, pile_base, reachable, team_of
 from ..layout import (
-    AI_ACTION, AI_CANCEL, AI_DMG, AI_DRAW, AI_MOVE, AI_OPP_DISCARD, AI_OTHER, AI_RECOVER, AI_SELF_DMG,
+    AI_ACTION, AI_CANCEL, AI_DECK_TOP, AI_DMG, AI_DRAW, AI_MOVE, AI_OPP_DISCARD, AI_OTHER, AI_RECOVER, AI_SELF_DMG,
     C_AI0, C_AI_LIVE, C_BOOST, C_FMASK, C_FORM, C_PROG, C_TAGS, C_VALUE, F_HP, F_KIND, F_LEFT, F_OWNER,
     F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, I_AI0, I_AI_LIVE, I_CA,
     I_CB, I_COND, I_CREF, I_CTAG, I_FLAGS, I_N, I_OP, I_PARG, I_PER, MAX_CARDS, MAX_FIGHTERS, MAX_SPACES, N_FOG, P_ATTACKED,
@@ -126,9 +126,11 @@ def card_price(ctl, p):
 @jit(F(TB, CTL, I, I))
 def fx_worth(tb, ctl, p, c):
     """What the effects of card ``c`` are worth to player ``p`` (value changes and damage to
-    opposing fighters excluded: callers add damage where it applies)."""
+    opposing fighters excluded: callers add damage where it applies). The one-currency AI
+    counts the cards its effects bring into the hand, not those put on top of the deck."""
+    cards = feat(tb, c, AI_DRAW) - (0.0 if frozen(ctl, p) else feat(tb, c, AI_DECK_TOP))
     return (wv(ctl, p, W_FX_SELF_DMG) * feat(tb, c, AI_SELF_DMG)
-            + card_price(ctl, p) * feat(tb, c, AI_DRAW)
+            + card_price(ctl, p) * cards
             + wv(ctl, p, W_FX_OPP_DISCARD) * feat(tb, c, AI_OPP_DISCARD)
             + wv(ctl, p, W_FX_RECOVER) * feat(tb, c, AI_RECOVER) + wv(ctl, p, W_FX_MOVE) * feat(tb, c, AI_MOVE)
             + wv(ctl, p, W_FX_CANCEL) * feat(tb, c, AI_CANCEL) + wv(ctl, p, W_FX_ACTION) * feat(tb, c, AI_ACTION)
@@ -139,7 +141,8 @@ def fx_worth(tb, ctl, p, c):
 def fx_row(tb, ctl, p, r):
     """Like :func:`fx_worth` for one live step ``r`` of a card program (its ``I_AI0 ..`` columns)."""
     x = tb.code[r]
-    return 0.01 * (wv(ctl, p, W_FX_SELF_DMG) * x[I_AI0 + AI_SELF_DMG] + card_price(ctl, p) * x[I_AI0 + AI_DRAW]
+    cards = x[I_AI0 + AI_DRAW] - (0 if frozen(ctl, p) else x[I_AI0 + AI_DECK_TOP])
+    return 0.01 * (wv(ctl, p, W_FX_SELF_DMG) * x[I_AI0 + AI_SELF_DMG] + card_price(ctl, p) * cards
                    + wv(ctl, p, W_FX_OPP_DISCARD) * x[I_AI0 + AI_OPP_DISCARD]
                    + wv(ctl, p, W_FX_RECOVER) * x[I_AI0 + AI_RECOVER] + wv(ctl, p, W_FX_MOVE) * x[I_AI0 + AI_MOVE]
                    + wv(ctl, p, W_FX_CANCEL) * x[I_AI0 + AI_CANCEL] + wv(ctl, p, W_FX_ACTION) * x[I_AI0 + AI_ACTION]
