@@ -210,6 +210,9 @@ def test_duel_explain_shows_the_search():
     assert r.exit_code == 0, r.output
     line = next(x for x in r.output.splitlines() if "samples, lookahead" in x)
     assert "Medusa chooses" in line and "\u00b1" in line and "(8 samples" in line
+    lines = r.output.splitlines()
+    i = next(i for i, x in enumerate(lines) if "Medusa chooses defense card (8 samples, lookahead)" in x)
+    assert "attacks" in lines[i - 1] and "defends with" in lines[i + 1]
 
 
 def test_expert_profiles_and_their_budget_checks(tmp_path):

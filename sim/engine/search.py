@@ -1,7 +1,8 @@
-"""The expert AI: determinized Monte Carlo lookahead at each action decision.
+"""The expert AI: determinized Monte Carlo lookahead at each action decision and defense card.
 
-A player in ``MODE_EXPERT`` (duels) takes its turns through :func:`expert_turn`. At each
-action decision with two or more legal actions it
+In a duel with a player in ``MODE_EXPERT`` (or ``MODE_EXPERT02``) the turns go through
+:func:`expert_turn`. At each of an expert player's action decisions with two or more legal
+actions it
 
 1. scores every legal action as the standard AI does and keeps the best
    ``search_candidates`` (ties: the order of the options);
