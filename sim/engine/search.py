@@ -48,10 +48,11 @@ first choices (the attack card) are exactly what the defender may not know.
 
 **No peeking.** The determinizations are drawn from the multiset of the unseen cards,
 sorted before it is shuffled (at a defense card the attacker's face-down attack card and
-BOOST are among them: cards are chosen face down and revealed together), so they do not depend on how the real cards lie; the search's
-random stream derives from the game seed, the turn, the action and the player (never from
-the game's own generator, whose state would tell the real deck order), and each copy
-plays on with a generator seeded from that stream. A game stays seed-exact, and the game's
+BOOST are among them: cards are chosen face down and revealed together), so they do not
+depend on how the real cards lie; the search's random stream derives from the game seed,
+the turn, the action, the player and the decision kind (never from the game's own
+generator, whose state would tell the real deck order), and each copy plays on with a
+generator seeded from that stream. A game stays seed-exact, and the game's
 own generator is untouched, so paired games still share their shuffles.
 """
 import numpy as np
