@@ -11,9 +11,12 @@ from sim.cli import main
 from sim.content.profiles import ProfileError, get_profile, load_profile
 from sim.engine import layout as L
 from sim.engine.control import CTL_EXPLAIN, CTL_SIZE, EXPLAIN_REC, MODE_EXPERT
-from sim.engine.core import PILE_DECK, PILE_HAND, pile_base
-from sim.engine.rules import action_due, do_action, end_of_turn, finish_turn, legal_actions, take_turn, unpack_action
-from sim.engine.search import search_action
+from sim.engine.core import PILE_DECK, PILE_HAND, can_play, pile_base, rng_seed
+from sim.engine.rules import (
+    action_due, defend, do_action, end_action, end_of_turn, finish_turn, legal_actions, pack_action, start_action,
+    take_turn, unpack_action,
+)
+from sim.engine.search import search_action, search_defense
 from sim.play.match import Match, _control
 from sim.play.narrate import narrate
 from sim.play.scenario import Scenario
@@ -79,6 +82,106 @@ def test_search_decisions_ignore_every_hidden_card(heroes, bf):
     assert searched >= 3
 
 
+def _work():
+    """(wst, w2, wctl, nolog): the search's work arrays."""
+    return (np.zeros(L.STATE_SIZE, np.int64), np.zeros(L.STATE_SIZE, np.int64), np.zeros(CTL_SIZE, np.int64),
+            np.zeros((0, 6), np.int64))
+
+
+def _open_attacks(m, states):
+    """(state, defense options, count) at the defense card of each state's first legal attack
+    with two or more defense options (the attack opened by ``start_action``, the active
+    player's choices, such as King Arthur's face-down BOOST, by the standard AI)."""
+    out = []
+    opts = np.zeros(L.ACTION_OPTS, np.int64)
+    for st in states:
+        st = st.copy()
+        p = int(st[L.G_ACTIVE])
+        action_due(st, p)
+        n = legal_actions(st, m.tables, p, opts)
+        for a in opts[:n]:
+            if unpack_action(int(a))[0] != L.A_ATTACK:
+                continue
+            s2, d = st.copy(), np.zeros(L.CARD_OPTS, np.int64)
+            k = start_action(s2, m.tables, _control(("standard", "standard")), np.zeros((0, L.EV_FIELDS), np.int64),
+                             p, int(a), d)
+            if k >= 2:
+                out.append((s2, d, k))
+                break
+    return out
+
+
+def _search_defense(m, st, d, k):
+    """(chosen card, the explain record of the search) for the defender of the open combat at ``st``."""
+    ctl = _control(("expert", "expert"), explain=4)
+    q = int(st[L.OFF_CB + L.CB_DEF_P])
+    i = search_defense(st.copy(), m.tables, ctl, q, d, k, *_work())
+    rec = ctl[CTL_EXPLAIN + 1:CTL_EXPLAIN + 1 + EXPLAIN_REC].copy() if ctl[CTL_EXPLAIN] else None
+    return int(d[i]), rec
+
+
+def _permute_face_down(m, st, rng):
+    """Everything the defender of the open combat at ``st`` cannot see, dealt again as it may
+    lie: the attacker's hand, deck, face-down attack card and face-down BOOST together, the
+    attack card any of them the attacking fighter may attack with, the BOOST any other, the
+    rest split into the same hand and deck sizes (the attack card's per-card play count moves
+    with it); and the defender's own deck in a new order."""
+    st = st.copy()
+    tb = m.tables
+    o = L.OFF_CB
+    p, a, q = int(st[o + L.CB_ATT_P]), int(st[o + L.CB_ATT_F]), int(st[o + L.CB_DEF_P])
+    hb, db = pile_base(PILE_HAND, p), pile_base(PILE_DECK, p)
+    nh, nd = int(st[L.pslot(p, L.P_HANDN)]), int(st[L.pslot(p, L.P_DECKN)])
+    boost = int(st[o + L.CB_ABOOST])
+    old = int(st[o + L.CB_CARD0])
+    cards = list(st[hb:hb + nh]) + list(st[db:db + nd]) + [old] + ([boost] if boost >= 0 else [])
+    rng.shuffle(cards)
+    legal = [i for i, c in enumerate(cards)
+             if tb.cards[c, L.C_TYPE] in (L.CT_ATTACK, L.CT_VERSATILE) and can_play(st, tb, int(c), a)]
+    card = cards.pop(legal[int(rng.integers(len(legal)))])
+    played = L.OFF_PLAYED + p * L.MAX_HERO_CARDS
+    st[played + tb.cards[old, L.C_LOCAL]] -= 1
+    st[played + tb.cards[card, L.C_LOCAL]] += 1
+    st[o + L.CB_CARD0] = card
+    if boost >= 0:
+        st[o + L.CB_ABOOST] = cards.pop()
+    st[hb:hb + nh], st[db:db + nd] = cards[:nh], cards[nh:]
+    ob = pile_base(PILE_DECK, q)
+    on = int(st[L.pslot(q, L.P_DECKN)])
+    st[ob:ob + on] = rng.permutation(st[ob:ob + on])
+    return st
+
+
+@pytest.mark.parametrize("heroes,bf", [(["king_arthur", "medusa"], "sarpedon"),
+                                       (["sinbad", "sherlock_holmes"], "soho")])
+def test_defense_search_ignores_every_face_down_card(heroes, bf):
+    """At an expert defender's defense card, dealing again what the defender has not seen (the
+    attacker's hand and deck with the face-down attack card and King Arthur's face-down BOOST,
+    the attack card any card the attacking fighter may attack with; the defender's own deck)
+    changes neither the chosen card nor any candidate's mean value and standard error: the
+    defender does not learn the attack card before the reveal."""
+    m, states = _positions(heroes, bf, 24, seed=6)
+    rng = np.random.default_rng(11)
+    searched = boosted = swapped = 0
+    for st, d, k in _open_attacks(m, states):
+        chosen, rec = _search_defense(m, st, d, k)
+        if rec is None:
+            continue
+        searched += 1
+        assert rec[1] == L.D_DEFENSE and rec[2] == st[L.OFF_CB + L.CB_DEF_P] and chosen in d[:k]
+        boosted += st[L.OFF_CB + L.CB_ABOOST] >= 0
+        for _ in range(2):
+            st2 = _permute_face_down(m, st, rng)
+            assert not np.array_equal(st2, st)
+            swapped += st2[L.OFF_CB + L.CB_CARD0] != st[L.OFF_CB + L.CB_CARD0]
+            chosen2, rec2 = _search_defense(m, st2, d, k)
+            assert chosen2 == chosen
+            np.testing.assert_array_equal(rec2, rec)
+    assert searched >= 4 and swapped >= 2
+    if heroes[0] == "king_arthur":
+        assert boosted >= 1
+
+
 def test_expert_games_are_seed_exact_and_match_the_fast_path():
     """The same seed gives the same expert game; play and play_many agree on the result."""
     m = Match(["king_arthur", "alice"], "sarpedon")
@@ -107,6 +210,9 @@ def test_duel_explain_shows_the_search():
     assert r.exit_code == 0, r.output
     line = next(x for x in r.output.splitlines() if "samples, lookahead" in x)
     assert "Medusa chooses" in line and "\u00b1" in line and "(8 samples" in line
+    lines = r.output.splitlines()
+    i = next(i for i, x in enumerate(lines) if "Medusa chooses defense card (8 samples, lookahead)" in x)
+    assert "attacks" in lines[i - 1] and "defends with" in lines[i + 1]
 
 
 def test_expert_profiles_and_their_budget_checks(tmp_path):
@@ -240,3 +346,51 @@ def test_expert_keeps_a_defense_card_for_the_counter_attack():
         outcome[mode] = (first, kept, int(after[L.fslot(hyde, L.F_STATUS)]), int(after[L.fslot(hyde, L.F_HP)]))
     assert outcome["standard"] == (("attack", "Duality of Man"), False, L.FS_DEFEATED, 0)
     assert outcome["expert"] == (("maneuver", None), True, L.FS_IN_PLAY, 2)
+
+
+def test_expert_keeps_its_defense_card_for_the_hero():
+    """Geralt (one more action to come) attacks Dr. Watson (3 health) with a face-down card;
+    Holmes, next to Geralt too, has 3 health and Study Methods is Sherlock's only card. Each
+    attack card Geralt may hold (Damn, You're Ugly, Disciplined Duelist) defeats Holmes
+    undefended and leaves him at 1 health against Study Methods. The standard AI scores this
+    combat alone and saves Watson with the card; Geralt's second action then defeats Holmes.
+    The lookahead sees that second attack in every sample, lets Watson fall and keeps the card:
+    Holmes survives Geralt's turn at 1 health."""
+    sc = Scenario({
+        "battlefield": "marmoreal",
+        "actions": 1,
+        "players": [
+            {"hero": "geralt_of_rivia",
+             "fighters": {"Geralt of Rivia": {"space": "M25", "health": 16}, "Dandelion": {"space": "M01", "health": 1}},
+             "hand": ["Damn, You're Ugly", "Damn, You're Ugly", "Disciplined Duelist", "Wolf Medallion"],
+             "deck": ["Damn, You're Ugly", "Disciplined Duelist", "Disciplined Duelist", "Wolf Medallion"],
+             "discard": ["Igni", "Igni", "Sword of Steel", "Sword of Steel", "Riposte", "Riposte", "Yrden", "Yrden",
+                         "Yrden", "Rend", "Rend", "Rend", "Annoying Tune", "Annoying Tune", "Annoying Tune",
+                         "Plot Twist", "Plot Twist", "Plot Twist", "Witcher Senses", "Witcher Senses", "Blizzard",
+                         "Blizzard"]},
+            {"hero": "sherlock_holmes",
+             "fighters": {"Sherlock Holmes": {"space": "M21", "health": 3}, "Dr. Watson": {"space": "M26", "health": 3}},
+             "hand": ["Study Methods"],
+             "deck": ["Feint", "Counterpunch", "Deduce Strategy", "Confirm Suspicion", "Master of Disguise"]},
+        ],
+    })
+    m, tb = sc.match, sc.match.tables
+    holmes, watson = sc.fighter("Sherlock Holmes"), sc.fighter("Dr. Watson")
+    attack = pack_action(L.A_ATTACK, sc.fighter("Geralt of Rivia"), watson, sc.card(0, "Damn, You're Ugly"))
+    outcome = {}
+    for mode in ("standard", "expert"):
+        st, d = sc.st.copy(), np.zeros(L.CARD_OPTS, np.int64)
+        k = start_action(st, tb, _control(("standard", "standard")), np.zeros((0, L.EV_FIELDS), np.int64), 0,
+                         attack, d)
+        assert sorted(m.content.card_names[c] if c >= 0 else "none" for c in d[:k]) == ["Study Methods", "none"]
+        ctl = _control((mode, mode))
+        card = defend(st, tb, ctl, d, k) if mode == "standard" else int(d[search_defense(st, tb, ctl, 1, d, k, *_work())])
+        rest = _control(("standard", "standard"))
+        log = np.zeros((0, L.EV_FIELDS), np.int64)
+        end_action(st, tb, rest, log, card)
+        rng_seed(st, 3)
+        finish_turn(st, tb, rest, log, 0)
+        outcome[mode] = (m.content.card_names[card] if card >= 0 else None, int(st[L.fslot(watson, L.F_STATUS)]),
+                         int(st[L.fslot(holmes, L.F_STATUS)]), int(st[L.fslot(holmes, L.F_HP)]), int(st[L.G_OVER]))
+    assert outcome["standard"] == ("Study Methods", L.FS_IN_PLAY, L.FS_DEFEATED, 0, 1)
+    assert outcome["expert"] == (None, L.FS_DEFEATED, L.FS_IN_PLAY, 1, 0)

@@ -247,18 +247,20 @@ def defense_options(st, tb, q, t, out):
     return n + 1
 
 
-@jit(V(ST, TB, CTL, LOG, I, I, I, I))
-def do_attack(st, tb, ctl, log, p, a, t, card):
-    """Attack: fighter ``a`` attacks fighter ``t`` with ``card``; resolve combat.
+@jit(I(ST, TB, CTL, A1, I))
+def defend(st, tb, ctl, opts, n):
+    """The defense card (id, or -1 for none) the defender of the open combat picks among
+    ``opts[:n]`` (:func:`open_attack`'s options), asked with ``decide``."""
+    return opts[decide(st, tb, ctl, D_DEFENSE, st[OFF_CB + CB_DEF_P], opts, n)]
 
-    Order: attack card (and King Arthur's face-down BOOST), optional defense
-    card, IMMEDIATELY, DURING COMBAT (defender first in each), combat damage
-    and the combat winner (attacker wins only with >= 1 damage from the
-    attack itself), AFTER COMBAT (defender first), other after-combat effects
-    (an ongoing scheme's draw), then both cards to the discard piles. An
-    effect that ends the turn skips everything after it but the discards.
-    Sources: Battle of Legends Vol. 1 "Combat and damage"; Cobble & Fog
-    "Resolve Combat"; cases R01, R02, R04, R05, R07, R08, R57, R73.
+
+@jit(I(ST, TB, CTL, LOG, I, I, I, I, A1))
+def open_attack(st, tb, ctl, log, p, a, t, card, opts):
+    """:func:`do_attack` up to the defense card: the attack card played face down (and King
+    Arthur's face-down BOOST); returns how many defense options it wrote to ``opts`` (int64,
+    >= CARD_OPTS; the defender's cards, then -1 for none; >= 1). The state then holds the
+    whole combat (``OFF_CB``): :func:`close_attack` resolves it from the defender's card,
+    also in a copy of the state (the expert's defense search, ``sim.engine.search``).
     """
     o = OFF_CB
     for i in range(CB_FIELDS):
@@ -286,9 +288,20 @@ def do_attack(st, tb, ctl, log, p, a, t, card):
             pile_take(st, PILE_HAND, p, b)
             st[o + CB_ABOOST] = b
             log_ev(st, log, EV_BOOST, p, b, 1, tb.cards[b, C_BOOST], 0)
-    opts = stack_i64(CARD_OPTS)
-    n = defense_options(st, tb, q, t, opts)
-    d = opts[decide(st, tb, ctl, D_DEFENSE, q, opts, n)]
+    return defense_options(st, tb, q, t, opts)
+
+
+@jit(V(ST, TB, CTL, LOG, I))
+def close_attack(st, tb, ctl, log, d):
+    """The rest of the combat :func:`open_attack` opened, from the defender's card ``d`` (-1:
+    none): the reveal, the effects, damage, the discards (see :func:`do_attack`). Reads the
+    attack from the state only (``OFF_CB``)."""
+    o = OFF_CB
+    p = st[o + CB_ATT_P]
+    q = st[o + CB_DEF_P]
+    a = st[o + CB_ATT_F]
+    t = st[o + CB_DEF_F]
+    card = st[o + CB_CARD0]
     st[o + CB_PRINTED0] = tb.cards[card, C_VALUE]
     if d >= 0:
         pile_take(st, PILE_HAND, q, d)
@@ -349,18 +362,56 @@ def do_attack(st, tb, ctl, log, p, a, t, card):
         st[pslot(p, P_HERO_ATTACKED)] = 1
 
 
+@jit(V(ST, TB, CTL, LOG, I, I, I, I))
+def do_attack(st, tb, ctl, log, p, a, t, card):
+    """Attack: fighter ``a`` attacks fighter ``t`` with ``card``; resolve combat.
+
+    Order: attack card (and King Arthur's face-down BOOST), optional defense
+    card, IMMEDIATELY, DURING COMBAT (defender first in each), combat damage
+    and the combat winner (attacker wins only with >= 1 damage from the
+    attack itself), AFTER COMBAT (defender first), other after-combat effects
+    (an ongoing scheme's draw), then both cards to the discard piles. An
+    effect that ends the turn skips everything after it but the discards.
+    Sources: Battle of Legends Vol. 1 "Combat and damage"; Cobble & Fog
+    "Resolve Combat"; cases R01, R02, R04, R05, R07, R08, R57, R73.
+    """
+    opts = stack_i64(CARD_OPTS)
+    n = open_attack(st, tb, ctl, log, p, a, t, card, opts)
+    close_attack(st, tb, ctl, log, defend(st, tb, ctl, opts, n))
+
+
+@jit(I(ST, TB, CTL, LOG, I, I, A1))
+def start_action(st, tb, ctl, log, p, action, opts):
+    """:func:`do_action` up to an attack's defense card: an attack stops there (returns
+    :func:`open_attack`'s option count, >= 1, options in ``opts``; finish it with
+    :func:`end_action`); a maneuver or a scheme is performed whole (returns 0)."""
+    kind, g, t, card = unpack_action(action)
+    log_ev(st, log, EV_ACTION, p, kind, st[G_ACTION_NO], 0, 0)
+    if kind == A_ATTACK:
+        return open_attack(st, tb, ctl, log, p, g, t, card, opts)
+    if kind == A_MANEUVER:
+        do_maneuver(st, tb, ctl, log, p)
+    else:
+        do_scheme(st, tb, ctl, log, p, g, card)
+    check_end(st, tb, log)
+    return 0
+
+
+@jit(V(ST, TB, CTL, LOG, I))
+def end_action(st, tb, ctl, log, d):
+    """The rest of the attack action :func:`start_action` stopped at its defense card, with
+    the defender's card ``d`` (-1: none)."""
+    close_attack(st, tb, ctl, log, d)
+    check_end(st, tb, log)
+
+
 @jit(V(ST, TB, CTL, LOG, I, I))
 def do_action(st, tb, ctl, log, p, action):
     """Perform one packed action (see :func:`pack_action`) for player ``p``."""
-    kind, g, t, card = unpack_action(action)
-    log_ev(st, log, EV_ACTION, p, kind, st[G_ACTION_NO], 0, 0)
-    if kind == A_MANEUVER:
-        do_maneuver(st, tb, ctl, log, p)
-    elif kind == A_SCHEME:
-        do_scheme(st, tb, ctl, log, p, g, card)
-    else:
-        do_attack(st, tb, ctl, log, p, g, t, card)
-    check_end(st, tb, log)
+    opts = stack_i64(CARD_OPTS)
+    n = start_action(st, tb, ctl, log, p, action, opts)
+    if n > 0:
+        end_action(st, tb, ctl, log, defend(st, tb, ctl, opts, n))
 
 
 @jit(V(ST, TB, CTL, LOG, I))

@@ -1,7 +1,8 @@
-"""The expert AI: determinized Monte Carlo lookahead at each action decision.
+"""The expert AI: determinized Monte Carlo lookahead at each action decision and defense card.
 
-A player in ``MODE_EXPERT`` (duels) takes its turns through :func:`expert_turn`. At each
-action decision with two or more legal actions it
+In a duel with a player in ``MODE_EXPERT`` (or ``MODE_EXPERT02``) the turns go through
+:func:`expert_turn`. At each of an expert player's action decisions with two or more legal
+actions it
 
 1. scores every legal action as the standard AI does and keeps the best
    ``search_candidates`` (ties: the order of the options);
@@ -18,23 +19,40 @@ action decision with two or more legal actions it
 The start of an expert player's turn is searched the same way when it asks a "may" (Jekyll's
 transformation, Medusa's gaze): both answers are played out (:func:`search_start`).
 
-Every other decision of an expert player (defense, BOOST, destinations, effect choices) is
-the standard AI's; the standard AI plans a maneuver's moves when it scores the actions, so
-the maneuver a search picks moves where the standard plan puts it.
+The defense card of an ``expert`` player (not ``expert-0.2``) is searched the same way
+(:func:`search_defense`): the standard AI's best few defense options (a card or none), each
+played out from the defense decision, the rest of the attacker's turn, then
+``search_horizon`` turns; the determinization also deals the attacker's face-down cards
+again (:func:`deal_attack`). Every other decision of an expert player (BOOST, destinations,
+effect choices) is the standard AI's; the standard AI plans a maneuver's moves when it scores
+the actions, so the maneuver a search picks moves where the standard plan puts it.
 
 **Where the search resumes.** The engine asks decisions from inside nested rule calls, so
-a copied state cannot resume mid-action. Between two actions, though, the state array is
-the whole game (the turn's loop holds only the player): the search copies the state there,
-applies a candidate with :func:`sim.engine.rules.do_action` and continues the copy with
-:func:`sim.engine.rules.finish_turn` and ``take_turn``. Searching inside an action (a
-defense card, a BOOST) would need a resumable engine or replays with preset choices; it is
-not done.
+a copied state cannot resume at just any decision. It can where the rest of the rules read
+everything from the state array:
+
+* between two actions (the turn's loop holds only the player): the search copies the state
+  there, applies a candidate with :func:`sim.engine.rules.do_action` and continues the copy
+  with :func:`sim.engine.rules.finish_turn` and ``take_turn``;
+* at an attack action's defense card: the rules split the action there
+  (:func:`sim.engine.rules.start_action` up to the defense card, ``end_action`` from it),
+  and the open combat is in the state (``OFF_CB``: the fighters, the face-down cards), so a
+  copy resumes with ``end_action`` and the candidate card. The turns of a duel with an
+  ``expert`` player go through :func:`expert_turn`, which plays each action that way
+  (:func:`play_action`). An attack made by a card's effect, inside another action, is not
+  searched (the standard AI defends).
+
+Replaying from the start of the action with a preset script of the choices made so far
+would also reach any decision, but each sample would replay the action, and the replay's
+first choices (the attack card) are exactly what the defender may not know.
 
 **No peeking.** The determinizations are drawn from the multiset of the unseen cards,
-sorted before it is shuffled, so they do not depend on how the real cards lie; the search's
-random stream derives from the game seed, the turn, the action and the player (never from
-the game's own generator, whose state would tell the real deck order), and each copy
-plays on with a generator seeded from that stream. A game stays seed-exact, and the game's
+sorted before it is shuffled (at a defense card the attacker's face-down attack card and
+BOOST are among them: cards are chosen face down and revealed together), so they do not
+depend on how the real cards lie; the search's random stream derives from the game seed,
+the turn, the action, the player and the decision kind (never from the game's own
+generator, whose state would tell the real deck order), and each copy plays on with a
+generator seeded from that stream. A game stays seed-exact, and the game's
 own generator is untouched, so paired games still share their shuffles.
 """
 import numpy as np
@@ -42,23 +60,27 @@ from numba import types
 
 from .sigs import A1, B, CTL, F, f64_view, FA1, I, jit, LOG, ST, stack_i64, TB, V
 from .codes import (
-    D_ACTION, D_MAY, FS_DEFEATED, FS_UNUSED, MODE_EXPERT, MODE_EXPERT02, MODE_STANDARD, MODE_STANDARD02, PILE_DECK,
-    PILE_HAND, TURN_CAP_WINNER,
+    CT_ATTACK, CT_VERSATILE, D_ACTION, D_DEFENSE, D_MAY, FS_DEFEATED, FS_UNUSED, MODE_EXPERT, MODE_EXPERT02,
+    MODE_STANDARD, MODE_STANDARD02, PILE_DECK, PILE_HAND, TURN_CAP_WINNER,
 )
 from .control import (
     CTL_CTX_OP, CTL_MODE0, CTL_PRESET, CTL_SCRATCH, CTL_SIZE,
     EXPLAIN_TOP, N_DECISIONS, SCR_SCORES,
 )
-from .core import mix32, pile_base, rng_seed, team_of
+from .core import can_play, mix32, pile_base, rng_seed, team_of
 from .layout import (
-    ACTION_OPTS, F_HP, F_KIND, F_MAXHP, F_OWNER, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, G_ACTIVE,
-    G_DECISIONS, G_LOGN, G_NPLAYERS, G_OVER, G_SEED, G_TURN, G_WINNER, MAX_CARDS, P_DECKN, P_HANDN, pslot,
-    STATE_SIZE,
+    ACTION_OPTS, C_LOCAL, C_TYPE, C_VALUE, CARD_OPTS, CB_ABOOST, CB_ATT_F, CB_ATT_P, CB_CARD0, CB_DEF_P,
+    F_HP, F_KIND, F_MAXHP, F_OWNER, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, G_ACTIVE,
+    G_DECISIONS, G_LOGN, G_NPLAYERS, G_OVER, G_SEED, G_TURN, G_WINNER, MAX_CARDS, MAX_HERO_CARDS, OFF_CB,
+    OFF_PLAYED, P_DECKN, P_HANDN, pslot, STATE_SIZE,
 )
-from .rules import action_due, begin_turn, do_action, end_of_turn, finish_turn, legal_actions, take_turn
+from .rules import (
+    action_due, begin_turn, defend, do_action, end_action, end_of_turn, finish_turn, legal_actions, start_action,
+    take_turn,
+)
 from .policy import decide
 from .ai.choices import score_actions
-from .ai.decide import explain_record
+from .ai.decide import ai_scores, explain_record
 from .ai.position import reset_plans
 from .ai.weights import (
     scratch_f1, W_DMG_HERO, W_DMG_SK, W_EVAL_CARD, W_HERO_LOW, W_HP_LOW, W_HP_OWN, W_HP_SK, W_KILL_SK,
@@ -67,7 +89,8 @@ from .ai.weights import (
 
 MAX_CANDIDATES = 16    # most candidate actions a profile may ask for (profiles check it)
 MAX_SAMPLES = 256      # most determinizations per decision
-_FBUF = 4 * MAX_CANDIDATES   # float work space of search_action: sums, squares, means, errors
+_FBUF = 4 * MAX_CANDIDATES   # float work space of search_options: sums, squares, means, errors
+_DEAL_TRIES = 16             # deal_attack's deals of a hand holding a card the attacker may attack with
 _TMP = 2 * MAX_CARDS         # determinize's work space: one opponent's hand and deck
 
 
@@ -129,6 +152,82 @@ def determinize(st, p, r, tmp):
             st[hb + i] = tmp[i]
         for i in range(nd):
             st[db + i] = tmp[nh + i]
+
+
+@jit(I(ST, TB, A1, I, I, I))
+def best_attack_card(st, tb, cards, n, a, first):
+    """Index in ``cards[first:n]`` of the card of highest printed value that fighter ``a``
+    may attack with (an attack or versatile card it may play; ties: the first); -1 if none."""
+    best = -1
+    for i in range(first, n):
+        c = cards[i]
+        ty = tb.cards[c, C_TYPE]
+        if ((ty == CT_ATTACK or ty == CT_VERSATILE) and can_play(st, tb, c, a)
+                and (best < 0 or tb.cards[c, C_VALUE] > tb.cards[cards[best], C_VALUE])):
+            best = i
+    return best
+
+
+@jit(V(ST, TB, A1, A1))
+def deal_attack(st, tb, r, tmp):
+    """Deal the face-down cards of the combat open in ``st`` (an attack at its defense card)
+    again, as the defender sees them (stream ``r``; ``tmp``: int64 scratch of 2 * MAX_CARDS).
+
+    The attack card (and King Arthur's face-down BOOST) go back among the attacker's hand and
+    deck; a hand one card larger (two with the BOOST) is dealt from them at random, again
+    until it holds a card the attacking fighter may attack with (at most ``_DEAL_TRIES``
+    deals; then the best such card of the rest is swapped in); the attack card is its best such
+    card by printed value (the attacker's likely card, as the standard AI's defense score
+    assumes), the BOOST a random other card of it, the rest the hand and the deck (the same
+    sizes). The attack card's per-card play count (``OFF_PLAYED``) moves with it. The rules
+    of play: both combat cards are chosen face down and revealed together (Battle of Legends
+    Vol. 1, "Combat and damage")."""
+    o = OFF_CB
+    p = st[o + CB_ATT_P]
+    a = st[o + CB_ATT_F]
+    boosted = st[o + CB_ABOOST] >= 0
+    nh = st[pslot(p, P_HANDN)]
+    nd = st[pslot(p, P_DECKN)]
+    hb = pile_base(PILE_HAND, p)
+    db = pile_base(PILE_DECK, p)
+    played = OFF_PLAYED + p * MAX_HERO_CARDS
+    st[played + tb.cards[st[o + CB_CARD0], C_LOCAL]] -= 1
+    n = 0
+    for i in range(nh):
+        tmp[n] = st[hb + i]
+        n += 1
+    for i in range(nd):
+        tmp[n] = st[db + i]
+        n += 1
+    tmp[n] = st[o + CB_CARD0]
+    n += 1
+    if boosted:
+        tmp[n] = st[o + CB_ABOOST]
+        n += 1
+    dealt = nh + (2 if boosted else 1)
+    best = -1
+    for _t in range(_DEAL_TRIES):
+        deal_unseen(tmp, 0, n, r)
+        best = best_attack_card(st, tb, tmp, dealt, a, 0)
+        if best >= 0:
+            break
+    if best < 0:   # (unlikely hands: the best card of the rest of the pool it may attack with, into the hand)
+        i = best_attack_card(st, tb, tmp, n, a, dealt)
+        best = dealt - 1
+        if i >= 0:   # (always: the real attack card is among them)
+            x = tmp[i]
+            tmp[i] = tmp[best]
+            tmp[best] = x
+    card = tmp[best]
+    tmp[best] = tmp[dealt - 1]   # the rest of the dealt hand keeps its random order
+    st[o + CB_CARD0] = card
+    st[played + tb.cards[card, C_LOCAL]] += 1
+    if boosted:
+        st[o + CB_ABOOST] = tmp[dealt - 2]
+    for i in range(nh):
+        st[hb + i] = tmp[i]
+    for i in range(nd):
+        st[db + i] = tmp[dealt + i]
 
 
 @jit(F(F, F, F, F))
@@ -216,11 +315,11 @@ def budget(ctl, p):
             max(0, int(wv(ctl, p, W_SEARCH_HORIZON) + 0.5)))
 
 
-@jit(F(ST, TB, CTL, LOG, I, I, CTL))
-def play_out(w2, tb, wctl, nolog, p, horizon, ctl):
-    """Play the copy ``w2`` on from between two of ``p``'s actions (the rest of the turn, then
-    ``horizon`` turns) with ``wctl``'s policies; its :func:`evaluate` for ``p`` (``ctl``'s weights)."""
-    finish_turn(w2, tb, wctl, nolog, p)
+@jit(F(ST, TB, CTL, LOG, I, I, I, CTL))
+def play_out(w2, tb, wctl, nolog, mover, p, horizon, ctl):
+    """Play the copy ``w2`` on from between two of ``mover``'s actions (the rest of the turn,
+    then ``horizon`` turns) with ``wctl``'s policies; its :func:`evaluate` for ``p`` (``ctl``'s weights)."""
+    finish_turn(w2, tb, wctl, nolog, mover)
     for _h in range(horizon):
         if w2[G_OVER] != 0:
             break
@@ -280,7 +379,7 @@ def search_start(st, tb, ctl, p, wst, w2, wctl, nolog):
             wctl[CTL_PRESET + D_MAY] = yes + 2
             q = begin_turn(w2, tb, wctl, nolog)
             wctl[CTL_PRESET + D_MAY] = 0
-            v = play_out(w2, tb, wctl, nolog, q, horizon, ctl)
+            v = play_out(w2, tb, wctl, nolog, q, q, horizon, ctl)
             if yes == 1:
                 tot1 += v
             else:
@@ -288,11 +387,11 @@ def search_start(st, tb, ctl, p, wst, w2, wctl, nolog):
     return 1 if tot1 >= tot0 else 0
 
 
-@jit(V(CTL, I, I, I, A1, A1, I, FA1, FA1, I))
-def explain_search(ctl, logn, p, n, opts, cand, nc, mean, se, samples):
-    """Record a search in the explain buffer (if ``ctl`` has one): the candidates best
-    first, each with its mean value and standard error (x 1000), and the samples."""
-    base = explain_record(ctl, logn, D_ACTION, p, n, samples)
+@jit(V(CTL, I, I, I, I, A1, A1, I, FA1, FA1, I))
+def explain_search(ctl, logn, kind, p, n, opts, cand, nc, mean, se, samples):
+    """Record a search of decision ``kind`` in the explain buffer (if ``ctl`` has one): the
+    candidates best first, each with its mean value and standard error (x 1000), and the samples."""
+    base = explain_record(ctl, logn, kind, p, n, samples)
     if base < 0:
         return
     order = stack_i64(MAX_CANDIDATES)
@@ -314,27 +413,28 @@ def explain_search(ctl, logn, p, n, opts, cand, nc, mean, se, samples):
     ctl[base + 4] = shown
 
 
-@jit(I(ST, TB, CTL, I, A1, I, A1, A1, A1, LOG))
-def search_action(st, tb, ctl, p, opts, n, wst, w2, wctl, nolog):
-    """Index (0..n-1) of the action the expert player ``p`` takes among ``opts[:n]``
-    (packed actions, ``n`` >= 2), by determinized lookahead (module docstring).
+@jit(I(ST, TB, CTL, I, I, A1, I, FA1, A1, A1, A1, LOG))
+def search_options(st, tb, ctl, kind, p, opts, n, scores, wst, w2, wctl, nolog):
+    """Index (0..n-1) of the option player ``p`` takes among ``opts[:n]`` at decision ``kind``
+    by determinized lookahead (module docstring), ``scores[:n]`` (float64) being the standard
+    AI's scores of them: its best ``search_candidates`` are played out.
 
-    ``wst``, ``w2``: int64 (STATE_SIZE,) work states; ``wctl``: int64 (CTL_SIZE,) work
-    control array (its first part is overwritten with ``ctl``'s); ``nolog``: a log with 0
-    rows. Reads the real state only for what ``p`` may know (see :func:`determinize`).
+    ``kind``: ``D_ACTION`` (``st`` between two of ``p``'s actions, the options packed actions)
+    or ``D_DEFENSE`` (``st`` at the defense card of an attack on ``p``'s fighter, stopped by
+    :func:`sim.engine.rules.start_action`; the options card ids or -1). ``wst``, ``w2``: int64
+    (STATE_SIZE,) work states; ``wctl``: int64 (CTL_SIZE,) work control array (its first part
+    is overwritten with ``ctl``'s); ``nolog``: a log with 0 rows. Reads the real state only for
+    what ``p`` may know (see :func:`determinize`, :func:`deal_attack`).
     """
     samples, c, horizon = budget(ctl, p)
-    scores = scratch_f1(ctl, SCR_SCORES, n)
-    for j in range(n):
-        scores[j] = 0.0
-    score_actions(st, tb, ctl, p, opts, n, scores)   # (also leaves the standard maneuver plan in ctl)
     cand = stack_i64(MAX_CANDIDATES)
     nc = top_candidates(scores, n, cand, c)
     if nc == 1:
         return cand[0]
     rollout_control(wctl, ctl, st[G_NPLAYERS], p)
     r = stack_i64(1)
-    r[0] = search_seed(st, p)
+    r[0] = search_seed(st, p) ^ (kind << 1)   # (still odd; D_ACTION's stream is release 0.2's)
+    mover = p if kind == D_ACTION else st[G_ACTIVE]
     tmp = stack_i64(_TMP)
     fbuf = stack_i64(_FBUF)
     tot = f64_view(fbuf, 0, MAX_CANDIDATES)
@@ -347,11 +447,16 @@ def search_action(st, tb, ctl, p, opts, n, wst, w2, wctl, nolog):
     for _k in range(samples):
         copy_into(wst, st, STATE_SIZE)
         determinize(wst, p, r, tmp)
+        if kind == D_DEFENSE:
+            deal_attack(wst, tb, r, tmp)
         seed = srng_next(r)
         for j in range(nc):
             start_copy(w2, wst, seed, wctl)
-            do_action(w2, tb, wctl, nolog, p, opts[cand[j]])
-            v = play_out(w2, tb, wctl, nolog, p, horizon, ctl)
+            if kind == D_DEFENSE:
+                end_action(w2, tb, wctl, nolog, opts[cand[j]])
+            else:
+                do_action(w2, tb, wctl, nolog, p, opts[cand[j]])
+            v = play_out(w2, tb, wctl, nolog, mover, p, horizon, ctl)
             tot[j] += v
             sq[j] += v * v
     best = 0
@@ -361,8 +466,58 @@ def search_action(st, tb, ctl, p, opts, n, wst, w2, wctl, nolog):
         se[j] = np.sqrt(max(var, 0.0) / samples) if samples > 1 else 0.0
         if mean[j] > mean[best]:
             best = j
-    explain_search(ctl, st[G_LOGN], p, n, opts, cand, nc, mean, se, samples)
+    explain_search(ctl, st[G_LOGN], kind, p, n, opts, cand, nc, mean, se, samples)
     return cand[best]
+
+
+@jit(I(ST, TB, CTL, I, A1, I, A1, A1, A1, LOG))
+def search_action(st, tb, ctl, p, opts, n, wst, w2, wctl, nolog):
+    """Index (0..n-1) of the action the expert player ``p`` takes among ``opts[:n]``
+    (packed actions, ``n`` >= 2), by :func:`search_options` over the standard AI's action
+    scores. Arrays as :func:`search_options`'s."""
+    scores = scratch_f1(ctl, SCR_SCORES, n)
+    for j in range(n):
+        scores[j] = 0.0
+    score_actions(st, tb, ctl, p, opts, n, scores)   # (also leaves the standard maneuver plan in ctl)
+    return search_options(st, tb, ctl, D_ACTION, p, opts, n, scores, wst, w2, wctl, nolog)
+
+
+@jit(I(ST, TB, CTL, I, A1, I, A1, A1, A1, LOG))
+def search_defense(st, tb, ctl, q, opts, n, wst, w2, wctl, nolog):
+    """Index (0..n-1) of the defense card (``opts[:n]``: card ids, -1 for none; ``n`` >= 2)
+    the expert player ``q`` plays at the open combat of ``st`` (an attack action stopped at
+    its defense card by :func:`sim.engine.rules.start_action`), by :func:`search_options` over
+    the standard AI's defense scores. The attack card is not read: it is dealt again with the
+    attacker's unseen cards (:func:`deal_attack`). Arrays as :func:`search_options`'s."""
+    scores = scratch_f1(ctl, SCR_SCORES, n)
+    ai_scores(st, tb, ctl, D_DEFENSE, q, opts, n, scores)
+    return search_options(st, tb, ctl, D_DEFENSE, q, opts, n, scores, wst, w2, wctl, nolog)
+
+
+@jit(B(ST, CTL, I))
+def searches_defense(st, ctl, q):
+    """Player ``q`` plays ``expert`` or ``expert-deep`` (not the frozen ``expert-0.2``) in a
+    duel: the defense cards of its fighters are searched."""
+    return st[G_NPLAYERS] == 2 and ctl[CTL_MODE0 + q] == MODE_EXPERT
+
+
+@jit(V(ST, TB, CTL, LOG, I, I, A1, A1, A1, LOG))
+def play_action(st, tb, ctl, log, p, action, wst, w2, wctl, nolog):
+    """:func:`sim.engine.rules.do_action` for player ``p``, an attack's defense card picked by
+    :func:`search_defense` when the defender searches it (:func:`searches_defense`), has two
+    or more options and no scenario preset fixes it; else by ``decide``. Arrays as
+    :func:`search_options`'s."""
+    dopts = stack_i64(CARD_OPTS)
+    n = start_action(st, tb, ctl, log, p, action, dopts)
+    if n == 0:
+        return
+    q = st[OFF_CB + CB_DEF_P]
+    if n >= 2 and searches_defense(st, ctl, q) and ctl[CTL_PRESET + D_DEFENSE] == 0 and st[G_OVER] == 0:
+        st[G_DECISIONS] += 1   # (counted as decide counts the others)
+        d = dopts[search_defense(st, tb, ctl, q, dopts, n, wst, w2, wctl, nolog)]
+    else:
+        d = defend(st, tb, ctl, dopts, n)
+    end_action(st, tb, ctl, log, d)
 
 
 @jit(B(ST, CTL))
@@ -375,15 +530,18 @@ def expert_to_move(st, ctl):
 
 @jit(V(ST, TB, CTL, LOG))
 def expert_turn(st, tb, ctl, log):
-    """:func:`sim.engine.rules.take_turn` for an expert player: the same turn, each action
-    with two or more legal choices picked by :func:`search_action` (unless a scenario preset
-    fixes it), every other decision by ``decide``."""
+    """:func:`sim.engine.rules.take_turn` in a duel with an expert player: the same turn, with
+    the active player's start-of-turn "may" (:func:`search_start`) and each action with two
+    or more legal choices (:func:`search_action`) searched if it plays the expert AI (unless a
+    scenario preset fixes them), each action played by :func:`play_action` (an expert
+    defender's card searched), every other decision by ``decide``."""
     wst = np.empty(STATE_SIZE, np.int64)
     w2 = np.empty(STATE_SIZE, np.int64)
     wctl = np.empty(CTL_SIZE, np.int64)
     nolog = np.zeros((0, 6), np.int64)
+    searching = expert_to_move(st, ctl)
     may = -1
-    if ctl[CTL_PRESET + D_MAY] == 0 and st[G_OVER] == 0:
+    if searching and ctl[CTL_PRESET + D_MAY] == 0 and st[G_OVER] == 0:
         may = search_start(st, tb, ctl, st[G_ACTIVE], wst, w2, wctl, nolog)
         if may >= 0:
             ctl[CTL_PRESET + D_MAY] = may + 2   # (the first "may" of the turn's start takes it)
@@ -394,21 +552,22 @@ def expert_turn(st, tb, ctl, log):
     while action_due(st, p):
         n = legal_actions(st, tb, p, opts)
         ctl[CTL_CTX_OP] = -1
-        if n >= 2 and ctl[CTL_PRESET + D_ACTION] == 0 and st[G_OVER] == 0:
+        if searching and n >= 2 and ctl[CTL_PRESET + D_ACTION] == 0 and st[G_OVER] == 0:
             st[G_DECISIONS] += 1   # (counted as decide counts the others)
             i = search_action(st, tb, ctl, p, opts, n, wst, w2, wctl, nolog)
         else:
             i = decide(st, tb, ctl, D_ACTION, p, opts, n)
-        do_action(st, tb, ctl, log, p, opts[i])
+        play_action(st, tb, ctl, log, p, opts[i], wst, w2, wctl, nolog)
     if st[G_OVER] == 0:
         end_of_turn(st, tb, ctl, log, p)
 
 
 @jit(V(ST, TB, CTL, LOG))
 def play_turn(st, tb, ctl, log):
-    """One turn of the active player: :func:`expert_turn` for an expert in a duel, else
+    """One turn of the active player: :func:`expert_turn` in a duel where the active player
+    plays the expert AI or the other one searches its defense cards, else
     :func:`sim.engine.rules.take_turn`."""
-    if expert_to_move(st, ctl):
+    if expert_to_move(st, ctl) or searches_defense(st, ctl, 1 - st[G_ACTIVE]):
         expert_turn(st, tb, ctl, log)
     else:
         take_turn(st, tb, ctl, log)

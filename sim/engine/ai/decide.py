@@ -111,14 +111,12 @@ def explain(ctl, logn, kind, p, chosen, opts, n, scores):
     ctl[base + 4] = shown
 
 
-@jit(I(ST, TB, CTL, I, I, A1, I))
-def ai_decide(st, tb, ctl, kind, p, opts, n):
-    """Index of the option the scripted AI (standard or greedy) picks; ``n`` >= 2."""
-    if n > MAX_SCR_SCORES:   # (no engine decision lists more: legal_actions' buffer is this size)
-        return 0
-    if (kind == D_MOVE_WHICH or kind == D_FOG_TOKEN) and ctl.shape[0] <= CTL_SIZE + 1:
-        return 0   # not scored (every option 0: the first wins); with an explain buffer they are recorded
-    scores = scratch_f1(ctl, SCR_SCORES, n)
+@jit(V(ST, TB, CTL, I, I, A1, I, FA1))
+def ai_scores(st, tb, ctl, kind, p, opts, n, scores):
+    """The scripted AI's (standard or greedy) score of each option ``opts[:n]`` of player
+    ``p``'s decision ``kind``, in points, into ``scores`` (float64, >= n; the best is the
+    AI's choice). ``n``: 2..MAX_SCR_SCORES. Kinds it does not score get 0 (the first wins).
+    The expert's search takes its candidates from these (``sim.engine.search``)."""
     for j in range(n):
         scores[j] = 0.0
     if not frozen(ctl, p):
@@ -174,6 +172,17 @@ def ai_decide(st, tb, ctl, kind, p, opts, n):
         for j in range(n):
             d = float(tb.dist[hs, opts[j]]) if hs >= 0 else 0.0
             scores[j] = -d if mine else d
+
+
+@jit(I(ST, TB, CTL, I, I, A1, I))
+def ai_decide(st, tb, ctl, kind, p, opts, n):
+    """Index of the option the scripted AI (standard or greedy) picks; ``n`` >= 2."""
+    if n > MAX_SCR_SCORES:   # (no engine decision lists more: legal_actions' buffer is this size)
+        return 0
+    if (kind == D_MOVE_WHICH or kind == D_FOG_TOKEN) and ctl.shape[0] <= CTL_SIZE + 1:
+        return 0   # not scored (every option 0: the first wins); with an explain buffer they are recorded
+    scores = scratch_f1(ctl, SCR_SCORES, n)
+    ai_scores(st, tb, ctl, kind, p, opts, n, scores)
     best = 0
     for j in range(1, n):
         if scores[j] > scores[best]:
