@@ -353,8 +353,8 @@ def _write_report(run_dir, kind: str = "matrix", against=None):
         click.echo(f"Report: {files}  (tables: {rep.out_dir / 'tables'}, plots: {rep.out_dir / 'plots'}{games})")
         bad = getattr(rep, "replay_problems", [])
         if bad:
-            click.echo(f"note: {plural(len(bad), 'example game')} got no page, they no longer play as stored; the first: "
-                       f"{bad[0]}", err=True)
+            click.echo(f"note: {plural(len(bad), 'example game')} got no page (they cannot be replayed as the run "
+                       f"played them); the first: {bad[0]}", err=True)
 
 
 def _out_name(*parts) -> Path:

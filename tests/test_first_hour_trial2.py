@@ -1,0 +1,114 @@
+"""Issue 31, a designer's first hour (second trial): what a fresh user met with homebrew heroes
+and unfinished runs.
+
+A stored game replayed after its homebrew hero file was edited, a homebrew file whose key is an
+installed hero's, and the reports of unfinished ``compare`` and ``loadouts`` runs.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from sim.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def said(r) -> list[str]:
+    """The lines a command printed, but the once-per-install compile notice."""
+    return [ln for ln in r.output.strip().splitlines() if not ln.startswith("Compiling the engine")]
+
+
+def _readme_hero() -> str:
+    """The README's homebrew example hero file (my_heroes/lamplighter.toml)."""
+    i = README.index("<!-- homebrew-example: my_heroes/lamplighter.toml")
+    return re.compile(r"```toml\n(.*?)```", re.S).search(README, i).group(1)
+
+
+@pytest.fixture(scope="module")
+def lamp_run(tmp_path_factory):
+    """The trial's run: the README's homebrew hero against Medusa and Sinbad on Soho."""
+    d = tmp_path_factory.mktemp("lamp")
+    (d / "my_heroes").mkdir()
+    (d / "my_heroes" / "lamplighter.toml").write_text(_readme_hero(), encoding="utf-8")
+    r = run("--homebrew", d / "my_heroes", "matrix", "--games", 8, "--heroes", "lamplighter,medusa,sinbad",
+            "-b", "soho", "--out", d / "run", "--jobs", 1, "--quiet", "--no-report")
+    assert r.exit_code == 0, r.output
+    return d
+
+
+def _edited_copy(lamp_run, tmp_path) -> Path:
+    """A copy of the run and its hero folder, with the homebrew hero's health edited (15 -> 16)."""
+    d = tmp_path / "t"
+    shutil.copytree(lamp_run, d)
+    man = json.loads((d / "run" / "manifest.json").read_text())
+    man["extra_hero_paths"] = [str(d / "my_heroes")]
+    (d / "run" / "manifest.json").write_text(json.dumps(man))
+    (d / "run" / "manifest.json.bak").unlink(missing_ok=True)
+    hero = d / "my_heroes" / "lamplighter.toml"
+    text = hero.read_text(encoding="utf-8")
+    assert "health = 15\n" in text
+    hero.write_text(text.replace("health = 15\n", "health = 16\n", 1), encoding="utf-8")
+    return d
+
+
+def _lamp_seed(run_dir) -> int:
+    r = run("replay", run_dir, "--list", "--matchup", "lamplighter,medusa", "--limit", 1)
+    assert r.exit_code == 0, r.output
+    return int(re.search(r"seed (\d+);", r.output).group(1))
+
+
+def test_replay_of_a_game_whose_homebrew_hero_file_changed_is_refused_naming_the_file(lamp_run, tmp_path):
+    d = _edited_copy(lamp_run, tmp_path)
+    seed = _lamp_seed(d / "run")
+    out = tmp_path / "g.html"
+    r = run("replay", d / "run", "--matchup", "lamplighter,medusa", "--seed", seed, "-o", out)
+    lines = said(r)
+    assert r.exit_code == 1 and len(lines) == 1, r.output
+    assert f"hero lamplighter's file {d / 'my_heroes' / 'lamplighter.toml'} changed since the run" in lines[0]
+    assert not out.exists()
+    # a game of heroes whose files are as the run played them is still shown
+    r = run("replay", d / "run", "--list", "--matchup", "medusa,sinbad", "--limit", 1)
+    seed = int(re.search(r"seed (\d+);", r.output).group(1))
+    r = run("replay", d / "run", "--matchup", "medusa,sinbad", "--seed", seed, "-o", out)
+    assert r.exit_code == 0 and out.exists(), r.output
+
+
+def test_the_report_skips_the_example_pages_it_cannot_replay_faithfully_and_says_so(lamp_run, tmp_path):
+    d = _edited_copy(lamp_run, tmp_path)
+    r = run("report", d / "run")
+    assert r.exit_code == 0, r.output
+    pages = sorted(p.name for p in (d / "run" / "report" / "replays").glob("*.html"))
+    assert pages and all(p.startswith("medusa-sinbad-") for p in pages), pages
+    notes = [ln for ln in said(r) if "example game" in ln and "no page" in ln]
+    assert len(notes) == 1, r.output
+    n = int(re.search(r"note: (\d+) example games? got no page", notes[0]).group(1))
+    assert 1 <= n <= 8 and "lamplighter.toml changed since the run" in notes[0], notes[0]
+
+
+def test_a_game_that_plays_differently_names_the_field_that_differs(lamp_run, tmp_path):
+    d = tmp_path / "t"
+    shutil.copytree(lamp_run / "run", d)
+    for f in (d / "games").rglob("*.parquet"):     # every stored final health of the first player, one more
+        t = pq.read_table(f)
+        i = t.schema.get_field_index("p1_health")
+        t = t.set_column(i, t.schema.field(i), pa.array(t.column(i).to_numpy() + 1, t.schema.field(i).type))
+        pq.write_table(t, f)
+    r = run("replay", d, "--game", 0, "-o", tmp_path / "x.html")
+    lines = said(r)
+    assert r.exit_code == 1 and len(lines) == 1, r.output
+    m = re.search(r"differs: (\w+)'s final health \(P1\) (\d+) stored, (\d+) replayed\)", lines[0])
+    assert m and int(m.group(2)) == int(m.group(3)) + 1, lines[0]
+    assert "winner" not in lines[0].split("differs:")[1] and "turns" not in lines[0].split("differs:")[1]
