@@ -112,3 +112,46 @@ def test_a_game_that_plays_differently_names_the_field_that_differs(lamp_run, tm
     m = re.search(r"differs: (\w+)'s final health \(P1\) (\d+) stored, (\d+) replayed\)", lines[0])
     assert m and int(m.group(2)) == int(m.group(3)) + 1, lines[0]
     assert "winner" not in lines[0].split("differs:")[1] and "turns" not in lines[0].split("differs:")[1]
+
+
+# ------------------------------------------------------------------ a homebrew file with an installed hero's key
+
+
+@pytest.fixture
+def clash(tmp_path):
+    """A --homebrew folder holding a modified copy of Medusa's file under her own key."""
+    d = tmp_path / "hb_clash"
+    d.mkdir()
+    text = (ROOT / "heroes" / "medusa.toml").read_text(encoding="utf-8")
+    health = re.search(r"(?m)^health = (\d+)$", text)
+    (d / "medusa.toml").write_text(text[:health.start()] + f"health = {int(health.group(1)) + 2}"
+                                   + text[health.end():], encoding="utf-8")
+    return d
+
+
+def test_a_command_naming_a_hero_whose_homebrew_file_clashes_stops_with_the_files_error(clash, tmp_path):
+    for args in (["duel", "medusa", "sinbad", "--seed", 3],
+                 ["matrix", "--games", 4, "--heroes", "Medusa,sinbad", "-b", "soho", "--out", tmp_path / "run",
+                  "--jobs", 1, "--quiet", "--no-report"]):
+        r = run("--homebrew", clash, *args)
+        lines = said(r)
+        assert r.exit_code == 1 and len(lines) == 1, r.output
+        assert lines[0] == (f"Error: hero 'medusa' cannot be used: {clash / 'medusa.toml'}: key 'medusa' is already "
+                            f"the installed hero {ROOT / 'heroes' / 'medusa.toml'}; rename the file or set "
+                            'key = "..." in it'), lines[0]
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_command_not_naming_that_hero_warns_and_plays_and_no_worker_is_blamed(clash, tmp_path):
+    from sim.runs.plan import file_sha, package_version
+    from sim.runs.workers import worker_differences
+    r = run("--homebrew", clash, "duel", "alice", "sinbad", "--seed", 3)
+    assert r.exit_code == 0 and "Game over" in r.output, r.output
+    warn = [ln for ln in said(r) if ln.startswith("warning: skipped a hero file")]
+    assert len(warn) == 1 and "key 'medusa' is already the installed hero" in warn[0]
+    # a run of every hero plays the installed Medusa: a worker with the same files is not "different"
+    expect = {"hero:medusa": file_sha(ROOT / "heroes" / "medusa.toml"), "extra_heroes": [str(clash)],
+              "package_version": package_version()}
+    assert worker_differences(expect) == []
+    assert worker_differences(dict(expect, **{"hero:medusa": file_sha(clash / "medusa.toml")})) == [
+        "hero file medusa.toml differs"]
