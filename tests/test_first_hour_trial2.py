@@ -155,3 +155,41 @@ def test_a_command_not_naming_that_hero_warns_and_plays_and_no_worker_is_blamed(
     assert worker_differences(expect) == []
     assert worker_differences(dict(expect, **{"hero:medusa": file_sha(clash / "medusa.toml")})) == [
         "hero file medusa.toml differs"]
+
+
+# ------------------------------------------------------------------ reports of unfinished compare and loadouts runs
+
+
+def _interrupt_after(monkeypatch, tasks: int) -> None:
+    """The run's tasks (played in this process with ``-j 1``) as a Ctrl-C after ``tasks`` of them
+    would leave them: that many stored, then KeyboardInterrupt."""
+    import sim.runs.drive as drive
+    real, done = drive.play_task, []
+
+    def play(*args, **kwargs):
+        if len(done) == tasks:
+            raise KeyboardInterrupt
+        done.append(1)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(drive, "play_task", play)
+
+
+@pytest.fixture
+def variant_file(tmp_path):
+    v = tmp_path / "v.toml"
+    v.write_text('name = "medusa +2"\n[hero.medusa]\nhealth = 18\n', encoding="utf-8")
+    return v
+
+
+def test_a_compare_interrupted_in_its_baseline_run_is_reported_in_one_line(tmp_path, monkeypatch, variant_file):
+    _interrupt_after(monkeypatch, 2)
+    out = tmp_path / "cmp_int"
+    r = run("compare", "--variant", variant_file, "--hero", "medusa", "--opponents", "sinbad,alice,dracula", "-b",
+            "soho", "--games", 8, "--out", out, "-j", 1, "-q", "--task-games", 4)
+    assert r.exit_code == 130, r.output
+    monkeypatch.undo()
+    want = (f"Error: compare unfinished: baseline 8 of 24 games, variant not started; rerun the compare command "
+            f"that made {out} (same options) to finish it, then `unmatched-sim report {out}`")
+    for folder in (out, out / "baseline"):
+        r = run("report", folder)
+        assert r.exit_code == 1 and said(r) == [want], r.output
