@@ -193,3 +193,63 @@ def test_a_compare_interrupted_in_its_baseline_run_is_reported_in_one_line(tmp_p
     for folder in (out, out / "baseline"):
         r = run("report", folder)
         assert r.exit_code == 1 and said(r) == [want], r.output
+
+
+def _missing(run_dir, hero: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """From the stored games and the manifest: the opponents with no game of ``hero`` yet (by
+    display name, in name order) and the (loadout, opponent name) pairs with none of the others."""
+    from reports.format import hero_names
+    from sim.runs.store import read_games
+    m = read_manifest_of(run_dir)
+    s, names = m["settings"], hero_names(m)
+    g = read_games(run_dir)
+    first = g["p1_hero"] == hero
+    have = set(zip(g["p2_hero"].where(first, g["p1_hero"]), g["p1_loadout"].where(first, g["p2_loadout"])))
+    opps = sorted((o for o in s["opponents"] if o != hero), key=lambda o: names[o].casefold())
+    los = s.get("loadouts") if s["mode"] == "loadouts" else [""]
+    none = [o for o in opps if not any((o, lo) in have for lo in los)]
+    return [names[o] for o in none], [(lo, names[o]) for o in opps if o not in none for lo in los
+                                      if (o, lo) not in have]
+
+
+def read_manifest_of(run_dir):
+    from sim.runs.store import read_manifest
+    return read_manifest(run_dir)
+
+
+def test_an_unfinished_loadouts_report_names_the_opponents_and_pairs_with_no_games(tmp_path, monkeypatch):
+    _interrupt_after(monkeypatch, 3)
+    out = tmp_path / "lo_int"
+    r = run("loadouts", "geralt", "--games", 16, "--opponents", "medusa,sinbad,alice", "-b", "soho", "--out", out,
+            "-j", 1, "-q", "--task-games", 4)
+    assert r.exit_code == 130, r.output
+    monkeypatch.undo()
+    r = run("report", out)
+    assert r.exit_code == 0, r.output
+    none, pairs = _missing(out, "geralt_of_rivia")
+    assert none or pairs
+    got = [ln for ln in said(r) if ln.startswith("No games yet")]
+    assert len(got) == 1, r.output
+    if none:
+        assert got[0].startswith(f"No games yet against {len(none)} opponent{'s' * (len(none) > 1)}: "
+                                 f"{', '.join(none)} (no row for them below)"), got[0]
+    if pairs:
+        assert f"of {len(pairs)} loadout x opponent pair" in got[0]
+        assert all(f"{lo} vs {o}" in got[0] for lo, o in pairs[:4])
+    assert got[0].count(" vs ") == min(len(pairs), 4), got[0]
+
+
+def test_an_unfinished_compare_report_names_the_opponents_with_no_paired_games(tmp_path, monkeypatch, variant_file):
+    _interrupt_after(monkeypatch, 9)
+    out = tmp_path / "cmp_int"
+    r = run("compare", "--variant", variant_file, "--hero", "medusa", "--opponents", "sinbad,alice,dracula", "-b",
+            "soho", "--games", 8, "--out", out, "-j", 1, "-q", "--task-games", 4)
+    assert r.exit_code == 130, r.output
+    monkeypatch.undo()
+    r = run("report", out)
+    assert r.exit_code == 0, r.output
+    none, _ = _missing(out / "variant", "medusa")
+    assert none
+    got = [ln for ln in said(r) if ln.startswith("No paired games yet")]
+    assert got == [f"No paired games yet against {len(none)} opponent{'s' * (len(none) > 1)}: {', '.join(none)} "
+                   "(no row for them below)."], r.output
