@@ -253,3 +253,25 @@ def test_an_unfinished_compare_report_names_the_opponents_with_no_paired_games(t
     got = [ln for ln in said(r) if ln.startswith("No paired games yet")]
     assert got == [f"No paired games yet against {len(none)} opponent{'s' * (len(none) > 1)}: {', '.join(none)} "
                    "(no row for them below)."], r.output
+
+
+# ------------------------------------------------------------------ a deleted manifest.json, its backup intact
+
+
+def test_a_deleted_manifest_is_read_from_its_backup(lamp_run, tmp_path):
+    d = tmp_path / "run"
+    shutil.copytree(lamp_run / "run", d)
+    assert (d / "manifest.json.bak").exists()
+    (d / "manifest.json").unlink()
+    r = run("replay", d, "--list", "--limit", 0)
+    assert r.exit_code == 0 and said(r)[-1] == "48 stored games", r.output
+    r = run("report", d)
+    assert r.exit_code == 0, r.output
+    notes = [ln for ln in said(r) if ln.startswith("note: ")]
+    assert notes == [f"note: {d}/manifest.json is missing; read its backup manifest.json.bak (rerunning the run's "
+                     "command writes manifest.json again)"], r.output
+    assert (d / "report" / "report.html").exists()
+    r = run("--homebrew", lamp_run / "my_heroes", "matrix", "--games", 8, "--heroes", "lamplighter,medusa,sinbad",
+            "-b", "soho", "--out", d, "--jobs", 1, "--quiet", "--no-report")
+    assert r.exit_code == 0 and "All 48 games were already stored" in r.output, r.output
+    assert json.loads((d / "manifest.json").read_text())["status"] == "complete"

@@ -557,7 +557,8 @@ def _warn_unfinished(run_dir, manifest: dict) -> None:
     first line says so, with the games its figures are of."""
     from sim.runs.store import run_progress
     if manifest.get("recovered_from"):
-        click.echo(f"note: {run_dir}/manifest.json is damaged; read its backup {manifest['recovered_from']} "
+        how = "damaged" if (Path(run_dir) / "manifest.json").exists() else "missing"
+        click.echo(f"note: {run_dir}/manifest.json is {how}; read its backup {manifest['recovered_from']} "
                    "(rerunning the run's command writes manifest.json again)", err=True)
     progress = run_progress(run_dir, manifest)
     # a run being played: the report's first line says so, with the games it is of (once)
