@@ -275,3 +275,28 @@ def test_a_deleted_manifest_is_read_from_its_backup(lamp_run, tmp_path):
             "-b", "soho", "--out", d, "--jobs", 1, "--quiet", "--no-report")
     assert r.exit_code == 0 and "All 48 games were already stored" in r.output, r.output
     assert json.loads((d / "manifest.json").read_text())["status"] == "complete"
+
+
+# ------------------------------------------------------------------ the compile notice of a team duel
+
+
+@pytest.mark.parametrize("args, part", [(["duel", "medusa+alice", "sinbad+dracula", "-b", "soho", "--json"], "teams"),
+                                        (["duel", "medusa", "sinbad", "--html", "PAGE"], "replays"),
+                                        (["duel", "medusa", "sinbad", "--json"], "duel")])
+def test_the_compile_notice_of_a_duel_names_the_part_its_game_compiles(args, part, monkeypatch, tmp_path, capsys):
+    """A team duel compiles the team-game code, a duel's --html page the replay code (the duel
+    code is their first step, compiled then only when it is not cached): the notice, said when
+    the first engine function compiles, names that part. (The callback is called here after
+    the command, as the engine would call it at its first compile.)"""
+    import sim.engine.sigs
+    from sim.cli.app import COMPILE_PARTS, compile_notice
+    waiting = []
+    monkeypatch.setattr(sim.engine.sigs, "on_first_compile", waiting.append)
+    r = run(*[str(tmp_path / "p.html") if a == "PAGE" else a for a in args])
+    assert r.exit_code == 0, r.output
+    assert len(waiting) == 1
+    capsys.readouterr()
+    waiting[0]()
+    said_now = capsys.readouterr().err.strip()
+    assert said_now == compile_notice(None, part) and COMPILE_PARTS[part][0] in said_now
+    assert (": 1-3 minutes" in said_now) == (part == "duel")
