@@ -181,13 +181,19 @@ def variant_file(tmp_path):
     return v
 
 
-def test_a_compare_interrupted_in_its_baseline_run_is_reported_in_one_line(tmp_path, monkeypatch, variant_file):
-    _interrupt_after(monkeypatch, 2)
+def _interrupted_compare(tmp_path, monkeypatch, variant_file, tasks: int) -> Path:
+    """A compare of Medusa +2 against three opponents (6 tasks a run) interrupted after ``tasks`` tasks."""
+    _interrupt_after(monkeypatch, tasks)
     out = tmp_path / "cmp_int"
     r = run("compare", "--variant", variant_file, "--hero", "medusa", "--opponents", "sinbad,alice,dracula", "-b",
             "soho", "--games", 8, "--out", out, "-j", 1, "-q", "--task-games", 4)
     assert r.exit_code == 130, r.output
     monkeypatch.undo()
+    return out
+
+
+def test_a_compare_interrupted_in_its_baseline_run_is_reported_in_one_line(tmp_path, monkeypatch, variant_file):
+    out = _interrupted_compare(tmp_path, monkeypatch, variant_file, 2)
     want = (f"Error: compare unfinished: baseline 8 of 24 games, variant not started; rerun the compare command "
             f"that made {out} (same options) to finish it, then `unmatched-sim report {out}`")
     for folder in (out, out / "baseline"):
@@ -199,8 +205,8 @@ def _missing(run_dir, hero: str) -> tuple[list[str], list[tuple[str, str]]]:
     """From the stored games and the manifest: the opponents with no game of ``hero`` yet (by
     display name, in name order) and the (loadout, opponent name) pairs with none of the others."""
     from reports.format import hero_names
-    from sim.runs.store import read_games
-    m = read_manifest_of(run_dir)
+    from sim.runs.store import read_games, read_manifest
+    m = read_manifest(run_dir)
     s, names = m["settings"], hero_names(m)
     g = read_games(run_dir)
     first = g["p1_hero"] == hero
@@ -210,11 +216,6 @@ def _missing(run_dir, hero: str) -> tuple[list[str], list[tuple[str, str]]]:
     none = [o for o in opps if not any((o, lo) in have for lo in los)]
     return [names[o] for o in none], [(lo, names[o]) for o in opps if o not in none for lo in los
                                       if (o, lo) not in have]
-
-
-def read_manifest_of(run_dir):
-    from sim.runs.store import read_manifest
-    return read_manifest(run_dir)
 
 
 def test_an_unfinished_loadouts_report_names_the_opponents_and_pairs_with_no_games(tmp_path, monkeypatch):
@@ -240,12 +241,7 @@ def test_an_unfinished_loadouts_report_names_the_opponents_and_pairs_with_no_gam
 
 
 def test_an_unfinished_compare_report_names_the_opponents_with_no_paired_games(tmp_path, monkeypatch, variant_file):
-    _interrupt_after(monkeypatch, 9)
-    out = tmp_path / "cmp_int"
-    r = run("compare", "--variant", variant_file, "--hero", "medusa", "--opponents", "sinbad,alice,dracula", "-b",
-            "soho", "--games", 8, "--out", out, "-j", 1, "-q", "--task-games", 4)
-    assert r.exit_code == 130, r.output
-    monkeypatch.undo()
+    out = _interrupted_compare(tmp_path, monkeypatch, variant_file, 9)
     r = run("report", out)
     assert r.exit_code == 0, r.output
     none, _ = _missing(out / "variant", "medusa")
