@@ -34,7 +34,7 @@ class Report(ReportFiles):
     ``png`` paths by name, the ``tables`` (see ``reports.tables.compute_tables``), the
     plain-text ``summary`` and ``replays``: the example games' pages by matchup (see
     :func:`reports.examples.write_examples`); ``replay_problems``: why example games got no
-    page (they no longer play as stored)."""
+    page (a file they need changed since the run, or they no longer play as stored)."""
 
     replays: dict = field(default_factory=dict)
     replay_problems: list = field(default_factory=list)

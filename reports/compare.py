@@ -38,7 +38,7 @@ from . import loadout_plots as P
 from .format import ALL_OPPONENTS, by_name, hero_names, opponent_label, pct, plural, pts, pvalue
 from .render import ReportFiles, img, page, report_dirs, table_html, write_frame, write_pngs, write_text
 from .stats import guarded_holm, paired_difference, sample_guard, wilson
-from .status import run_progress, unfinished_lines
+from .status import no_games_lines, run_progress, unfinished_lines
 
 ALPHA = 0.05
 
@@ -198,6 +198,9 @@ def build_compare_report(out, out_dir=None) -> CompareReport:
         status.append(prog.describe())
     if banner:
         banner.append(f"The comparison pairs the {plural(int(table['games'].iloc[-1]), 'game')} stored in both runs.")
+        rows = table[(table["opponent"] != ALL_OPPONENTS) & (table["games"] > 0)]
+        banner += no_games_lines({o: [""] for o in s["opponents"] if o != s["hero"]},
+                                 {(o, "") for o in rows["opponent"]}, names, "paired games")
         summary = "\n".join(banner + [""] + [summary])
     od = report_dirs(out, out_dir)
     rep = CompareReport(od, od / "compare.html", {"compare": table, "pairs": pairs}, summary)

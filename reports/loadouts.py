@@ -45,7 +45,7 @@ from .format import ALL_OPPONENTS, by_name, hero_names, opponent_label, pct, plu
 from .loadout_stats import ALPHA, gear_effects, hero_groups, loadout_scores, loadout_tests, matrix_loadout_tables
 from .render import (REPORT_DIR, ReportFiles, Sections, img, page, report_dirs, table_html, write_pngs, write_tables,
     write_text)
-from .status import run_progress, unfinished_lines
+from .status import no_games_lines, run_progress, unfinished_lines
 from .stream import scan_duels
 from .tables import sides, variant_label
 
@@ -169,11 +169,16 @@ def build_loadouts_report(run_dir, out_dir=None) -> LoadoutsReport:
     out = report_dirs(run_dir, out_dir)
     summary = summary_text(dict(tables, n_games=counts.games), manifest)
     progress = run_progress(run_dir, manifest)
+    names = hero_names(manifest)
     banner = unfinished_lines(progress, counts.games)
+    if banner:
+        sc = tables["scores"]
+        sc = sc[(sc["opponent"] != ALL_OPPONENTS) & (sc["games"] > 0)]
+        banner += no_games_lines({o: list(s["loadouts"]) for o in s["opponents"]},
+                                 set(zip(sc["opponent"], sc["loadout"])), names)
     summary = "\n".join(banner + [""] + [summary]) if banner else summary
     rep = LoadoutsReport(out, out / "loadouts.html", tables, summary)
     write_tables(out, tables, TABLES, rep.csv, rep.parquet, prefix="loadouts_")
-    names = hero_names(manifest)
     figs = {"loadouts_heatmap": P.plot_loadout_heatmap(tables["scores"], tables["best"], names),
             "loadouts_overall": P.plot_loadout_overall(tables["scores"], tables["best"], names[s["hero"]]),
             "gear_effects": P.plot_gear_effects(tables["gear_effects"], names, names[s["hero"]])}

@@ -11,7 +11,7 @@ from sim.runs.store import RunProgress, run_progress
 
 from .format import plural
 
-__all__ = ["RunProgress", "run_progress", "unfinished_lines"]
+__all__ = ["RunProgress", "no_games_lines", "run_progress", "unfinished_lines"]
 
 
 def unfinished_lines(progress: RunProgress | None, games_stored: int, short_pairs=(), names: dict | None = None,
@@ -42,3 +42,26 @@ def unfinished_lines(progress: RunProgress | None, games_stored: int, short_pair
                      + (f" ({none} none yet)" if none else "")
                      + f": {shown}" + (f" and {len(short) - 4} more" if len(short) > 4 else "") + ".")
     return lines
+
+
+def no_games_lines(planned: dict, stored: set, names: dict, what: str = "games", shown: int = 4) -> list[str]:
+    """The lines of an unfinished loadouts or compare report naming what has no game yet, as
+    the matrix report names its short matchups.
+
+    ``planned``: opponent key -> the hero's loadouts planned against it (``[""]`` for a hero
+    without gear, or for a compare report that counts opponents only); ``stored``: the
+    (opponent, loadout) pairs with at least one game; ``names``: key -> display name;
+    ``what``: the games counted ("games", "paired games"). One line: the opponents with no
+    game at all ("No games yet against 2 opponents: Medusa, Sinbad (no row for them below)"),
+    then the other loadout x opponent pairs with none ("of 5 loadout x opponent pairs: steel
+    vs Alice, ..."), the first ``shown`` of each named. Empty when every pair has a game."""
+    def listed(items) -> str:
+        return ", ".join(items[:shown]) + (f" and {len(items) - shown} more" if len(items) > shown else "")
+    opponents = sorted(planned, key=lambda o: (names.get(o, o).casefold(), o))
+    none = [o for o in opponents if not any((o, lo) in stored for lo in planned[o])]
+    pairs = [f"{lo} vs {names.get(o, o)}" for o in opponents if o not in none for lo in planned[o]
+             if (o, lo) not in stored]
+    parts = ([f"against {plural(len(none), 'opponent')}: {listed([names.get(o, o) for o in none])} (no row for them "
+              "below)"] if none else []) + ([f"of {plural(len(pairs), 'loadout x opponent pair')}: {listed(pairs)}"]
+                                           if pairs else [])
+    return [f"No {what} yet " + "; and ".join(parts) + "."] if parts else []

@@ -72,6 +72,7 @@ def main(ctx, hero_paths):
     A homebrew hero: `unmatched-sim --homebrew my_hero.toml duel my_hero medusa`.
     """
     ctx.obj = {"heroes": hero_paths}
+    _PART.clear()
     from sim.cli.options import new_command
     new_command()
     if ctx.invoked_subcommand != "warmup" and not {"-h", "--help"} & set(sys.argv):
@@ -98,10 +99,23 @@ COMMAND_PARTS = {"matrix": "runs", "loadouts": "runs", "compare": "runs", "arena
                  "tune": "runs", "teams": "teams", "replay": "replays", "report": "replays"}
 
 
-def compile_notice(command: str | None) -> str:
+#: the part this command compiles when its arguments decide it (:func:`compile_part`)
+_PART: dict = {}
+
+
+def compile_part(part: str) -> None:
+    """Say that this command compiles ``part`` (a key of :data:`COMPILE_PARTS`) rather than
+    its command's part: ``duel A+B C+D`` plays a team game (the team-game code), ``duel
+    --html`` writes a replay page (the replay code). The compile notice, if one comes later in
+    this command, names that part and its time."""
+    _PART["part"] = part
+
+
+def compile_notice(command: str | None, part: str | None = None) -> str:
     """The one-line notice of a command that compiles the engine: what it compiles for
-    ``command`` (a subcommand name, :data:`COMMAND_PARTS`) and how long that takes."""
-    what, takes = COMPILE_PARTS[COMMAND_PARTS.get(command or "", "duel")]
+    ``command`` (a subcommand name, :data:`COMMAND_PARTS`), or ``part`` when given (a key of
+    :data:`COMPILE_PARTS`), and how long that takes."""
+    what, takes = COMPILE_PARTS[part or COMMAND_PARTS.get(command or "", "duel")]
     return (f"Compiling {what} for this machine, once after an install or an engine change: {takes}; "
             "`unmatched-sim warmup` compiles every part ahead, and later commands start in seconds.")
 
@@ -109,4 +123,4 @@ def compile_notice(command: str | None) -> str:
 def _compile_notice(command: str | None = None):
     """One line on stderr when this command compiles the engine (it would otherwise be silent for a
     minute), whether or not stderr is a terminal; stdout stays clean for scripts."""
-    click.echo(compile_notice(command), err=True)
+    click.echo(compile_notice(command, _PART.get("part")), err=True)

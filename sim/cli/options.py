@@ -128,8 +128,13 @@ def warn_skipped(bad) -> None:
     """One warning line on stderr per hero file that could not be loaded
     (``sim.content.heroes.BadHeroFile``), once per command: the command goes on without it.
     A file whose hero the command names gets no warning: the command's own error about that
-    hero follows, with the same message."""
+    hero follows, with the same message. A file whose key is an installed hero's (``clash``)
+    stops a command that names that hero here, with the file's error: the command would
+    otherwise play the installed hero in its place, silently."""
     named = _named_words()
+    for b in bad:
+        if getattr(b, "clash", False) and b.key in named:
+            raise click.ClickException(f"hero {b.key!r} cannot be used: {b.message}")
     for b in bad:
         if b.path not in _warned and getattr(b, "key", None) not in named:
             _warned.add(b.path)

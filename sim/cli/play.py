@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from sim.cli.app import main
+from sim.cli.app import compile_part, main
 from sim.cli.options import Whole, check_profile, note_expert_in_teams, run_content, variant_of, variant_option
 from sim.content.battlefields import list_battlefields, load_battlefield
 from sim.content.profiles import DEFAULT_PROFILE, profile_names
@@ -63,6 +63,7 @@ def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, 
     variant = variant_of(variant_path)
     content = run_content(variant)
     if len(split_heroes(hero_a, content)) > 1 or len(split_heroes(hero_b, content)) > 1 or players is not None:
+        compile_part("teams")
         return _team_duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json,
                           int(players or 4), content, variant, html_path, reveal)
     try:
@@ -89,6 +90,7 @@ def duel(hero_a, hero_b, battlefield, seed, loadouts, ai, vs, explain, as_json, 
         raise click.UsageError(str(e)) from None
     profiles = (check_profile(ai, "--ai"), check_profile(vs if vs is not None else ai, "--vs"))
     if html_path is not None:
+        compile_part("replays")
         return _write_page(m, seed, profiles, explain, reveal, html_path, variant)
     if reveal:
         raise click.UsageError("--reveal shows the hands on a replay page: use it with --html FILE")
@@ -142,6 +144,7 @@ def _team_duel(team_a, team_b, battlefield, seed, loadouts, ai, vs, explain, as_
         raise click.UsageError(msg) from None
     profiles = (check_profile(ai, "--ai"), check_profile(vs if vs is not None else ai, "--vs"))
     if html_path is not None:
+        compile_part("replays")
         return _write_page(m, seed, profiles, explain, reveal, html_path, variant)
     if reveal:
         raise click.UsageError("--reveal shows the hands on a replay page: use it with --html FILE")

@@ -353,8 +353,8 @@ def _write_report(run_dir, kind: str = "matrix", against=None):
         click.echo(f"Report: {files}  (tables: {rep.out_dir / 'tables'}, plots: {rep.out_dir / 'plots'}{games})")
         bad = getattr(rep, "replay_problems", [])
         if bad:
-            click.echo(f"note: {plural(len(bad), 'example game')} got no page, they no longer play as stored; the first: "
-                       f"{bad[0]}", err=True)
+            click.echo(f"note: {plural(len(bad), 'example game')} got no page (they cannot be replayed as the run "
+                       f"played them); the first: {bad[0]}", err=True)
 
 
 def _out_name(*parts) -> Path:
@@ -490,6 +490,11 @@ def _report(run_dir: Path, against) -> None:
     from sim.runs.store import read_manifest
     from sim.runs.versus import BASELINE_DIR, VARIANT_DIR
     try:
+        parent = run_dir.parent if run_dir.name in (BASELINE_DIR, VARIANT_DIR) else run_dir.resolve().parent
+        half = run_dir.resolve().name in (BASELINE_DIR, VARIANT_DIR) and (parent / BASELINE_DIR).is_dir()
+        unfinished = _compare_unfinished(parent if half else run_dir)
+        if unfinished:
+            raise click.ClickException(unfinished)
         if not (run_dir / "manifest.json").exists() and (run_dir / BASELINE_DIR).is_dir() \
                 and (run_dir / VARIANT_DIR).is_dir():
             _no_against(against, "a compare folder")
@@ -497,9 +502,7 @@ def _report(run_dir: Path, against) -> None:
                 _warn_unfinished(run_dir / half, read_manifest(run_dir / half))
             _write_report(run_dir, "compare")
             return
-        parent = run_dir.resolve().parent
-        if run_dir.resolve().name in (BASELINE_DIR, VARIANT_DIR) and (parent / BASELINE_DIR).is_dir() \
-                and (parent / VARIANT_DIR).is_dir():
+        if half and (parent / VARIANT_DIR).is_dir():
             raise click.BadParameter(f"{run_dir} is one half of a compare folder; its report is made from both: "
                                      f"run `unmatched-sim report {parent}`", param_hint="RUN_DIR")
         m = read_manifest(run_dir)
@@ -523,6 +526,28 @@ def _report(run_dir: Path, against) -> None:
         raise click.ClickException(f"cannot write the report in {run_dir} ({e.strerror or e})") from None
 
 
+def _compare_unfinished(folder: Path) -> str | None:
+    """The one line for a compare folder whose variant run has not started (a compare
+    interrupted during its baseline run): 'compare unfinished: baseline 21008 of 30008
+    games, variant not started; rerun the command to finish it'. None for any other folder
+    (a compare folder with both runs started is reported, however far each is)."""
+    from sim.runs.store import MANIFEST, MANIFEST_BACKUP, read_manifest, run_progress
+    from sim.runs.versus import BASELINE_DIR, VARIANT_DIR
+
+    def started(d: Path) -> bool:
+        return (d / MANIFEST).exists() or (d / MANIFEST_BACKUP).exists()
+    base, var = folder / BASELINE_DIR, folder / VARIANT_DIR
+    if (folder / MANIFEST).exists() or not started(base) or started(var):
+        return None
+    m = read_manifest(base)
+    if m.get("settings", {}).get("mode") != "compare":
+        return None
+    progress = run_progress(base, m)
+    return (f"compare unfinished: baseline {progress.games_stored} of {progress.games_total} games, variant not "
+            f"started; rerun the compare command that made {folder} (same options) to finish it, then "
+            f"`unmatched-sim report {folder}`")
+
+
 def _warn_unfinished(run_dir, manifest: dict) -> None:
     """One line on stderr, before the report, when a run folder is not complete (the rule of
     ``sim.runs.store.run_progress``, the same as every report's): its figures are then of
@@ -532,7 +557,8 @@ def _warn_unfinished(run_dir, manifest: dict) -> None:
     first line says so, with the games its figures are of."""
     from sim.runs.store import run_progress
     if manifest.get("recovered_from"):
-        click.echo(f"note: {run_dir}/manifest.json is damaged; read its backup {manifest['recovered_from']} "
+        how = "damaged" if (Path(run_dir) / "manifest.json").exists() else "missing"
+        click.echo(f"note: {run_dir}/manifest.json is {how}; read its backup {manifest['recovered_from']} "
                    "(rerunning the run's command writes manifest.json again)", err=True)
     progress = run_progress(run_dir, manifest)
     # a run being played: the report's first line says so, with the games it is of (once)

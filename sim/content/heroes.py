@@ -445,11 +445,14 @@ def _state_values(name: str, field: str, values, noun: str, example: str) -> tup
 class BadHeroFile:
     """A hero file that :func:`load_heroes` could not load: its ``path``, the hero ``key`` it
     would have had (its ``key = ...`` if readable, else the file name) and the one-line
-    ``message`` (HeroFileError's, naming the file by its path)."""
+    ``message`` (HeroFileError's, naming the file by its path); ``clash``: the file loads but
+    its key is another file's (an installed hero's), which is loaded instead: a command that
+    names that hero must stop with this file's error, not play the other hero silently."""
 
     path: str
     key: str
     message: str
+    clash: bool = False
 
 
 def load_heroes(directory: str | Path | None = None, extra=()) -> tuple[dict[str, HeroSpec], tuple]:
@@ -464,6 +467,7 @@ def load_heroes(directory: str | Path | None = None, extra=()) -> tuple[dict[str
     bad, naming both. Raises HeroFileError only for an ``extra`` path that does not exist.
     """
     paths = hero_files(directory)
+    installed = {p.resolve() for p in paths}
     for e in extra:
         e = Path(e)
         if e.is_dir():
@@ -479,16 +483,20 @@ def load_heroes(directory: str | Path | None = None, extra=()) -> tuple[dict[str
         if p.resolve() in seen:   # the same file named twice (a folder given twice): read once
             continue
         seen.add(p.resolve())
+        clash = False
         try:
             spec = load_hero(p)
             if spec.key in out:
-                raise HeroFileError(f"{p}: key {spec.key!r} already used by {out[spec.key].path}; "
+                clash = True
+                other = out[spec.key].path
+                what = "is already the installed hero" if Path(other).resolve() in installed else "already used by"
+                raise HeroFileError(f"{p}: key {spec.key!r} {what} {other}; "
                                     "rename the file or set key = \"...\" in it")
         except HeroFileError as e:
             msg = str(e)
             if msg.startswith(f"{p.name}: "):        # the loaders name the file only: give its path
                 msg = f"{p}: {msg[len(p.name) + 2:]}"
-            bad.append(BadHeroFile(str(p), _file_key(p), msg))
+            bad.append(BadHeroFile(str(p), _file_key(p), msg, clash))
             continue
         out[spec.key] = spec
     return out, tuple(bad)

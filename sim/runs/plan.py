@@ -150,6 +150,16 @@ def engine_fingerprint(package: str = "engine") -> str:
     return d.hexdigest()[:12]
 
 
+def file_fingerprints(content, hero_keys, bf_keys) -> dict[str, str]:
+    """The fingerprints of the hero and battlefield files a run plays, as its manifest stores
+    them: ``{"hero:KEY": sha, "battlefield:KEY": sha}`` (:func:`file_sha` of the hero's file
+    in ``content``, a ``sim.content.compile.Content``, and of the installed battlefield file).
+    Raises KeyError for a hero ``content`` does not hold, OSError for a file that cannot be read."""
+    out = {f"hero:{k}": file_sha(content.specs[k].path) for k in hero_keys}
+    out.update({f"battlefield:{k}": file_sha(BATTLEFIELD_DIR / f"{k}.toml") for k in bf_keys})
+    return out
+
+
 def package_version() -> str:
     try:
         return version("unmatched-sim")
@@ -354,10 +364,7 @@ def finish_plan(out, settings: dict, cells, hero_keys, bf_keys, bfs, ai, profile
     """Complete ``settings`` (AI, seed, rules, fingerprints, variant), chunk the cells and
     check the run folder (new, empty, or this very run to resume)."""
     fingerprint = {"engine": engine_fingerprint(), "compiler": engine_fingerprint("content")}
-    for k in hero_keys:
-        fingerprint[f"hero:{k}"] = file_sha(content.specs[k].path)
-    for k in bf_keys:
-        fingerprint[f"battlefield:{k}"] = file_sha(BATTLEFIELD_DIR / f"{k}.toml")
+    fingerprint.update(file_fingerprints(content, hero_keys, bf_keys))
     settings = dict(settings)
     settings.update({
         # an installed profile by its own name (``--ai Standard`` is the run of ``--ai standard``)

@@ -28,7 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from sim.content.battlefields import BattlefieldError, resolve_battlefield
+from sim.content.battlefields import BATTLEFIELD_DIR, BattlefieldError, resolve_battlefield
 from sim.content.heroes import HeroFileError
 from sim.content.profiles import AIProfile
 from sim.content.variants import Variant, VariantError
@@ -36,7 +36,7 @@ from sim.play.match import Match, MatchError, installed_content
 from sim.play.replay import Replay, record
 from sim.play.teams import TeamMatch
 from sim.runs.errors import RunError
-from sim.runs.plan import engine_fingerprint
+from sim.runs.plan import engine_fingerprint, file_fingerprints
 from sim.runs.store import MANIFEST, read_game_table, read_manifest
 
 TEAM_SORT_KEYS = ["s1_hero", "s2_hero", "s3_hero", "s4_hero", "battlefield", "game_index"]
@@ -283,6 +283,11 @@ def replay_stored(run_dir, game: StoredGame, explain: bool = False) -> Replay:
         content = installed_content(extra, stored_variant_json(s))
     except (HeroFileError, VariantError, OSError) as e:
         raise RunError(f"cannot load the heroes this run played: {e}", "RUN_DIR") from None
+    changed = changed_files(game, content)
+    if changed:
+        raise RunError(f"{game.describe()} cannot be replayed as it was played: {'; '.join(changed)} changed since "
+                       "the run (the manifest's fingerprint differs); restore the file to watch it, or play the new "
+                       "version with a new run", "RUN_DIR")
     heroes = [f"{h}@{lo}" if lo else h for h, lo in zip(game.heroes, game.loadouts)]
     try:
         if game.team:
@@ -302,9 +307,34 @@ def replay_stored(run_dir, game: StoredGame, explain: bool = False) -> Replay:
                                                                                        else "content"))]
         why = f"{' and '.join(moved)} changed since the run" if moved else \
             "the hero or battlefield files, or the AI, changed since the run"
+        fields = ["winner", "turns"] + [f"{h}'s final health (P{k})" for k, h in enumerate(game.heroes, 1)]
+        differ = [f"{f} {w} stored, {g} replayed" for f, w, g in zip(fields, want, got) if w != g]
         raise RunError(f"{game.describe()} plays differently now (stored: winner {want[0]}, {want[1]} turns; "
-                       f"replayed: winner {got[0]}, {got[1]} turns): {why}", "RUN_DIR")
+                       f"replayed: winner {got[0]}, {got[1]} turns; differs: {', '.join(differ)}): {why}", "RUN_DIR")
     return rep
+
+
+def changed_files(game: StoredGame, content) -> list[str]:
+    """The hero and battlefield files ``game`` needs whose fingerprint differs from the one
+    its run stored (``settings.fingerprint``, :func:`sim.runs.plan.file_fingerprints`), each
+    as 'hero KEY's file PATH' or 'battlefield KEY's file PATH'; ``content``: the heroes as
+    loaded now (``installed_content`` of the run's homebrew paths). A missing fingerprint (an
+    older run) is no change; a file that can no longer be read is one. Empty when the files
+    are as the run played them."""
+    stored = game.manifest["settings"].get("fingerprint") or {}
+    heroes = sorted(h for h in set(game.heroes) if f"hero:{h}" in stored and h in content.specs)
+    bfs = [b for b in [game.row["battlefield"]] if f"battlefield:{b}" in stored]
+    out = []
+    for key in [f"hero:{h}" for h in heroes] + [f"battlefield:{b}" for b in bfs]:
+        kind, name = key.split(":", 1)
+        try:
+            now = file_fingerprints(content, [name] if kind == "hero" else [], [name] if kind != "hero" else [])[key]
+        except OSError:
+            now = None
+        if now != stored[key]:
+            path = content.specs[name].path if kind == "hero" else BATTLEFIELD_DIR / f"{name}.toml"
+            out.append(f"{kind} {name}'s file {path}")
+    return out
 
 
 def _outcome(rep: Replay, team: bool) -> tuple:
@@ -326,7 +356,7 @@ def run_label(game: StoredGame, run_dir) -> str:
             f"replayed from its seed")
 
 
-__all__ = ["StoredGame", "example_games", "find_game", "list_games", "replay_stored", "run_label", "stored_profile",
+__all__ = ["StoredGame", "changed_files", "example_games", "find_game", "list_games", "replay_stored", "run_label", "stored_profile",
            "stored_variant_json"]
 
 

@@ -118,7 +118,7 @@ def _load_json(p: Path):
 
 def read_manifest(run_dir) -> dict:
     """The run folder's manifest (dict). A ``manifest.json`` that cannot be read (cut short,
-    not JSON) is read from its backup ``manifest.json.bak`` when that is readable: the
+    not JSON, deleted) is read from its backup ``manifest.json.bak`` when that is readable: the
     manifest is returned with ``"recovered_from"`` set to the backup's name (the next
     command that plays the run writes ``manifest.json`` again). Writes nothing.
 
@@ -132,11 +132,13 @@ def read_manifest(run_dir) -> dict:
     p = run_dir / MANIFEST
     try:
         m = _load_json(p)
-    except FileNotFoundError:
+    except FileNotFoundError as e:
         if not run_dir.exists():
             raise RunError(f"{run_dir}: no such folder", "RUN_DIR") from None
-        raise RunError(f"{run_dir}: not a run folder of matrix, teams, loadouts or compare "
-                       f"(no {MANIFEST})", "RUN_DIR") from None
+        if not (run_dir / MANIFEST_BACKUP).exists():
+            raise RunError(f"{run_dir}: not a run folder of matrix, teams, loadouts or compare "
+                           f"(no {MANIFEST})", "RUN_DIR") from None
+        m = _recover_manifest(run_dir, e)     # a deleted manifest: its backup, as for a damaged one
     except (OSError, ValueError) as e:
         m = _recover_manifest(run_dir, e)
     if not isinstance(m, dict) or m.get("kind") != RUN_KIND:
