@@ -18,6 +18,15 @@ SINBAD_REST = ["Commanding Impact", "Leap Away", "Leap Away", "Exploit", "Exploi
 MEDUSA_NEXT = {"hero": "medusa", "fighters": {"Medusa": {"space": "M21"}}, "hand": ["Dash", "Snipe", "Hiss and Slither"],
                "deck": ["Dash"]}
 
+INVISIBLE_NEXT = {"hero": "invisible_man", "fighters": {"Invisible Man": {"space": "M21"}}, "hand": ["Slip Away", "Lurking"],
+                  "deck": ["Lurking"]}
+
+
+def start_of_turn_mays(pos, ai):
+    """The answers to the "may" questions at the start of player 0's turn in ``pos``."""
+    out = resolve(pos, {"start_of_turn": True}, ai=ai)
+    return [d["chosen"] for d in out["decisions"] if d["kind"].startswith("yes/no")]
+
 
 def duel(p0, p1, active=0, battlefield="marmoreal"):
     return {"battlefield": battlefield, "active": active, "players": [p0, p1]}
@@ -121,10 +130,8 @@ def test_4_jekyll_turns_hyde_for_the_attacks_he_holds(ai, better):
                 "counters": {"form": "Dr. Jekyll"},
                 "hand": ["Recoiling Blow", "Forever Hyde", "Distracted Triage", "Scientific Method", "With Haste!"],
                 "deck": ["Skirmish", "Feint"]},
-               {"hero": "invisible_man", "fighters": {"Invisible Man": {"space": "M21"}}, "hand": ["Slip Away", "Lurking"],
-                "deck": ["Lurking"]})
-    out = resolve(pos, {"start_of_turn": True}, ai=ai)
-    may = [d["chosen"] for d in out["decisions"] if d["kind"].startswith("yes/no")]
+               INVISIBLE_NEXT)
+    may = start_of_turn_mays(pos, ai)
     assert (may == ["yes"]) == better
 
 
@@ -141,10 +148,8 @@ def test_4_hyde_stays_hyde_for_the_attack_he_can_make(ai, better):
                 "hand": ["Forever Hyde", "Madness Relents", "Skirmish", "Distracted Triage", "Succumb to Compulsion",
                          "Scientific Method", "With Haste!"],
                 "deck": ["Skirmish", "Feint"]},
-               {"hero": "invisible_man", "fighters": {"Invisible Man": {"space": "M21"}}, "hand": ["Slip Away", "Lurking"],
-                "deck": ["Lurking"]})
-    out = resolve(pos, {"start_of_turn": True}, ai=ai)
-    may = [d["chosen"] for d in out["decisions"] if d["kind"].startswith("yes/no")]
+               INVISIBLE_NEXT)
+    may = start_of_turn_mays(pos, ai)
     assert (may == ["no"]) == better
 
 
