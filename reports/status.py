@@ -54,14 +54,15 @@ def no_games_lines(planned: dict, stored: set, names: dict, what: str = "games",
     ``what``: the games counted ("games", "paired games"). One line: the opponents with no
     game at all ("No games yet against 2 opponents: Medusa, Sinbad (no row for them below)"),
     then the other loadout x opponent pairs with none ("of 5 loadout x opponent pairs: steel
-    vs Alice, ..."), the first ``shown`` of each named. Empty when every pair has a game."""
-    def listed(items) -> str:
-        return ", ".join(items[:shown]) + (f" and {len(items) - shown} more" if len(items) > shown else "")
+    vs Alice, ..."): every such opponent named (at most the installed heroes), the first
+    ``shown`` pairs. Empty when every pair has a game."""
+    def listed(items, limit=shown) -> str:
+        return ", ".join(items[:limit]) + (f" and {len(items) - limit} more" if len(items) > limit else "")
     opponents = sorted(planned, key=lambda o: (names.get(o, o).casefold(), o))
     none = [o for o in opponents if not any((o, lo) in stored for lo in planned[o])]
     pairs = [f"{lo} vs {names.get(o, o)}" for o in opponents if o not in none for lo in planned[o]
              if (o, lo) not in stored]
-    parts = ([f"against {plural(len(none), 'opponent')}: {listed([names.get(o, o) for o in none])} (no row for them "
+    parts = ([f"against {plural(len(none), 'opponent')}: {listed([names.get(o, o) for o in none], len(none))} (no row for them "
               "below)"] if none else []) + ([f"of {plural(len(pairs), 'loadout x opponent pair')}: {listed(pairs)}"]
                                            if pairs else [])
     return [f"No {what} yet " + "; and ".join(parts) + "."] if parts else []

@@ -296,3 +296,16 @@ def test_the_compile_notice_of_a_duel_names_the_part_its_game_compiles(args, par
     said_now = capsys.readouterr().err.strip()
     assert said_now == compile_notice(None, part) and COMPILE_PARTS[part][0] in said_now
     assert (": 1-3 minutes" in said_now) == (part == "duel")
+
+
+def test_an_unfinished_report_names_every_opponent_without_games():
+    """A compare interrupted early had no paired games against 9 opponents; its line named 4
+    "and 5 more" (the trial's re-check). Every opponent is named; pairs stay cut at 4."""
+    from reports.status import no_games_lines
+    keys = [f"h{i}" for i in range(9)]
+    names = {k: f"Hero {k[1]}" for k in keys}
+    (line,) = no_games_lines({k: [""] for k in keys}, set(), names, "paired games")
+    assert line == ("No paired games yet against 9 opponents: " + ", ".join(f"Hero {i}" for i in range(9))
+                    + " (no row for them below).")
+    (line,) = no_games_lines({"h0": [f"lo{i}" for i in range(6)]}, {("h0", "lo0")}, names)
+    assert line.endswith("lo1 vs Hero 0, lo2 vs Hero 0, lo3 vs Hero 0, lo4 vs Hero 0 and 1 more.")
