@@ -10,11 +10,11 @@ from ..control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_CTX_ROW, CTL_FU_KEY, CTL_POS_KEY, CTL_POS_SIG,
     CTL_TD_P, CTL_TD_SIG, SCR_ACTIONS, SCR_DEFENSE, SCR_PLAN_POS, SCR_POOL, SCR_PRICE, SCR_SPACES,
 )
-from ..core import n_slots, pile_base, team_of
+from ..core import can_target, n_slots, pile_base, team_of
 from ..layout import (
     AI_DMG, AI_VALUE_ATK, AI_VALUE_DEF, C_AI_LIVE, C_BOOST, C_FORM, C_PROG, C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CARD0,
     CB_CARD1, CB_DEF_F, CB_DEF_P, CB_MOD0, CB_OVR0, CB_PRINTED0, F_HP, F_KIND, F_MAXHP, F_OWNER, F_SPACE,
-    F_RANGED, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTIONS, G_NPLAYERS, G_OPPONENT, H_AI_ATK0, H_AI_DEF0,
+    F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTIONS, G_NPLAYERS, G_OPPONENT, H_AI_ATK0, H_AI_DEF0,
     H_AI_HURT_FORM, I_COND, I_N, I_OP, I_PER, I_REF, I_SEL, I_SIDE, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0,
     P_HANDN, P_HERO, P_ONGOING, pslot,
 )
@@ -441,13 +441,9 @@ def form_action_worth(st, tb, ctl, p, form):
             c = st[hb + i]
             if tb.cards[c, C_TYPE] == CT_SCHEME and playable(st, tb, c, g):
                 best = max(best, scheme_score(st, tb, ctl, p, c, g))
-        ga = st[fslot(g, F_SPACE)]
         for e in range(n_slots(st)):
-            if st[fslot(e, F_STATUS)] != FS_IN_PLAY or team_of(st, st[fslot(e, F_OWNER)]) == tm or fu[g, e] <= -1.0:
-                continue
-            es = st[fslot(e, F_SPACE)]
-            if ga >= 0 and es >= 0 and (tb.adj[ga, es] != 0
-                                         or (st[fslot(g, F_RANGED)] != 0 and (tb.zmask[ga] & tb.zmask[es]) != 0)):
+            if (st[fslot(e, F_STATUS)] == FS_IN_PLAY and team_of(st, st[fslot(e, F_OWNER)]) != tm and fu[g, e] > -1.0
+                    and can_target(st, tb, g, e)):
                 best = max(best, fu[g, e])
     hand = 0.0
     for i in range(st[pslot(p, P_HANDN)]):
