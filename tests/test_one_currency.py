@@ -231,3 +231,19 @@ def test_a_card_put_on_the_deck_is_not_a_card_in_hand():
     assert blink < lady
     scores = dict(next(d for d in out["decisions"] if d["kind"] == "action")["candidates"])
     assert scores["Ciri attacks Sinbad with The Lady of Space and Time"] < 0.0
+
+
+@pytest.mark.parametrize("seen,boost", [(["Feint"] * 3, "Swift Strike"), (["Regroup"] * 3, "none")])
+def test_king_arthur_prices_his_face_down_boost_by_the_chance_it_is_cancelled(seen, boost):
+    """King Arthur next to Medusa (8 health, four cards in hand). A Feint of hers cancels his
+    attack card's effects and loses the face-down BOOST with them. With her three Feints in
+    her discard pile (no cancel possible) standard attacks with Skirmish and adds Swift Strike
+    face down; with them unseen (three Regroups discarded instead) the BOOST is worth its gain
+    only when she holds no Feint, and he adds none (the code before this test added Swift
+    Strike in both positions: the mirror King Arthur against release 0.2 scored 0.465, now 0.505)."""
+    pos = duel({"hero": "king_arthur", "fighters": {"King Arthur": {"space": "M20"}},
+                "hand": ["Skirmish", "Regroup", "Swift Strike"], "deck": ["Feint", "Skirmish"]},
+               {"hero": "medusa", "fighters": {"Medusa": {"space": "M21", "health": 8}},
+                "hand": ["Dash", "Snipe", "Dash", "Snipe"], "deck": ["Dash"], "discard": seen})
+    out = resolve(pos, {"turn": True}, ai="standard")
+    assert [d["chosen"] for d in out["decisions"] if d["kind"] == "face-down attack boost"] == [boost]

@@ -252,10 +252,11 @@ def score_boost(st, tb, ctl, p, kind, opts, n, scores):
             av += board_delta(st, tb, ctl, c, a, t, 0, AI_VALUE_ATK)
             fx += board_delta(st, tb, ctl, c, a, t, 0, AI_DMG)
         base = exp_attack(st, ctl, p, t, av, fx, vals, probs, pn)
+        kept = 1.0 if frozen(ctl, p) else 1.0 - probs[MAX_CARDS]   # (a cancel loses the face-down BOOST)
         for j in range(n):
             b = opts[j]
             if b >= 0:
-                scores[j] = (exp_attack(st, ctl, p, t, av + tb.cards[b, C_BOOST], fx, vals, probs, pn) - base
+                scores[j] = ((exp_attack(st, ctl, p, t, av + tb.cards[b, C_BOOST], fx, vals, probs, pn) - base) * kept
                              - keep_worth(tb, ctl, p, b) - wv(ctl, p, W_BOOST_MARGIN))
         return
     av = combat_att_value(st, tb, 0)

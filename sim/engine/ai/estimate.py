@@ -5,18 +5,18 @@ team games), and the expected damage of an attack over the defender's likely def
 from numba import types
 
 from ..codes import (
-    CT_ATTACK, CT_DEFENSE, CT_VERSATILE, FS_DEFEATED, FS_IN_PLAY, OP_DAMAGE, OP_DRAW, PILE_DISC,
-    R_EXHAUST_DAMAGE,
+    CN_ALWAYS, CT_ATTACK, CT_DEFENSE, CT_VERSATILE, FS_DEFEATED, FS_IN_PLAY, N_WINDOWS, OP_CANCEL, OP_DAMAGE,
+    OP_DRAW, PILE_DISC, R_EXHAUST_DAMAGE,
 )
 from ..control import CTL_CTX_N, CTL_CTX_OP, MAX_CARD_IDS, SCR_COUNTS, SCR_DIST_N
 from ..core import fog_space, pile_base, team_of
 from ..layout import (
-    AI_DMG, AI_VALUE_ATK, AI_VALUE_DEF, C_TYPE, C_VALUE, F_HP, F_KIND, F_MAXHP, F_OWNER, F_RANGED,
+    AI_CANCEL, AI_DMG, AI_VALUE_ATK, AI_VALUE_DEF, C_PROG, C_TYPE, C_VALUE, I_COND, I_OP, F_HP, F_KIND, F_MAXHP, F_OWNER, F_RANGED,
     F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_NPLAYERS, H_AI_ATK0, H_AI_DEF0, H_AI_DEF_FOG,
     H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, P_COUNTER0, P_DECKN, P_DISCN, P_HANDN, P_HERO,
     P_ONGOING, pslot,
 )
-from ..sigs import A1, CTL, F, FA1, I, jit, ST, TB, V
+from ..sigs import A1, B, CTL, F, FA1, I, jit, ST, TB, V
 from .weights import (
     feat, live_delta, playable, scratch_i1, value_now, W_DMG_HERO, W_DMG_SK, W_ELIMINATE, W_FOCUS, W_GUARD,
     W_HERO_LOW, W_HP_LOW, W_HP_OWN, W_HP_SK, W_KILL_SK, W_LOSE_SK, W_TEAM_KILL, W_WIN, wv,
@@ -342,7 +342,9 @@ def value_dist(st, tb, ctl, t, hand, side, extra, vals, fxd, probs):
     ability's bonus (:func:`hero_def_bonus`, :func:`hero_atk_bonus` + ``extra``); defense
     pairs have effect damage 0. The distribution :func:`best_dist` gives over the list of
     unknown cards, computed from copies per card id (a pass over the deck list and the
-    discard pile) and one entry per distinct pair."""
+    discard pile) and one entry per distinct pair. For a defense (``side`` 1) also
+    ``probs[MAX_CARDS]`` = P(the hand holds a card that cancels the attack card's effects,
+    :func:`cancels`), which the one-currency AI reads (a face-down BOOST is lost with them)."""
     q = st[fslot(t, F_OWNER)]
     h = st[pslot(q, P_HERO)]
     s0 = tb.heroes[h, H_DECK_START]
@@ -368,6 +370,7 @@ def value_dist(st, tb, ctl, t, hand, side, extra, vals, fxd, probs):
         ta, tc = CT_ATTACK, AI_VALUE_ATK
     m = 0
     N = 0
+    kc = 0
     for i in range(n):
         c = tb.decks[s0 + i]
         if cnt[c] <= 0:
@@ -375,6 +378,8 @@ def value_dist(st, tb, ctl, t, hand, side, extra, vals, fxd, probs):
         N += cnt[c]
         ty = tb.cards[c, C_TYPE]
         if (ty == ta or ty == CT_VERSATILE) and playable(st, tb, c, t):
+            if side == 1 and cancels(tb, c):
+                kc += cnt[c]
             v = tb.cards[c, C_VALUE] + feat(tb, c, tc) + bonus
             d = feat(tb, c, AI_DMG) if side == 0 else 0.0
             m = insert_best_first(vals, fxd, fxd, k, m, v, d, d, cnt[c], 1.0)   # (no companion: fxd twice)
@@ -387,7 +392,23 @@ def value_dist(st, tb, ctl, t, hand, side, extra, vals, fxd, probs):
         probs[r] = prev - cur
         prev = cur
     vals[MAX_CARDS] = m
+    if side == 1:
+        probs[MAX_CARDS] = 1.0 - p_none_of(N, kc, hand)
     return prev
+
+
+@jit(B(TB, I))
+def cancels(tb, c):
+    """Card ``c`` cancels the effects on the opponent's card whatever happens (an
+    unconditional ``cancel`` step in any of its programs: Feint)."""
+    if feat(tb, c, AI_CANCEL) <= 0.0:
+        return False
+    for w in range(N_WINDOWS):
+        start, length = tb.cards[c, C_PROG + 2 * w], tb.cards[c, C_PROG + 2 * w + 1]
+        for r in range(start, start + length):
+            if tb.code[r, I_OP] == OP_CANCEL and tb.code[r, I_COND] == CN_ALWAYS:
+                return True
+    return False
 
 
 @jit(types.UniTuple(F, 3)(ST, CTL, I, I))

@@ -247,8 +247,9 @@ def attack_now(st, tb, ctl, p, g, e, c, av, dmg, fx, dvals, dprobs, pn, hp, per,
     (:func:`.weights.board_delta`: Counterpunch's "if adjacent", "+1 for each X", "if you
     won" at the chance of winning, :func:`win_chance`), plus the
     best face-down BOOST a hero whose ability allows one (King Arthur) may add: its gain in
-    expected damage less its keep worth and ``boost_margin``, if positive (what
-    :func:`.choices.score_boost` will weigh)."""
+    expected damage (unless the defender cancels the card's effects, which loses it: the
+    chance :func:`.estimate.value_dist` gives) less its keep worth and ``boost_margin``, if
+    positive (what :func:`.choices.score_boost` will weigh)."""
     if (tb.cards[c, C_AI_LIVE] & 2) != 0:
         av += board_delta(st, tb, ctl, c, g, e, 0, AI_VALUE_ATK)
         dmg += board_delta(st, tb, ctl, c, g, e, 0, AI_DMG)
@@ -269,8 +270,8 @@ def attack_now(st, tb, ctl, p, g, e, c, av, dmg, fx, dvals, dprobs, pn, hp, per,
                 continue
             if tb.cards[b, C_BOOST] <= 0:
                 continue
-            x = (exp_attack_hp(hp, per, kill, av + tb.cards[b, C_BOOST], dmg, dvals, dprobs, pn) - base
-                 - keep_worth(tb, ctl, p, b) - wv(ctl, p, W_BOOST_MARGIN))
+            x = ((exp_attack_hp(hp, per, kill, av + tb.cards[b, C_BOOST], dmg, dvals, dprobs, pn) - base)
+                 * (1.0 - dprobs[MAX_CARDS]) - keep_worth(tb, ctl, p, b) - wv(ctl, p, W_BOOST_MARGIN))
             if x > boost:
                 boost = x
     return base + fx + boost
