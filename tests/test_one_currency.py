@@ -247,3 +247,25 @@ def test_king_arthur_prices_his_face_down_boost_by_the_chance_it_is_cancelled(se
                 "hand": ["Dash", "Snipe", "Dash", "Snipe"], "deck": ["Dash"], "discard": seen})
     out = resolve(pos, {"turn": True}, ai="standard")
     assert [d["chosen"] for d in out["decisions"] if d["kind"] == "face-down attack boost"] == [boost]
+
+
+@pytest.mark.parametrize("wolves,slam_first", [(1, True), (2, False)])
+def test_a_summoned_sidekick_is_priced_as_that_sidekick(wolves, slam_first):
+    """The Ancient Leshen next to Medusa with Primeval Slam (4; after combat it summons a Wolf)
+    and Command the Forest (4; if he wins, she discards 1). With a Wolf defeated the summon
+    brings it back, worth a Wolf on the board (``lose_sidekick`` + ``hp_sidekick`` x 1):
+    standard ranks the attack with Primeval Slam above the one with Command the Forest. With
+    both Wolves on the board the summon gains nothing (it moves one) and the order turns.
+    Priced as "other" (2 x ``fx_other``, the code before this test), the Slam ranked below
+    Command the Forest in both positions; the Leshen mirror against release 0.2 scored 0.533,
+    now 0.569."""
+    fighters = {"Ancient Leshen": {"space": "M20"}, "Wolf 1": {"space": "M13"}}
+    if wolves == 2:
+        fighters["Wolf 2"] = {"space": "M12"}
+    pos = duel({"hero": "ancient_leshen", "fighters": fighters,
+                "hand": ["Primeval Slam", "Command the Forest", "Planted Feet"], "deck": ["Wily Fighting", "Nature Abounds"]},
+               MEDUSA_NEXT)
+    out = resolve(pos, {"turn": True}, ai="standard")
+    ranked = [name for name, _ in next(d for d in out["decisions"] if d["kind"] == "action")["candidates"]]
+    slam, command = (ranked.index(f"Ancient Leshen attacks Medusa with {c}") for c in ("Primeval Slam", "Command the Forest"))
+    assert (slam < command) == slam_first

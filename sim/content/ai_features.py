@@ -126,6 +126,7 @@ def _row_features(r: np.ndarray, m: float, f: np.ndarray, live_full: bool = Fals
         f[L.AI_RECOVER] += 2 * m
     elif op in (E.OP_RETURN_DEFEATED, E.OP_SUMMON):
         f[L.AI_OTHER] += 2 * m
+        f[L.AI_SUMMON] += m
     elif op == E.OP_GAIN_ACTION:
         f[L.AI_ACTION] += n * m
     elif op == E.OP_ADD_VALUE:

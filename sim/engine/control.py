@@ -72,8 +72,10 @@ SCR_DIST_N = SCR_COUNTS + MAX_CARD_IDS   # value_dist: cards per distinct value 
 SCR_DIST_FX = SCR_DIST_N + 65            # target_dists: effect damage of value_dist's pairs (65,), unused
 SCR_PRICE = SCR_DIST_FX + 65             # the one-currency AI, per player: worth of a drawn card now (4,), then
                                          # the share of a hand card's keep worth that holds now (4,), then
-                                         # the chance that the card being scored wins its combat (-1 not known)
-SCR_DESTS = SCR_PRICE + 9                # ai.weights.board_count: reachable spaces (65,)
+                                         # the chance that the card being scored wins its combat (-1 not known),
+                                         # then the worth of a sidekick brought back onto the board (4,)
+N_PRICE = 13
+SCR_DESTS = SCR_PRICE + N_PRICE               # ai.weights.board_count: reachable spaces (65,)
 CTL_SIZE = SCR_DESTS + 65
 # optional "explain" buffer after CTL_SIZE (duel --explain): a count, then records
 EXPLAIN_TOP = 4

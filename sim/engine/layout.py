@@ -207,7 +207,9 @@ AI_ACTION = 9       # actions gained
 AI_OTHER = 10       # anything else worth a little
 AI_DECK_TOP = 11    # of AI_DRAW, cards put on top of your deck (not into your hand): the one-currency AI
                     # counts them as no card in hand; release 0.2's AI as drawn cards
-N_AI_FEAT = 12
+AI_SUMMON = 12      # sidekicks brought back onto the board (summon, return a defeated one); release 0.2's AI
+                    # reads them only as AI_OTHER (2 each); the one-currency AI as the sidekick gained, if any
+N_AI_FEAT = 13
 C_AI_LIVE = C_AI0 + N_AI_FEAT   # 1: some step of the card has a condition the AI checks as it scores it
 C_FIELDS = C_AI_LIVE + 1
 

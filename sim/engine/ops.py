@@ -50,7 +50,7 @@ SECTIONS = {
 
 # the AI features an op may add to (``sim.engine.layout.AI_*``, lower case without the prefix)
 AI_FEATURES = ("dmg", "self_dmg", "draw", "opp_discard", "recover", "move", "value_atk", "value_def", "cancel",
-               "action", "other", "deck_top")
+               "action", "other", "deck_top", "summon")
 
 
 @dataclass(frozen=True)
@@ -192,7 +192,7 @@ OPS: tuple[Op, ...] = (
        fields=(F('fighter', True), F('to', True, doc='`{ in_zone_of = f }`')),
        meaning='a defeated sidekick of that kind comes back at full health into the zone',
        examples=('Winged Frenzy (Medusa, effect): `{ op = "return_defeated", fighter = "Harpy", to = { in_zone_of = "Medusa" } }`',),
-       narration=('return',), ai=('other',),
+       narration=('return',), ai=('other', 'summon',),
        checker='OX_RETURN'),
     Op('gain_action', "OP_GAIN_ACTION", 10, FAM_TURN, 'N actions',
        section='turn',
@@ -350,7 +350,7 @@ OPS: tuple[Op, ...] = (
        fields=(F('fighter', True), F('to', True, doc='`{ in_zone_of = f }`')),
        meaning='a sidekick of that kind off the board comes back into the zone (if none is off the board, one on it is moved there)',
        examples=('Primeval Slam (Ancient Leshen, after): `{ op = "summon", fighter = "Wolf", to = { in_zone_of = "Ancient Leshen" } }`',),
-       narration=('return',), ai=('other',),
+       narration=('return',), ai=('other', 'summon',),
        checker='OX_SUMMON'),
     Op('remove_from_board', "OP_REMOVE", 32, FAM_FIGHTER, 'remove your hero from the board; it comes back at the start of your next turn',
        section='move',

@@ -8,7 +8,7 @@ from ..codes import (
 )
 from ..control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_CTX_ROW, CTL_FU_KEY, CTL_POS_KEY, CTL_POS_SIG,
-    CTL_TD_P, CTL_TD_SIG, SCR_ACTIONS, SCR_DEFENSE, SCR_PLAN_POS, SCR_POOL, SCR_PRICE, SCR_SPACES,
+    CTL_TD_P, CTL_TD_SIG, N_PRICE, SCR_ACTIONS, SCR_DEFENSE, SCR_PLAN_POS, SCR_POOL, SCR_PRICE, SCR_SPACES,
 )
 from ..core import can_target, n_slots, pile_base, team_of
 from ..layout import (
@@ -174,7 +174,7 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
     bonus = hero_def_bonus(st, tb, t)
     hp, per, kill = dmg_params(st, ctl, q, t)
     old = frozen(ctl, q)
-    pw = f64_view(ctl, SCR_PRICE, 9)
+    pw = f64_view(ctl, SCR_PRICE, N_PRICE)
     for j in range(n):
         d = opts[j]
         vd = 0.0

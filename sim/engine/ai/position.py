@@ -4,11 +4,11 @@
 from numba import types
 
 from ..codes import (
-    CT_ATTACK, CT_VERSATILE, FS_IN_PLAY, HF_ATTACK_BOOST, PILE_DISC, PILE_HAND, R_EXHAUST_DAMAGE, R_HAND_LIMIT,
+    CT_ATTACK, CT_VERSATILE, FS_DEFEATED, FS_IN_PLAY, FS_REMOVED, HF_ATTACK_BOOST, PILE_DISC, PILE_HAND, R_EXHAUST_DAMAGE, R_HAND_LIMIT,
 )
 from ..control import (
-    CTL_FU, CTL_FU_KEY, CTL_PLAN_BOOST, CTL_PLAN_KEY, CTL_POS_KEY, CTL_POS_SIG, CTL_TD_P, SCR_FOLLOW, SCR_PLAN, SCR_PRICE,
-    SCR_DIST_FX, SCR_PLAN_POS, SCR_TARGETS, SCR_WORTH, SCR_WORTH_SET,
+    CTL_FU, CTL_FU_KEY, CTL_PLAN_BOOST, CTL_PLAN_KEY, CTL_POS_KEY, CTL_POS_SIG, CTL_TD_P, N_PRICE, SCR_FOLLOW, SCR_PLAN,
+    SCR_PRICE, SCR_DIST_FX, SCR_PLAN_POS, SCR_TARGETS, SCR_WORTH, SCR_WORTH_SET,
 )
 from ..core import count_tag_in_pile, fog_space, n_slots, pile_base, reachable, team_of
 from ..layout import (
@@ -22,7 +22,7 @@ from .weights import (
     _DSZ, board_delta, dmg_now, FA2, feat, frozen, fx_now, fx_worth, keep_worth, NEG, playable, scratch_f1, scratch_f2,
     scratch_i1, W_APPROACH, W_BOOST_MARGIN, W_CARD, W_EXHAUST, W_FOG, W_FULL_HAND, W_OPP_CARD,
     W_REACH_NEXT, W_REACH_NOW, W_SIDEKICK_TARGET, W_SIDEKICK_THREAT, W_THREAT, W_THREAT_BASE, W_THREAT_LOW,
-    W_KEEP_FULL, W_THREAT_SK, wv,
+    W_HP_SK, W_KEEP_FULL, W_LOSE_SK, W_THREAT_SK, wv,
 )
 from .estimate import (
     att_value, dmg_params, dmg_value, exp_attack, exp_attack_hp, hero_atk_bonus,
@@ -253,7 +253,7 @@ def attack_now(st, tb, ctl, p, g, e, c, av, dmg, fx, dvals, dprobs, pn, hp, per,
     if (tb.cards[c, C_AI_LIVE] & 2) != 0:
         av += board_delta(st, tb, ctl, c, g, e, 0, AI_VALUE_ATK)
         dmg += board_delta(st, tb, ctl, c, g, e, 0, AI_DMG)
-        pw = f64_view(ctl, SCR_PRICE, 9)
+        pw = f64_view(ctl, SCR_PRICE, N_PRICE)
         pw[8] = win_chance(av, dvals, dprobs, pn)   # ("if you won" steps: the chance, not half)
         fx += board_delta(st, tb, ctl, c, g, e, 0, -1)
         pw[8] = -1.0
@@ -439,11 +439,20 @@ def set_price(st, tb, ctl, p):
     draws it (a maneuver, a card's effect); a card kept in hand is worth ``keep_full`` of its
     keep worth when the hand is at the hand limit (it would be discarded at the end of the turn
     before a better one). Release 0.2's AI reads neither (``fx_draw``)."""
-    v = f64_view(ctl, SCR_PRICE, 9)
+    v = f64_view(ctl, SCR_PRICE, N_PRICE)
     hand = st[pslot(p, P_HANDN)]
     v[p] = draw_worth_hand(st, tb, ctl, p, hand - 1 if hand > 0 else 0)
     v[4 + p] = wv(ctl, p, W_KEEP_FULL) if hand >= tb.rules[R_HAND_LIMIT] else 1.0
     v[8] = -1.0   # (no combat's chance of winning set: see attack_now)
+    back = 0.0    # a sidekick off the board (defeated or removed) that an effect may bring back
+    for k in range(1, FIGHTERS_PER_PLAYER):
+        g = p * FIGHTERS_PER_PLAYER + k
+        s = st[fslot(g, F_STATUS)]
+        if s == FS_DEFEATED or s == FS_REMOVED:
+            w = wv(ctl, p, W_HP_SK) * st[fslot(g, F_MAXHP)] + wv(ctl, p, W_LOSE_SK)
+            if w > back:
+                back = w
+    v[9 + p] = back
 
 
 @jit(F(ST, TB, CTL, I, I))

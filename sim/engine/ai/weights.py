@@ -11,10 +11,13 @@ from ..codes import (
     FS_IN_PLAY, IF_NEGATE, N_WINDOWS, OP_SET_VALUE, PILE_DISC, W_DURING, W_IMMEDIATELY, W_ON_PLAY,
     W_ONGOING_DISCARD, W_ONGOING_START,
 )
-from ..control import CTL_MODE0, CTL_W, MODE_EXPERT02, MODE_GREEDY, MODE_STANDARD02, N_WEIGHTS, SCR_DESTS, SCR_PRICE
+from ..control import (
+    CTL_MODE0, CTL_W, MODE_EXPERT02, MODE_GREEDY, MODE_STANDARD02, N_PRICE, N_WEIGHTS, SCR_DESTS, SCR_PRICE,
+)
 from ..core import count_tag_in_pile, n_slots, pile_base, reachable, team_of
 from ..layout import (
     AI_ACTION, AI_CANCEL, AI_DECK_TOP, AI_DMG, AI_DRAW, AI_MOVE, AI_OPP_DISCARD, AI_OTHER, AI_RECOVER, AI_SELF_DMG,
+    AI_SUMMON,
     C_AI0, C_AI_LIVE, C_BOOST, C_FMASK, C_FORM, C_PROG, C_TAGS, C_VALUE, F_HP, F_KIND, F_LEFT, F_OWNER,
     F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, I_AI0, I_AI_LIVE, I_CA,
     I_CB, I_COND, I_CREF, I_CTAG, I_FLAGS, I_N, I_OP, I_PARG, I_PER, MAX_CARDS, MAX_FIGHTERS, MAX_SPACES, N_FOG, P_ATTACKED,
@@ -120,16 +123,30 @@ def card_price(ctl, p):
     drawn card, by the hand limit and the deck left), whatever draws it."""
     if frozen(ctl, p):
         return wv(ctl, p, W_FX_DRAW)
-    return f64_view(ctl, SCR_PRICE, 9)[p]
+    return f64_view(ctl, SCR_PRICE, N_PRICE)[p]
+
+
+@jit(F(CTL, I), inline=True)
+def summon_price(ctl, p):
+    """What a sidekick an effect brings back onto the board is worth to player ``p`` now (the
+    one-currency AI, :func:`.position.set_price`): the worth of one of ``p``'s sidekicks off the
+    board (``hp_sidekick`` x its health + ``lose_sidekick``), 0 when all are on it."""
+    return f64_view(ctl, SCR_PRICE, N_PRICE)[9 + p]
 
 
 @jit(F(TB, CTL, I, I))
 def fx_worth(tb, ctl, p, c):
     """What the effects of card ``c`` are worth to player ``p`` (value changes and damage to
     opposing fighters excluded: callers add damage where it applies). The one-currency AI
-    counts the cards its effects bring into the hand, not those put on top of the deck."""
-    cards = feat(tb, c, AI_DRAW) - (0.0 if frozen(ctl, p) else feat(tb, c, AI_DECK_TOP))
-    return (wv(ctl, p, W_FX_SELF_DMG) * feat(tb, c, AI_SELF_DMG)
+    counts the cards its effects bring into the hand, not those put on top of the deck, and a
+    sidekick an effect brings back onto the board as that sidekick (:func:`summon_price`)."""
+    cards = feat(tb, c, AI_DRAW)
+    back = 0.0
+    if not frozen(ctl, p):
+        cards -= feat(tb, c, AI_DECK_TOP)
+        back = feat(tb, c, AI_SUMMON)
+    return (back * (summon_price(ctl, p) - 2.0 * wv(ctl, p, W_FX_OTHER))
+            + wv(ctl, p, W_FX_SELF_DMG) * feat(tb, c, AI_SELF_DMG)
             + card_price(ctl, p) * cards
             + wv(ctl, p, W_FX_OPP_DISCARD) * feat(tb, c, AI_OPP_DISCARD)
             + wv(ctl, p, W_FX_RECOVER) * feat(tb, c, AI_RECOVER) + wv(ctl, p, W_FX_MOVE) * feat(tb, c, AI_MOVE)
@@ -141,8 +158,12 @@ def fx_worth(tb, ctl, p, c):
 def fx_row(tb, ctl, p, r):
     """Like :func:`fx_worth` for one live step ``r`` of a card program (its ``I_AI0 ..`` columns)."""
     x = tb.code[r]
-    cards = x[I_AI0 + AI_DRAW] - (0 if frozen(ctl, p) else x[I_AI0 + AI_DECK_TOP])
-    return 0.01 * (wv(ctl, p, W_FX_SELF_DMG) * x[I_AI0 + AI_SELF_DMG] + card_price(ctl, p) * cards
+    cards = x[I_AI0 + AI_DRAW]
+    back = 0.0
+    if not frozen(ctl, p):
+        cards -= x[I_AI0 + AI_DECK_TOP]
+        back = x[I_AI0 + AI_SUMMON] * (summon_price(ctl, p) - 2.0 * wv(ctl, p, W_FX_OTHER))
+    return 0.01 * (back + wv(ctl, p, W_FX_SELF_DMG) * x[I_AI0 + AI_SELF_DMG] + card_price(ctl, p) * cards
                    + wv(ctl, p, W_FX_OPP_DISCARD) * x[I_AI0 + AI_OPP_DISCARD]
                    + wv(ctl, p, W_FX_RECOVER) * x[I_AI0 + AI_RECOVER] + wv(ctl, p, W_FX_MOVE) * x[I_AI0 + AI_MOVE]
                    + wv(ctl, p, W_FX_CANCEL) * x[I_AI0 + AI_CANCEL] + wv(ctl, p, W_FX_ACTION) * x[I_AI0 + AI_ACTION]
@@ -268,7 +289,7 @@ def board_count(st, tb, ctl, r, q, g, e, side):
     if (c == CN_ATTACKING and side != 0) or (c == CN_DEFENDING and side != 1):
         return 0.0
     if c == CN_WON or c == CN_NOT_WON:   # the combat's chance, set by the caller (-1: not known)
-        pw = f64_view(ctl, SCR_PRICE, 9)[8]
+        pw = f64_view(ctl, SCR_PRICE, N_PRICE)[8]
         if pw < 0.0:
             return -1.0
         return pw if c == CN_WON else 1.0 - pw
@@ -416,7 +437,7 @@ def keep_worth(tb, ctl, p, c):
          + wv(ctl, p, W_KEEP_FX) * fx_worth(tb, ctl, p, c))
     if frozen(ctl, p):
         return k
-    return k * f64_view(ctl, SCR_PRICE, 9)[4 + p]   # (a full hand: a card kept may be discarded anyway)
+    return k * f64_view(ctl, SCR_PRICE, N_PRICE)[4 + p]   # (a full hand: a card kept may be discarded anyway)
 
 
 @jit(B(ST, TB, I, I), inline=True)
