@@ -268,12 +268,14 @@ def _rest_of_turn(m, st, p, mode, frozen=False):
     return st, (names[kind], m.content.card_names[card] if card >= 0 else None)
 
 
-def test_expert_finds_the_four_action_kill_the_standard_ai_misses():
+def test_expert_finds_the_four_action_kill():
     """Geralt's second action, next to Ciri (12 health, no cards in hand). Sword of Steel
     (attack 4) gains two actions when Geralt wins the combat, and Rend with Wolf Medallion
-    as its BOOST then finishes her: 4 + 2 + 6 = 12. The standard AI scores the attack cards
-    one by one and plays Disciplined Duelist (Ciri ends the turn at 8 health); the
-    lookahead sees the extra actions and takes the kill."""
+    as its BOOST then finishes her: 4 + 2 + 6 = 12. The lookahead sees the extra actions and
+    takes the kill. The standard AI scores the attack cards one by one: it played Disciplined
+    Duelist here (Ciri ended the turn at 8 health) until an attack with an attack card cost
+    ``keep_attack`` of its keep worth; Sword of Steel (an attack card) now scores above
+    Disciplined Duelist (a versatile one), and it takes the kill too."""
     sc = Scenario({
         "battlefield": "marmoreal",
         "players": [
@@ -298,8 +300,8 @@ def test_expert_finds_the_four_action_kill_the_standard_ai_misses():
     st[L.G_ACTIONS] = 1      # the second action is the one to choose
     std, std_first = _rest_of_turn(m, st, 0, "standard")
     exp, exp_first = _rest_of_turn(m, st, 0, "expert")
-    assert std_first == ("attack", "Disciplined Duelist")
-    assert not std[L.G_OVER] and std[L.fslot(sc.fighter("Ciri"), L.F_HP)] == 8
+    assert std_first == ("attack", "Sword of Steel")
+    assert std[L.G_OVER] and std[L.G_WINNER] == 0
     assert exp_first == ("attack", "Sword of Steel")
     assert exp[L.G_OVER] and exp[L.G_WINNER] == 0
     assert exp[L.fslot(sc.fighter("Ciri"), L.F_STATUS)] == L.FS_DEFEATED

@@ -8,7 +8,8 @@ the scripted AI modes, ``[weights]`` (what the AI values; names and meanings in
 * ``standard`` (the default): the scripted AI, every card priced in one currency from the
   position (``sim.engine.ai``; its weights of release 0.3: ``guess_base``, a right named
   value per matching card beyond the damage it prevents; ``keep_full``, the share of a hand
-  card's keep worth that holds at the hand limit; ``fx_draw`` and ``fx_damage`` are release 0.2's only);
+  card's keep worth that holds at the hand limit; ``keep_attack``, the share of an attack
+  card's keep worth that an attack with it costs (it cannot defend); ``fx_draw`` and ``fx_damage`` are release 0.2's only);
 * ``standard-0.2``, ``tuned-0.2`` and ``expert-0.2``: the profiles of release 0.2, frozen
   (their weights and the scoring they had: modes ``standard-0.2`` and ``expert-0.2``), to
   measure the current ones against (the 0.1 profile ``standard-1`` is retired);

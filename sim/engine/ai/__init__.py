@@ -20,8 +20,9 @@ defender's spaces (board steps, :func:`.weights.board_delta`; release 0.2 counte
 1.5 N and half); a named value is worth its chance of being right times what being right
 gains (:func:`.choices.guess_now`); a hero who may BOOST an attack face down counts the
 best BOOST in the attack's score (:func:`.position.attack_now`); a card kept in a full
-hand is worth ``keep_full`` of its keep worth (it may be discarded anyway); a form (Jekyll
-and Hyde) is worth the attacks it can play. Why features computed from the state rather
+hand is worth ``keep_full`` of its keep worth (it may be discarded anyway) and attacking with
+an attack card costs ``keep_attack`` of it (it cannot defend); a sidekick an effect brings back onto the board
+is worth that sidekick; a form (Jekyll and Hyde) is worth the attacks it can play. Why features computed from the state rather
 than an evaluation of each option's after-state on a copy: the AI scores every option of
 hundreds of decisions a game, and the pieces above are a few array reads each where a copy
 and a rules call per option would cost the state's size (tens of thousands of entries)

@@ -19,7 +19,7 @@ from ..layout import (
 )
 from ..sigs import A1, B, CTL, F, f64_view, FA1, I, jit, ST, TB, V
 from .weights import (
-    _DSZ, board_delta, dmg_now, FA2, feat, frozen, fx_now, fx_worth, keep_worth, NEG, playable, scratch_f1, scratch_f2,
+    _DSZ, attack_keep, board_delta, dmg_now, FA2, feat, frozen, fx_now, fx_worth, keep_worth, NEG, playable, scratch_f1, scratch_f2,
     scratch_i1, W_APPROACH, W_BOOST_MARGIN, W_CARD, W_EXHAUST, W_FOG, W_FULL_HAND, W_OPP_CARD,
     W_REACH_NEXT, W_REACH_NOW, W_SIDEKICK_TARGET, W_SIDEKICK_THREAT, W_THREAT, W_THREAT_BASE, W_THREAT_LOW,
     W_HP_SK, W_KEEP_FULL, W_LOSE_SK, W_THREAT_SK, wv,
@@ -284,7 +284,7 @@ def attack_worth(st, tb, ctl, p, g, e, c, dvals, dprobs, pnone):
     if not frozen(ctl, p):
         hp, per, kill = dmg_params(st, ctl, p, e)
         return (attack_now(st, tb, ctl, p, g, e, c, av, dmg, fx, dvals[e], dprobs[e], pnone[e], hp, per, kill)
-                + wv(ctl, p, W_OPP_CARD) * (1.0 - pnone[e]) - keep_worth(tb, ctl, p, c))
+                + wv(ctl, p, W_OPP_CARD) * (1.0 - pnone[e]) - attack_keep(tb, ctl, p, c))
     return (exp_attack(st, ctl, p, e, av, dmg, dvals[e], dprobs[e], pnone[e])
             + wv(ctl, p, W_OPP_CARD) * (1.0 - pnone[e]) + fx - keep_worth(tb, ctl, p, c))
 
@@ -324,7 +324,7 @@ def follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu):
             if not ((ty == CT_ATTACK or ty == CT_VERSATILE) and playable(st, tb, c, g)):
                 continue
             av, dmg, fx = attack_parts(st, tb, ctl, p, g, c)
-            kw = keep_worth(tb, ctl, p, c)
+            kw = attack_keep(tb, ctl, p, c)
             row = k * MAX_CARDS + i
             ctl[SCR_WORTH_SET + row] = 1
             for e in range(nf):

@@ -4,7 +4,7 @@ features, the conditions it checks live, the value and worth of a card now.
 from numba import types
 
 from ..codes import (
-    CN_ADJACENT, CN_ATTACKING, CN_DEFENDING, CN_NOT_WON, CN_WON, OP_MOVE, PER_ADJ_TO_SELF, PER_DISCARD_TAG, PER_KIND_ADJ_MOVED,
+    CN_ADJACENT, CT_ATTACK, CN_ATTACKING, CN_DEFENDING, CN_NOT_WON, CN_WON, OP_MOVE, PER_ADJ_TO_SELF, PER_DISCARD_TAG, PER_KIND_ADJ_MOVED,
     PER_KIND_IN_ZONE_OF_OPPOSING, PER_ONE, PER_OWN_ADJ_OPPOSING, REF_OPPOSING, REF_SELF,
     CN_ATTACKED, CN_COUNTER_EQ, CN_COUNTER_NE, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED,
     CN_HERO_HP_AT_MOST, CN_LEFT_SPACE, CN_ON_FOG, CN_STARTED_ELSEWHERE, CN_STARTED_ON_FOG, CN_TAG_TIER,
@@ -18,7 +18,7 @@ from ..core import count_tag_in_pile, n_slots, pile_base, reachable, team_of
 from ..layout import (
     AI_ACTION, AI_CANCEL, AI_DECK_TOP, AI_DMG, AI_DRAW, AI_MOVE, AI_OPP_DISCARD, AI_OTHER, AI_RECOVER, AI_SELF_DMG,
     AI_SUMMON,
-    C_AI0, C_AI_LIVE, C_BOOST, C_FMASK, C_FORM, C_PROG, C_TAGS, C_VALUE, F_HP, F_KIND, F_LEFT, F_OWNER,
+    C_AI0, C_AI_LIVE, C_BOOST, C_FMASK, C_TYPE, C_FORM, C_PROG, C_TAGS, C_VALUE, F_HP, F_KIND, F_LEFT, F_OWNER,
     F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, I_AI0, I_AI_LIVE, I_CA,
     I_CB, I_COND, I_CREF, I_CTAG, I_FLAGS, I_N, I_OP, I_PARG, I_PER, MAX_CARDS, MAX_FIGHTERS, MAX_SPACES, N_FOG, P_ATTACKED,
     P_COUNTER0, P_DISCN, P_FOG0, P_HANDN, P_HERO_ATTACKED, P_START_FOG, pslot,
@@ -39,7 +39,7 @@ WEIGHT_NAMES = (
     "unknown_attack",
     "team_kill", "focus", "guard", "eliminate",
     "search_samples", "search_candidates", "search_horizon", "eval_card",
-    "guess_base", "keep_full",
+    "guess_base", "keep_full", "keep_attack",
 )
 """Names of the AI weights, in their order in the weight vector (see sim/content/profiles.py)."""
 (W_DMG_HERO, W_HERO_LOW, W_DMG_SK, W_KILL_SK, W_WIN,
@@ -53,10 +53,10 @@ WEIGHT_NAMES = (
  W_UNKNOWN_ATTACK,
  W_TEAM_KILL, W_FOCUS, W_GUARD, W_ELIMINATE,
  W_SEARCH_SAMPLES, W_SEARCH_CANDIDATES, W_SEARCH_HORIZON, W_EVAL_CARD,
- W_GUESS_BASE, W_KEEP_FULL) = range(len(WEIGHT_NAMES))
+ W_GUESS_BASE, W_KEEP_FULL, W_KEEP_ATTACK) = range(len(WEIGHT_NAMES))
 #: The one-currency standard's weights (release 0.2's AI does not read them) and their values when
 #: a profile leaves them out (see sim/content/profiles.py for their meanings).
-NEW_DEFAULTS = {"guess_base": 0.5, "keep_full": 0.3}
+NEW_DEFAULTS = {"guess_base": 0.5, "keep_full": 0.3, "keep_attack": 0.6}
 #: Release 0.2's weights that the one-currency standard no longer reads: it prices an effect's
 #: damage as damage (:func:`.estimate.dmg_price`) and an effect's draw as a card in hand
 #: (:func:`card_price`). Training leaves them out (they would drift at random).
@@ -437,7 +437,20 @@ def keep_worth(tb, ctl, p, c):
          + wv(ctl, p, W_KEEP_FX) * fx_worth(tb, ctl, p, c))
     if frozen(ctl, p):
         return k
-    return k * f64_view(ctl, SCR_PRICE, N_PRICE)[4 + p]   # (a full hand: a card kept may be discarded anyway)
+    return k * f64_view(ctl, SCR_PRICE, N_PRICE)[4 + p]
+
+
+@jit(F(TB, CTL, I, I))
+def attack_keep(tb, ctl, p, c):
+    """The cost to player ``p`` of attacking with card ``c`` now: its :func:`keep_worth`, of which
+    the one-currency AI takes ``keep_attack`` for an attack card (it cannot defend on the
+    opponent's turn: kept, it waits for a later attack, which a versatile card also offers,
+    and has no other use). Its other uses (a BOOST, a hand-limit discard, the cards a form
+    can play) cost its full keep worth."""
+    k = keep_worth(tb, ctl, p, c)
+    if not frozen(ctl, p) and tb.cards[c, C_TYPE] == CT_ATTACK:
+        k *= wv(ctl, p, W_KEEP_ATTACK)
+    return k   # (a full hand: a card kept may be discarded anyway)
 
 
 @jit(B(ST, TB, I, I), inline=True)
