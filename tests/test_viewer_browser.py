@@ -87,9 +87,10 @@ TOKENS_JS = """() => {
 }"""
 
 
-def fold(log, health):
+def fold(log, health, maxhp):
     """Each fighter's space and health after every event, read straight from the log;
-    ``health``: every fighter's health when the game starts (the engine's, after setup)."""
+    ``health``, ``maxhp``: every fighter's health and maximum health when the game starts (the
+    engine's, after setup); a fighter brought back (EV_RETURN) comes back at its maximum."""
     space, health = np.full(L.MAX_FIGHTERS, -1), np.array(health, int)
     out = []
     for ev, a, b, c, _d, _e in log.tolist():
@@ -102,7 +103,7 @@ def fold(log, health):
         elif ev in (L.EV_DEFEATED, L.EV_REMOVE):
             space[a] = -1
         elif ev == L.EV_RETURN:
-            space[a] = b
+            space[a], health[a] = b, maxhp[a]
         elif ev in (L.EV_DAMAGE, L.EV_RECOVER):
             health[a] = c
         elif ev == L.EV_SET_HP:
@@ -147,7 +148,8 @@ def test_stepping_through_a_whole_game_shows_the_engine_board(browser, game):
     told = [i for i in range(rep.n_events) if rep.lines[i]]
     assert steps == told and page.get_attribute("body", "data-log") == str(told[0])
     geo = page.evaluate("JSON.parse(document.getElementById('replay-data').textContent).board")
-    truth = fold(rep.log, [rep.snapshots[0][L.fslot(f, L.F_HP)] for f in range(L.MAX_FIGHTERS)])
+    truth = fold(rep.log, *([rep.snapshots[0][L.fslot(f, k)] for f in range(L.MAX_FIGHTERS)]
+                            for k in (L.F_HP, L.F_MAXHP)))
     turn_ends = {int(a) - 1 for a in rep.snapshot_at[1:]}    # last event of each turn (engine state known)
     damage = [i for i in told if rep.log[i, 0] == L.EV_DAMAGE]
     moves = [i for i in told if rep.log[i, 0] == L.EV_MOVE]
