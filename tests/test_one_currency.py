@@ -269,3 +269,39 @@ def test_a_summoned_sidekick_is_priced_as_that_sidekick(wolves, slam_first):
     ranked = [name for name, _ in next(d for d in out["decisions"] if d["kind"] == "action")["candidates"]]
     slam, command = (ranked.index(f"Ancient Leshen attacks Medusa with {c}") for c in ("Primeval Slam", "Command the Forest"))
     assert (slam < command) == slam_first
+
+
+@BOTH
+def test_pure_evil_is_priced_and_placed_by_whom_it_hits(ai, better):
+    """Mr. Hyde on M25 holds Pure Evil (he is placed on any space in his zone, then deals 2
+    damage to each fighter next to him), Feint and Skirmish; Sinbad stands on M03, out of a
+    maneuver's reach, and M04, in Hyde's zone, is next to him. Standard prices the 2 damage on
+    the board, at the best space the placement allows, and places Hyde there: Pure Evil on M04,
+    then an attack. The standard before this test priced it by the rule of thumb (2 damage) and
+    placed Hyde by his position alone (M22, next to nobody: 0 damage; 44% of its Pure Evils
+    against Sinbad dealt none, now 4%); release 0.2 transforms and maneuvers twice."""
+    pos = duel({"hero": "jekyll_hyde", "fighters": {"Dr. Jekyll & Mr. Hyde": {"space": "M25", "health": 10}},
+                "counters": {"form": "Mr. Hyde"}, "hand": ["Pure Evil", "Feint", "Skirmish"],
+                "deck": ["Feint", "Madness Relents", "Skirmish"]},
+               {"hero": "sinbad", "fighters": {"Sinbad": {"space": "M03"}, "The Porter": {"space": "M06"}},
+                "hand": ["Feint"], "deck": ["Regroup"]})
+    out = resolve(pos, {"turn": True}, ai=ai)
+    placed = [d["chosen"] for d in out["decisions"] if d["kind"] == "space to place on"]
+    assert (actions(out)[:1] == ["scheme Pure Evil"] and placed == ["M04"]) == better
+    assert (out["fighters"]["Sinbad"]["health"] <= 15 - 2) == better
+
+
+@BOTH
+def test_claws_that_catch_is_worth_5_against_a_hero(ai, better):
+    """The Jabberwock next to Sinbad holds Claws That Catch (3; value 5 against a hero),
+    Regroup (1; after combat draw 1, or 2 if you won) and Skirmish (4). Against a hero Claws
+    is a 5, and standard attacks Sinbad with it. The standard before this test read "value 5
+    against a hero" as an "other" effect (0.3 x ``fx_other``), priced Claws as a 3 and
+    attacked with Regroup; release 0.2 maneuvers."""
+    pos = duel({"hero": "alice", "fighters": {"Alice": {"space": "M31"}, "The Jabberwock": {"space": "M20"}},
+                "counters": {"size": "small"}, "hand": ["Claws That Catch", "Regroup", "Skirmish"],
+                "deck": ["Feint", "Regroup"]},
+               {"hero": "sinbad", "fighters": {"Sinbad": {"space": "M21"}, "The Porter": {"space": "M13"}},
+                "hand": ["Feint"], "deck": ["Regroup"]})
+    out = resolve(pos, {"turn": True}, ai=ai)
+    assert (actions(out)[0] == "The Jabberwock attacks Sinbad with Claws That Catch") == better

@@ -67,11 +67,15 @@ def is_board(r: np.ndarray) -> bool:
     """A step the one-currency standard AI reads from the position where the card would apply
     (``sim.engine.ai.weights.board_delta``): "+N for each X" with X on the board or in a pile
     (:data:`BOARD_PERS`, unconditional or "attacking"/"defending"), "if adjacent" (the
-    attacker's and defender's spaces), or "if you won" / "if you did not win" (other than
-    damage: the combat's chance of each). Release 0.2's AI counts them by the rules of thumb."""
+    attacker's and defender's spaces), "if you won" / "if you did not win" (other than
+    damage: the combat's chance of each), or "value N against a hero" (Claws That Catch: the
+    opposing fighter's kind). Release 0.2's AI counts them by the rules of thumb (the last
+    not at all: a value change is "other")."""
     if is_live(r):
         return False
     cond, per = int(r[L.I_COND]), int(r[L.I_PER])
+    if cond == E.CN_OPPOSING_IS_HERO:   # ("value N against a hero": the card's value when its target is one)
+        return per == E.PER_ONE and int(r[L.I_OP]) == E.OP_SET_VALUE
     if cond == E.CN_ADJACENT:
         return per == E.PER_ONE
     if cond in (E.CN_WON, E.CN_NOT_WON):   # (damage "if you won" is added to the winning outcomes already)
@@ -204,7 +208,11 @@ def step_features(cards: np.ndarray, code: np.ndarray) -> np.ndarray:
                 if kind == 0:
                     continue
                 g = np.zeros(L.N_AI_FEAT)
-                _row_features(r, m, g, live_full=True)
+                if kind == 2 and int(r[L.I_OP]) == E.OP_SET_VALUE:
+                    # the value it sets, over the printed one, on either side of a combat
+                    g[L.AI_VALUE_ATK] = g[L.AI_VALUE_DEF] = m * (int(r[L.I_N]) - max(int(row[L.C_VALUE]), 0))
+                else:
+                    _row_features(r, m, g, live_full=True)
                 out[i, :L.N_AI_FEAT] = np.round(g * 100).astype(np.int64)
                 out[i, L.N_AI_FEAT] = kind
                 live |= kind

@@ -13,17 +13,17 @@ import numba
 import numpy as np
 from numba import njit, types  # noqa: F401
 
-from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
+from .sigs import A1, A2, B, CTL, I, LOG, ST, stack_i64, TB, V, jit  # noqa: F401
 
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
     END_HERO_DEFEATED, EV_DAMAGE, EV_DEFEATED, EV_DISCARD, EV_DRAW, EV_EXHAUST, EV_GAME_OVER, EV_MOVE,
     EV_PLACE, EV_RECOVER, EV_SET_HP, EV_TAKE, FS_DEFEATED, FS_IN_PLAY, HF_FOG_WALK, PILE_DECK, PILE_DISC,
-    PILE_HAND, R_EXHAUST_DAMAGE, R_OFF_FORM, R_PREVENT_COMBAT_ONLY,
+    PILE_HAND, PL_ADJ, PL_IN_ZONE, PL_LAST_FOG, R_EXHAUST_DAMAGE, R_OFF_FORM, R_PREVENT_COMBAT_ONLY,
 )
 from .layout import (
     C_FMASK, C_FORM, C_LOCAL, C_TAGS, CB_ACTIVE, CB_ATT_P, CB_DEF_P, CB_PREVENT, F_HP, F_KIND, F_LEFT, F_MAXHP, F_NOLEAVE,
     F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FORM_COUNTER, fslot, G_ACTIVE, G_LOGN,
-    G_NPLAYERS, G_OVER, G_REASON, G_RNG, G_WINNER, H_FLAGS, MAX_CARDS, MAX_HERO_CARDS, N_FOG,
+    G_NPLAYERS, G_OVER, G_REASON, G_RNG, G_WINNER, H_FLAGS, MAX_CARDS, MAX_HERO_CARDS, MAX_SPACES, N_FOG,
     OFF_CB, OFF_DECK, OFF_DISC, OFF_HAND, OFF_PLAYED, OFF_SPACE_DEFEATS, P_CARDS_PLAYED, P_COUNTER0, P_DEALT,
     P_DECKN, P_DISCN, P_FOG0, P_HANDN, P_HERO, P_RETURN, P_TEAM, pslot,
 )
@@ -299,6 +299,29 @@ def adjacent(tb, a, b):
 @jit(B(TB, I, I), inline=True)
 def same_zone(tb, a, b):
     return a >= 0 and b >= 0 and (tb.zmask[a] & tb.zmask[b]) != 0
+
+
+@jit(I(ST, TB, I, I, I, A1))
+def allowed_spaces(st, tb, where, center, own, out):
+    """Spaces the wording ``where`` allows (any / in the zone of ``center`` / adjacent to it /
+    ``center`` itself for PL_LAST_FOG) that are empty or are space ``own`` (-1: none),
+    written to ``out`` (int64, length >= MAX_SPACES) in space order; return how many."""
+    S = tb.adj.shape[0]
+    occ = stack_i64(MAX_SPACES)
+    fill_occupancy(st, S, occ)
+    n = 0
+    for s in range(S):
+        if occ[s] >= 0 and s != own:
+            continue
+        if where == PL_LAST_FOG and s != center:
+            continue
+        if where == PL_IN_ZONE and not same_zone(tb, s, center):
+            continue
+        if where == PL_ADJ and not adjacent(tb, s, center):
+            continue
+        out[n] = s
+        n += 1
+    return n
 
 
 @jit(B(ST, TB, I, I), inline=True)

@@ -12,11 +12,11 @@ from .codes import (
     CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE, D_FOG_DEST, D_FOG_TOKEN, D_FORCE_CARD, D_MOVE_DEST,
     D_MOVE_WHICH, D_OPTION, D_PLACE, D_TAKE_CARD, D_TARGET, EV_FOG, EV_LOOK_HAND, EV_LOOK_TOP, EV_REPLACE,
     EV_RETURN, EV_SEARCH, EV_TAKE, FS_DEFEATED, FS_IN_PLAY, FS_REMOVED, FT_ANY, FT_EACH, FT_UNDER_HERO,
-    GF_TOOK_FROM_DECK, PILE_DECK, PILE_DISC, PILE_HAND, PL_ADJ, PL_ANY, PL_IN_ZONE, PL_LAST_FOG, SR_DECK,
+    GF_TOOK_FROM_DECK, PILE_DECK, PILE_DISC, PILE_HAND, PL_ANY, PL_IN_ZONE, SR_DECK,
     SR_DECK_OR_DISCARD, SR_DISCARD_THEN_DECK,
 )
 from .core import (
-    add_unique, adjacent, can_play, count_play, deal_damage, fill_occupancy, fog_space, log_ev,
+    add_unique, allowed_spaces, can_play, count_play, deal_damage, fill_occupancy, fog_space, log_ev,
     move_fighter, opposed, pile_base, pile_push, pile_remove_at, pile_take, place_fighter, reachable,
     same_zone, shuffle_deck, take_to_hand,
 )
@@ -84,29 +84,6 @@ def move_group(st, tb, ctl, log, mover, fighters, budgets, n, through, track, on
                     so = st[fslot(o, F_SPACE)]
                     if so != src and tb.dist[src, so] + tb.dist[so, d] <= b:
                         st[G_PASSED] |= 1 << o
-
-
-@jit(I(ST, TB, I, I, I, A1))
-def allowed_spaces(st, tb, where, center, own, out):
-    """Spaces the wording ``where`` allows (any / in the zone of ``center`` / adjacent to it /
-    ``center`` itself for PL_LAST_FOG) that are empty or are space ``own`` (-1: none),
-    written to ``out`` (int64, length >= MAX_SPACES) in space order; return how many."""
-    S = tb.adj.shape[0]
-    occ = stack_i64(MAX_SPACES)
-    fill_occupancy(st, S, occ)
-    n = 0
-    for s in range(S):
-        if occ[s] >= 0 and s != own:
-            continue
-        if where == PL_LAST_FOG and s != center:
-            continue
-        if where == PL_IN_ZONE and not same_zone(tb, s, center):
-            continue
-        if where == PL_ADJ and not adjacent(tb, s, center):
-            continue
-        out[n] = s
-        n += 1
-    return n
 
 
 @jit(I(ST, TB, I, I, A1))

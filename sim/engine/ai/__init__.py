@@ -16,8 +16,10 @@ limit, ``full_hand`` at it, exhaustion damage from an empty deck; release 0.2 pr
 effect's draw at ``fx_draw``); effect damage is damage (:func:`.estimate.dmg_value` of the
 fighter it hits when known, else :func:`.estimate.dmg_price`, release 0.2's ``fx_damage``);
 "+N for each X" counts the X there are now and "if adjacent" checks the attacker's and
-defender's spaces (board steps, :func:`.weights.board_delta`; release 0.2 counted them at
-1.5 N and half); a named value is worth its chance of being right times what being right
+defender's spaces and "value N against a hero" the target's kind (board steps,
+:func:`.weights.board_delta`; release 0.2 counted them at 1.5 N and half, and the last as
+"other"); damage to each fighter next to / in the zone of a fighter counts the fighters there,
+after the placement the step before allows (:mod:`.area`: Pure Evil); a named value is worth its chance of being right times what being right
 gains (:func:`.choices.guess_now`); a hero who may BOOST an attack face down counts the
 best BOOST in the attack's score (:func:`.position.attack_now`); a card kept in a full
 hand is worth ``keep_full`` of its keep worth (it may be discarded anyway) and attacking with

@@ -12,19 +12,19 @@ from ..control import (
 )
 from ..core import can_target, n_slots, pile_base, team_of
 from ..layout import (
-    AI_DMG, AI_VALUE_ATK, AI_VALUE_DEF, C_AI_LIVE, C_BOOST, C_FORM, C_PROG, C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CARD0,
+    AI_DMG, AI_VALUE_ATK, AI_VALUE_DEF, C_AI_LIVE, C_BOOST, C_FORM, C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CARD0,
     CB_CARD1, CB_DEF_F, CB_DEF_P, CB_MOD0, CB_OVR0, CB_PRINTED0, F_HP, F_KIND, F_MAXHP, F_OWNER, F_SPACE,
     F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTIONS, G_NPLAYERS, G_OPPONENT, H_AI_ATK0, H_AI_DEF0,
-    H_AI_HURT_FORM, I_COND, I_N, I_OP, I_PER, I_REF, I_SEL, I_SIDE, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0,
+    H_AI_HURT_FORM, I_N, I_OP, I_PER, I_REF, I_SEL, I_SIDE, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0,
     P_HANDN, P_HERO, P_ONGOING, pslot,
 )
 from ..sigs import A1, CTL, F, f64_view, FA1, I, jit, ST, TB, V
-from ..codes import W_SCHEME as WINDOW_SCHEME   # the scheme's program window (W_SCHEME here is a weight)
 from .weights import (
     _DSZ, best_moved_count, board_delta, board_ref, dmg_now, feat, frozen, fx_now, keep_worth, NEG, playable, scratch_f1,
     scratch_f2, scratch_i1, W_BOOST_MARGIN, W_DEFEND_MARGIN, W_DEFENSE_FX, W_FX_DMG,
     W_FX_OPP_DISCARD, W_GUESS_BASE, W_ONGOING, W_ONGOING_AGAIN, W_SCHEME, W_UNKNOWN_ATTACK, wv,
 )
+from .area import area_damage_correction, area_place_worth, near_target_correction
 from .estimate import (
     att_value, def_value, dmg_params, dmg_price, dmg_value, exp_attack, hero_atk_bonus,
     hero_def_bonus, p_none_of, team_pos_bonus, unknown_pool, value_dist,
@@ -33,48 +33,6 @@ from .position import (
     action_key, attack_worth, cached_follow_up, dist_sig, enemy_facts, follow_up, known_attack_worth,
     plan_maneuver, pos_score, pos_sig, reset_plans, set_price, target_dists,
 )
-
-
-@jit(F(ST, TB, CTL, I, I, F))
-def near_target_correction(st, tb, ctl, p, c, price):
-    """For scheme ``c``'s unconditional "N damage to one fighter in the zone of / adjacent to
-    X" steps, the best real target now instead of the static damage worth: returns the
-    worth of the best fighter there (an opposing one, or the least harm to one of ours when
-    only ours are there; 0 if none) minus the static worth, ``price`` per damage (A Momentary Glance: never at
-    her own fighters when no opponent is in her zone; lethal when one is)."""
-    d = 0.0
-    s0 = tb.cards[c, C_PROG + 2 * WINDOW_SCHEME]
-    for r in range(s0, s0 + tb.cards[c, C_PROG + 2 * WINDOW_SCHEME + 1]):
-        sel = tb.code[r, I_SEL]
-        if (tb.code[r, I_OP] != OP_DAMAGE or tb.code[r, I_COND] != 0 or tb.code[r, I_SIDE] == S_OWN
-                or (sel != SEL_ONE_ZONE and sel != SEL_ONE_ADJ)):
-            continue
-        ref = tb.code[r, I_REF]
-        kind = 0 if ref < 0 else ref
-        x = -1
-        for k in range(FIGHTERS_PER_PLAYER):
-            g = p * FIGHTERS_PER_PLAYER + k
-            if st[fslot(g, F_STATUS)] == FS_IN_PLAY and st[fslot(g, F_KIND)] == kind:
-                x = g
-                break
-        if x < 0:
-            continue
-        xs = st[fslot(x, F_SPACE)]
-        n = float(tb.code[r, I_N])
-        best = NEG
-        for t in range(n_slots(st)):
-            if st[fslot(t, F_STATUS)] != FS_IN_PLAY:
-                continue
-            ts = st[fslot(t, F_SPACE)]
-            near = (tb.zmask[xs] & tb.zmask[ts]) != 0 if sel == SEL_ONE_ZONE else tb.adj[xs, ts] != 0
-            if not near:
-                continue
-            if tb.code[r, I_SIDE] == 0 or team_of(st, st[fslot(t, F_OWNER)]) != team_of(st, p):
-                v = dmg_value(st, ctl, p, t, n)
-                if v > best:
-                    best = v
-        d += (best if best > NEG else 0.0) - price * n
-    return d
 
 
 @jit(F(ST, TB, CTL, I, I, I))
@@ -91,7 +49,8 @@ def scheme_score(st, tb, ctl, p, c, g):
         price = dmg_price(st, ctl, p)
         dmg = dmg_now(st, tb, ctl, c, g, -1) + board_delta(st, tb, ctl, c, g, -1, -1, AI_DMG)
         s = (wv(ctl, p, W_SCHEME) + fx_now(st, tb, ctl, p, c, g, -1) + board_delta(st, tb, ctl, c, g, -1, -1, -1)
-             + price * dmg + near_target_correction(st, tb, ctl, p, c, price))
+             + price * dmg + near_target_correction(st, tb, ctl, p, c, price)
+             + area_damage_correction(st, tb, ctl, p, c, g, price))
     if tb.cards[c, C_TAGS] & TAG_ONGOING:
         s += wv(ctl, p, W_ONGOING) if st[pslot(p, P_ONGOING)] < 0 else wv(ctl, p, W_ONGOING_AGAIN) * wv(ctl, p, W_ONGOING)
     return s
@@ -289,7 +248,9 @@ def moved_damage_row(tb, ctl):
 def score_spaces(st, tb, ctl, p, g, opts, n, scores):
     """Scores of spaces ``opts[:n]`` for fighter ``g``: its owner's position score,
     negated when ``g`` is an opposing fighter (``p`` moves or places it; then only
-    public facts are used: no follow-up attack from the opponent's hand)."""
+    public facts are used: no follow-up attack from the opponent's hand). The one-currency
+    AI placing its own fighter adds what an area damage step around it right after is worth
+    there (:func:`area_place_worth`: Pure Evil)."""
     q = st[fslot(g, F_OWNER)]
     own = team_of(st, q) == team_of(st, p)
     r = moved_damage_row(tb, ctl) if ctl[CTL_CTX_OP] == OP_MOVE and not own and not frozen(ctl, p) else -1
@@ -313,6 +274,9 @@ def score_spaces(st, tb, ctl, p, g, opts, n, scores):
                 hit = False
                 break
         if hit:
+            if own:
+                for j in range(n):
+                    scores[j] += area_place_worth(st, tb, ctl, p, g, opts, j)
             return
     fu = scratch_f2(ctl, SCR_SPACES, MAX_FIGHTERS, MAX_FIGHTERS)
     if now:
@@ -324,7 +288,7 @@ def score_spaces(st, tb, ctl, p, g, opts, n, scores):
         v = pos_score(st, tb, ctl, p, g, opts[j], now, fu, ef, ne)
         if team:
             v += team_pos_bonus(st, tb, ctl, p, g, opts[j])
-        scores[j] = v if own else -v
+        scores[j] = v + area_place_worth(st, tb, ctl, p, g, opts, j) if own else -v
 
 
 @jit(V(ST, TB, CTL, I, A1, I, FA1))

@@ -4,7 +4,7 @@ features, the conditions it checks live, the value and worth of a card now.
 from numba import types
 
 from ..codes import (
-    CN_ADJACENT, CT_ATTACK, CN_ATTACKING, CN_DEFENDING, CN_NOT_WON, CN_WON, OP_MOVE, PER_ADJ_TO_SELF, PER_DISCARD_TAG, PER_KIND_ADJ_MOVED,
+    CN_ADJACENT, CT_ATTACK, CN_ATTACKING, CN_DEFENDING, CN_NOT_WON, CN_OPPOSING_IS_HERO, CN_WON, OP_MOVE, PER_ADJ_TO_SELF, PER_DISCARD_TAG, PER_KIND_ADJ_MOVED,
     PER_KIND_IN_ZONE_OF_OPPOSING, PER_ONE, PER_OWN_ADJ_OPPOSING, REF_OPPOSING, REF_SELF,
     CN_ATTACKED, CN_COUNTER_EQ, CN_COUNTER_NE, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED,
     CN_HERO_HP_AT_MOST, CN_LEFT_SPACE, CN_ON_FOG, CN_STARTED_ELSEWHERE, CN_STARTED_ON_FOG, CN_TAG_TIER,
@@ -280,7 +280,8 @@ def board_count(st, tb, ctl, r, q, g, e, side):
     """How many times board step ``r`` (``ai_features.is_board``) applies when ``q``'s fighter
     ``g`` plays its card on combat side ``side`` (0 attacking, 1 defending, -1 a scheme)
     against opposing fighter ``e``: its "for each" count now (``targets.per_count`` read
-    from the board), 1 or 0 for "if adjacent" (the attacker's and defender's spaces), the
+    from the board), 1 or 0 for "if adjacent" (the attacker's and defender's spaces) and for
+    "against a hero" (the opposing fighter ``e``'s kind), the
     chance of winning (or not) for "if you won" (set by the caller in ``SCR_PRICE``); -1 when
     it depends on something not known (``e`` < 0, no chance set). For "each of your X next to the moved
     fighter" (Ravening Seduction) the best over the opposing fighters and the spaces the step
@@ -293,6 +294,13 @@ def board_count(st, tb, ctl, r, q, g, e, side):
         if pw < 0.0:
             return -1.0
         return pw if c == CN_WON else 1.0 - pw
+    if c == CN_OPPOSING_IS_HERO:   # ("value N against a hero")
+        if e < 0:
+            return -1.0
+        ok = st[fslot(e, F_KIND)] == 0
+        if (tb.code[r, I_FLAGS] & IF_NEGATE) != 0:
+            ok = not ok
+        return 1.0 if ok else 0.0
     if c == CN_ADJACENT:
         a = board_ref(st, q, g, e, tb.code[r, I_CREF])
         b = board_ref(st, q, g, e, tb.code[r, I_CA])
@@ -353,8 +361,8 @@ def step_corrections(st, tb, ctl, c, g, e, side, k, kind):
             n = board_count(st, tb, ctl, r, q, g, e, side)
             if n >= 0.0:
                 cn = tb.code[r, I_COND]
-                s = (0.5 if cn == CN_ADJACENT or cn == CN_WON or cn == CN_NOT_WON else 1.0) * (
-                    1.5 if tb.code[r, I_PER] != PER_ONE else 1.0)
+                s = (0.0 if cn == CN_OPPOSING_IS_HERO else 0.5 if cn == CN_ADJACENT or cn == CN_WON or cn == CN_NOT_WON
+                     else 1.0) * (1.5 if tb.code[r, I_PER] != PER_ONE else 1.0)
                 d += 2.0 * mult * x * (n - s)   # (2 x mult: 3 for an ongoing start-of-turn step, else 1)
     return d
 
