@@ -318,3 +318,57 @@ def test_mirror_match_positions_name_fighters_by_seat():
     out = resolve(p, {"attack": "Snipe", "by": "Medusa (P1)", "target": "Medusa (P2)", "defense": None})
     assert out["fighters"]["Medusa (P2)"]["health"] == 13
     assert out["fighters"]["Medusa (P1)"]["health"] == 16
+
+
+LOOPER = '''name = "Looper"
+set = "Homebrew"
+
+[hero]
+health = 15
+move = 2
+attack = "melee"
+
+[ability]
+name = "None"
+text = "No ability."
+
+[[cards]]
+name = "Again"
+type = "scheme"
+boost = 1
+copies = 25
+fighter = "any"
+text = "Gain an action; shuffle this card into your deck; draw 1."
+effect = [{ op = "gain_action", amount = 1 }, { op = "shuffle_into_deck" }, { op = "draw", amount = 1 }]
+
+[[cards]]
+name = "Jab"
+type = "versatile"
+value = 2
+boost = 1
+copies = 5
+fighter = "any"
+text = "No effect."
+'''
+
+
+def test_a_turn_ends_after_max_turn_actions(tmp_path):
+    """A homebrew scheme that gains an action and gives itself back (shuffled into the deck,
+    drawn again) would let the standard AI play it for ever: a turn ends after
+    ``MAX_TURN_ACTIONS`` actions (docs/rules.md, project decisions), and the game finishes.
+    No shipped hero comes near the limit (484 standard games, every ordered pair of heroes:
+    at most 6 actions in a turn)."""
+    from sim.engine.rules import MAX_TURN_ACTIONS
+    from sim.play.match import Match, installed_content
+    (tmp_path / "looper.toml").write_text(LOOPER, encoding="utf-8")
+    m = Match(["looper", "sinbad"], content=installed_content((str(tmp_path),)), rules={"turn_cap": 20})
+    g = m.play(3, modes=("standard", "standard"))
+    assert g.turns >= 1 and int(g.result[2]) in (L.END_HERO_DEFEATED, L.END_TURN_CAP)
+    per_turn, most = 0, 0
+    for ev, *_ in g.log.tolist():
+        if ev == L.EV_TURN:
+            per_turn = 0
+        elif ev == L.EV_ACTION:
+            per_turn += 1
+            most = max(most, per_turn)
+    assert most == MAX_TURN_ACTIONS

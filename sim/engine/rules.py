@@ -537,11 +537,19 @@ def begin_turn(st, tb, ctl, log):
     return p
 
 
+#: most actions one turn may take: the rules set no limit, but a homebrew card that gains an
+#: action and gives itself back (shuffle into the deck, draw) could loop for ever; shipped
+#: heroes take at most 6 (docs/rules.md, project decisions: actions per turn)
+MAX_TURN_ACTIONS = 60
+
+
 @jit(B(ST, I))
 def action_due(st, p):
     """Player ``p`` takes another action now: actions left, the game and the turn go on, a
-    fighter on the board. Counts the action as started (``G_ACTIONS``, ``G_ACTION_NO``)."""
-    if st[G_ACTIONS] > 0 and st[G_OVER] == 0 and st[G_ENDTURN] == 0 and not dormant(st, p):
+    fighter on the board, fewer than ``MAX_TURN_ACTIONS`` actions taken this turn. Counts the
+    action as started (``G_ACTIONS``, ``G_ACTION_NO``)."""
+    if (st[G_ACTIONS] > 0 and st[G_OVER] == 0 and st[G_ENDTURN] == 0 and not dormant(st, p)
+            and st[G_ACTION_NO] < MAX_TURN_ACTIONS):
         st[G_ACTIONS] -= 1
         st[G_ACTION_NO] += 1
         return True

@@ -284,7 +284,7 @@ def attack_worth(st, tb, ctl, p, g, e, c, dvals, dprobs, pnone):
     if not frozen(ctl, p):
         hp, per, kill = dmg_params(st, ctl, p, e)
         return (attack_now(st, tb, ctl, p, g, e, c, av, dmg, fx, dvals[e], dprobs[e], pnone[e], hp, per, kill)
-                + wv(ctl, p, W_OPP_CARD) * (1.0 - pnone[e]) - attack_keep(tb, ctl, p, c))
+                + wv(ctl, p, W_OPP_CARD) * (1.0 - pnone[e]) - attack_keep(st, tb, ctl, p, c))
     return (exp_attack(st, ctl, p, e, av, dmg, dvals[e], dprobs[e], pnone[e])
             + wv(ctl, p, W_OPP_CARD) * (1.0 - pnone[e]) + fx - keep_worth(tb, ctl, p, c))
 
@@ -324,7 +324,7 @@ def follow_up(st, tb, ctl, p, dvals, dprobs, pnone, fu):
             if not ((ty == CT_ATTACK or ty == CT_VERSATILE) and playable(st, tb, c, g)):
                 continue
             av, dmg, fx = attack_parts(st, tb, ctl, p, g, c)
-            kw = attack_keep(tb, ctl, p, c)
+            kw = attack_keep(st, tb, ctl, p, c)
             row = k * MAX_CARDS + i
             ctl[SCR_WORTH_SET + row] = 1
             for e in range(nf):

@@ -8,7 +8,7 @@ from ..codes import (
     PER_KIND_IN_ZONE_OF_OPPOSING, PER_ONE, PER_OWN_ADJ_OPPOSING, REF_OPPOSING, REF_SELF,
     CN_ATTACKED, CN_COUNTER_EQ, CN_COUNTER_NE, CN_FIRST_ACTION, CN_HAND_AT_LEAST, CN_HERO_ATTACKED,
     CN_HERO_HP_AT_MOST, CN_LEFT_SPACE, CN_ON_FOG, CN_STARTED_ELSEWHERE, CN_STARTED_ON_FOG, CN_TAG_TIER,
-    FS_IN_PLAY, IF_NEGATE, N_WINDOWS, OP_SET_VALUE, PILE_DISC, W_DURING, W_IMMEDIATELY, W_ON_PLAY,
+    FS_IN_PLAY, HF_ATTACK_BOOST, IF_NEGATE, N_WINDOWS, OP_SET_VALUE, PILE_DISC, W_DURING, W_IMMEDIATELY, W_ON_PLAY,
     W_ONGOING_DISCARD, W_ONGOING_START,
 )
 from ..control import (
@@ -19,9 +19,9 @@ from ..layout import (
     AI_ACTION, AI_CANCEL, AI_DECK_TOP, AI_DMG, AI_DRAW, AI_MOVE, AI_OPP_DISCARD, AI_OTHER, AI_RECOVER, AI_SELF_DMG,
     AI_SUMMON,
     C_AI0, C_AI_LIVE, C_BOOST, C_FMASK, C_TYPE, C_FORM, C_PROG, C_TAGS, C_VALUE, F_HP, F_KIND, F_LEFT, F_OWNER,
-    F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, I_AI0, I_AI_LIVE, I_CA,
+    F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, H_FLAGS, I_AI0, I_AI_LIVE, I_CA,
     I_CB, I_COND, I_CREF, I_CTAG, I_FLAGS, I_N, I_OP, I_PARG, I_PER, MAX_CARDS, MAX_FIGHTERS, MAX_SPACES, N_FOG, P_ATTACKED,
-    P_COUNTER0, P_DISCN, P_FOG0, P_HANDN, P_HERO_ATTACKED, P_START_FOG, pslot,
+    P_COUNTER0, P_DISCN, P_FOG0, P_HANDN, P_HERO, P_HERO_ATTACKED, P_START_FOG, pslot,
 )
 from ..sigs import A1, B, CTL, F, f64_view, f64_view2, FA1, I, jit, ST, TB
 
@@ -448,15 +448,18 @@ def keep_worth(tb, ctl, p, c):
     return k * f64_view(ctl, SCR_PRICE, N_PRICE)[4 + p]
 
 
-@jit(F(TB, CTL, I, I))
-def attack_keep(tb, ctl, p, c):
+@jit(F(ST, TB, CTL, I, I))
+def attack_keep(st, tb, ctl, p, c):
     """The cost to player ``p`` of attacking with card ``c`` now: its :func:`keep_worth`, of which
     the one-currency AI takes ``keep_attack`` for an attack card (it cannot defend on the
     opponent's turn: kept, it waits for a later attack, which a versatile card also offers,
-    and has no other use). Its other uses (a BOOST, a hand-limit discard, the cards a form
-    can play) cost its full keep worth."""
+    and has no other use), unless ``p``'s hero may add a face-down BOOST to his attacks (the
+    hero file's ``boost_attack``: King Arthur), for whom every card kept is also BOOST for his
+    next attacks. Its other uses (a BOOST, a hand-limit discard, the cards a form can play)
+    cost its full keep worth."""
     k = keep_worth(tb, ctl, p, c)
-    if not frozen(ctl, p) and tb.cards[c, C_TYPE] == CT_ATTACK:
+    if (not frozen(ctl, p) and tb.cards[c, C_TYPE] == CT_ATTACK
+            and (tb.heroes[st[pslot(p, P_HERO)], H_FLAGS] & HF_ATTACK_BOOST) == 0):
         k *= wv(ctl, p, W_KEEP_ATTACK)
     return k   # (a full hand: a card kept may be discarded anyway)
 
