@@ -198,3 +198,18 @@ def test_broken_file_errors(tmp_path, case):
         load_battlefield(path)
     msg = str(e.value)
     assert f"{case}.toml" in msg and field in msg and problem in msg, msg
+
+
+def test_a_start_no_line_reaches_is_refused(tmp_path):
+    """Soho with every link of start 2 (SH14) removed: a fighter there could never meet the
+    other hero, and whole games would end by exhaustion or the turn cap. The file is refused
+    in one line naming the field and both starts (a fresh-user find: it was accepted)."""
+    import re
+    from pathlib import Path
+    src = Path("sim/battlefields/soho.toml").read_text(encoding="utf-8")
+    cut = re.sub(r'\[\s*"SH14"\s*,\s*"SH\d+"\s*\]\s*,?|\[\s*"SH\d+"\s*,\s*"SH14"\s*\]\s*,?', "", src)
+    assert cut != src
+    (tmp_path / "island.toml").write_text(cut, encoding="utf-8")
+    with pytest.raises(BattlefieldError, match=r"island\.toml: edges: start 2 \(SH14\) cannot be reached from start 1 "
+                                               r"\(SH03\) along the lines; link it with edges or one_way$"):
+        load_battlefield(tmp_path / "island.toml")

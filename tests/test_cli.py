@@ -71,7 +71,11 @@ def test_heroes_are_named_by_key_alias_or_display_name_in_any_case(tmp_path):
     for key in ("snake", "viper"):
         (tmp_path / f"{key}.toml").write_text(medusa.replace('"Medusa"', '"Stheno"'), encoding="utf-8")
     (tmp_path / "copy.toml").write_text(medusa, encoding="utf-8")        # named Medusa, key copy
+    (tmp_path / "geralt.toml").write_text(medusa.replace('"Medusa"', '"Euryale"'), encoding="utf-8")
     h = installed_content((str(tmp_path),))
+    # a homebrew key wins over an installed hero's alias of the same spelling (a fresh-user find:
+    # `geralt` fitted both and named neither); the installed Geralt keeps his key and name
+    assert h.resolve_hero("geralt") == "geralt" and h.resolve_hero("Geralt of Rivia") == "geralt_of_rivia"
     assert h.resolve_hero("MEDUSA") == "medusa" and h.resolve_hero("Copy") == "copy" and h.resolve_hero("snake") == "snake"
     with pytest.raises(HeroFileError, match=r"^hero 'Stheno' fits several heroes: snake, viper; give one of these keys$"):
         h.resolve_hero("Stheno")

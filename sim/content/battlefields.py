@@ -279,6 +279,14 @@ def _compile(path: Path, data: dict) -> Battlefield:
     p = np.flatnonzero(passage)
     move[np.ix_(p, p)] = 1
     move[p, p] = 0
+    dist = _all_pairs_bfs(move)
+    # every start reaches every other along the lines (a fresh-user find: with a start left
+    # unlinked, whole games were played that no combat could decide)
+    for i, a in enumerate(starts):
+        for j, b in enumerate(starts):
+            if a >= 0 and b >= 0 and a != b and dist[a, b] == UNREACHABLE:
+                fail("edges", f"start {j + 1} ({ids[b]}) cannot be reached from start {i + 1} ({ids[a]}) "
+                              "along the lines; link it with edges or one_way")
 
     return Battlefield(
         key=path.stem,
@@ -291,7 +299,7 @@ def _compile(path: Path, data: dict) -> Battlefield:
         zone_colors=tuple(zones.values()),
         adj=adj,
         move=move,
-        dist=_all_pairs_bfs(move),
+        dist=dist,
         zone_mask=np.array(masks, np.int64),
         starts=starts,
         passage=np.array(passage, np.int8),

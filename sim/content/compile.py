@@ -92,15 +92,18 @@ class Content:
         return f"unknown hero {key!r}; valid: {', '.join(sorted(self.specs))}"
 
     def resolve_hero(self, name: str) -> str:
-        """The key of the hero ``name`` names, tried in this order: its key or one of its
-        aliases as written; then in any case, with spaces, hyphens or underscores alike
+        """The key of the hero ``name`` names, tried in this order: its key as written (a
+        homebrew hero keyed ``geralt`` is named by it, though an installed hero's alias is
+        ``geralt``); one of its aliases as written; then in any case, with spaces, hyphens or underscores alike
         (:func:`sim.content.names.name_form`), its key or an alias; then its display name. ``King Arthur``,
         ``king arthur``, ``KING_ARTHUR`` -> ``king_arthur``; ``Geralt`` -> ``geralt_of_rivia``
         (an alias). Raises HeroFileError naming ``name``: listing the valid keys when no hero
         fits (or the error of a hero file that was left out), the heroes it fits when several
         of one step do (two heroes of one display name: give the key)."""
         form = name_form(name)
-        for fits in ([k for k, sp in self.specs.items() if name == k or name in sp.aliases],
+        if name in self.specs:
+            return name
+        for fits in ([k for k, sp in self.specs.items() if name in sp.aliases],
                      [k for k, sp in self.specs.items() if form in {name_form(x) for x in (k, *sp.aliases)}],
                      [k for k, sp in self.specs.items() if form == name_form(sp.name)]):
             if len(fits) == 1 and form:
