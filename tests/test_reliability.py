@@ -555,3 +555,19 @@ def test_a_file_given_as_a_run_folder_gets_the_same_line_from_every_command(tmp_
     for args in (("replay", f, "--list"), ("replay", f, "--game", 0), ("report", f)):
         r = cli(*args)
         assert r.exit_code in (1, 2) and f"{f}: a file, not a run folder" in r.output, (args, r.output)
+
+
+def test_a_file_in_the_way_of_the_report_folder_says_so(whole, tmp_path):
+    """A plain file where the report's tables folder should be: the error says to move it
+    away, not to free space (a fresh-user find)."""
+    d = tmp_path / "run"
+    shutil.copytree(whole[0], d)
+    if (d / "report").exists():
+        shutil.rmtree(d / "report")
+    (d / "report").mkdir()
+    (d / "report" / "tables").write_text("in the way", encoding="utf-8")
+    r = cli("report", d)
+    assert r.exit_code == 1, r.output
+    assert r.output.startswith(f"Error: cannot write the report in {d / 'report'} (")
+    assert r.output.endswith(f"the games are stored: move away the file in the way of the report's folders and run "
+                             f"`unmatched-sim report {d}`\n") and "free some space" not in r.output

@@ -248,7 +248,9 @@ def test_duel_html_writes_a_page_and_bad_paths_are_one_line_errors(tmp_path):
     assert r.exit_code == 0, r.output
     data = (tmp_path / "t.html").read_text(encoding="utf-8")
     assert '"reveal":true' in data and '"explain":{' in data
-    for bad, why in ((tmp_path / "missing" / "g.html", "does not exist"), (tmp_path, "it is a folder")):
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    for bad, why in ((tmp_path / "missing" / "g.html", "does not exist"), (tmp_path, "it is a folder"),
+                     (tmp_path / "afile" / "g.html", f"{tmp_path / 'afile'} is a file, not a folder")):
         r = run("duel", "medusa", "sinbad", "--html", bad)
         assert r.exit_code == 1 and r.output.strip().splitlines() == [
             f"Error: cannot write {bad} (--html): " + r.output.split("(--html): ")[1].strip()]

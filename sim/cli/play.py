@@ -182,7 +182,7 @@ def check_writable(path: Path, option: str) -> Path:
     if path.is_dir():
         why = f"it is a folder; give a file name, e.g. {path / 'game.html'}"
     elif not parent.is_dir():
-        why = f"the folder {parent} does not exist"
+        why = f"{parent} is a file, not a folder" if parent.exists() else f"the folder {parent} does not exist"
     elif not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         why = "permission denied"
     if why:

@@ -6,6 +6,7 @@ pandas, pyarrow and matplotlib (about 0.6 s), which ``--help``, ``heroes`` and `
 do not need."""
 from __future__ import annotations
 
+import errno
 import json
 import re
 import time
@@ -337,10 +338,13 @@ def _write_report(run_dir, kind: str = "matrix", against=None):
         why = str(e).splitlines()[0].removeprefix(f"{run_dir}: ")     # (the folder is named once)
         raise click.ClickException(f"cannot build the report of {run_dir}: {why}") from None
     except OSError as e:
-        # a full disk: every report file is written atomically, so none is left cut off
+        # a full disk: every report file is written atomically, so none is left cut off; a file
+        # where a report folder should be (NotADirectory, FileExists): move it away
+        fix = ("move away the file in the way of the report's folders"
+               if e.errno in (errno.ENOTDIR, errno.EEXIST) else "free some space")
         raise click.ClickException(
-            f"cannot write the report in {Path(run_dir) / 'report'} ({e.strerror or e}); the games are stored: free "
-            f"some space and run `unmatched-sim report {run_dir}`") from None
+            f"cannot write the report in {Path(run_dir) / 'report'} ({e.strerror or e}); the games are stored: "
+            f"{fix} and run `unmatched-sim report {run_dir}`") from None
     click.echo("")
     click.echo(rep.summary)
     click.echo("")
