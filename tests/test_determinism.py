@@ -33,6 +33,22 @@ def test_results_do_not_depend_on_chunking():
     assert np.array_equal(rec.result, whole[7])
 
 
+@pytest.mark.parametrize("ai,n", [("standard", 24), ("standard-0.2", 24), ("greedy", 24), ("expert-0.2", 4)])
+def test_ai_games_do_not_depend_on_chunking_or_the_game_before(ai, n):
+    """The AI's work space carries nothing from one game to the next: the one-currency AI's
+    prices were read for a player before his first decision set them, and held the last
+    game's (or, in the first game of a call, whatever the memory held: a NaN there made
+    release 0.2's ``0 x price`` NaN, and the greedy bench digest failed CI now and then)."""
+    m = Match(["alice", "jekyll_hyde"], battlefield="soho")
+    whole = m.play_many(n, run_seed=3, matchup=1, modes=(ai, ai))
+    half = n // 2
+    parts = np.vstack([m.play_many(half, run_seed=3, matchup=1, first_index=0, modes=(ai, ai)),
+                       m.play_many(n - half, run_seed=3, matchup=1, first_index=half, modes=(ai, ai))])
+    assert np.array_equal(whole, parts)
+    for i in (1, n - 1):   # a logged game (a fresh control array) plays game i of the chunk
+        assert np.array_equal(m.play(int(game_seed(3, 1, i)), modes=(ai, ai)).result, whole[i])
+
+
 def test_card_play_counts_add_up_to_the_cards_played():
     m = Match(["alice", "king_arthur"], battlefield="sarpedon")
     res, played = m.play_many(60, run_seed=4, card_counts=True)

@@ -10,7 +10,7 @@ from numba import njit, types  # noqa: F401
 
 from .sigs import A1, A2, A3, B, CTL, I, LOG, ST, TB, V, jit, stack_i64, unmanaged, unmanaged_tables  # noqa: F401
 from .control import (CTL_CTX_OP, CTL_HAS_NAMES, CTL_LEN, CTL_MODE0, CTL_NAMES, CTL_SCRATCH, CTL_SCRIPT, CTL_SIZE,
-    MAX_CARD_IDS)
+    MAX_CARD_IDS, N_PRICE, SCR_PRICE)
 
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
     DRAW, MODE_EXPERT, MODE_EXPERT02, NO_WINNER,
@@ -227,8 +227,12 @@ def game_control(ctl, tpl):
     """Make ``ctl`` the control array ``tpl`` for a new game: copy the parts a game reads
     before it writes them (modes, presets, the context, weights, the explain buffer), the
     card-name ids only if there are any and the script only as far as it goes. The rest
-    (the AI's work space, unused name and script slots) is never read: left as it is, which
-    saves copying most of ``CTL_SCRATCH``'s 21 kB per game."""
+    (the AI's work space, unused name and script slots) is written before it is read: left as
+    it is, which saves copying most of ``CTL_SCRATCH``'s 21 kB per game; except the
+    one-currency AI's prices (``SCR_PRICE``), set to 0: a player's are read (an opponent's card
+    priced) before his first decision sets them, and were the last game's, or whatever the
+    memory held (games then depended on the order they were played in, and a NaN there made
+    release 0.2's ``0 x price`` NaN: the bench digest that failed CI now and then)."""
     for i in range(CTL_NAMES):
         ctl[i] = tpl[i]
     if tpl[CTL_HAS_NAMES] != 0:
@@ -240,6 +244,8 @@ def game_control(ctl, tpl):
         ctl[i] = tpl[i]
     for i in range(CTL_SIZE, tpl.shape[0]):
         ctl[i] = tpl[i]
+    for i in range(SCR_PRICE, SCR_PRICE + N_PRICE):
+        ctl[i] = 0   # the one-currency AI's prices (0.0): read for a player before his first decision sets them
 
 
 def play_games(tb, ctl_template, hero_rows, run_seed, matchup, first_index, n_games, res, played, space_stats):

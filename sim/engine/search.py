@@ -65,7 +65,7 @@ from .codes import (
 )
 from .control import (
     CTL_CTX_OP, CTL_MODE0, CTL_PRESET, CTL_SCRATCH, CTL_SIZE,
-    EXPLAIN_TOP, N_DECISIONS, SCR_SCORES,
+    EXPLAIN_TOP, N_DECISIONS, N_PRICE, SCR_PRICE, SCR_SCORES,
 )
 from .core import can_play, mix32, pile_base, rng_seed, team_of
 from .layout import (
@@ -333,6 +333,8 @@ def rollout_control(wctl, ctl, nplayers, p):
     AI and no presets: the policy of the copies the search plays on. The standard AI of the
     searching player ``p``'s release: ``MODE_STANDARD02`` for the frozen ``expert-0.2``."""
     copy_into(wctl, ctl, CTL_SCRATCH)   # (the AI's work space after it is written before it is read)
+    for i in range(SCR_PRICE, SCR_PRICE + N_PRICE):   # except the prices: the game's, as last set
+        wctl[i] = ctl[i]
     roll = MODE_STANDARD02 if ctl[CTL_MODE0 + p] == MODE_EXPERT02 else MODE_STANDARD
     for q in range(nplayers):
         wctl[CTL_MODE0 + q] = roll
