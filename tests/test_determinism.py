@@ -49,6 +49,32 @@ def test_ai_games_do_not_depend_on_chunking_or_the_game_before(ai, n):
         assert np.array_equal(m.play(int(game_seed(3, 1, i)), modes=(ai, ai)).result, whole[i])
 
 
+def test_what_the_work_space_held_before_a_game_changes_no_game():
+    """A game played on a control array whose AI work space holds -1 everywhere (as memory
+    left by an earlier allocation may: ``play_games`` takes an uninitialised array) is the
+    bench mix's game with greedy: before the prices were set at each game's start, 36 of its
+    121 games differed (release 0.2's ``0 x price`` was NaN)."""
+    from sim.engine.game import fill_result, start_game
+    from sim.engine.codes import RES_FIELDS
+    from sim.engine.layout import G_OVER, STATE_SIZE
+    from sim.engine.rules import take_turn
+    from sim.play.match import _control
+    from sim.runs.bench import BENCH_SEED, _matches
+    differ = 0
+    for k, m in enumerate(_matches(())):
+        tpl = _control(("greedy", "greedy"), heroes=m.keys)
+        ctl = np.full_like(tpl, -1)
+        st = np.zeros(STATE_SIZE, np.int64)
+        log = np.zeros((0, 6), np.int64)
+        seed = start_game(st, m.tables, ctl, log, tpl, m.rows, BENCH_SEED, k, 0)
+        while st[G_OVER] == 0:
+            take_turn(st, m.tables, ctl, log)
+        row = np.zeros(RES_FIELDS, np.int64)
+        fill_result(st, row, seed)
+        differ += not np.array_equal(row, m.play_many(1, BENCH_SEED, k, 0, modes=("greedy", "greedy"))[0])
+    assert differ == 0
+
+
 def test_card_play_counts_add_up_to_the_cards_played():
     m = Match(["alice", "king_arthur"], battlefield="sarpedon")
     res, played = m.play_many(60, run_seed=4, card_counts=True)
