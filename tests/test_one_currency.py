@@ -307,6 +307,24 @@ def test_claws_that_catch_is_worth_5_against_a_hero(ai, better):
     assert (actions(out)[0] == "The Jabberwock attacks Sinbad with Claws That Catch") == better
 
 
+@BOTH
+def test_looking_glass_picks_its_options_by_what_they_do_now(ai, better):
+    """Alice (6 health of 13) defends against Sinbad's Exploit (4) with Looking Glass (2 + 1
+    SMALL) and takes 1; then she does two different ones of: draw 2, recover 3, be placed on
+    any other space. Standard prices each option on the board: the draw first (two cards),
+    then 3 health (she misses 8) over a placement; release 0.2 takes the options as listed
+    (draw, then the last one left: placed). Standard's scores (points): draw 5.36, recover
+    3.87, place 0.92."""
+    pos = duel({"hero": "alice", "fighters": {"Alice": {"space": "M21", "health": 6}}, "counters": {"size": "small"},
+                "hand": ["Looking Glass"], "deck": ["Eat Me", "Drink Me", "Feint"]},
+               {"hero": "sinbad", "fighters": {"Sinbad": {"space": "M20"}}, "hand": ["Regroup", "Exploit"],
+                "deck": ["Regroup"]}, active=1)
+    out = resolve(pos, {"attack": "Exploit", "by": "Sinbad", "target": "Alice", "defense": "Looking Glass"}, ai=ai)
+    assert out["players"][0]["hand"] == ["Eat Me", "Drink Me"]
+    alice = out["fighters"]["Alice"]
+    assert (alice["health"], alice["space"] == "M21") == ((6 - 1 + 3, True) if better else (6 - 1, False))
+
+
 @pytest.mark.parametrize("hero,fighter,card,other,share", [
     ("king_arthur", "King Arthur", "Excalibur", "Feint", 1.0),
     ("geralt_of_rivia", "Geralt of Rivia", "Sword of Steel", "Igni", None)])

@@ -53,6 +53,16 @@ def _window_rows(code: np.ndarray, start: int, length: int, with_index: bool = F
         i += 1
 
 
+def _option_rows(code: np.ndarray, start: int, length: int) -> set[int]:
+    """Rows of the program ``start .. start + length - 1`` that are steps of a "choose"
+    option (each option is an ``OP_BRANCH`` row whose ``I_X`` is its number of steps)."""
+    rows = set()
+    for i in range(start, start + length):
+        if code[i, L.I_OP] == E.OP_BRANCH:
+            rows.update(range(i + 1, i + 1 + int(code[i, L.I_X])))
+    return rows
+
+
 def is_live(r: np.ndarray) -> bool:
     """The step's condition is one the AI checks when it scores the card (``conditions.LIVE_CONDITIONS``)."""
     return int(r[L.I_COND]) in LIVE_CONDITIONS
@@ -194,7 +204,9 @@ def step_features(cards: np.ndarray, code: np.ndarray) -> np.ndarray:
     board step's per X, see :func:`is_board`), and in the last column 1 for a live step,
     2 for a board step; and fills ``cards[:, C_AI_LIVE]`` in place (bit 1: the card has a
     live step, bit 2 a board step). Other steps keep zero features: the card's static
-    features (:func:`card_features`) already count them.
+    features (:func:`card_features`) already count them, except a step of a "choose"
+    option: its features in full (kind 0), which the one-currency AI adds up when it picks
+    an option (``sim.engine.ai.options.branch_worth``).
     """
     out = np.zeros((len(code), L.N_AI_FEAT + 1), np.int64)
     for cid, row in enumerate(cards):
@@ -203,9 +215,14 @@ def step_features(cards: np.ndarray, code: np.ndarray) -> np.ndarray:
             if w == L.W_ONGOING_DISCARD:
                 continue
             start, length = int(row[L.C_PROG + 2 * w]), int(row[L.C_PROG + 2 * w + 1])
+            in_option = _option_rows(code, start, length)
             for i, r, m in _window_rows(code, start, length, with_index=True):
                 kind = 1 if is_live(r) else 2 if is_board(r) else 0
                 if kind == 0:
+                    if i in in_option:   # a step of a "choose" option: priced when the option is chosen
+                        g = np.zeros(L.N_AI_FEAT)
+                        _row_features(r, 1.0, g)
+                        out[i, :L.N_AI_FEAT] = np.round(g * 100).astype(np.int64)
                     continue
                 g = np.zeros(L.N_AI_FEAT)
                 if kind == 2 and int(r[L.I_OP]) == E.OP_SET_VALUE:

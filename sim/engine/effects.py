@@ -567,6 +567,11 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
             for _ in range(amt if amt < nb else nb):
                 if st[G_OVER] != 0 or st[G_ENDTURN] != 0:
                     break
+                ctl[CTL_CTX_OP] = op      # a later pick is asked about this step again, not the last branch's
+                ctl[CTL_CTX_ROW] = row
+                ctl[CTL_CTX_N] = ins[I_N]
+                ctl[CTL_CTX_P] = p
+                ctl[CTL_CTX_F] = -1
                 k = decide(st, tb, ctl, D_OPTION, p, left, m)
                 opt = left[k] - 1
                 left[k] = left[m - 1]

@@ -3,8 +3,8 @@ hand cards, options, "may" and guesses.
 """
 from ..codes import (
     A_MANEUVER, A_SCHEME, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE, D_BOOST_ATTACK, D_TAKE_CARD,
-    FS_IN_PLAY, OP_CHOOSE_COUNTER, OP_DAMAGE, OP_FLIP_COUNTER, OP_MOVE, OP_RECOVER, OP_SET_HEALTH,
-    PER_KIND_ADJ_MOVED, PILE_HAND, S_ANY, S_OWN, SEL_ONE_ADJ, SEL_ONE_ZONE, TAG_ONGOING,
+    FS_IN_PLAY, OP_CHOOSE, OP_CHOOSE_COUNTER, OP_DAMAGE, OP_FLIP_COUNTER, OP_MOVE, OP_RECOVER, OP_SET_HEALTH,
+    PER_KIND_ADJ_MOVED, PILE_HAND, TAG_ONGOING,
 )
 from ..control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_CTX_ROW, CTL_FU_KEY, CTL_POS_KEY, CTL_POS_SIG,
@@ -13,17 +13,17 @@ from ..control import (
 from ..core import can_target, n_slots, pile_base, team_of
 from ..layout import (
     AI_DMG, AI_VALUE_ATK, AI_VALUE_DEF, C_AI_LIVE, C_BOOST, C_FORM, C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CARD0,
-    CB_CARD1, CB_DEF_F, CB_DEF_P, CB_MOD0, CB_OVR0, CB_PRINTED0, F_HP, F_KIND, F_MAXHP, F_OWNER, F_SPACE,
-    F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTIONS, G_NPLAYERS, G_OPPONENT, H_AI_ATK0, H_AI_DEF0,
-    H_AI_HURT_FORM, I_N, I_OP, I_PER, I_REF, I_SEL, I_SIDE, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0,
+    CB_CARD1, CB_DEF_F, CB_DEF_P, CB_MOD0, CB_OVR0, CB_PRINTED0, F_HP, F_KIND, F_MAXHP, F_OWNER, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTIONS, G_NPLAYERS, G_OPPONENT, H_AI_ATK0, H_AI_DEF0,
+    H_AI_HURT_FORM, I_N, I_OP, I_PER, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0,
     P_HANDN, P_HERO, P_ONGOING, pslot,
 )
 from ..sigs import A1, CTL, F, f64_view, FA1, I, jit, ST, TB, V
 from .weights import (
-    _DSZ, best_moved_count, board_delta, board_ref, dmg_now, feat, frozen, fx_now, keep_worth, NEG, playable, scratch_f1,
+    _DSZ, best_moved_count, board_delta, dmg_now, feat, frozen, fx_now, keep_worth, NEG, playable, scratch_f1,
     scratch_f2, scratch_i1, W_BOOST_MARGIN, W_DEFEND_MARGIN, W_DEFENSE_FX, W_FX_DMG,
     W_FX_OPP_DISCARD, W_GUESS_BASE, W_ONGOING, W_ONGOING_AGAIN, W_SCHEME, W_UNKNOWN_ATTACK, wv,
 )
+from .options import damage_row_worth, option_worth
 from .area import area_damage_correction, area_place_worth, near_target_correction
 from .estimate import (
     att_value, def_value, dmg_params, dmg_price, dmg_value, exp_attack, hero_atk_bonus,
@@ -341,14 +341,19 @@ def score_hand_cards(st, tb, ctl, p, kind, opts, n, scores):
 @jit(V(ST, TB, CTL, I, A1, I, FA1))
 def score_options(st, tb, ctl, p, opts, n, scores):
     """Scores of numbered options: a hero counter choice (Alice's size) by the ability
-    bonuses it gives; other options keep their order."""
+    bonuses it gives; the one-currency AI's options of a "choose" step (option number
+    ``opts[j]``, from 1) by what their steps are worth now (:func:`.options.option_worth`:
+    Looking Glass recovers only what Alice is missing); release 0.2's keep their order."""
     op = ctl[CTL_CTX_OP]
     h = st[pslot(p, P_HERO)]
+    priced = op == OP_CHOOSE and not frozen(ctl, p)
     for j in range(n):
         scores[j] = -0.001 * j
         if op == OP_CHOOSE_COUNTER and opts[j] <= 1:   # choose_counter
             v = opts[j]
             scores[j] += tb.heroes[h, H_AI_ATK0 + v] * 1.0 + tb.heroes[h, H_AI_DEF0 + v] * 1.2
+        elif priced:
+            scores[j] += option_worth(st, tb, ctl, p, ctl[CTL_CTX_ROW], opts[j] - 1)
 
 
 @jit(F(ST, TB, CTL, I, I))
@@ -424,29 +429,9 @@ def form_action_worth(st, tb, ctl, p, form):
 @jit(F(ST, TB, CTL, I))
 def may_damage_worth(st, tb, ctl, p):
     """For a "may" damage step of ``p`` (``CTL_CTX_ROW``) hitting one fighter next to or in the
-    zone of one of ``p``'s fighters: the worth (:func:`.estimate.dmg_value`) of its best target,
-    the one :func:`score_targets` picks; NEG for other steps (not read here)."""
-    r = ctl[CTL_CTX_ROW]
-    if r < 0 or r >= tb.code.shape[0] or tb.code[r, I_OP] != OP_DAMAGE:
-        return NEG
-    sel = tb.code[r, I_SEL]
-    if sel != SEL_ONE_ADJ and sel != SEL_ONE_ZONE:
-        return NEG
-    x = board_ref(st, p, -1, -1, tb.code[r, I_REF])
-    if x < 0:
-        return NEG
-    xs = st[fslot(x, F_SPACE)]
-    side = tb.code[r, I_SIDE]
-    best = NEG
-    for t in range(n_slots(st)):
-        if t == x or st[fslot(t, F_STATUS)] != FS_IN_PLAY:
-            continue
-        ts = st[fslot(t, F_SPACE)]
-        near = (tb.zmask[xs] & tb.zmask[ts]) != 0 if sel == SEL_ONE_ZONE else tb.adj[xs, ts] != 0
-        mine = team_of(st, st[fslot(t, F_OWNER)]) == team_of(st, p)
-        if near and (side == S_ANY or (side == S_OWN) == mine):
-            best = max(best, dmg_value(st, ctl, p, t, float(tb.code[r, I_N])))
-    return best
+    zone of one of ``p``'s fighters: the worth of its best target (:func:`.options.damage_row_worth`);
+    NEG for other steps (not read here)."""
+    return damage_row_worth(st, tb, ctl, p, ctl[CTL_CTX_ROW])
 
 
 @jit(V(ST, TB, CTL, I, A1, I, FA1))
