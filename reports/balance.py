@@ -66,7 +66,8 @@ def curves_table(res: dict) -> pd.DataFrame:
 
 
 def knobs_table(res: dict) -> pd.DataFrame:
-    """The screen: one row per knob: ``knob``, ``base``, ``range``, ``status`` (effect, no
+    """The screen: one row per knob: ``knob``, ``base``, ``range``, ``extended to`` (values
+    played beyond the range, toward the target), ``status`` (effect, no
     effect, not detectable, dropped (budget), ...), ``p`` and ``p_holm`` of its last look,
     ``looks``, and each end's change with its 95% interval (``low_end``, ``high_end``)."""
     def end(ends, v):
@@ -77,6 +78,7 @@ def knobs_table(res: dict) -> pd.DataFrame:
     for k in res["knobs"]:
         ends = {e["level"]: e for e in k["ends"]}
         rows.append({"knob": k["name"], "base": k["base"], "range": f"{k['levels'][0]}..{k['levels'][-1]}",
+                     "extended to": ", ".join(str(v) for v in k.get("extended", [])),
                      "status": k["status"], "p": k["p"], "p_holm": k["p_holm"], "looks": k["looks"],
                      "low_end": end(ends, k["levels"][0]), "high_end": end(ends, k["levels"][-1])})
     return pd.DataFrame(rows)
@@ -160,7 +162,8 @@ def summary_text(res: dict) -> str:
     s, names = res["settings"], res["names"]
     hero = names[res["hero"]]
     b = res["baseline"]
-    where = f"against {names[s['against']]}" if s.get("against") else f"against {len(names) - 1} heroes"
+    opps = [names[k] for k in s["field"]]
+    where = f"against {opps[0]}" if len(opps) == 1 else f"against {len(opps)} heroes"
     counts: dict = {}
     for k in res["knobs"]:
         counts[k["status"]] = counts.get(k["status"], 0) + 1

@@ -156,6 +156,40 @@ def test_a_proposal_file_works_with_duel_and_matrix(small_run, tmp_path):
     assert r.exit_code == 0, r.output
 
 
+def test_pairs_are_proposed_when_no_single_knob_reaches_the_target(tmp_path):
+    # alone, 24 health or Excalibur 8 takes King Arthur from about 18% to about 31% against Medusa on Soho
+    res = run_balance(BalanceSettings(**dict(SMALL, target=0.42, tolerance=0.03, budget=30000, proposals=1)),
+                      tmp_path / "p", backend=ONE)
+    assert res["singles_reaching"] == 0
+    (p,) = res["proposals"]
+    assert p["kind"] == "pair" and p["predicted_from"] == "pair games"
+    assert set(p["setting"]) == {"health", "card:Excalibur:value"}
+    assert abs(p["predicted"]["score"] - 0.42) <= 0.03
+    changed = [c for c in load_variant(p["file"]).changes if c.old != c.new]
+    assert sorted(c.what for c in changed) == ["card 'Excalibur' value", "health"]
+
+
+def test_the_command_balances_one_matchup_and_checks_a_second_ai(tmp_path):
+    out = tmp_path / "cli"
+    r = CliRunner().invoke(main, ["balance", "arthur", "--against", "medusa", "-b", "soho", "--knobs", "health",
+                                  "--target", "25%", "--budget", "12000", "--block-games", "200", "--verify-games",
+                                  "200", "--proposals", "1", "--check-ai", "greedy", "-j", "1", "--quiet", "--out",
+                                  str(out)])
+    assert r.exit_code == 0, r.output
+    assert "King Arthur against Medusa" in r.output and "Report:" in r.output
+    res = json.loads((out / "result.json").read_text())
+    (p,) = res["proposals"]
+    assert p["check"]["games"] == 200 and res["verification"]["check"]["profile"] == "greedy"
+    assert p["robust"] == (p["verified"]["reaches"] and p["check"]["reaches"])
+    assert ("AI-sensitive" in r.output) == (not p["check"]["reaches"])
+    assert (out / "report" / "balance.html").exists() and (out / "report" / "tables" / "proposals.csv").exists()
+    again = CliRunner().invoke(main, ["balance", "arthur", "--against", "medusa", "-b", "soho", "--knobs", "health",
+                                      "--target", "25%", "--budget", "12000", "--block-games", "200", "--verify-games",
+                                      "200", "--proposals", "1", "--check-ai", "greedy", "-j", "1", "--quiet",
+                                      "--out", str(out)])
+    assert again.exit_code == 0 and json.loads((out / "result.json").read_text())["sessions"][-1]["games_played"] == 0
+
+
 # ------------------------------------------------------------------ resume and lock
 def test_resuming_an_interrupted_run_loses_no_finished_game(tmp_path):
     s = BalanceSettings(**dict(SMALL, knobs=("health",), budget=8000, verify_games=200, proposals=1))

@@ -98,13 +98,14 @@ def balance(hero, target, tolerance, field, against, battlefields, ai, check_ai,
         raise click.BadParameter(str(e), param_hint=f"'{e.param}'" if e.param else None) from None
     if list_knobs:
         for k in r.knobs.values():
-            click.echo(f"{k.name:<48} {k.base:>3}  levels {k.levels[0]}..{k.levels[-1]}"
+            click.echo(f"{k.name:<48} {k.base:>3}  levels {k.levels[0]}..{k.levels[-1]} (up to "
+                       f"{k.reach[0]}..{k.reach[-1]} toward the target)"
                        + (f"  (trades with {k.partner}, {k.partner_base} copies)" if k.partner else ""))
         return
     rs = r.settings
     name = r.names[rs.hero]
     out = out or Path("runs") / (f"balance_{rs.hero}" + (f"_vs_{rs.against}" if rs.against else ""))
-    where = f"against {r.names[rs.against]}" if rs.against else f"against {len(r.field)} heroes"
+    where = f"against {r.names[rs.field[0]]}" if len(r.field) == 1 else f"against {len(r.field)} heroes"
     click.echo(f"{name} {where} on {len(r.battlefields)} battlefield(s): {len(r.knobs)} knobs; target "
                f"{rs.target:.1%} +- {rs.tolerance:.1%}; search up to {rs.budget:,} games in blocks of "
                f"{r.block_total:,}; each verification {r.verify_per_opponent() * len(r.field):,}+ games"

@@ -14,6 +14,10 @@ name                           what it moves (range: the hero file's value ...)
                                that the deck keeps its size (NAME +-2, both at least 1)
 =============================  ==========================================================
 
+When the target lies beyond a knob's range and its curve heads that way, the search may
+extend the range up to twice as far (:attr:`Knob.wide`: health +-70%, move, value, BOOST and
+copies +-4, within the limits above).
+
 Every card has one copies knob by default: it trades with the card of the same type (attack,
 defense, versatile, scheme) that has the most copies (the first in the file on a tie), or of
 any type when no card of its type can give one; any other pair can be named
@@ -67,6 +71,13 @@ class Knob:
     levels: tuple
     partner: str = ""
     partner_base: int = 0
+    wide: tuple = ()
+
+    @property
+    def reach(self) -> tuple:
+        """The values a search may extend the range to when the target lies beyond it
+        (:attr:`wide`, or :attr:`levels` when none is set), ascending."""
+        return self.wide or self.levels
 
     @property
     def designs(self) -> int:
@@ -108,7 +119,8 @@ def copies_knob(card, partner) -> Knob | None:
     levels = _span(a, 2, 2, 1, min(30, a + p - 1))
     if len(levels) < 2:
         return None
-    return Knob(f"copies:{card.name}/{partner.name}", "copies", card.name, "copies", a, levels, partner.name, p)
+    return Knob(f"copies:{card.name}/{partner.name}", "copies", card.name, "copies", a, levels, partner.name, p,
+                _span(a, 4, 4, 1, min(30, a + p - 1)))
 
 
 def hero_knobs(spec) -> list[Knob]:
@@ -118,18 +130,24 @@ def hero_knobs(spec) -> list[Knob]:
     value is left out."""
     out = []
     h = spec.hero
-    out.append(Knob("health", "hero", "", "health", h.health,
-                    _span(h.health, max(4, round(h.health * 0.35)), max(4, round(h.health * 0.35)), 1, 99)))
-    out.append(Knob("move", "hero", "", "move", h.move, _span(h.move, 2, 2, 1, 20)))
+
+    def scaled(v, share, least, lo):     # +-share of v (at least +-least), at least lo; and twice as wide
+        d = max(least, round(v * share))
+        return {"levels": _span(v, d, d, lo, 99), "wide": _span(v, 2 * d, 2 * d, lo, 99)}
+
+    out.append(Knob("health", "hero", "", "health", h.health, **scaled(h.health, 0.35, 4, 1)))
+    out.append(Knob("move", "hero", "", "move", h.move, _span(h.move, 2, 2, 1, 20), wide=_span(h.move, 4, 4, 1, 20)))
     for sk in spec.sidekicks:
-        d = max(2, round(sk.health * 0.35))
         out.append(Knob(f"sidekick:{sk.name}:health", "sidekick", sk.name, "health", sk.health,
-                        _span(sk.health, d, d, 1, 99)))
-        out.append(Knob(f"sidekick:{sk.name}:move", "sidekick", sk.name, "move", sk.move, _span(sk.move, 2, 2, 1, 20)))
+                        **scaled(sk.health, 0.35, 2, 1)))
+        out.append(Knob(f"sidekick:{sk.name}:move", "sidekick", sk.name, "move", sk.move, _span(sk.move, 2, 2, 1, 20),
+                        wide=_span(sk.move, 4, 4, 1, 20)))
     for c in spec.cards:
         if c.value is not None:
-            out.append(Knob(f"card:{c.name}:value", "card", c.name, "value", c.value, _span(c.value, 2, 2, 0, 20)))
-        out.append(Knob(f"card:{c.name}:boost", "card", c.name, "boost", c.boost, _span(c.boost, 2, 2, 0, 20)))
+            out.append(Knob(f"card:{c.name}:value", "card", c.name, "value", c.value, _span(c.value, 2, 2, 0, 20),
+                            wide=_span(c.value, 4, 4, 0, 20)))
+        out.append(Knob(f"card:{c.name}:boost", "card", c.name, "boost", c.boost, _span(c.boost, 2, 2, 0, 20),
+                        wide=_span(c.boost, 4, 4, 0, 20)))
         p = _partner(spec, c) if c.group is None else None
         k = copies_knob(c, p) if p is not None else None
         if k is not None:

@@ -13,10 +13,11 @@ the knobs is played as a designer variant on the same games (common random numbe
    testing; when a look does not fit in half the budget, the weaker half of the knobs
    still screened is dropped (successive halving).
 3. **Curves**: every level of each knob with an effect, on as many blocks as 60% of the
-   budget left allows (up to 16): the field score against the knob's value. Then the levels
-   whose interval meets the target's band get more blocks (up to 16; the smallest edits
-   first, two levels per knob, ``2 * proposals`` knobs), so that the proposals' predictions
-   are sure enough to survive the verification.
+   budget left allows (up to 16): the field score against the knob's value. Then, in up to
+   three rounds, the levels whose interval meets the target's band get more blocks (up to
+   16; the smallest edits first, two levels per knob, ``2 * proposals`` knobs, half the
+   budget left per round), so that the proposals' predictions are sure enough to survive
+   the verification.
 4. **Proposals**: the smallest change of each knob predicted within the tolerance of the
    target, single knobs first; pairs of knobs that do not reach it alone (played in the
    search) when fewer single knobs than ``proposals`` do; ranked by the size of the edit

@@ -51,7 +51,9 @@ RESULT = "result.json"
 LOOKS = (1, 2, 4, 8)        # blocks per end of a knob's range at each screening look
 CURVE_MAX_BLOCKS = 16       # blocks per level of a curve, at most
 CURVE_SHARE = 0.6           # share of the budget left after the screen that the curves may use
-REFINE_SHARE = 0.75         # share of the budget left after the curves for the levels near the target
+REFINE_SHARE = 0.5          # share of the budget left that a round of refining the levels near the target may use
+REFINE_ROUNDS = 3
+EXTEND_SHARE = 0.3          # share of the budget left that extending ranges toward the target may use
 MIN_EFFECT = 0.01           # a change of the field score below 1 point is no effect
 
 

@@ -187,15 +187,17 @@ class BalanceSearch:
 
     def refine(self, curves: dict) -> int:
         """Play more games of the levels that may reach the target (their score interval meets
-        the target's band), smallest edits first, at most two per knob and ``2 * proposals``
-        knobs, up to :data:`CURVE_MAX_BLOCKS` each, in ``REFINE_SHARE`` of the budget left.
-        Returns the number of levels refined."""
+        the target's band) and have fewer than ``CURVE_MAX_BLOCKS`` blocks, smallest edits
+        first, at most two per knob and ``2 * proposals`` knobs, up to ``CURVE_MAX_BLOCKS``
+        each, in ``REFINE_SHARE`` of the budget left (one round; the search runs up to
+        ``REFINE_ROUNDS``). Returns the number of levels played more."""
         s, knobs = self.s, self.r.knobs
         lo, hi = s.target - s.tolerance, s.target + s.tolerance
         per_knob = {}
         for name, pts in curves.items():
             k = knobs[name]
-            near = [v for v, e in pts.items() if e.score_lo <= hi and e.score_hi >= lo]
+            near = [v for v, e in pts.items() if e.score_lo <= hi and e.score_hi >= lo
+                    and self.blocks({name: v}) < B.CURVE_MAX_BLOCKS]
             near.sort(key=lambda v: (k.steps(v), abs(pts[v].score - s.target)))
             if near:
                 per_knob[name] = (S.edit_key(1, k.designs, k.steps(near[0]), pts[near[0]].score - s.target), near[:2])
@@ -207,14 +209,52 @@ class BalanceSearch:
         for m in range(B.CURVE_MAX_BLOCKS, 0, -1):
             req = [(st, m) for st in levels]
             if self.cost(req) <= room:
-                if self.cost(req):
-                    self.play(req, f"refine: {len(levels)} levels")
+                if not self.cost(req):
+                    return 0
+                self.play(req, f"refine: {len(levels)} levels")
                 return len(levels)
         return 0
 
+    def extend(self, names: list, curves: dict, m: int) -> int:
+        """Extend toward the target the range of each knob with a curve that does not reach the
+        target's band but heads to it (its end nearer the target is nearer than the hero
+        file's value): its values beyond that end up to ``Knob.reach`` (twice the range), on
+        ``m`` blocks each (fewer, or fewer knobs, strongest first, to fit in ``EXTEND_SHARE``
+        of the budget left). Returns the number of values played."""
+        s, knobs = self.s, self.r.knobs
+        base = self.estimate_base()["score"]
+        todo = []
+        for name in names:
+            k = knobs[name]
+            sc = {v: e.score for v, e in curves[name].items()}
+            sc[k.base] = base
+            if any(abs(x - s.target) <= s.tolerance for v, x in sc.items() if v != k.base):
+                continue
+            lo_end, hi_end = k.levels[0], k.levels[-1]
+            end = min((lo_end, hi_end), key=lambda v: abs(sc[v] - s.target))
+            if abs(sc[end] - s.target) >= abs(base - s.target):
+                continue
+            beyond = [v for v in k.reach if (v < lo_end if end == lo_end else v > hi_end)]
+            if beyond:
+                todo.append([{name: v} for v in beyond])
+        room = int(B.EXTEND_SHARE * (self.budget_blocks - self.used))
+        while todo:
+            flat = [st for group in todo for st in group]
+            for mm in range(max(1, m), 0, -1):
+                req = [(st, mm) for st in flat]
+                if self.cost(req) <= room:
+                    if self.cost(req):
+                        self.play(req, f"extend: {len(todo)} knobs")
+                    return len(flat)
+            todo = todo[:-1]
+        return 0
+
     def curve_points(self, names) -> dict:
+        """Knob name -> {value: :class:`sim.runs.balance_stats.Paired`} of every value played
+        but the hero file's (its range, and the values it was extended to)."""
         knobs = self.r.knobs
-        return {k: {v: self.estimate({k: v}) for v in knobs[k].levels if v != knobs[k].base} for k in names}
+        return {k: {v: self.estimate({k: v}) for v in knobs[k].reach if v != knobs[k].base and self.blocks({k: v})}
+                for k in names}
 
     def pairs(self, curves: dict, singles: list, need: int, m: int) -> list[dict]:
         """Up to ``need`` pair proposals: the best additive candidates, played in the search."""
@@ -298,7 +338,11 @@ class BalanceSearch:
         status, history = self.screen()
         names, m_c = self.curves(status)
         curves = self.curve_points(names)
-        if self.refine(curves):
+        if self.extend(names, curves, m_c):
+            curves = self.curve_points(names)
+        for _ in range(B.REFINE_ROUNDS):
+            if not self.refine(curves):
+                break
             curves = self.curve_points(names)
         base = self.estimate_base()
         singles = S.single_proposals(curves, r.knobs, s.target, s.tolerance)
@@ -339,7 +383,7 @@ class BalanceSearch:
     def _comments(self, p: dict) -> list[str]:
         s, r = self.s, self.r
         e = p["predicted"]
-        where = f"against {r.names[s.against]}" if s.against else f"against the field ({len(r.field)} heroes)"
+        where = f"against {r.names[s.field[0]]}" if len(r.field) == 1 else f"against the field ({len(r.field)} heroes)"
         lines = [f"written by `unmatched-sim balance {s.hero}` (target {s.target:.1%} +- {s.tolerance:.1%} {where}, "
                  f"AI {r.profile.name})",
                  f"predicted {e['score']:.1%} [{e['score_lo']:.1%}, {e['score_hi']:.1%}] ({p['predicted_from']}, "
@@ -372,8 +416,11 @@ class BalanceSearch:
             st = status.get(name, {"status": "not screened", "p": None, "p_holm": None, "looks": 0})
             ends = [dict(self.estimate({name: v}).to_dict(), level=v) for v in self.ends(k)
                     if self.blocks({name: v})]
+            played = [v for v in k.reach if self.blocks({name: v}) or v == k.base]
             knobs.append({"name": name, "kind": k.kind, "part": k.part, "field": k.field, "partner": k.partner,
-                          "base": k.base, "levels": list(k.levels), "designs": k.designs, **st, "ends": ends})
+                          "base": k.base, "levels": list(k.levels), "reach": list(k.reach),
+                          "extended": [v for v in played if v not in k.levels], "designs": k.designs, **st,
+                          "ends": ends})
         curve_rows = {}
         for name in names:
             k = r.knobs[name]
