@@ -180,6 +180,10 @@ def summary_text(res: dict) -> str:
         return "\n".join(lines)
     lines.append(f"Proposals (verified on {v['games']:,} fresh paired games each; baseline there {_pct(v['score'])}):")
     check = res.get("check_ai")
+    if check and "check" in res["verification"]:
+        cb = res["verification"]["check"]["baseline"]
+        lines.append(f"Under {check} (--check-ai) the hero as it is scores {_pct(cb['score'])} on the same games; a "
+                     "proposal that reaches the target under both AIs is robust.")
     for p in res["proposals"]:
         e, ver = p["predicted"], p["verified"]
         line = (f"  {p['rank']}. {p['label']}: predicted {_pct(e['score'])} [{_pct(e['score_lo'])}, "

@@ -169,6 +169,13 @@ def test_the_report_has_curves_proposals_and_the_screen(small_run):
     assert "Proposals (verified on 400 fresh paired games" in rep.summary
 
 
+def test_the_report_command_rebuilds_a_balance_report(small_run):
+    out, _ = small_run
+    r = CliRunner().invoke(main, ["report", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "Proposals (verified on 400 fresh paired games" in r.output and "balance.html" in r.output
+
+
 def test_a_proposal_file_works_with_duel_and_matrix(small_run, tmp_path):
     _, res = small_run
     f = res["proposals"][0]["file"]
