@@ -42,6 +42,9 @@ def test_king_arthurs_knobs_and_their_ranges():
     assert knobs["sidekick:Merlin:health"].levels == (5, 6, 7, 8, 9)
     assert knobs["card:Excalibur:value"].levels == (4, 5, 6, 7, 8)
     assert "card:The Lady of the Lake:value" not in knobs          # a scheme has no value
+    assert "sidekick:Merlin:count" not in knobs                     # one Merlin: no count knob
+    harpies = {k.name: k for k in hero_knobs(load_all()["medusa"])}["sidekick:Harpy:count"]
+    assert (harpies.base, harpies.levels) == (3, (1, 2, 3))
     ex = knobs["copies:Excalibur/Noble Sacrifice"]                 # same type (attack), most copies
     assert (ex.base, ex.levels, ex.partner_base, ex.designs) == (1, (1, 2, 3), 3, 2)
     deck = {c.name: c.copies for c in spec.cards}

@@ -8,6 +8,8 @@ name                           what it moves (range: the hero file's value ...)
 ``health``, ``move``           the hero's health (+-max(4, 35%)), move (+-2, at least 1)
 ``sidekick:NAME:health``       a sidekick's health (+-max(2, 35%), at least 1)
 ``sidekick:NAME:move``         a sidekick's move (+-2, at least 1)
+``sidekick:NAME:count``        how many of a sidekick there are (1..3; only for a sidekick
+                               the hero file has several of, such as Medusa's Harpies)
 ``card:NAME:value``            a card's value (+-2, at least 0; not for a scheme)
 ``card:NAME:boost``            a card's BOOST value (+-2, at least 0)
 ``copies:NAME/OTHER``          copies of card NAME, traded one for one with card OTHER so
@@ -142,6 +144,8 @@ def hero_knobs(spec) -> list[Knob]:
                         **scaled(sk.health, 0.35, 2, 1)))
         out.append(Knob(f"sidekick:{sk.name}:move", "sidekick", sk.name, "move", sk.move, _span(sk.move, 2, 2, 1, 20),
                         wide=_span(sk.move, 4, 4, 1, 20)))
+        if sk.count > 1:
+            out.append(Knob(f"sidekick:{sk.name}:count", "sidekick", sk.name, "count", sk.count, _span(sk.count, 2, 2, 1, 3)))
     for c in spec.cards:
         if c.value is not None:
             out.append(Knob(f"card:{c.name}:value", "card", c.name, "value", c.value, _span(c.value, 2, 2, 0, 20),
