@@ -299,7 +299,8 @@ class BalanceSearch:
     # ---------------------------------------------------------------- verification
     def verify(self, proposals: list, tag: str, profile) -> dict:
         """Play the baseline and every proposal on the verification's cells and seed under
-        ``profile``; returns {"baseline": ..., sid: ...} of score vectors (float64)."""
+        ``profile``; returns setting id (``base`` for the hero as it is) -> the hero's per-game
+        scores (float64, the same games in the same order for every setting)."""
         cells = self.r.verify_cells()
         vseed = B.verify_seed(self.s.seed)
         settings = [{}] + [p["setting"] for p in proposals]
