@@ -1,7 +1,7 @@
 """The ``unmatched-sim`` command line (click).
 
 Commands: ``heroes``, ``battlefields``, ``validate``, ``profiles``, ``duel`` (also team
-games: ``duel A+B C+D``), ``arena``, ``matrix``, ``teams``, ``loadouts``, ``compare``, ``report``, ``diff``, ``replay``, ``bench``, ``tune``, ``train``, ``warmup``. Bad input
+games: ``duel A+B C+D``), ``arena``, ``matrix``, ``teams``, ``loadouts``, ``compare``, ``report``, ``diff``, ``replay``, ``bench``, ``tune``, ``train``, ``balance``, ``warmup``. Bad input
 (unknown hero, loadout or battlefield; an invalid file) prints a one-line
 error naming the file or value and the valid choices, and exits with
 status 2 (usage) or 1 (invalid file), never with a traceback.
@@ -22,7 +22,7 @@ def _started_as_command() -> bool:
 
 
 try:
-    from sim.cli import diff, info, play, replay, runs, train, tune, warmup  # noqa: E402, F401  (each module adds its commands)
+    from sim.cli import balance, diff, info, play, replay, runs, train, tune, warmup  # noqa: E402, F401  (each module adds its commands)
     from sim.cli.app import main  # noqa: E402
 except KeyboardInterrupt:
     # Ctrl-C while the command is still importing (a few seconds on a busy machine): end as a Ctrl-C

@@ -96,7 +96,7 @@ COMPILE_PARTS = {
 }
 #: the part each command compiles on its first run (a command not listed: the duel code)
 COMMAND_PARTS = {"matrix": "runs", "loadouts": "runs", "compare": "runs", "arena": "runs", "bench": "runs",
-                 "tune": "runs", "teams": "teams", "replay": "replays", "report": "replays"}
+                 "tune": "runs", "balance": "runs", "teams": "teams", "replay": "replays", "report": "replays"}
 
 
 #: the part this command compiles when its arguments decide it (:func:`compile_part`)

@@ -476,13 +476,16 @@ def compare(variant_path, hero, games, opponent_names, battlefield_names, ai, se
                    "those whose score changes significantly between the two runs (Holm). Matrix runs only.")
 def report(run_dir, against):
     """Write the tables, plots and HTML report of a run folder (RUN_DIR/report): a matrix
-    run, a loadouts run, or a compare folder. With --against OTHER_RUN (matrix runs) the
-    cells whose score changes significantly between the two runs are marked AI-sensitive
-    (see `unmatched-sim diff`)."""
+    run, a loadouts run, a compare folder or a balance run. With --against OTHER_RUN (matrix
+    runs) the cells whose score changes significantly between the two runs are marked
+    AI-sensitive (see `unmatched-sim diff`)."""
     from sim.runs.store import snapshot
     if not run_dir.is_dir():
         raise click.BadParameter(f"{run_dir}: " + ("a file, not a run folder" if run_dir.exists() else "no such folder"),
                                  param_hint="RUN_DIR")
+    if (run_dir / "balance.json").exists():
+        _balance_report(run_dir, against)
+        return
     # a run being played grows while it is read: the status line, the tables and the example games all read
     # the folder as it was at its first read (one game count in the whole output)
     with snapshot():
@@ -528,6 +531,20 @@ def _report(run_dir: Path, against) -> None:
         raise                   # (stdout piped into head: the report is written; sim.cli.app ends quietly)
     except OSError as e:
         raise click.ClickException(f"cannot write the report in {run_dir} ({e.strerror or e})") from None
+
+
+def _balance_report(run_dir: Path, against) -> None:
+    """The ``report`` command on a balance run folder (``unmatched-sim balance``)."""
+    from reports.balance import build_balance_report
+    _no_against(against, "a balance run")
+    try:
+        rep = build_balance_report(run_dir)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    except OSError as e:
+        raise click.ClickException(f"cannot write the report in {run_dir} ({e.strerror or e})") from None
+    click.echo(rep.summary)
+    click.echo(f"Report: {rep.html}  (curves: {rep.png['curves']}, proposals: {rep.csv['proposals']})")
 
 
 def _compare_unfinished(folder: Path) -> str | None:
