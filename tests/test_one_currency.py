@@ -325,6 +325,23 @@ def test_looking_glass_picks_its_options_by_what_they_do_now(ai, better):
     assert (alice["health"], alice["space"] == "M21") == ((6 - 1 + 3, True) if better else (6 - 1, False))
 
 
+@pytest.mark.parametrize("ai", ["standard", "standard-0.2"])
+def test_riposte_hits_the_fighter_next_to_geralt_rather_than_swapping(ai):
+    """Geralt next to Sinbad attacks him with Riposte (2; after combat: 1 damage to a fighter
+    next to Geralt, or swap places with one): 2 combat damage, then the option's damage to
+    Sinbad (standard's scores: 1.81 against 0.03 for the swap). Its "fighter next to Geralt"
+    is next to the fighter playing the card: read as not known, the damage was worth nothing
+    and standard swapped (Geralt 0.706 -> 0.654 against standard-0.2); release 0.2 takes the
+    first option."""
+    pos = duel({"hero": "geralt_of_rivia", "fighters": {"Geralt of Rivia": {"space": "M21"}}, "hand": ["Riposte"],
+                "deck": ["Riposte"]},
+               {"hero": "sinbad", "fighters": {"Sinbad": {"space": "M20"}, "The Porter": {"space": "M03"}}, "hand": [],
+                "deck": ["Regroup"]})
+    out = resolve(pos, {"attack": "Riposte", "by": "Geralt of Rivia", "target": "Sinbad"}, ai=ai)
+    assert out["fighters"]["Sinbad"]["health"] == 15 - 2 - 1
+    assert out["fighters"]["Geralt of Rivia"]["space"] == "M21"
+
+
 @pytest.mark.parametrize("hero,fighter,card,other,share", [
     ("king_arthur", "King Arthur", "Excalibur", "Feint", 1.0),
     ("geralt_of_rivia", "Geralt of Rivia", "Sword of Steel", "Igni", None)])

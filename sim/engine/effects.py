@@ -571,7 +571,7 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                 ctl[CTL_CTX_ROW] = row
                 ctl[CTL_CTX_N] = ins[I_N]
                 ctl[CTL_CTX_P] = p
-                ctl[CTL_CTX_F] = -1
+                ctl[CTL_CTX_F] = f        # (the fighter playing the card: "self" in an option's steps)
                 k = decide(st, tb, ctl, D_OPTION, p, left, m)
                 opt = left[k] - 1
                 left[k] = left[m - 1]

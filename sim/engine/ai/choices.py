@@ -342,7 +342,8 @@ def score_hand_cards(st, tb, ctl, p, kind, opts, n, scores):
 def score_options(st, tb, ctl, p, opts, n, scores):
     """Scores of numbered options: a hero counter choice (Alice's size) by the ability
     bonuses it gives; the one-currency AI's options of a "choose" step (option number
-    ``opts[j]``, from 1) by what their steps are worth now (:func:`.options.option_worth`:
+    ``opts[j]``, from 1; played by fighter ``CTL_CTX_F``) by what their steps are worth now
+    (:func:`.options.option_worth`:
     Looking Glass recovers only what Alice is missing); release 0.2's keep their order."""
     op = ctl[CTL_CTX_OP]
     h = st[pslot(p, P_HERO)]
@@ -353,7 +354,7 @@ def score_options(st, tb, ctl, p, opts, n, scores):
             v = opts[j]
             scores[j] += tb.heroes[h, H_AI_ATK0 + v] * 1.0 + tb.heroes[h, H_AI_DEF0 + v] * 1.2
         elif priced:
-            scores[j] += option_worth(st, tb, ctl, p, ctl[CTL_CTX_ROW], opts[j] - 1)
+            scores[j] += option_worth(st, tb, ctl, p, ctl[CTL_CTX_F], ctl[CTL_CTX_ROW], opts[j] - 1)
 
 
 @jit(F(ST, TB, CTL, I, I))
@@ -431,7 +432,7 @@ def may_damage_worth(st, tb, ctl, p):
     """For a "may" damage step of ``p`` (``CTL_CTX_ROW``) hitting one fighter next to or in the
     zone of one of ``p``'s fighters: the worth of its best target (:func:`.options.damage_row_worth`);
     NEG for other steps (not read here)."""
-    return damage_row_worth(st, tb, ctl, p, ctl[CTL_CTX_ROW])
+    return damage_row_worth(st, tb, ctl, p, -1, ctl[CTL_CTX_ROW])
 
 
 @jit(V(ST, TB, CTL, I, A1, I, FA1))

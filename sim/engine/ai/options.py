@@ -21,18 +21,19 @@ from .weights import (
 )
 
 
-@jit(F(ST, TB, CTL, I, I))
-def damage_row_worth(st, tb, ctl, p, r):
-    """For step ``r`` of player ``p``'s program, "N damage to one fighter next to / in the
-    zone of X": the worth (:func:`.estimate.dmg_value`) of its best target now, the one
+@jit(F(ST, TB, CTL, I, I, I))
+def damage_row_worth(st, tb, ctl, p, g, r):
+    """For step ``r`` of player ``p``'s program played by ``p``'s fighter ``g`` (-1: not
+    known), "N damage to one fighter next to / in the zone of X": the worth (:func:`.estimate.dmg_value`) of its best target now, the one
     ``choices.score_targets`` picks (negative when only ``p``'s own fighters are there);
-    NEG for other steps, when X is not in play, or when no fighter is there."""
+    NEG for other steps, when X is not in play (or is ``g`` not known), or when no fighter
+    is there."""
     if r < 0 or r >= tb.code.shape[0] or tb.code[r, I_OP] != OP_DAMAGE:
         return NEG
     sel = tb.code[r, I_SEL]
     if sel != SEL_ONE_ADJ and sel != SEL_ONE_ZONE:
         return NEG
-    x = board_ref(st, p, -1, -1, tb.code[r, I_REF])
+    x = board_ref(st, p, g, -1, tb.code[r, I_REF])
     if x < 0:
         return NEG
     xs = st[fslot(x, F_SPACE)]
@@ -49,39 +50,37 @@ def damage_row_worth(st, tb, ctl, p, r):
     return best
 
 
-@jit(F(ST, TB, CTL, I, I))
-def recover_row_worth(st, tb, ctl, p, r):
-    """Worth to player ``p`` of step ``r``, "recover N" for one of ``p``'s fighters (the one
-    the step names; otherwise ``p``'s hero): N capped at the health that fighter is missing
+@jit(F(ST, TB, CTL, I, I, I))
+def recover_row_worth(st, tb, ctl, p, g, r):
+    """Worth to player ``p`` of step ``r`` played by ``p``'s fighter ``g`` (-1: not known),
+    "recover N" for one of ``p``'s fighters (the one the step names; otherwise ``p``'s hero): N capped at the health that fighter is missing
     now, at the health price of ``.estimate.dmg_value`` (``hp_own`` and ``hp_own_low`` for
     the hero, ``hp_sidekick`` for a sidekick). 0 when nothing is missing."""
-    g = -1
-    if tb.code[r, I_SEL] == SEL_REF:
-        g = board_ref(st, p, -1, -1, tb.code[r, I_REF])
-    if g < 0:
-        g = p * FIGHTERS_PER_PLAYER
-    if st[fslot(g, F_STATUS)] != FS_IN_PLAY:
+    t = board_ref(st, p, g, -1, tb.code[r, I_REF]) if tb.code[r, I_SEL] == SEL_REF else -1
+    if t < 0:
+        t = p * FIGHTERS_PER_PLAYER
+    if st[fslot(t, F_STATUS)] != FS_IN_PLAY:
         return 0.0
-    hp = st[fslot(g, F_HP)]
-    mx = st[fslot(g, F_MAXHP)]
+    hp = st[fslot(t, F_HP)]
+    mx = st[fslot(t, F_MAXHP)]
     k = min(tb.code[r, I_N], mx - hp)
     if k <= 0:
         return 0.0
-    if st[fslot(g, F_KIND)] != 0:
+    if st[fslot(t, F_KIND)] != 0:
         return k * wv(ctl, p, W_HP_SK)
     low = 1.0 - hp / mx if mx > 0 else 0.0
     return k * (wv(ctl, p, W_HP_OWN) + wv(ctl, p, W_HP_LOW) * low)
 
 
-@jit(F(ST, TB, CTL, I, I))
-def place_row_worth(st, tb, ctl, p, r):
-    """For step ``r``, "place one of ``p``'s fighters on any (other) empty space": the best
+@jit(F(ST, TB, CTL, I, I, I))
+def place_row_worth(st, tb, ctl, p, f, r):
+    """For step ``r`` played by ``p``'s fighter ``f`` (-1: not known), "place one of ``p``'s fighters on any (other) empty space": the best
     position score (:func:`.position.pos_score`) it can be placed at, minus the score where it
     stands now (Looking Glass: away from the attacker when that is worth it); NEG for other
     steps (a placement in a zone or next to a fighter keeps its static features)."""
     if tb.code[r, I_OP] != OP_PLACE or tb.code[r, I_X] != PL_ANY or tb.code[r, I_SEL] != SEL_REF:
         return NEG
-    g = board_ref(st, p, -1, -1, tb.code[r, I_REF])
+    g = board_ref(st, p, f, -1, tb.code[r, I_REF])
     if g < 0 or team_of(st, st[fslot(g, F_OWNER)]) != team_of(st, p):
         return NEG
     cur = st[fslot(g, F_SPACE)]
@@ -110,10 +109,10 @@ def place_row_worth(st, tb, ctl, p, r):
     return best - base
 
 
-@jit(F(ST, TB, CTL, I, I, I))
-def branch_worth(st, tb, ctl, p, s, n):
-    """What the steps ``s .. s + n - 1`` of player ``p``'s program (one option of a "choose")
-    are worth to ``p`` now, in points: damage to one fighter near X at its best target
+@jit(F(ST, TB, CTL, I, I, I, I))
+def branch_worth(st, tb, ctl, p, g, s, n):
+    """What the steps ``s .. s + n - 1`` of player ``p``'s program played by ``p``'s fighter
+    ``g`` (-1: not known; "self" in a step is ``g``), one option of a "choose", are worth to ``p`` now, in points: damage to one fighter near X at its best target
     (:func:`damage_row_worth`; 0 when none is there), recovery at the missing health
     (:func:`recover_row_worth`), a placement on any space at its best space
     (:func:`place_row_worth`; both unconditional steps), and any other step at its static
@@ -134,13 +133,13 @@ def branch_worth(st, tb, ctl, p, s, n):
             continue
         sel = tb.code[r, I_SEL]
         if op == OP_DAMAGE and (sel == SEL_ONE_ADJ or sel == SEL_ONE_ZONE):
-            w = damage_row_worth(st, tb, ctl, p, r)
+            w = damage_row_worth(st, tb, ctl, p, g, r)
             if w > NEG:
                 v += w
         elif op == OP_RECOVER and tb.code[r, I_COND] == 0:
-            v += recover_row_worth(st, tb, ctl, p, r)
+            v += recover_row_worth(st, tb, ctl, p, g, r)
         else:
-            w = place_row_worth(st, tb, ctl, p, r) if op == OP_PLACE and tb.code[r, I_COND] == 0 else NEG
+            w = place_row_worth(st, tb, ctl, p, g, r) if op == OP_PLACE and tb.code[r, I_COND] == 0 else NEG
             if w > NEG:
                 v += w
             else:
@@ -149,13 +148,14 @@ def branch_worth(st, tb, ctl, p, s, n):
     return v
 
 
-@jit(F(ST, TB, CTL, I, I, I))
-def option_worth(st, tb, ctl, p, row, k):
-    """:func:`branch_worth` of option ``k`` (0-based) of the "choose" step at ``row``; 0 when
+@jit(F(ST, TB, CTL, I, I, I, I))
+def option_worth(st, tb, ctl, p, g, row, k):
+    """:func:`branch_worth` of option ``k`` (0-based) of the "choose" step at ``row`` played by
+    ``p``'s fighter ``g``; 0 when
     ``row`` is not a "choose" or has no option ``k``."""
     if row < 0 or row >= tb.code.shape[0] or tb.code[row, I_OP] != OP_CHOOSE or k >= tb.code[row, I_X]:
         return 0.0
     j = row + 1
     for _ in range(k):
         j += 1 + tb.code[j, I_X]
-    return branch_worth(st, tb, ctl, p, j + 1, tb.code[j, I_X])
+    return branch_worth(st, tb, ctl, p, g, j + 1, tb.code[j, I_X])
