@@ -285,6 +285,9 @@ def test_a_homebrew_hero_is_balanced(gorgon, tmp_path):
     (["--against", "nobody"], "--against", "nobody"),
     (["--budget", "100"], "--budget", "too small to screen"),
     (["--check-ai", "nosuch"], "--check-ai", "nosuch"),
+    (["--field", ","], "--field", "is empty"),
+    (["-b", ""], "--battlefields", "is empty"),
+    (["--knobs", ""], "--knobs", "is empty"),
 ])
 def test_bad_input_is_one_line(args, option, words, tmp_path):
     r = CliRunner().invoke(main, ["balance", "king_arthur", "--out", str(tmp_path / "x")] + args)
@@ -297,6 +300,12 @@ def test_bad_input_is_one_line(args, option, words, tmp_path):
 def test_an_unknown_hero_is_one_line(tmp_path):
     r = CliRunner().invoke(main, ["balance", "nobody", "--out", str(tmp_path / "x")])
     assert r.exit_code == 2 and "HERO" in r.output and "king_arthur" in r.output and "Traceback" not in r.output
+
+
+def test_a_hero_with_a_loadout_is_one_line(tmp_path):
+    """A loadout on HERO was dropped without a word (every gear card is a knob)."""
+    r = CliRunner().invoke(main, ["balance", "geralt@silver", "--list-knobs"])
+    assert r.exit_code == 2 and "HERO" in r.output and "without a loadout" in r.output and "Traceback" not in r.output
 
 
 def test_list_knobs_prints_every_knob():

@@ -33,8 +33,15 @@ class Score(click.ParamType):
         return v
 
 
-def _keys(values) -> list[str]:
-    return [k.strip() for v in values for k in str(v).split(",") if k.strip()]
+def _keys(values, option: str) -> list[str]:
+    """The comma-separated keys of a repeated option; raises click.BadParameter when the
+    option was given but names nothing (``--field ''``: an empty shell variable would
+    otherwise mean every hero)."""
+    keys = [k.strip() for v in values for k in str(v).split(",") if k.strip()]
+    if values and not keys:
+        raise click.BadParameter("is empty; name at least one key, or leave the option out for the default",
+                                 param_hint=f"'{option}'")
+    return keys
 
 
 @main.command()
@@ -85,11 +92,14 @@ def balance(hero, target, tolerance, field, against, battlefields, ai, check_ai,
     from sim.runs.balance import BalanceSettings, resolve, run_balance
     from sim.runs.errors import RunError
     from sim.runs.lock import RunLocked
+    if "@" in hero:
+        raise click.BadParameter(f"{hero!r}: balance takes a hero without a loadout (every gear card of the hero "
+                                 "is a knob); give a loadout to the field's heroes with --field", param_hint="'HERO'")
     check_profile(ai, "--ai")
     if check_ai:
         check_profile(check_ai, "--check-ai")
-    s = BalanceSettings(hero=hero, field=tuple(_keys(field)), against=against, battlefields=tuple(_keys(battlefields)),
-                        ai=ai, check_ai=check_ai, target=target, tolerance=tolerance, knobs=tuple(_keys(knobs)),
+    s = BalanceSettings(hero=hero, field=tuple(_keys(field, '--field')), against=against, battlefields=tuple(_keys(battlefields, '--battlefields')),
+                        ai=ai, check_ai=check_ai, target=target, tolerance=tolerance, knobs=tuple(_keys(knobs, '--knobs')),
                         budget=budget, verify_games=verify_games, proposals=proposals, block_games=block_games,
                         seed=seed, extra=tuple(str(p) for p in homebrew_paths()))
     try:
