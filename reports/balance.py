@@ -24,6 +24,7 @@ matplotlib.use("Agg")
 import pandas as pd
 from matplotlib.figure import Figure
 
+from .format import pvalue
 from .plots import DPI
 from .render import ReportFiles, img, page, report_dirs, table_html, write_frame, write_pngs, write_text
 
@@ -152,6 +153,15 @@ def plot_curves(res: dict, knobs=None) -> Figure:
     return fig
 
 
+def _battlefield_name(key: str) -> str:
+    """A battlefield's display name (its key when it cannot be loaded any more)."""
+    from sim.content.battlefields import load_battlefield
+    try:
+        return load_battlefield(key).name
+    except (ValueError, OSError):
+        return key
+
+
 def _pct(x) -> str:
     return "" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
 
@@ -174,6 +184,7 @@ def summary_text(res: dict) -> str:
     if abs(b["score"] - s["target"]) <= s["tolerance"]:
         lines.append("The hero is already within the tolerance of the target.")
     v = res["verification"].get("ai", {}).get("baseline")
+    lines += [f"Note: {n}" for n in res.get("notes", ())]
     if not res["proposals"]:
         lines.append("No proposal: no knob (nor pair of knobs) in its range is predicted to reach the target; see the "
                      "curves (a wider --knobs, or a larger --budget for the weak ones).")
@@ -219,7 +230,7 @@ def _write_html(path, res, tables, png, summary) -> Path:
         ("hero", f"{hero} ({res['hero']})"),
         ("field", names[s["against"]] + " (one matchup)" if s.get("against") else
          ", ".join(names[k] for k in s["field"])),
-        ("battlefields", ", ".join(s["battlefields"])),
+        ("battlefields", ", ".join(_battlefield_name(b) for b in s["battlefields"])),
         ("target", f"{s['target']:.1%} ± {100 * s['tolerance']:g} points"),
         ("AI", res["ai"] + (f"; proposals also checked under {res['check_ai']}" if res["check_ai"] else "")),
         ("games", f"{g['total']:,}: search {g['search']:,} (budget {g['budget']:,}), verification "
@@ -234,6 +245,11 @@ def _write_html(path, res, tables, png, summary) -> Path:
             props[c] = [(_pct(a) + (f" [{_pct(x)}, {_pct(y)}]" if lo else "")) for a, x, y in
                         zip(props[c], props[lo] if lo else props[c], props[hi] if hi else props[c])]
     props = props.drop(columns=[c for c in props if c.endswith("_lo") or c.endswith("_hi")], errors="ignore")
+    if not res.get("check_ai"):             # no second AI: its columns would read None
+        props = props.drop(columns=["check", "check_reaches", "robust"], errors="ignore")
+    screen = tables["knobs"].copy()
+    for c in ("p", "p_holm"):
+        screen[c] = [pvalue(v) if v is not None else "" for v in screen[c]]
     body = (f'<h2 id="run">Run</h2>{table_html(setup, cls="data kv")}<pre>{html.escape(summary)}</pre>'
             '<h2 id="curves">Dose-response curves</h2>'
             '<p class="note">Each panel: the hero\'s predicted score against the field (y) with the knob at each '
@@ -249,5 +265,5 @@ def _write_html(path, res, tables, png, summary) -> Path:
             + '<h2 id="screen">The screen</h2><p class="note">Every knob at both ends of its range; <i>effect</i>: '
               'significant (Holm, alpha spent over the looks), <i>no effect</i>: both ends within 1 point, '
               '<i>not detectable</i>: neither after the last look. Ends: change in points [95%].</p>'
-            + table_html(tables["knobs"]))
+            + table_html(screen))
     return write_text(path, page(f"unmatched-sim balance: {hero}", f"Balancing {html.escape(hero)}", body))

@@ -55,6 +55,44 @@ def test_king_arthurs_knobs_and_their_ranges():
                 assert cards[k.part]["copies"] + cards[k.partner]["copies"] == deck[k.part] + deck[k.partner]
 
 
+def test_effect_arguments_are_knobs_and_their_variants_play_the_new_number():
+    """Gaze of Stone's 8 damage and Medusa's start-of-turn Gaze (1 damage) are knobs; a setting
+    of them is a variant file whose compiled cards deal the new damage."""
+    import tomllib
+
+    from sim.content.knobs import variant_text
+    from sim.content.variants import apply_variant, parse_variant
+    from sim.engine import layout as L
+    specs = load_all()
+    knobs = {k.name: k for k in hero_knobs(specs["medusa"])}
+    gaze = knobs["card:Gaze of Stone:after.0.amount"]
+    assert (gaze.kind, gaze.op, gaze.base, gaze.levels) == ("effect", "damage", 8, (5, 6, 7, 8, 9, 10, 11))
+    assert gaze.reach == tuple(range(2, 15)) and gaze.label(5) == "Gaze of Stone damage 8 -> 5 (after.0.amount)"
+    ability = knobs["ability:start_of_turn.0.amount"]
+    assert (ability.base, ability.levels) == (1, (0, 1, 2, 3))
+    assert ability.label(0) == "Gaze (ability) damage 1 -> 0 (start_of_turn.0.amount)"
+    assert knobs["card:Dash:after.0.up_to"].levels == (1, 2, 3, 4, 5)
+    text = variant_text("medusa", overrides(knobs, {gaze.name: 5, ability.name: 0}), "m")
+    v = parse_variant(tomllib.loads(text), "m.toml", specs)
+    assert sorted(v.describe()) == ["medusa: ability start_of_turn[0].amount 1 -> 0",
+                                    "medusa: card 'Gaze of Stone' after[0].amount 8 -> 5"]
+    patched = apply_variant(specs, v)["medusa"]
+    card = next(c for c in patched.cards if c.name == "Gaze of Stone")
+    rows = card.programs[2]                           # the 'after' window's program
+    assert rows[rows[:, L.I_OP] > 0][0, L.I_N] == 5
+    orig = next(c for c in specs["medusa"].cards if c.name == "Gaze of Stone").programs[2]
+    assert orig[orig[:, L.I_OP] > 0][0, L.I_N] == 8
+
+
+def test_a_trade_between_two_cards_of_equal_copies_is_one_knob():
+    """Snipe and Clutching Claws (3 copies each) trade with each other by default: one knob, not two."""
+    for spec in load_all().values():
+        names = {k.name for k in hero_knobs(spec) if k.kind == "copies"}
+        for n in names:
+            a, b = n[len("copies:"):].split("/")
+            assert f"copies:{b}/{a}" not in names, n
+
+
 def test_a_knob_may_reach_twice_as_far_within_the_files_limits():
     knobs = {k.name: k for k in hero_knobs(load_all()["medusa"])}
     assert knobs["health"].reach == tuple(range(4, 29))                         # 16 +- 12
@@ -259,6 +297,16 @@ def test_a_folder_with_other_settings_is_refused(small_run):
         run_balance(BalanceSettings(**dict(SMALL, target=0.3)), out, backend=ONE)
 
 
+def test_a_refused_folder_is_left_as_it_was(tmp_path):
+    """A folder holding something else is refused without a lock file left in it."""
+    out = tmp_path / "notes"
+    out.mkdir()
+    (out / "mine.txt").write_text("x")
+    with pytest.raises(RunError, match="holds no balance run"):
+        run_balance(BalanceSettings(**SMALL), out, backend=ONE)
+    assert sorted(p.name for p in out.iterdir()) == ["mine.txt"]
+
+
 # ------------------------------------------------------------------ homebrew
 def test_a_homebrew_hero_is_balanced(gorgon, tmp_path):
     s = BalanceSettings(hero="gorgon", field=("sinbad",), battlefields=("soho",), knobs=("health",), target=0.5,
@@ -280,6 +328,8 @@ def test_a_homebrew_hero_is_balanced(gorgon, tmp_path):
     (["--target", "1.5"], "--target", "outside (0, 1)"),
     (["--target", "0"], "--target", "outside (0, 1)"),
     (["--target", "abc"], "--target", "is not a number"),
+    (["--target", "0.5%"], "--target", "outside 5%..95%"),
+    (["--tolerance", "0.49"], "--tolerance", "outside (0, 0.2)"),
     (["--field", "medusa,sinbad", "--against", "alice"], "--against", "alice is not in the field"),
     (["--field", "king_arthur,medusa"], "--field", "includes king_arthur itself"),
     (["--against", "nobody"], "--against", "nobody"),

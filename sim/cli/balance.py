@@ -12,12 +12,13 @@ from sim.cli.options import GAMES, Whole, backend_options, check_profile, exit_i
 
 
 class Score(click.ParamType):
-    """A score strictly between 0 and 1 (``0.5``, or ``50%``)."""
+    """A share strictly between ``lo`` and ``hi`` (``0.5``, or ``50%``); ``example``: the
+    value the error message suggests."""
 
     name = "score"
 
-    def __init__(self, hi: float = 1.0):
-        self.hi = hi
+    def __init__(self, lo: float = 0.0, hi: float = 1.0, example: str = "0.5 or 50%", sane: tuple = ()):
+        self.lo, self.hi, self.example, self.sane = lo, hi, example, sane
 
     def convert(self, value, param, ctx):
         if isinstance(value, float):
@@ -27,9 +28,12 @@ class Score(click.ParamType):
             try:
                 v = float(text[:-1]) / 100 if text.endswith("%") else float(text)
             except ValueError:
-                self.fail(f"{value!r} is not a number; give a score such as 0.5 or 50%", param, ctx)
-        if not 0 < v < self.hi:
-            self.fail(f"{value} is outside (0, {self.hi:g}); give a score such as 0.5 or 50%", param, ctx)
+                self.fail(f"{value!r} is not a number; give one such as {self.example}", param, ctx)
+        if not self.lo < v < self.hi:
+            self.fail(f"{value} is outside ({self.lo:g}, {self.hi:g}); give one such as {self.example}", param, ctx)
+        if self.sane and not self.sane[0] <= v <= self.sane[1]:
+            self.fail(f"{value} is a score of {v:.1%}: outside {self.sane[0]:.0%}..{self.sane[1]:.0%}, where balancing "
+                      f"a hero makes sense; give one such as {self.example}", param, ctx)
         return v
 
 
@@ -46,9 +50,9 @@ def _keys(values, option: str) -> list[str]:
 
 @main.command()
 @click.argument("hero")
-@click.option("--target", default=0.5, show_default=True, type=Score(),
+@click.option("--target", default=0.5, show_default=True, type=Score(sane=(0.05, 0.95)),
               help="The score to reach against the field (or --against), in (0, 1): 0.5 or 50%.")
-@click.option("--tolerance", default=0.02, show_default=True, type=Score(0.5),
+@click.option("--tolerance", default=0.02, show_default=True, type=Score(0, 0.2, "0.02 or 2%"),
               help="How near the target counts as reached (0.02: within 2 points).")
 @click.option("--field", multiple=True, metavar="KEYS",
               help="Opponents (comma-separated or repeated; KEY@LOADOUT for one loadout). Default: every other hero.")
@@ -117,8 +121,11 @@ def balance(hero, target, tolerance, field, against, battlefields, ai, check_ai,
     out = out or Path("runs") / (f"balance_{rs.hero}" + (f"_vs_{rs.against}" if rs.against else ""))
     where = f"against {r.names[rs.field[0]]}" if len(r.field) == 1 else f"against {len(r.field)} heroes"
     click.echo(f"{name} {where} on {len(r.battlefields)} battlefield(s): {len(r.knobs)} knobs; target "
-               f"{rs.target:.1%} +- {rs.tolerance:.1%}; search up to {rs.budget:,} games in blocks of "
-               f"{r.block_total:,}; each verification {r.verify_per_opponent() * len(r.field):,}+ games"
+               f"{rs.target:.1%} +- {rs.tolerance * 100:.1f} points; search up to {rs.budget:,} games in blocks of "
+               f"{r.block_total:,}"
+               + (f" (--block-games {rs.block_games:,} rounded to {r.block_size} game(s) in each of the "
+                  f"{len(r.slots)} slots: opponent x battlefield x seat)" if r.block_total != rs.block_games else "")
+               + f"; each verification {r.verify_per_opponent() * len(r.field):,}+ games"
                + (f", also under {check_ai}" if check_ai else "") + ".", err=True)
     from tqdm import tqdm
     bar = tqdm(total=1, unit=" games", desc=f"balance {rs.hero}", disable=True if quiet else None, smoothing=0.1)
@@ -130,6 +137,16 @@ def balance(hero, target, tolerance, field, against, battlefields, ai, check_ai,
         bar.refresh()
     try:
         res = run_balance(s, out, backend=backend, progress=progress)
+        bar.close()
+        from reports.balance import build_balance_report, summary_text
+        click.echo(summary_text(res))
+        if not no_report:
+            try:
+                rep = build_balance_report(out)
+            except OSError as e:
+                raise click.ClickException(f"cannot write the report in {out / 'report'} ({e.strerror or e}); the "
+                                           "games are stored: rerun the same command to write it") from None
+            click.echo(f"Report: {rep.html}  (curves: {rep.png['curves']}, proposals: {rep.csv['proposals']})")
     except RunLocked as e:
         raise click.ClickException(str(e)) from None
     except RunError as e:
@@ -141,18 +158,10 @@ def balance(hero, target, tolerance, field, against, battlefields, ai, check_ai,
         from sim.runs.backend import stop_local_workers
         bar.close()
         stop_local_workers(kill=True)
-        exit_interrupted(f"interrupted: every finished block of games is in {out}; rerun the same command to resume")
+        exit_interrupted(f"interrupted: every finished block of games is in {out}; rerun the same command to resume "
+                         "(it plays only what is missing, then writes the report)")
     finally:
         bar.close()
-    from reports.balance import build_balance_report, summary_text
-    click.echo(summary_text(res))
-    if not no_report:
-        try:
-            rep = build_balance_report(out)
-        except OSError as e:
-            raise click.ClickException(f"cannot write the report in {out / 'report'} ({e.strerror or e}); the games "
-                                       "are stored: rerun the same command to write it") from None
-        click.echo(f"Report: {rep.html}  (curves: {rep.png['curves']}, proposals: {rep.csv['proposals']})")
     g = res["games"]
     click.echo(f"Took {res['seconds']:.0f} s of running in all sessions; {g['total']:,} games "
                f"({g['search']:,} search, {g['verification']:,} verification).", err=True)

@@ -7,6 +7,7 @@ and the field, with the valid choices.
 """
 from __future__ import annotations
 
+import copy
 import itertools
 import re
 import tomllib
@@ -97,6 +98,7 @@ class HeroSpec:
     notes: tuple = ()
     protect: tuple = (0, 0)
     aliases: tuple = ()  # (tag bits, count): uncancelable with that many tagged cards in discard
+    raw: dict = field(default_factory=dict, repr=False, compare=False)  # the file's TOML table, as read
 
     @property
     def hero(self) -> FighterSpec:
@@ -415,7 +417,7 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
     _list(name, "notes", notes, "strings")
     spec = HeroSpec(key, hname, str(data.get("set", "")), str(path), fighters,
                     str(ability.get("name", "")), str(ability.get("text", "")), flags, hooks,
-                    counters, groups, cards, tuple(notes), protect, tuple(aliases))
+                    counters, groups, cards, tuple(notes), protect, tuple(aliases), copy.deepcopy(data))
     for lo in spec.loadouts():
         n = spec.deck_size(lo)
         if n > L.MAX_CARDS:

@@ -14,6 +14,12 @@ name                           what it moves (range: the hero file's value ...)
 ``card:NAME:boost``            a card's BOOST value (+-2, at least 0)
 ``copies:NAME/OTHER``          copies of card NAME, traded one for one with card OTHER so
                                that the deck keeps its size (NAME +-2, both at least 1)
+``card:NAME:WINDOW.STEP.ARG``  an effect's number: the ``amount`` or ``up_to`` of a step
+                               of a card's effect (``card:Gaze of Stone:after.0.amount``,
+                               the damage; a ``choose`` option's steps continue the path,
+                               ``after.0.options.1.0.amount``) (+-max(2, 35%), not across 0)
+``ability:HOOK.STEP.ARG``      the same for a step of the hero's ability
+                               (``ability:start_of_turn.0.amount``)
 =============================  ==========================================================
 
 When the target lies beyond a knob's range and its curve heads that way, the search may
@@ -22,7 +28,8 @@ copies +-4, within the limits above).
 
 Every card has one copies knob by default: it trades with the card of the same type (attack,
 defense, versatile, scheme) that has the most copies (the first in the file on a tie), or of
-any type when no card of its type can give one; any other pair can be named
+any type when no card of its type can give one (a trade already listed from its other card,
+two cards of equal copies, is listed once); any other pair can be named
 (``copies:Feint/Regroup``). Cards of a choice group (gear) have no copies knob.
 
 A setting of knobs is a dict ``{knob name: value}``; :func:`overrides` turns it into the
@@ -37,13 +44,15 @@ is played and how a proposal is written (:func:`variant_text`). Example::
 """
 from __future__ import annotations
 
+import copy
 import fnmatch
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .errors import FileError
 
-KINDS = ("hero", "sidekick", "card", "copies")
+KINDS = ("hero", "sidekick", "card", "copies", "effect")
+EFFECT_ARGS = ("amount", "up_to")     # the effect arguments that are knobs: how many, how far
 
 
 class KnobError(FileError):
@@ -57,8 +66,10 @@ class Knob:
     """One numeric knob of a hero.
 
     ``name``: as the command line writes it (module docstring); ``kind``: ``hero``,
-    ``sidekick``, ``card`` or ``copies``; ``part``: the sidekick's or card's name ('' for the
-    hero); ``field``: ``health``, ``move``, ``value``, ``boost`` or ``copies``; ``partner``:
+    ``sidekick``, ``card``, ``copies`` or ``effect``; ``part``: the sidekick's or card's name
+    ('' for the hero and its ability); ``field``: ``health``, ``move``, ``value``, ``boost``
+    or ``copies``, or an effect argument's path (``after.0.amount``; ``op``: its step's
+    op, ``where``: ``card`` or ``ability``); ``partner``:
     the card a copies knob trades with ('' otherwise) and ``partner_base`` its copies;
     ``base``: the hero file's value; ``levels``: every value tried, ascending, ``base``
     among them (whole numbers); ``designs``: the printed designs a change touches (1; 2 for
@@ -74,6 +85,8 @@ class Knob:
     partner: str = ""
     partner_base: int = 0
     wide: tuple = ()
+    op: str = ""
+    where: str = ""
 
     @property
     def reach(self) -> tuple:
@@ -87,7 +100,11 @@ class Knob:
 
     def label(self, value: int, hero: str = "") -> str:
         """The change as a designer reads it: ``health 18 -> 22``, ``Excalibur value 6 -> 7``,
-        ``Excalibur copies 1 -> 2 (Noble Sacrifice 3 -> 2)``."""
+        ``Excalibur copies 1 -> 2 (Noble Sacrifice 3 -> 2)``, ``Gaze of Stone damage 8 -> 5
+        (after.0.amount)``, ``Gaze (ability) damage 1 -> 0 (start_of_turn.0.amount)``."""
+        if self.kind == "effect":
+            who = f"{self.part} (ability)" if self.where == "ability" else self.part
+            return f"{who} {self.op} {self.base} -> {value} ({self.field})"
         who = {"hero": hero, "sidekick": self.part, "card": self.part, "copies": self.part}[self.kind]
         text = f"{who + ' ' if who else ''}{self.field} {self.base} -> {value}"
         if self.kind == "copies":
@@ -125,10 +142,77 @@ def copies_knob(card, partner) -> Knob | None:
                 _span(a, 4, 4, 1, min(30, a + p - 1)))
 
 
+def _effect_args(steps, path):
+    """``(path, op, value)`` of every knob argument (:data:`EFFECT_ARGS`, a whole number) in
+    a raw step list, ``choose`` options included; ``path``: the list's own path."""
+    for i, st in enumerate(steps if isinstance(steps, list) else ()):
+        if not isinstance(st, dict):
+            continue
+        for arg in EFFECT_ARGS:
+            v = st.get(arg)
+            if isinstance(v, int) and not isinstance(v, bool):
+                yield f"{path}.{i}.{arg}", str(st.get("op", "")), v
+        for j, opt in enumerate(st.get("options") or ()):
+            yield from _effect_args(opt, f"{path}.{i}.options.{j}")
+
+
+def effect_knob(name, where, part, path, op, base) -> Knob:
+    """The knob of one effect argument (module docstring: +-max(2, 35%) of ``base``, twice
+    as wide when extended, never crossing 0: a positive amount stays at least 0, a negative
+    one (``add_value`` subtracting) at most 0)."""
+    d = max(2, round(abs(base) * 0.35))
+    lo, hi = (0, 99) if base >= 0 else (-99, 0)
+    return Knob(name, "effect", part, path, base, _span(base, d, d, lo, hi), wide=_span(base, 2 * d, 2 * d, lo, hi),
+                op=op, where=where)
+
+
+def effect_knobs(spec) -> list[Knob]:
+    """The effect-argument knobs of a hero (its cards' windows, then its ability's hooks), from
+    the file's raw table (``HeroSpec.raw``)."""
+    from .heroes import HOOKS, WINDOWS
+    raw = getattr(spec, "raw", None) or {}
+    out = []
+    for c in raw.get("cards") or ():
+        if not isinstance(c, dict):
+            continue
+        for w in WINDOWS:
+            for path, op, v in _effect_args(c.get(w), w):
+                out.append(effect_knob(f"card:{c.get('name')}:{path}", "card", str(c.get("name")), path, op, v))
+    ability = raw.get("ability") or {}
+    for h in HOOKS:
+        for path, op, v in _effect_args(ability.get(h), h):
+            out.append(effect_knob(f"ability:{path}", "ability", spec.ability_name or "ability", path, op, v))
+    return [_valid_levels(spec, k) for k in out]
+
+
+def _valid_levels(spec, k: Knob) -> Knob:
+    """``k`` with only the levels at which the hero file stays valid (an effect argument can
+    be bound by another: ``look_top`` keeps at most ``amount`` cards)."""
+    from .heroes import HeroFileError, hero_from_data
+
+    def ok(v):
+        if v == k.base:
+            return True
+        data = copy.deepcopy(spec.raw)
+        node = next(c for c in data["cards"] if c.get("name") == k.part) if k.where == "card" else data["ability"]
+        *path, arg = k.field.split(".")
+        for p in path:
+            node = node[int(p) if isinstance(node, list) else p]
+        node[arg] = v
+        try:
+            hero_from_data(data, spec.path)
+        except HeroFileError:
+            return False
+        return True
+    keep = {v: ok(v) for v in k.reach}
+    return replace(k, levels=tuple(v for v in k.levels if keep[v]), wide=tuple(v for v in k.reach if keep[v]))
+
+
 def hero_knobs(spec) -> list[Knob]:
     """Every default knob of a hero (a ``sim.content.heroes.HeroSpec``), in file order: the
     hero's health and move, each sidekick's, each card's value (not a scheme's), BOOST and
-    copies (module docstring for the ranges). A knob whose range holds only the hero file's
+    copies, then each effect argument of the cards and the ability (module docstring for
+    the ranges). A knob whose range holds only the hero file's
     value is left out."""
     out = []
     h = spec.hero
@@ -154,8 +238,9 @@ def hero_knobs(spec) -> list[Knob]:
                         wide=_span(c.boost, 4, 4, 0, 20)))
         p = _partner(spec, c) if c.group is None else None
         k = copies_knob(c, p) if p is not None else None
-        if k is not None:
-            out.append(k)
+        if k is not None and not any(o.name == f"copies:{p.name}/{c.name}" for o in out):
+            out.append(k)               # (the same trade read from its other card is left out)
+    out += effect_knobs(spec)
     return [k for k in out if len(k.levels) >= 2]
 
 
@@ -215,6 +300,8 @@ def overrides(knobs: dict, setting: dict) -> dict:
             put(("sidekicks", k.part, k.field), v)
         elif k.kind == "card":
             put(("cards", k.part, k.field), v)
+        elif k.kind == "effect":
+            put(("cards", k.part, *k.field.split(".")) if k.where == "card" else ("ability", *k.field.split(".")), v)
         else:
             put(("cards", k.part, "copies"), v)
             put(("cards", k.partner, "copies"), k.partner_base + k.base - v)
@@ -238,5 +325,18 @@ def variant_text(hero: str, table: dict, name: str, description: str = "", comme
     for section in ("sidekicks", "cards"):
         for part, fields in (table.get(section) or {}).items():
             lines.append(f"[hero.{_toml_key(hero)}.{section}.{json.dumps(part)}]")
-            lines += [f"{k} = {json.dumps(v)}" for k, v in fields.items()]
+            lines += _dotted(fields)
+    if table.get("ability"):
+        lines.append(f"[hero.{_toml_key(hero)}.ability]")
+        lines += _dotted(table["ability"])
     return "\n".join(lines) + "\n"
+
+
+def _dotted(fields: dict, prefix: str = "") -> list[str]:
+    """``key = value`` lines of a table, a nested table written as dotted keys
+    (``after.0.amount = 5``: an effect argument, as ``sim.content.variants`` reads it)."""
+    out = []
+    for k, v in fields.items():
+        key = prefix + _toml_key(str(k))
+        out += _dotted(v, key + ".") if isinstance(v, dict) else [f"{key} = {json.dumps(v)}"]
+    return out

@@ -40,9 +40,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sim.runs.backend import Backend, open_pool
+from sim.runs.errors import RunError
 from sim.runs.balance_plan import RESULT, STATE, BalanceSettings, prepare_folder, resolve, write_json
 from sim.runs.balance_search import BalanceSearch
-from sim.runs.lock import run_lock
+from sim.runs.lock import LOCK_FILE, run_lock
 
 __all__ = ["BalanceSettings", "run_balance", "resolve"]
 
@@ -60,8 +61,16 @@ def run_balance(settings: BalanceSettings, out, backend: Backend | None = None, 
     r = resolve(settings)
     out = Path(out)
     key = json.loads(json.dumps(r.settings.to_dict()))
+    existed, had_lock = out.exists(), (out / LOCK_FILE).exists()
     with run_lock(out):
-        state = prepare_folder(out, key)
+        try:
+            state = prepare_folder(out, key)
+        except RunError:                # refused: leave the folder as it was found
+            if not had_lock:
+                (out / LOCK_FILE).unlink(missing_ok=True)
+            if not existed:
+                out.rmdir()
+            raise
         t0 = time.perf_counter()
         search = BalanceSearch(r, out, progress)
         session = {"started": datetime.now(UTC).isoformat(timespec="seconds")}

@@ -185,8 +185,8 @@ def resolve(s: BalanceSettings) -> Resolved:
     profile, a target outside (0, 1), a hero in its own field or an opponent not in it."""
     if not isinstance(s.target, (int, float)) or not 0 < s.target < 1:
         raise RunError(f"--target must be a score between 0 and 1 (exclusive), e.g. 0.5; got {s.target}", "--target")
-    if not 0 < s.tolerance < 0.5:
-        raise RunError(f"--tolerance must be between 0 and 0.5 (exclusive), e.g. 0.02; got {s.tolerance}",
+    if not 0 < s.tolerance < 0.2:
+        raise RunError(f"--tolerance must be between 0 and 0.2 (exclusive), e.g. 0.02; got {s.tolerance}",
                        "--tolerance")
     for opt, v, lo in (("--budget", s.budget, 1), ("--verify-games", s.verify_games, 1),
                        ("--proposals", s.proposals, 1), ("--block-games", s.block_games, 1)):
@@ -380,8 +380,10 @@ def write_proposal(r: Resolved, out: Path, rank: int, prop: dict, comments=()) -
     """Write proposal ``prop`` (``setting``, ``label``) as a variant file
     ``OUT/proposals/NN-<slug>.toml``; returns its path."""
     path = out / "proposals" / f"{rank:02d}-{_slug(' '.join(f'{k} {v}' for k, v in prop['setting'].items()))}.toml"
-    text = variant_text(r.settings.hero, overrides(r.knobs, prop["setting"]), f"{r.names[r.settings.hero]}: "
-                        f"{prop['label']}", f"proposal {rank} of `unmatched-sim balance {r.settings.hero}`", comments)
+    hero = r.names[r.settings.hero]
+    name = prop["label"] if prop["label"].startswith(hero) else f"{hero}: {prop['label']}"
+    text = variant_text(r.settings.hero, overrides(r.knobs, prop["setting"]), name,
+                        f"proposal {rank} of `unmatched-sim balance {r.settings.hero}`", comments)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     tmp.write_text(text, encoding="utf-8")

@@ -36,6 +36,7 @@ class BalanceSearch:
         self.verify_done = 0
         self.base_blocks = max(1, min(2 * B.LOOKS[-1], self.budget_blocks // 10))
         self._variants: dict = {}
+        self.notes: list[str] = []     # what the search left out and why (the summary prints them)
 
     # ---------------------------------------------------------------- games
     def _verify_games(self) -> int:
@@ -238,16 +239,23 @@ class BalanceSearch:
             if beyond:
                 todo.append([{name: v} for v in beyond])
         room = int(B.EXTEND_SHARE * (self.budget_blocks - self.used))
-        while todo:
-            flat = [st for group in todo for st in group]
-            for mm in range(max(1, m), 0, -1):
-                req = [(st, mm) for st in flat]
-                if self.cost(req) <= room:
-                    if self.cost(req):
-                        self.play(req, f"extend: {len(todo)} knobs")
-                    return len(flat)
-            todo = todo[:-1]
-        return 0
+        left: list[str] = []
+        try:
+            while todo:
+                flat = [st for group in todo for st in group]
+                for mm in range(max(1, m), 0, -1):
+                    req = [(st, mm) for st in flat]
+                    if self.cost(req) <= room:
+                        if self.cost(req):
+                            self.play(req, f"extend: {len(todo)} knobs")
+                        return len(flat)
+                left.append(next(iter(todo[-1][0])))
+                todo = todo[:-1]
+            return 0
+        finally:
+            if left:
+                self.notes.append(f"not extended toward the target for want of budget: {', '.join(reversed(left))} "
+                                  "(a larger --budget extends them)")
 
     def curve_points(self, names) -> dict:
         """Knob name -> {value: :class:`sim.runs.balance_stats.Paired`} of every value played
@@ -263,6 +271,11 @@ class BalanceSearch:
                                   exclude={n for p in singles for n in p["setting"]}, limit=2 * need)
         room = self.budget_blocks - self.used
         m = min(m, room // max(1, len(cands))) if cands else 0
+        if not cands:
+            self.notes.append("pairs: no two knobs' curves add up to the target")
+        elif m < 1:
+            self.notes.append(f"pairs: {len(cands)} predicted by adding their curves, not played (no budget left; "
+                              "the verification plays them)")
         out = []
         if m >= 1:
             self.play([(c["setting"], m) for c in cands], f"pairs: {len(cands)}")
@@ -352,6 +365,8 @@ class BalanceSearch:
         chosen = singles[: s.proposals]
         if len(chosen) < s.proposals and len(curves) >= 2:
             chosen += self.pairs(curves, singles, s.proposals - len(chosen), max(1, m_c))
+        elif len(chosen) < s.proposals:
+            self.notes.append(f"pairs: not tried, {len(curves)} knob(s) with a curve (a pair needs two)")
         self.expect = self.used * self.G + self._verify_games()
         base = self.estimate_base()            # (pairs never extend the baseline; read again all the same)
         curves = self.curve_points(names)
@@ -385,7 +400,7 @@ class BalanceSearch:
         s, r = self.s, self.r
         e = p["predicted"]
         where = f"against {r.names[s.field[0]]}" if len(r.field) == 1 else f"against the field ({len(r.field)} heroes)"
-        lines = [f"written by `unmatched-sim balance {s.hero}` (target {s.target:.1%} +- {s.tolerance:.1%} {where}, "
+        lines = [f"written by `unmatched-sim balance {s.hero}` (target {s.target:.1%} +- {100 * s.tolerance:g} points {where}, "
                  f"AI {r.profile.name})",
                  f"predicted {e['score']:.1%} [{e['score_lo']:.1%}, {e['score_hi']:.1%}] ({p['predicted_from']}, "
                  f"{e['games']} paired games)"]
@@ -438,7 +453,7 @@ class BalanceSearch:
             "slots": len(self.slots), "block_games": self.G, "search_seed": self.run_seed,
             "verify_seed": B.verify_seed(s.seed), "verify_per_opponent": r.verify_per_opponent(),
             "baseline": base, "knobs": knobs, "screen": history, "curves": curve_rows, "curve_blocks": m_c,
-            "singles_reaching": n_singles, "proposals": props, "verification": verification,
+            "singles_reaching": n_singles, "proposals": props, "verification": verification, "notes": self.notes,
             "games": {"search": search_games, "verification": verify_games, "total": search_games + verify_games,
                       "budget": s.budget},
         }
