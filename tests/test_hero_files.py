@@ -81,7 +81,10 @@ def test_a_good_homebrew_file_loads(tmp_path):
     (("copies = 30", "copies = 0"), r"card 'Poke'\.copies: must be from 1 to 30"),
     (("health = 10", ""), r"hero: missing required field 'health'"),
     (('name = "Tester"', 'name = "Tester"\ncolour = "red"'), r"top level: unknown field\(s\) \['colour'\]"),
-    (("count = 2", "count = 4"), r"sidekicks\[0\]\.count: must be from 1 to 3"),
+    (("count = 2", "count = 4"), r"sidekicks\[0\]\.count: must be from 1 to 3 \(a player has at most 4 fighters, "
+                                 r"the hero included\)"),
+    (('if = "won"', 'if = ["won", "first_action"]'),
+     r"after\[0\]\.if: must be one condition.*conditions cannot be combined: a step takes one `if` or one `unless`"),
     (("boost = 1", "boost = 1\nvalue = 2"), r"not valid TOML"),
 ])
 def test_bad_files_name_the_file_card_field_and_choices(tmp_path, change, expected):
@@ -91,6 +94,15 @@ def test_bad_files_name_the_file_card_field_and_choices(tmp_path, change, expect
     with pytest.raises(HeroFileError, match=expected) as e:
         load_hero(p)
     assert str(e.value).startswith("broken.toml")
+
+
+def test_a_second_card_of_one_name_says_why_names_are_unique(tmp_path):
+    """Copies that differ (a printed symbol) need names of their own; identical ones take copies = N."""
+    card = GOOD[GOOD.index("[[cards]]"):]
+    text = GOOD.replace("copies = 30", "copies = 29") + "\n" + card.replace("copies = 30", "copies = 1")
+    with pytest.raises(HeroFileError, match=r"a second card named 'Poke'; card names must be unique: for more copies "
+                                            r"of the same card set copies = N on the first, and give cards that differ"):
+        load_hero(write(tmp_path, text))
 
 
 def test_damage_target_must_be_a_known_fighter(tmp_path):

@@ -168,11 +168,13 @@ def _keys(path, where, d, allowed):
         raise HeroFileError(f"{path}: {where}: unknown field(s) {sorted(bad)}; valid: {', '.join(sorted(allowed))}")
 
 
-def _range(path, where, v, lo, hi):
+def _range(path, where, v, lo, hi, why: str = ""):
+    """``v`` if it is a whole number in ``lo..hi``; else HeroFileError naming the range and
+    ``why`` it is so (a limit of the engine)."""
     if isinstance(v, bool) or not isinstance(v, int):
-        raise HeroFileError(f"{path}: {where}: must be a whole number from {lo} to {hi}, got {v!r}")
+        raise HeroFileError(f"{path}: {where}: must be a whole number from {lo} to {hi}{why}, got {v!r}")
     if not lo <= v <= hi:
-        raise HeroFileError(f"{path}: {where}: must be from {lo} to {hi}, got {v}")
+        raise HeroFileError(f"{path}: {where}: must be from {lo} to {hi}{why}, got {v}")
     return v
 
 
@@ -245,7 +247,8 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
         if not isinstance(summon, bool):
             raise HeroFileError(f"{name}: {w}.summon: must be true or false, got {summon!r}")
         fs = FighterSpec(_req(name, w, sk, "name", str), i + 1,
-                         _range(name, w + ".count", sk.get("count", 1), 1, 3),
+                         _range(name, w + ".count", sk.get("count", 1), 1, L.FIGHTERS_PER_PLAYER - 1,
+                                f" (a player has at most {L.FIGHTERS_PER_PLAYER} fighters, the hero included)"),
                          _range(name, w + ".health", _req(name, w, sk, "health", int), 1, 99),
                          _range(name, w + ".move", sk.get("move", fighters[0].move), 0, 20),
                          _attack(name, w, sk), summon)
@@ -381,7 +384,9 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
             if opt not in group_names[grp]:
                 raise HeroFileError(f"{name}: {w}.option: unknown {opt!r}; valid: {', '.join(group_names[grp])}")
         if cn in seen:
-            raise HeroFileError(f"{name}: {w}.name: duplicate card name (use copies = N instead)")
+            raise HeroFileError(f"{name}: {w}.name: a second card named {cn!r}; card names must be unique: for more "
+                                "copies of the same card set copies = N on the first, and give cards that differ "
+                                "(even by a printed symbol) different names")
         seen.add(cn)
         cards.append(CardSpec(cn, ctype, value, boost, copies, mask, tuple(flist), tuple(ctags), bits, form,
                               str(c.get("text", "")), programs, grp, opt, passive))

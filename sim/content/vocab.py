@@ -172,7 +172,9 @@ def _condition(ctx, where, c, row):
         row[L.I_COND] = CONDITIONS[c]
         return
     if not isinstance(c, dict):
-        ctx.fail(where, f"must be a string or a table, got {c!r}")
+        ctx.fail(where, f"must be one condition, a string or a table, got {c!r}"
+                 + ("; conditions cannot be combined: a step takes one `if` or one `unless` (a list such as "
+                    "if = [a, b] is not supported)" if isinstance(c, list) else ""))
     if "counter" in c:
         slot, values = ctx.counter(where + ".counter", c["counter"])
         key = "is" if "is" in c else "is_not" if "is_not" in c else None
