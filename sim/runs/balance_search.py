@@ -382,7 +382,7 @@ class BalanceSearch:
             props.append(prop)
         verification = {}
         for tag, prof in (("ai", r.profile), ("check", r.check_profile)):
-            if prof is None or not props and tag == "check":
+            if prof is None or not props:       # nothing to verify: no games spent on the baseline alone
                 continue
             xs = self.verify(props, tag, prof)
             b = xs["base"]
