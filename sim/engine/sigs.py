@@ -334,9 +334,11 @@ if not numba.config.DISABLE_JIT:
 
         def finalize(self):
             disp = _engine_function(self.name)
-            if disp is None or disp._entry:
-                self._engine_lib = disp is not None
+            if disp is None:
                 return super().finalize()
+            if disp._entry:
+                self._engine_lib = True
+                return self._finalize_entry()
             self._engine_lib = True
             self._codegen._check_llvm_bugs()
             self._raise_if_finalized()
@@ -363,6 +365,42 @@ if not numba.config.DISABLE_JIT:
                     fn.linkage = "linkonce_odr"
             self._shared_module = shared
             self._final_module = own
+            self._final_module.verify()
+            self._finalize_final_module()
+
+        def _finalize_entry(self):
+            """numba's ``finalize`` for an entry point, with its copies of the parts made its own.
+
+            The entry's module holds a copy of every engine function of its call tree, linked
+            from the parts' shared modules as ``linkonce_odr``. Left so, (1) a process that had
+            loaded a part's own machine code first (it compiled the engine) ran its games on
+            that code, optimised function by function only, instead of the entry's copies
+            (the dynamic linker binds a weak symbol to the definition it already holds): 3-4
+            times slower duels in such a process (a first duel, the test suite, a matrix run
+            right after an install); (2) LLVM had to keep each copy callable from outside,
+            with its full argument list. Each copy is renamed (``<symbol>.<entry>``: no other
+            module defines that name, so no look-up by name can find it in place of the part's
+            code) and made internal before the module is optimised. Numba's own helpers and
+            the entry's functions keep their names and linkage."""
+            self._codegen._check_llvm_bugs()
+            self._raise_if_finalized()
+            own = {fn.name for fn in self._final_module.functions if not fn.is_declaration}
+            seen, copies = set(), set()
+            for library in self._linking_libraries:
+                if library in seen:
+                    continue
+                seen.add(library)
+                self._reload_init.update(library._reload_init)
+                mod = library._get_module_for_linking()
+                if library._engine_lib:
+                    copies.update(fn.name for fn in mod.functions if not fn.is_declaration)
+                self._final_module.link_in(mod, preserve=True)
+            tag = "." + re.sub(r"\W", "_", self.name)
+            for fn in self._final_module.functions:
+                if not fn.is_declaration and fn.name in copies and fn.name not in own:
+                    fn.name = fn.name + tag
+                    fn.linkage = "internal"
+            self._optimize_final_module()
             self._final_module.verify()
             self._finalize_final_module()
 
