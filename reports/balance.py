@@ -249,7 +249,7 @@ def _write_html(path, res, tables, png, summary) -> Path:
         props = props.drop(columns=["check", "check_reaches", "robust"], errors="ignore")
     screen = tables["knobs"].copy()
     for c in ("p", "p_holm"):
-        screen[c] = [pvalue(v) if v is not None else "" for v in screen[c]]
+        screen[c] = screen[c].map(pvalue)
     body = (f'<h2 id="run">Run</h2>{table_html(setup, cls="data kv")}<pre>{html.escape(summary)}</pre>'
             '<h2 id="curves">Dose-response curves</h2>'
             '<p class="note">Each panel: the hero\'s predicted score against the field (y) with the knob at each '

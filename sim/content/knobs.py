@@ -44,7 +44,6 @@ is played and how a proposal is written (:func:`variant_text`). Example::
 """
 from __future__ import annotations
 
-import copy
 import fnmatch
 import json
 from dataclasses import dataclass, replace
@@ -186,21 +185,18 @@ def effect_knobs(spec) -> list[Knob]:
 
 
 def _valid_levels(spec, k: Knob) -> Knob:
-    """``k`` with only the levels at which the hero file stays valid (an effect argument can
-    be bound by another: ``look_top`` keeps at most ``amount`` cards)."""
+    """``k`` with only the levels whose variant (:func:`overrides`, patched as
+    ``sim.content.variants`` patches a designer's file) is a valid hero: an effect argument
+    can be bound by another (``look_top`` keeps at most ``amount`` cards)."""
     from .heroes import HeroFileError, hero_from_data
+    from .variants import _apply_hero
 
     def ok(v):
         if v == k.base:
             return True
-        data = copy.deepcopy(spec.raw)
-        node = next(c for c in data["cards"] if c.get("name") == k.part) if k.where == "card" else data["ability"]
-        *path, arg = k.field.split(".")
-        for p in path:
-            node = node[int(p) if isinstance(node, list) else p]
-        node[arg] = v
         try:
-            hero_from_data(data, spec.path)
+            hero_from_data(_apply_hero(spec.path, spec.key, spec.raw, overrides({k.name: k}, {k.name: v}), []),
+                           spec.path)
         except HeroFileError:
             return False
         return True

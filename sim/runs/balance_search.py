@@ -239,23 +239,24 @@ class BalanceSearch:
             if beyond:
                 todo.append([{name: v} for v in beyond])
         room = int(B.EXTEND_SHARE * (self.budget_blocks - self.used))
-        left: list[str] = []
-        try:
-            while todo:
-                flat = [st for group in todo for st in group]
-                for mm in range(max(1, m), 0, -1):
-                    req = [(st, mm) for st in flat]
-                    if self.cost(req) <= room:
-                        if self.cost(req):
-                            self.play(req, f"extend: {len(todo)} knobs")
-                        return len(flat)
+        left: list[str] = []          # knobs dropped from the extension, weakest first
+        played = 0
+        while todo and not played:
+            flat = [st for group in todo for st in group]
+            for mm in range(max(1, m), 0, -1):
+                req = [(st, mm) for st in flat]
+                if self.cost(req) <= room:
+                    if self.cost(req):
+                        self.play(req, f"extend: {len(todo)} knobs")
+                    played = len(flat)
+                    break
+            else:
                 left.append(next(iter(todo[-1][0])))
                 todo = todo[:-1]
-            return 0
-        finally:
-            if left:
-                self.notes.append(f"not extended toward the target for want of budget: {', '.join(reversed(left))} "
-                                  "(a larger --budget extends them)")
+        if left:
+            self.notes.append(f"not extended toward the target for want of budget: {', '.join(reversed(left))} "
+                              "(a larger --budget extends them)")
+        return played
 
     def curve_points(self, names) -> dict:
         """Knob name -> {value: :class:`sim.runs.balance_stats.Paired`} of every value played
