@@ -83,8 +83,14 @@ def test_a_good_homebrew_file_loads(tmp_path):
     (('name = "Tester"', 'name = "Tester"\ncolour = "red"'), r"top level: unknown field\(s\) \['colour'\]"),
     (("count = 2", "count = 4"), r"sidekicks\[0\]\.count: must be from 1 to 3 \(a player has at most 4 fighters, "
                                  r"the hero included\)"),
-    (('if = "won"', 'if = ["won", "first_action"]'),
-     r"after\[0\]\.if: must be one condition.*conditions cannot be combined: a step takes one `if` or one `unless`"),
+    (('if = "won"', 'if = []'), r"after\[0\]\.if: an empty list; give a condition or a list of conditions"),
+    (('if = "won"', 'if = ["won", "lucky"]'), r"after\[0\]\.if\[1\]: unknown condition 'lucky'; valid: won, not_won"),
+    (('if = "won"', 'if = ["won", ["first_action"]]'),
+     r"after\[0\]\.if\[1\]: must be a condition \(a string or a table\) or a list of them"),
+    (('if = "won"', 'if = { defeated = "Knight" }'),
+     r"after\[0\]\.if\.defeated: unknown fighter 'Knight'; valid: 'Tester', 'Squire'"),
+    (('if = "won"', 'if = { discard_top = "spell" }'),
+     r"after\[0\]\.if\.discard_top: unknown card type 'spell'; valid: attack, defense, versatile, scheme"),
     (("boost = 1", "boost = 1\nvalue = 2"), r"not valid TOML"),
 ])
 def test_bad_files_name_the_file_card_field_and_choices(tmp_path, change, expected):

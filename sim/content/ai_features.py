@@ -68,9 +68,29 @@ def is_live(r: np.ndarray) -> bool:
     return int(r[L.I_COND]) in LIVE_CONDITIONS
 
 
+def guards(code: np.ndarray, start: int, length: int) -> dict[int, list[int]]:
+    """The guard rows of each step of a program that has more than one condition: {row of
+    the step: [rows of its guards]}. A guard is an ``OP_NOP`` row with ``I_X`` > 0, written by
+    the compiler right before the step it guards (``sim.content.vocab._guarded``); the step's
+    own row holds its first condition, each guard one more."""
+    out: dict[int, list[int]] = {}
+    for i in range(start, start + length):
+        if code[i, L.I_OP] == E.OP_NOP and code[i, L.I_X] > 0:
+            j = i + 1
+            while code[j, L.I_OP] == E.OP_NOP and code[j, L.I_X] > 0:
+                j += 1
+            out.setdefault(j, []).append(i)
+    return out
+
+
+def _guard_conds(code: np.ndarray, rows: list[int]) -> list[tuple[int, bool]]:
+    """(condition, negated) of each guard row."""
+    return [(int(code[g, L.I_COND]), bool(code[g, L.I_FLAGS] & L.IF_NEGATE)) for g in rows]
+
+
 #: "+N for each ..." counts the one-currency standard AI reads from the board when it scores a card
 BOARD_PERS = (E.PER_DISCARD_TAG, E.PER_OWN_ADJ_OPPOSING, E.PER_KIND_IN_ZONE_OF_OPPOSING, E.PER_ADJ_TO_SELF,
-              E.PER_KIND_ADJ_MOVED)
+              E.PER_KIND_ADJ_MOVED, E.PER_ZONES)
 
 
 def is_board(r: np.ndarray) -> bool:
@@ -93,14 +113,22 @@ def is_board(r: np.ndarray) -> bool:
     return per in BOARD_PERS and cond in _HALF_CONDS
 
 
-def _row_features(r: np.ndarray, m: float, f: np.ndarray, live_full: bool = False) -> None:
+def _row_features(r: np.ndarray, m: float, f: np.ndarray, live_full: bool = False,
+                  more: list[tuple[int, bool]] = ()) -> None:
+    """Add step ``r``'s features (times ``m``) to ``f``. ``more``: the (condition, negated) of
+    the step's guards (its conditions after the first): with any besides "attacking" /
+    "defending" the step counts half, as a step under one such condition does; "attacking" or
+    "defending" among them limits a value change to that side."""
     op = int(r[L.I_OP])
     cond = int(r[L.I_COND])
-    board = live_full and is_board(r)
+    board = live_full and is_board(r) and not more
     if live_full and (is_live(r) or board):
-        pass       # the AI checks this condition itself when it scores the card
+        pass       # the AI checks this condition (and a guarded step's others: all live) when it scores the card
     elif cond not in _HALF_CONDS and not (cond == E.CN_WON and op in (E.OP_DAMAGE, E.OP_DAMAGE_SPACES)):
         m *= 0.5   # (damage "if you won" is counted in full: the AI adds it only to winning outcomes)
+    elif any(c not in _HALF_CONDS or neg for c, neg in more):
+        m *= 0.5   # a further condition the AI does not check: it may not hold
+    roles = {c for c, neg in more if not neg and c in (E.CN_ATTACKING, E.CN_DEFENDING)}
     n = float(r[L.I_N])
     if r[L.I_PER] != E.PER_ONE and not board:
         n *= 1.5   # (a board step's features are per X: the AI multiplies by the count now)
@@ -144,9 +172,9 @@ def _row_features(r: np.ndarray, m: float, f: np.ndarray, live_full: bool = Fals
     elif op == E.OP_GAIN_ACTION:
         f[L.AI_ACTION] += n * m
     elif op == E.OP_ADD_VALUE:
-        if cond != E.CN_DEFENDING:
+        if cond != E.CN_DEFENDING and E.CN_DEFENDING not in roles:
             f[L.AI_VALUE_ATK] += n * m
-        if cond != E.CN_ATTACKING:
+        if cond != E.CN_ATTACKING and E.CN_ATTACKING not in roles:
             f[L.AI_VALUE_DEF] += n * m
     elif op in (E.OP_BOOST_THIS, E.OP_DISCARD_FOR_VALUE):
         f[L.AI_VALUE_ATK] += m
@@ -188,8 +216,9 @@ def card_features(cards: np.ndarray, code: np.ndarray) -> np.ndarray:
                 continue
             start, length = int(row[L.C_PROG + 2 * w]), int(row[L.C_PROG + 2 * w + 1])
             g = np.zeros(L.N_AI_FEAT)
-            for r, m in _window_rows(code, start, length):
-                _row_features(r, m, g)
+            gd = guards(code, start, length)
+            for i, r, m in _window_rows(code, start, length, with_index=True):
+                _row_features(r, m, g, more=_guard_conds(code, gd.get(i, [])))
             f += g * (3.0 if w == L.W_ONGOING_START else 1.0)
         out[cid] = np.round(f * 100).astype(np.int64)
     return out
@@ -216,12 +245,19 @@ def step_features(cards: np.ndarray, code: np.ndarray) -> np.ndarray:
                 continue
             start, length = int(row[L.C_PROG + 2 * w]), int(row[L.C_PROG + 2 * w + 1])
             in_option = _option_rows(code, start, length)
+            gd = guards(code, start, length)
             for i, r, m in _window_rows(code, start, length, with_index=True):
-                kind = 1 if is_live(r) else 2 if is_board(r) else 0
+                if r[L.I_OP] == E.OP_NOP:
+                    continue     # a guard: read with the step it guards
+                more = _guard_conds(code, gd.get(i, []))
+                # a step with several conditions is live when all of them are (the AI checks its
+                # guards too: sim.engine.ai.weights.guards_hold), and never a board step
+                kind = (1 if is_live(r) and all(c in LIVE_CONDITIONS for c, _ in more)
+                        else 2 if is_board(r) and not more else 0)
                 if kind == 0:
                     if i in in_option:   # a step of a "choose" option: priced when the option is chosen
                         g = np.zeros(L.N_AI_FEAT)
-                        _row_features(r, 1.0, g)
+                        _row_features(r, 1.0, g, more=more)
                         out[i, :L.N_AI_FEAT] = np.round(g * 100).astype(np.int64)
                     continue
                 g = np.zeros(L.N_AI_FEAT)
@@ -229,7 +265,7 @@ def step_features(cards: np.ndarray, code: np.ndarray) -> np.ndarray:
                     # the value it sets, over the printed one, on either side of a combat
                     g[L.AI_VALUE_ATK] = g[L.AI_VALUE_DEF] = m * (int(r[L.I_N]) - max(int(row[L.C_VALUE]), 0))
                 else:
-                    _row_features(r, m, g, live_full=True)
+                    _row_features(r, m, g, live_full=True, more=more)
                 out[i, :L.N_AI_FEAT] = np.round(g * 100).astype(np.int64)
                 out[i, L.N_AI_FEAT] = kind
                 live |= kind

@@ -94,7 +94,12 @@ TABLE_CONDITIONS = (
     "counter + is | is_not [+ role = 'attacking' | 'defending']", "hero_health_at_most", "opposing_printed_at_least",
     "opposing_printed", "opposing_health_at_least", "tag_count + at_least [+ below]",
     "adjacent = [fighter, fighter]", "hand_at_least", "fighter_in_zone = [fighter, of fighter]",
+    "defeated = fighter", "on_board = fighter", "no_opposing_in_zone = fighter",
+    "discard_top = 'attack'|'defense'|'versatile'|'scheme'", "discard_top_value_at_least",
+    "away_from_start = fighter",
 )
+# discard_top: card type name -> CT_* code
+CARD_TYPE_CODES = {"attack": E.CT_ATTACK, "defense": E.CT_DEFENSE, "versatile": E.CT_VERSATILE, "scheme": E.CT_SCHEME}
 
 TARGETS = ("self", "opposing", "each own", "combatant", "opponent_hero", "moved", "<fighter name>",
            "{ one|each = 'in_zone'|'adjacent'|'any'|'all'|'on_fog', of = ref, side = 'any'|'opposing'|'own', other = bool }")
@@ -109,6 +114,9 @@ PER = {
     "opponent_boost": E.PER_OPP_BOOST,
     "damage_taken": E.PER_DAMAGE_TAKEN,
     "fighter_adjacent_to_moved": E.PER_KIND_ADJ_MOVED,
+    "combat_damage": E.PER_COMBAT_DAMAGE,
+    "opponent_printed": E.PER_OPP_PRINTED,
+    "zones_of": E.PER_ZONES,
 }
 
 
@@ -172,9 +180,7 @@ def _condition(ctx, where, c, row):
         row[L.I_COND] = CONDITIONS[c]
         return
     if not isinstance(c, dict):
-        ctx.fail(where, f"must be one condition, a string or a table, got {c!r}"
-                 + ("; conditions cannot be combined: a step takes one `if` or one `unless` (a list such as "
-                    "if = [a, b] is not supported)" if isinstance(c, list) else ""))
+        ctx.fail(where, f"must be a condition (a string or a table) or a list of them, got {c!r}")
     if "counter" in c:
         slot, values = ctx.counter(where + ".counter", c["counter"])
         key = "is" if "is" in c else "is_not" if "is_not" in c else None
@@ -219,8 +225,60 @@ def _condition(ctx, where, c, row):
         row[L.I_COND] = E.CN_ADJACENT
         row[L.I_CREF] = ctx.ref(where + ".adjacent[0]", pair[0])
         row[L.I_CA] = ctx.ref(where + ".adjacent[1]", pair[1])
+    elif len(c) == 1 and next(iter(c)) in ("defeated", "on_board"):
+        k = next(iter(c))
+        row[L.I_COND] = E.CN_KIND_DEFEATED if k == "defeated" else E.CN_KIND_ON_BOARD
+        row[L.I_CREF] = ctx.fighter_kind(f"{where}.{k}", c[k])
+    elif len(c) == 1 and next(iter(c)) in ("no_opposing_in_zone", "away_from_start"):
+        k = next(iter(c))
+        row[L.I_COND] = E.CN_NO_OPP_IN_ZONE if k == "no_opposing_in_zone" else E.CN_AWAY_FROM_START
+        row[L.I_CREF] = ctx.ref(f"{where}.{k}", c[k])
+    elif set(c) == {"discard_top"}:
+        if not _known(c["discard_top"], CARD_TYPE_CODES):
+            ctx.fail(where + ".discard_top", f"unknown card type {c['discard_top']!r}; valid: " + ", ".join(CARD_TYPE_CODES))
+        row[L.I_COND], row[L.I_CA] = E.CN_DISC_TOP_TYPE, CARD_TYPE_CODES[c["discard_top"]]
+    elif set(c) == {"discard_top_value_at_least"}:
+        row[L.I_COND] = E.CN_DISC_TOP_AT_LEAST
+        row[L.I_CA] = _int(ctx, where + ".discard_top_value_at_least", c["discard_top_value_at_least"])
     else:
         ctx.fail(where, f"unknown condition table {c!r}; valid: " + "; ".join(TABLE_CONDITIONS))
+
+
+def _conditions(ctx, where, step):
+    """The conditions of a step, in order: [(where, condition, negated)], from its ``if`` and
+    its ``unless`` (each a condition or a non-empty list of them: all of the ``if`` must hold
+    and none of the ``unless``)."""
+    out = []
+    for key, neg in (("if", False), ("unless", True)):
+        if key not in step:
+            continue
+        c = step[key]
+        if isinstance(c, list):
+            if not c:
+                ctx.fail(f"{where}.{key}", "an empty list; give a condition or a list of conditions, "
+                         "e.g. ['won', { hand_at_least = 3 }]")
+            out += [(f"{where}.{key}[{k}]", x, neg) for k, x in enumerate(c)]
+        else:
+            out.append((f"{where}.{key}", c, neg))
+    return out
+
+
+def _guarded(ctx, rows, guards):
+    """``rows`` (one step) preceded by one guard row (``OP_NOP``) per extra condition
+    ``(where, condition, negated)``: a guard whose condition fails skips the rows after it
+    up to the end of the step (its ``I_X``), so the step runs only when every condition holds."""
+    if not guards:
+        return rows
+    out = []
+    for k, (w, c, neg) in enumerate(guards):
+        g = np.zeros(L.I_FIELDS, np.int64)
+        g[L.I_OP] = E.OP_NOP
+        _condition(ctx, w, c, g)
+        if neg:
+            g[L.I_FLAGS] |= L.IF_NEGATE
+        g[L.I_X] = len(guards) - 1 - k + len(rows)
+        out.append(g[None, :])
+    return np.concatenate(out + [rows])
 
 
 def _check_required(ctx, where, op, step):
@@ -269,13 +327,14 @@ def compile_step(ctx, where, step):
     _check_required(ctx, where, op, step)
     row = np.zeros(L.I_FIELDS, np.int64)
     row[L.I_OP] = code
-    if "if" in step and "unless" in step:
-        ctx.fail(where, "give 'if' or 'unless', not both")
-    if "if" in step:
-        _condition(ctx, where + ".if", step["if"], row)
-    if "unless" in step:
-        _condition(ctx, where + ".unless", step["unless"], row)
-        row[L.I_FLAGS] |= L.IF_NEGATE
+    # the first condition goes on the step's own row (a step with one condition: one row, as
+    # ever); each other one on a guard row before it (_guarded)
+    conds = _conditions(ctx, where, step)
+    if conds:
+        w, c, neg = conds[0]
+        _condition(ctx, w, c, row)
+        if neg:
+            row[L.I_FLAGS] |= L.IF_NEGATE
     if _bool(ctx, where + ".may", step.get("may", False)):
         row[L.I_FLAGS] |= L.IF_MAY
     amount = REGISTRY[op].field("amount")
@@ -285,7 +344,7 @@ def compile_step(ctx, where, step):
         row[L.I_N] = amount.default
     rows = COMPILERS[op](ctx, where, step, row) if op in COMPILERS else None
     if rows is not None:
-        return rows
+        return _guarded(ctx, rows, conds[1:])
     if "per" in step:
         per = step["per"]
         if not _known(per, PER):
@@ -295,7 +354,12 @@ def compile_step(ctx, where, step):
             row[L.I_PARG] = ctx.tag(where + ".tag", step.get("tag"))
         if per in ("fighter_in_zone_of_opposing", "fighter_adjacent_to_moved"):
             row[L.I_PARG] = ctx.fighter_kind(where + ".fighter", step.get("fighter"))
-    return row[None, :]
+        if per == "zones_of":
+            if "fighter" not in step:
+                ctx.fail(where + ".fighter", "per = 'zones_of' needs fighter = whose zones: 'self', 'opposing', "
+                         "'hero' or a fighter name")
+            row[L.I_PARG] = ctx.ref(where + ".fighter", step["fighter"])
+    return _guarded(ctx, row[None, :], conds[1:])
 
 
 def _choose(ctx, where, step, row):
@@ -337,6 +401,8 @@ def compile_condition(ctx, where, cond):
     OP_NOP row whose condition the engine evaluates; ``{ unless = ... }`` negates it."""
     row = np.zeros(L.I_FIELDS, np.int64)
     row[L.I_OP] = E.OP_NOP
+    if isinstance(cond, list) or (isinstance(cond, dict) and isinstance(cond.get("unless"), list)):
+        ctx.fail(where, f"takes one condition (a string or a table, or {{ unless = ... }}), not a list: {cond!r}")
     if isinstance(cond, dict) and set(cond) == {"unless"}:
         _condition(ctx, where + ".unless", cond["unless"], row)
         row[L.I_FLAGS] |= L.IF_NEGATE

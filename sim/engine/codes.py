@@ -253,6 +253,9 @@ PER_LAST_DAMAGE = 6    # damage dealt by the last damage step
 PER_OPP_BOOST = 7      # printed BOOST of the opponent's combat card
 PER_DAMAGE_TAKEN = 8   # combat damage your fighter took in this combat
 PER_KIND_ADJ_MOVED = 9  # your fighters of kind PARG adjacent to the fighter the last move step moved
+PER_COMBAT_DAMAGE = 10  # combat damage your attack dealt in this combat (0 before damage, when defending, outside combat)
+PER_OPP_PRINTED = 11   # printed value of the opponent's combat card (0 without one)
+PER_ZONES = 12         # zones the space of fighter PARG (a REF code or kind) belongs to (0 off the board)
 
 # ------------------------------- where a place step puts a fighter (I_X)
 PL_ANY = 0
@@ -261,6 +264,8 @@ PL_ADJ = 2             # a space adjacent to fighter CA
 PL_LAST_FOG = 3        # the space the last move_fog step moved a token to
 
 # --------------------------------------------------- conditions (I_COND)
+# (a step with several conditions: each one after the first is an OP_NOP "guard" row before
+# the step, whose I_X rows that follow are skipped when its condition fails)
 CN_ALWAYS = 0
 CN_WON = 1             # you won the combat
 CN_NOT_WON = 2         # you did not win the combat
@@ -290,6 +295,12 @@ CN_PREDICTED = 25      # your prediction (OP_PREDICT) equals the opponent card's
 CN_DISCARDED = 26      # the last discard step discarded at least one card
 CN_FIRST_ACTION = 27   # this is the first action of the turn
 CN_NOTHING_TO_DISCARD = 28  # the last discard step found no card it could discard (not: refused, declined; R68)
+CN_KIND_DEFEATED = 29  # one of your fighters of kind CREF is defeated
+CN_KIND_ON_BOARD = 30  # one of your fighters of kind CREF is on the board
+CN_NO_OPP_IN_ZONE = 31  # fighter CREF (a REF code or kind) is on the board and no opposing fighter is in its zone
+CN_DISC_TOP_AT_LEAST = 32  # the top card of your discard pile has a printed value of at least CA (not a scheme)
+CN_DISC_TOP_TYPE = 33  # the top card of your discard pile is of type CA (CT_*)
+CN_AWAY_FROM_START = 34  # fighter CREF is on the board and its space shares no zone with your start space
 
 # ------------------------------------ fighter references (I_REF, I_CREF)
 REF_SELF = -1          # your fighter (who played the card)

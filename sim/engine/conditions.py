@@ -15,13 +15,15 @@ from .codes import (  # noqa: F401  (re-exported: callers outside the engine imp
     CN_OPP_HP_AT_LEAST, CN_OPP_PRINTED_AT_LEAST, CN_OPP_PRINTED_EQ, CN_OPPOSING_IS_HERO, CN_PREDICTED,
     CN_STARTED_ELSEWHERE, CN_STARTED_ON_FOG, CN_TAG_TIER, CN_TOOK_FROM_DECK, CN_WON, FS_IN_PLAY,
     GF_TOOK_FROM_DECK, IF_NEGATE, PILE_DISC, REF_OPPOSING, REF_SELF,
+    CN_AWAY_FROM_START, CN_DISC_TOP_AT_LEAST, CN_DISC_TOP_TYPE, CN_KIND_DEFEATED, CN_KIND_ON_BOARD,
+    CN_NO_OPP_IN_ZONE, CT_SCHEME, FS_DEFEATED,
 )
-from .core import adjacent, count_tag_in_pile, fog_space, hero_of, same_zone
+from .core import adjacent, count_tag_in_pile, fog_space, hero_of, n_slots, pile_base, same_zone, team_of
 from .layout import (
-    CB_ATT_F, CB_CARD0, CB_DEF_F, CB_GUESS0, CB_PRINTED0, CB_WON, F_HP, F_KIND, F_LEFT, F_SPACE,
-    F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, G_FLAGS, G_LAST_DISC, G_LAST_DMG,
-    G_LAST_KO, I_CA, I_CB, I_COND, I_CREF, I_CTAG, I_FLAGS, OFF_CB, P_ATTACKED, P_COUNTER0, P_HANDN,
-    P_HERO_ATTACKED, P_START_FOG, pslot,
+    C_TYPE, C_VALUE, CB_ATT_F, CB_CARD0, CB_DEF_F, CB_GUESS0, CB_PRINTED0, CB_WON, F_HP, F_KIND, F_LEFT,
+    F_OWNER, F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, G_FLAGS, G_LAST_DISC,
+    G_LAST_DMG, G_LAST_KO, I_CA, I_CB, I_COND, I_CREF, I_CTAG, I_FLAGS, OFF_CB, P_ATTACKED, P_COUNTER0,
+    P_DISCN, P_HANDN, P_HERO_ATTACKED, P_START_FOG, pslot,
 )
 
 
@@ -30,7 +32,8 @@ from .layout import (
 
 LIVE_CONDITIONS = (CN_COUNTER_EQ, CN_COUNTER_NE, CN_HERO_HP_AT_MOST, CN_TAG_TIER, CN_ON_FOG, CN_STARTED_ON_FOG,
                    CN_HAND_AT_LEAST, CN_FIRST_ACTION, CN_ATTACKED, CN_HERO_ATTACKED, CN_STARTED_ELSEWHERE,
-                   CN_LEFT_SPACE)
+                   CN_LEFT_SPACE, CN_KIND_DEFEATED, CN_KIND_ON_BOARD, CN_NO_OPP_IN_ZONE, CN_DISC_TOP_AT_LEAST,
+                   CN_DISC_TOP_TYPE, CN_AWAY_FROM_START)
 """Conditions that read only the board, piles and turn state, not a combat in progress:
 the AI checks them when it scores a card (``sim.engine.ai.live_cond``, a call-free copy
 of :func:`cond_ok` for these; a test keeps the two in agreement)."""
@@ -145,6 +148,35 @@ def cond_base(st, tb, ins, p, f, side):
         return st[G_LAST_DISC] == 0
     if c == CN_FIRST_ACTION:
         return st[G_ACTION_NO] == 1
+    if c == CN_KIND_DEFEATED or c == CN_KIND_ON_BOARD:
+        # any one of your fighters of that kind (a sidekick group: at least one of them)
+        want = FS_DEFEATED if c == CN_KIND_DEFEATED else FS_IN_PLAY
+        for k in range(FIGHTERS_PER_PLAYER):
+            g = p * FIGHTERS_PER_PLAYER + k
+            if st[fslot(g, F_STATUS)] == want and st[fslot(g, F_KIND)] == ins[I_CREF]:
+                return True
+        return False
+    if c == CN_NO_OPP_IN_ZONE:
+        r = resolve_ref(st, p, f, side, ins[I_CREF])
+        if r < 0 or st[fslot(r, F_STATUS)] != FS_IN_PLAY:
+            return False        # no fighter, no zone: the condition does not hold
+        for g in range(n_slots(st)):
+            if (st[fslot(g, F_STATUS)] == FS_IN_PLAY and team_of(st, st[fslot(g, F_OWNER)]) != team_of(st, p)
+                    and same_zone(tb, st[fslot(g, F_SPACE)], st[fslot(r, F_SPACE)])):
+                return False
+        return True
+    if c == CN_DISC_TOP_AT_LEAST or c == CN_DISC_TOP_TYPE:
+        n = st[pslot(p, P_DISCN)]
+        if n == 0:
+            return False        # an empty discard pile has no top card
+        top = st[pile_base(PILE_DISC, p) + n - 1]
+        if c == CN_DISC_TOP_TYPE:
+            return tb.cards[top, C_TYPE] == ins[I_CA]
+        return tb.cards[top, C_TYPE] != CT_SCHEME and tb.cards[top, C_VALUE] >= ins[I_CA]
+    if c == CN_AWAY_FROM_START:
+        r = resolve_ref(st, p, f, side, ins[I_CREF])
+        return (r >= 0 and st[fslot(r, F_STATUS)] == FS_IN_PLAY
+                and not same_zone(tb, st[fslot(r, F_SPACE)], tb.starts[p]))
     return False
 
 

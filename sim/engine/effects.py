@@ -48,6 +48,8 @@ from .codes import (  # noqa: F401  (re-exported: callers outside the engine imp
     S_OPPOSING, S_OWN, SEL_ALL, SEL_EACH_ADJ, SEL_EACH_FOG, SEL_EACH_KIND, SEL_EACH_OWN, SEL_EACH_ZONE,
     SEL_MOVED, SEL_ONE_ADJ, SEL_ONE_ANY, SEL_ONE_COMBATANT, SEL_ONE_PASSED, SEL_ONE_WITHIN, SEL_ONE_ZONE,
     SEL_OPP_HERO, SEL_REF, SR_DECK, SR_DECK_OR_DISCARD, SR_DISCARD, SR_DISCARD_THEN_DECK, TAG_UNCANCELABLE,
+    CN_AWAY_FROM_START, CN_DISC_TOP_AT_LEAST, CN_DISC_TOP_TYPE, CN_KIND_DEFEATED, CN_KIND_ON_BOARD,
+    CN_NO_OPP_IN_ZONE, PER_COMBAT_DAMAGE, PER_OPP_PRINTED, PER_ZONES,
 )
 from .core import (
     add_unique, adjacent, check_end, discard_from_hand, draw_cards, hero_of, log_ev, pile_base, pile_push,
@@ -507,7 +509,9 @@ def run_turn_op(st, tb, ctl, log, ins, op, p, f, side, card):
 def run_program(st, tb, ctl, log, start, length, p, f, side, card):
     """Run ``length`` instruction rows from ``start``; return the ``add_move`` total.
 
-    Stops early when the game ends or an effect ends the turn. Each step's op runs in
+    Stops early when the game ends or an effect ends the turn. An ``OP_NOP`` row whose
+    condition fails skips the ``I_X`` rows after it (a guard: the compiler writes one before a
+    step for each of its conditions after the first; ``I_X`` 0 otherwise). Each step's op runs in
     the handler of its family (``_OP_FAMILY``); ``add_move`` and ``choose`` (which runs
     the chosen branches as programs) are run here. A handler ``run_*_op(st, tb, ctl, log,
     ins, op, p, f, side, card)`` runs step ``ins`` (opcode ``op``) for player ``p``,
@@ -530,6 +534,8 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
         op = ins[I_OP]
         i = skip_branches(tb, row) if op == OP_CHOOSE else row + 1
         if not cond_ok(st, tb, ins, p, f, side):
+            if op == OP_NOP:
+                i += ins[I_X]     # a guard (a step's second, third, ... condition) fails: skip the step's rows
             continue
         ctl[CTL_CTX_OP] = op          # what the policy is being asked about
         ctl[CTL_CTX_ROW] = row

@@ -121,8 +121,8 @@ _INTERNAL = Exempt("an internal row: no hero file writes it")
 
 
 OPS: tuple[Op, ...] = (
-    Op("", "OP_NOP", 0, FAM_NONE, "no effect: only the row's condition is read",
-       internal="an empty row: the interpreter checks its condition and does nothing (a bare condition such as discard_if)", narration=_INTERNAL, ai=_INTERNAL, checker=_INTERNAL),
+    Op("", "OP_NOP", 0, FAM_NONE, "no effect: only the row's condition is read; when it fails, the X rows after it are skipped",
+       internal="an empty row: the interpreter checks its condition and does nothing (a bare condition such as discard_if), or a guard: a step's second, third, ... condition, written by the compiler before the step (I_X: the rows skipped when it fails)", narration=_INTERNAL, ai=_INTERNAL, checker=_INTERNAL),
     Op('cancel', "OP_CANCEL", 1, FAM_VALUE, "cancel all effects on the opponent's card",
        section='value',
        only_in=('during', 'immediately'),

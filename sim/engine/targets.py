@@ -14,12 +14,12 @@ from .codes import (
     PER_ONE, PER_OPP_BOOST, PER_OWN_ADJ_OPPOSING, PILE_DISC, PILE_HAND, PV_NO_OPPONENT_ACTIONS,
     REF_OPPOSING, S_ANY, S_OWN, SEL_EACH_ADJ, SEL_EACH_FOG, SEL_EACH_KIND, SEL_EACH_OWN, SEL_EACH_ZONE,
     SEL_MOVED, SEL_ONE_ADJ, SEL_ONE_ANY, SEL_ONE_COMBATANT, SEL_ONE_PASSED, SEL_ONE_WITHIN, SEL_ONE_ZONE,
-    SEL_OPP_HERO, SEL_REF, TAG_UNCANCELABLE,
+    SEL_OPP_HERO, SEL_REF, TAG_UNCANCELABLE, PER_COMBAT_DAMAGE, PER_OPP_PRINTED, PER_ZONES,
 )
 from .ops import OPS
 from .core import add_unique, adjacent, count_tag_in_pile, fog_space, hero_of, n_slots, pile_base, same_zone, team_of
 from .layout import (
-    C_BOOST, C_PASSIVE, C_TAGS, CARD_OPTS, CB_ATT_F, CB_ATT_P, CB_CARD0, CB_DEF_F, CB_DMG, F_KIND,
+    C_BOOST, C_PASSIVE, C_TAGS, CARD_OPTS, CB_ATT_F, CB_ATT_P, CB_CARD0, CB_DEF_F, CB_DMG, CB_PRINTED0, F_KIND,
     F_OWNER, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_LAST_BOOST, G_LAST_DMG, G_MOVED, G_NPLAYERS,
     G_OPPONENT, G_PASSED, H_PROTECT_N, H_PROTECT_TAG, I_FLAGS, I_OP, I_RANGE, I_REF, I_SEL, I_SIDE,
     MAX_FIGHTERS, MAX_PLAYERS, OFF_CB, P_HANDN, P_HERO, P_ONGOING, pslot,
@@ -81,6 +81,18 @@ def choose_opponent(st, tb, ctl, p, side):
     return q
 
 
+@jit(I(ST, TB, I))
+def zones_of(st, tb, g):
+    """How many zones fighter ``g``'s space belongs to (0 for -1 or a fighter off the board)."""
+    if g < 0 or st[fslot(g, F_STATUS)] != FS_IN_PLAY:
+        return 0
+    z = tb.zmask[st[fslot(g, F_SPACE)]]
+    n = 0
+    for b in range(64):     # (a bounded loop: a mask with bit 63 set is negative)
+        n += (z >> b) & 1
+    return n
+
+
 @jit(I(ST, TB, I, I, I, I, I))
 def per_count(st, tb, p, f, side, per, parg):
     """The multiplier of a "+N for each ..." step."""
@@ -108,6 +120,13 @@ def per_count(st, tb, p, f, side, per, parg):
                     and adjacent(tb, st[fslot(g, F_SPACE)], st[fslot(m, F_SPACE)])):
                 c += 1
         return c
+    if per == PER_COMBAT_DAMAGE:
+        return st[OFF_CB + CB_DMG] if side == 0 else 0
+    if per == PER_OPP_PRINTED:
+        oc = -1 if side < 0 else st[OFF_CB + CB_CARD0 + 1 - side]
+        return st[OFF_CB + CB_PRINTED0 + 1 - side] if oc >= 0 else 0
+    if per == PER_ZONES:
+        return zones_of(st, tb, resolve_ref(st, p, f, side, parg))
     opp = resolve_ref(st, p, f, side, REF_OPPOSING)
     c = 0
     if per == PER_OWN_ADJ_OPPOSING:

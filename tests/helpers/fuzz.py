@@ -139,7 +139,29 @@ def _parent(data, path):
     return cur
 
 
-OPS = ("delete", "replace", "nudge", "rename", "duplicate", "swap", "wrap", "unwrap", "empty", "truncate", "garble")
+OPS = ("delete", "replace", "nudge", "rename", "duplicate", "swap", "wrap", "unwrap", "empty", "truncate", "garble",
+       "condition")
+
+# what the "condition" edit puts on a step (issue 35): a condition of the newer kinds, a list of
+# them (if = [a, b]), an unless beside an if, or a newer multiplier; fighter names and card types
+# come from the file's own words (so some are valid, some not)
+_COND_KINDS = ("won", "first_action", "defeated", "on_board", "no_opposing_in_zone", "away_from_start",
+               "discard_top", "discard_top_value_at_least", "list")
+_PERS = ("combat_damage", "opponent_printed", "zones_of")
+
+
+def random_condition(rng_int, pick_word, depth=0):
+    """A condition of a random form (a string, a table of a newer kind, or a list of them)."""
+    k = _COND_KINDS[rng_int(len(_COND_KINDS) if depth == 0 else len(_COND_KINDS) - 1)]
+    if k in ("won", "first_action"):
+        return k
+    if k == "discard_top":
+        return {k: ("attack", "defense", "versatile", "scheme", pick_word())[rng_int(5)]}
+    if k == "discard_top_value_at_least":
+        return {k: NUMBERS[rng_int(len(NUMBERS))]}
+    if k == "list":
+        return [random_condition(rng_int, pick_word, depth + 1) for _ in range(rng_int(4))]
+    return {k: ("self", "hero", "opposing", pick_word())[rng_int(4)]}
 
 
 def random_value(rng_int, pick_word, depth=0):
@@ -222,6 +244,19 @@ def apply_edit(data: dict, text: str, op: str, where: int, rng_int, pick_word) -
         inner = parent[k]
         parent[k] = inner[0] if isinstance(inner, list) else next(iter(inner.values()))
         return data, text, f"{where_s} replaced by its first element"
+    if op == "condition":
+        steps = [q for q in ps if isinstance(_parent(data, q)[q[-1]], dict) and "op" in _parent(data, q)[q[-1]]]
+        if steps:
+            q = steps[where % len(steps)]
+            step = _parent(data, q)[q[-1]]
+            key = ("if", "unless", "per")[rng_int(3)]
+            if key == "per":
+                step["per"] = _PERS[rng_int(len(_PERS))]
+                if step["per"] == "zones_of":
+                    step["fighter"] = ("self", "opposing", "hero", pick_word())[rng_int(4)]
+            else:
+                step[key] = random_condition(rng_int, pick_word)
+            return data, text, f"{'.'.join(str(x) for x in q)}.{key} = {step[key]!r}"
     if op == "empty" and isinstance(parent[k], (list, dict)):
         parent[k] = type(parent[k])()
         return data, text, f"{where_s} emptied"

@@ -10,6 +10,8 @@ from ..codes import (
     CN_HERO_HP_AT_MOST, CN_LEFT_SPACE, CN_ON_FOG, CN_STARTED_ELSEWHERE, CN_STARTED_ON_FOG, CN_TAG_TIER,
     FS_IN_PLAY, HF_ATTACK_BOOST, IF_NEGATE, N_WINDOWS, OP_SET_VALUE, PILE_DISC, W_DURING, W_IMMEDIATELY, W_ON_PLAY,
     W_ONGOING_DISCARD, W_ONGOING_START,
+    CN_AWAY_FROM_START, CN_DISC_TOP_AT_LEAST, CN_DISC_TOP_TYPE, CN_KIND_DEFEATED, CN_KIND_ON_BOARD,
+    CN_NO_OPP_IN_ZONE, CT_SCHEME, FS_DEFEATED, OP_NOP, PER_ZONES,
 )
 from ..control import (
     CTL_MODE0, CTL_W, MODE_EXPERT02, MODE_GREEDY, MODE_STANDARD02, N_PRICE, N_WEIGHTS, SCR_DESTS, SCR_PRICE,
@@ -218,9 +220,60 @@ def live_cond(st, tb, r, q, g, side):
         ok = g >= 0 and st[fslot(g, F_START_SPACE)] != st[fslot(g, F_SPACE)]
     elif c == CN_LEFT_SPACE:
         ok = g >= 0 and st[fslot(g, F_LEFT)] != 0
+    elif c == CN_KIND_DEFEATED or c == CN_KIND_ON_BOARD:
+        want = FS_DEFEATED if c == CN_KIND_DEFEATED else FS_IN_PLAY
+        ok = False
+        for k in range(FIGHTERS_PER_PLAYER):
+            f = q * FIGHTERS_PER_PLAYER + k
+            if st[fslot(f, F_STATUS)] == want and st[fslot(f, F_KIND)] == tb.code[r, I_CREF]:
+                ok = True
+    elif c == CN_NO_OPP_IN_ZONE or c == CN_AWAY_FROM_START:
+        ref = tb.code[r, I_CREF]   # (board_ref written out; -2: the opposing fighter, not known: holds)
+        a = g if ref == REF_SELF else -2 if ref == REF_OPPOSING else -1
+        if ref >= 0:
+            for k in range(FIGHTERS_PER_PLAYER):
+                f = q * FIGHTERS_PER_PLAYER + k
+                if a < 0 and st[fslot(f, F_STATUS)] == FS_IN_PLAY and st[fslot(f, F_KIND)] == ref:
+                    a = f
+        if a >= 0 and st[fslot(a, F_STATUS)] != FS_IN_PLAY:
+            a = -1
+        if a >= 0 and c == CN_AWAY_FROM_START:
+            sa = st[fslot(a, F_SPACE)]
+            s0 = tb.starts[q]
+            ok = not (s0 >= 0 and (tb.zmask[sa] & tb.zmask[s0]) != 0)
+        elif a >= 0:
+            sa = st[fslot(a, F_SPACE)]
+            for f in range(n_slots(st)):
+                if (st[fslot(f, F_STATUS)] == FS_IN_PLAY and team_of(st, st[fslot(f, F_OWNER)]) != team_of(st, q)
+                        and (tb.zmask[st[fslot(f, F_SPACE)]] & tb.zmask[sa]) != 0):
+                    ok = False
+        elif a == -1:
+            ok = False
+    elif c == CN_DISC_TOP_AT_LEAST or c == CN_DISC_TOP_TYPE:
+        n = st[pslot(q, P_DISCN)]
+        ok = False
+        if n > 0:
+            top = st[pile_base(PILE_DISC, q) + n - 1]
+            if c == CN_DISC_TOP_TYPE:
+                ok = tb.cards[top, C_TYPE] == tb.code[r, I_CA]
+            else:
+                ok = tb.cards[top, C_TYPE] != CT_SCHEME and tb.cards[top, C_VALUE] >= tb.code[r, I_CA]
     if (tb.code[r, I_FLAGS] & IF_NEGATE) != 0:
         return not ok
     return ok
+
+
+@jit(B(ST, TB, I, I, I, I, I))
+def guards_hold(st, tb, r, s0, q, g, side):
+    """Whether the guards of live step ``r`` (its conditions after the first: the ``OP_NOP``
+    rows right before it, not before ``s0``, the start of its program) hold now; every guard
+    of a live step is a live condition (``ai_features.step_features``)."""
+    j = r - 1
+    while j >= s0 and tb.code[j, I_OP] == OP_NOP:
+        if not live_cond(st, tb, j, q, g, side):
+            return False
+        j -= 1
+    return True
 
 
 @jit(I(ST, I, I, I, I))
@@ -322,6 +375,15 @@ def board_count(st, tb, ctl, r, q, g, e, side):
         return float(n)
     if per == PER_KIND_ADJ_MOVED:
         return float(best_moved_count(st, tb, ctl, r, q, -1, -1))
+    if per == PER_ZONES:      # the zones of that fighter's space now
+        a = board_ref(st, q, g, e, parg)
+        if a < 0:
+            return -1.0 if a == -2 else 0.0
+        z = tb.zmask[st[fslot(a, F_SPACE)]]
+        n = 0
+        for b in range(64):
+            n += (z >> b) & 1
+        return float(n)
     if e < 0:
         return -1.0
     n = 0
@@ -356,7 +418,9 @@ def step_corrections(st, tb, ctl, c, g, e, side, k, kind):
             if x == 0.0:
                 continue
             if kind == 1:
-                d += mult * x if live_cond(st, tb, r, q, g, side) else -mult * x
+                ok = live_cond(st, tb, r, q, g, side) and (r == s0 or tb.code[r - 1, I_OP] != OP_NOP
+                                                           or guards_hold(st, tb, r, s0, q, g, side))
+                d += mult * x if ok else -mult * x
                 continue
             n = board_count(st, tb, ctl, r, q, g, e, side)
             if n >= 0.0:
@@ -408,7 +472,7 @@ def live_value(st, tb, c, g, side):
         s0 = tb.cards[c, C_PROG + 2 * w]
         for r in range(s0, s0 + tb.cards[c, C_PROG + 2 * w + 1]):
             if (tb.code[r, I_OP] == OP_SET_VALUE and tb.code[r, I_AI_LIVE] == 1
-                    and live_cond(st, tb, r, q, g, side)):
+                    and live_cond(st, tb, r, q, g, side) and guards_hold(st, tb, r, s0, q, g, side)):
                 v = tb.code[r, I_N]
     return float(v)
 

@@ -7,7 +7,9 @@ from numba import njit
 
 from sim.engine.layout import A_ATTACK, A_SCHEME, FIGHTERS_PER_PLAYER, MAX_FIGHTERS, N_COUNTERS, N_FOG
 
-from .constants import (CD_ALWAYS, CD_ATTACKED, CD_COUNTER, CD_DISCARDED, CD_FIRST_ACTION, CD_HAND_AT_LEAST,
+from .constants import (CD_AWAY_START, CD_KIND_DEFEATED, CD_KIND_ON_BOARD, CD_NO_OPP_IN_ZONE, CX_CDEALT,
+    CX_START0, EF_C2_ARG, EF_C2_CARG2, EF_C2_COND, EF_C2_CREF, EF_C2_CTAG, EF_C2_NEG, PX_CDMG, PX_OPPPRINTED, PX_ZONES,
+    CD_ALWAYS, CD_ATTACKED, CD_COUNTER, CD_DISCARDED, CD_FIRST_ACTION, CD_HAND_AT_LEAST,
     CD_HERO_HP_AT_MOST, CD_KIND_IN_ZONE, CD_NOT_WON, CD_ON_FOG, CD_OPP_HP_AT_LEAST, CD_OPP_PRINTED_AT_LEAST,
     CD_OPP_PRINTED_EQ, CD_TAG_TIER, CD_TOOK_FROM_DECK, CD_WON, CI_ONGOING, CI_PASSIVE, CI_TAGS, CI_VALUE, CX_ACTNO,
     CX_ATT, CX_ATTACKED0, CX_BONUS0, CX_BOOST, CX_CANCEL0, CX_CANCEL1, CX_CDMG, CX_CHOSEN0, CX_CNT0, CX_DEFF, CX_DOWN,
@@ -281,11 +283,10 @@ def ref_is(r, ref, pl, me, side, ctx, xf):
 
 
 @njit(cache=True)
-def cond_eval(row, pl, me, side, ctx, pos, hp, xf, card_info, cards, zmask):
-    """The ``if``/``unless`` of effect row ``row`` of a source of player ``pl`` (fighter
-    ``me``, combat side ``side``): 1 holds, 0 does not, -1 not evaluated by this test."""
-    c = row[EF_COND]
-    arg = row[EF_CONDARG]
+def cond_one(c, arg, neg, carg2, ctag, cref, pl, me, side, ctx, pos, hp, xf, card_info, cards, zmask):
+    """One condition (code ``c`` and its fields ``arg``, ``carg2``, ``ctag``, ``cref``, negated
+    when ``neg``) of a source of player ``pl`` (fighter ``me``, combat side ``side``): 1 holds,
+    0 does not, -1 not evaluated by this test."""
     r = -1
     if c == CD_ALWAYS:
         r = 1
@@ -300,8 +301,8 @@ def cond_eval(row, pl, me, side, ctx, pos, hp, xf, card_info, cards, zmask):
         h = pl * FIGHTERS_PER_PLAYER
         r = 1 if pos[h] >= 0 and hp[h] <= arg else 0
     elif c == CD_TAG_TIER:
-        n = count_tagged(cards, card_info, pl, K_DISC, row[EF_CTAG])
-        r = 1 if n >= arg and (row[EF_CARG2] == 0 or n < row[EF_CARG2]) else 0
+        n = count_tagged(cards, card_info, pl, K_DISC, ctag)
+        r = 1 if n >= arg and (carg2 == 0 or n < carg2) else 0
     elif c == CD_OPP_HP_AT_LEAST:
         o = -1 if side < 0 else (ctx[CX_DEFF] if side == 0 else ctx[CX_ATT])
         r = 1 if o >= 0 and hp[o] >= arg else 0
@@ -319,22 +320,22 @@ def cond_eval(row, pl, me, side, ctx, pos, hp, xf, card_info, cards, zmask):
     elif c == CD_KIND_IN_ZONE:
         r = 0
         for q in range(MAX_FIGHTERS):
-            if pos[q] < 0 or not ref_is(q, row[EF_CREF], pl, me, side, ctx, xf):
+            if pos[q] < 0 or not ref_is(q, cref, pl, me, side, ctx, xf):
                 continue
             for k in range(FIGHTERS_PER_PLAYER):
                 g = pl * FIGHTERS_PER_PLAYER + k
-                if (g != q and pos[g] >= 0 and xf[g, XF_USED] != 0 and xf[g, XF_KIND] == row[EF_CARG2]
+                if (g != q and pos[g] >= 0 and xf[g, XF_USED] != 0 and xf[g, XF_KIND] == carg2
                         and (zmask[pos[g]] & zmask[pos[q]]) != 0):
                     r = 1
     elif c == CD_TOOK_FROM_DECK:
         r = 1 if ctx[CX_TOOKDECK] != 0 else 0
     elif c == CD_COUNTER:
-        role = row[EF_CREF]
+        role = cref
         if (role == 1 and side != 0) or (role == 2 and side != 1):
             r = 0
         else:
-            eq = ctx[CX_CNT0 + pl * N_COUNTERS + arg] == row[EF_CARG2]
-            r = 1 if eq != (row[EF_CTAG] != 0) else 0
+            eq = ctx[CX_CNT0 + pl * N_COUNTERS + arg] == carg2
+            r = 1 if eq != (ctag != 0) else 0
     elif c == CD_ON_FOG:
         r = 1 if fog_at(ctx, pl, pos[pl * FIGHTERS_PER_PLAYER]) else 0
     elif c == CD_DISCARDED:
@@ -342,9 +343,47 @@ def cond_eval(row, pl, me, side, ctx, pos, hp, xf, card_info, cards, zmask):
         r = 1 if ctx[CX_NDISC0 + (side if side >= 0 else 0)] > 0 else 0
     elif c == CD_FIRST_ACTION:
         r = 1 if ctx[CX_ACTNO] == 1 else 0
-    if r >= 0 and row[EF_NEG] != 0:
+    elif c == CD_KIND_DEFEATED or c == CD_KIND_ON_BOARD:
+        # defeated: off the board at 0 health (a removed hero or a sidekick not yet summoned keeps its health)
+        r = 0
+        for k in range(FIGHTERS_PER_PLAYER):
+            g = pl * FIGHTERS_PER_PLAYER + k
+            if xf[g, XF_USED] != 0 and xf[g, XF_KIND] == cref:
+                if (pos[g] >= 0) if c == CD_KIND_ON_BOARD else (pos[g] < 0 and hp[g] <= 0):
+                    r = 1
+    elif c == CD_NO_OPP_IN_ZONE or c == CD_AWAY_START:
+        q = -1              # the fighter: for a kind, the first of the player's on the board
+        for g in range(MAX_FIGHTERS):
+            if q < 0 and pos[g] >= 0 and ref_is(g, cref, pl, me, side, ctx, xf):
+                q = g
+        if q < 0:
+            r = 0
+        elif c == CD_AWAY_START:
+            s0 = ctx[CX_START0 + pl]
+            r = 0 if (zmask[pos[q]] & zmask[s0]) != 0 else 1
+        else:
+            r = 1
+            for g in range(MAX_FIGHTERS):
+                if pos[g] >= 0 and xf[g, XF_USED] != 0 and team(g) != pl % 2 and (zmask[pos[g]] & zmask[pos[q]]) != 0:
+                    r = 0
+    if r >= 0 and neg != 0:
         r = 1 - r
     return r
+
+
+@njit(cache=True)
+def cond_eval(row, pl, me, side, ctx, pos, hp, xf, card_info, cards, zmask):
+    """The ``if``/``unless`` of effect row ``row`` of a source of player ``pl`` (fighter
+    ``me``, combat side ``side``): 1 holds, 0 does not, -1 not evaluated by this test. A row
+    with two conditions (``EF_C2``: ``if = [a, b]``, ``if`` with ``unless``) holds when both
+    do: 0 if either fails, -1 if one is not evaluated."""
+    r = cond_one(row[EF_COND], row[EF_CONDARG], row[EF_NEG], row[EF_CARG2], row[EF_CTAG], row[EF_CREF], pl, me,
+                 side, ctx, pos, hp, xf, card_info, cards, zmask)
+    if row[EF_C2_COND] == CD_ALWAYS or r == 0:
+        return r
+    r2 = cond_one(row[EF_C2_COND], row[EF_C2_ARG], row[EF_C2_NEG], row[EF_C2_CARG2], row[EF_C2_CTAG],
+                  row[EF_C2_CREF], pl, me, side, ctx, pos, hp, xf, card_info, cards, zmask)
+    return 0 if r2 == 0 else -1 if (r < 0 or r2 < 0) else 1
 
 
 @njit(cache=True)
@@ -419,12 +458,27 @@ def row_live(row, slot, ctx, pos, hp, xf, card_info, cards, zmask):
 
 
 @njit(cache=True)
-def row_amount(row, slot, pl, g, ctx, pos, xf, adj):
+def row_amount(row, slot, pl, g, ctx, pos, xf, adj, card_info, zmask):
     """The amount of a damage / recover row against fighter ``g``: EF_N times its "per"
     count, or -1 when this test does not work the count out (any amount then fits)."""
     px = row[EF_PER]
     if px == PX_NONE:
         return row[EF_N]
+    side = slot if ctx[CX_KIND] == A_ATTACK else -1
+    if px == PX_CDMG:
+        return row[EF_N] * (ctx[CX_CDEALT] if side == 0 else 0)
+    if px == PX_OPPPRINTED:
+        oc = -1 if side < 0 else ctx[CX_SRC0 + 1 - side]
+        return row[EF_N] * (card_info[oc, CI_VALUE] if oc >= 0 else 0)
+    if px == PX_ZONES:
+        for q in range(MAX_FIGHTERS):
+            if pos[q] >= 0 and ref_is(q, row[EF_PARG], pl, ctx[CX_SF0 + slot], side, ctx, xf):
+                z = zmask[pos[q]]
+                n = 0
+                for b in range(64):
+                    n += (z >> b) & 1
+                return row[EF_N] * n
+        return 0
     if px == PX_LBOOST:
         return row[EF_N] * ctx[CX_LBOOST]
     if px == PX_SRCDMG:

@@ -216,7 +216,9 @@ CX_NDISC0 = CX_LBOOST + 1    # per slot: cards its source's effects discarded in
 CX_SRCDMG0 = CX_NDISC0 + 2   # per slot: effect damage its source dealt in this action (Prey Upon)
 CX_MOVED = CX_SRCDMG0 + 2    # fighter the last card move of this action moved, -1
 CX_GUESS = CX_MOVED + 1      # value named by the last EV_GUESS, -1
-CX_SIZE = CX_GUESS + 1
+CX_CDEALT = CX_GUESS + 1     # combat damage of the current combat (EV_VALUES), 0 before it
+CX_START0 = CX_CDEALT + 1    # per player (4): the space its hero was set up on
+CX_SIZE = CX_START0 + 4
 
 # phases: which effect windows are live (values >= 2 equal the window code)
 PH_NONE = -1
@@ -304,12 +306,17 @@ EF_FOG = 26        # FG_* bits (move_fog, move onto fog)
 EF_WHO = 27        # move_fog: SD_OWN (you) / SD_OPP (your opponent) moves the token
 EF_MATCH = 28      # discard: only a card of the value named before (Confirm Suspicion)
 EF_UPTO = 29       # look_top: the player chooses how many cards, 1 up to EF_N (Calming Research; R71)
-EF_FIELDS = 30
+EF_C2 = 30         # a second condition (if = [a, b], or if with unless): 6 fields in the order of EF_C2_* below
+EF_C2_COND, EF_C2_ARG, EF_C2_NEG, EF_C2_CARG2, EF_C2_CTAG, EF_C2_CREF = range(EF_C2, EF_C2 + 6)
+EF_FIELDS = EF_C2 + 6
 
 PX_NONE = 0
 PX_LBOOST = 1      # BOOST of the card last discarded / revealed
 PX_SRCDMG = 2      # damage the source dealt so far in this action (Prey Upon: "per damage dealt")
 PX_ADJMOVED = 3    # the player's fighters of kind EF_PARG next to the damaged (moved) fighter
+PX_CDMG = 4        # combat damage the attack dealt (slot 0 after EV_VALUES; else 0)
+PX_OPPPRINTED = 5  # printed value of the other slot's combat card (0 none)
+PX_ZONES = 6       # zones of the space of the fighter EF_PARG (RF_* or kind)
 PX_UNCHECKED = 9   # any amount
 
 FG_EMPTY = 1       # move_fog: to a space without a fighter
@@ -404,6 +411,10 @@ CD_COUNTER = 13    # counter EF_CONDARG is (EF_CTAG 1: is not) EF_CARG2, in role
 CD_ON_FOG = 14     # the player's hero is on a space with one of its fog tokens
 CD_DISCARDED = 15  # a discard step of the same source discarded a card in this action
 CD_FIRST_ACTION = 16
+CD_KIND_DEFEATED = 17  # one of the player's fighters of kind CREF is defeated (off the board at 0 health)
+CD_KIND_ON_BOARD = 18  # one of the player's fighters of kind CREF is on the board
+CD_NO_OPP_IN_ZONE = 19  # fighter CREF (RF_* or kind: the first on the board) is on it with no opposing fighter in its zone
+CD_AWAY_START = 20     # fighter CREF is on the board, its space in no zone of the player's start space
 
 TO_ANY = 0
 TO_ZONE = 1

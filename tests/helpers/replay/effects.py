@@ -88,13 +88,13 @@ def match_effect(want, g, v1, v2, ctx, eff, eidx, used, pos, hp, xf, card_info, 
             elif want == WANT_DAMAGE:
                 if op != OX_DAMAGE and op != OX_DSPACES:
                     continue
-                n = row_amount(row, slot, pl, g, ctx, pos, xf, adj)
+                n = row_amount(row, slot, pl, g, ctx, pos, xf, adj, card_info, zmask)
                 if n >= 0 and v1 != min(n, hp[g]):
                     continue
             elif want == WANT_RECOVER:
                 if op != OX_RECOVER:
                     continue
-                n = row_amount(row, slot, pl, g, ctx, pos, xf, adj)
+                n = row_amount(row, slot, pl, g, ctx, pos, xf, adj, card_info, zmask)
                 if n >= 0 and v1 != min(n, xf[g, XF_MAXHP] - hp[g]):
                     continue
             elif want == WANT_SETHP:

@@ -14,6 +14,7 @@ from sim.engine.layout import (A_ATTACK, A_MANEUVER, A_SCHEME, END_TURN_CAP, EV_
 from .board import (close_step, count_tagged, deck_left, flush_pending, fog_at, fog_mask, has_fighter, move_dist,
     ongoing_of, passive_in_play, pile_add, reset_action, row_live, space_free, team)
 from .constants import (CI_BOOST, CI_FMASK, CI_FORM, CI_ONGOING, CI_RETDRAW, CI_TAGS, CI_TYPE, CI_VALUE, CTY_SCHEME,
+    CX_CDEALT, CX_START0,
     CX_ACTNO, CX_ALLOWED, CX_ATT, CX_ATTACKED0, CX_BONUS0, CX_BOOST, CX_CANCEL0, CX_CANCEL1, CX_CDMG, CX_CHOSEN0,
     CX_CNT0, CX_DEFF, CX_DORM0, CX_DOWN, CX_ENDED, CX_EOT, CX_EXH_MASK, CX_EXH_N, CX_EXH_P, CX_EXH_WANT, CX_FDBOOST,
     CX_FOG0, CX_GUESS, CX_KIND, CX_LAST_CARD, CX_LAST_TAKE, CX_LASTFOG, CX_LASTTOK, CX_LBOOST, CX_LOOK, CX_MOVED,
@@ -118,6 +119,8 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                 return E_SETUP
             pos[a] = b
             hp[a] = xf[a, XF_MAXHP]
+            if a % FIGHTERS_PER_PLAYER == 0:
+                ctx[CX_START0 + a // FIGHTERS_PER_PLAYER] = b    # the hero's start space (away_from_start)
         elif ev == EV_TURN:
             code = close_step(ctx, cards, card_info)
             if code != OK:
@@ -467,6 +470,7 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
             if not pile_add(cards, ctx, bonus_pc, p, K_HAND, c, -1):
                 return E_CARD_FLOW
             pile_add(cards, ctx, bonus_pc, p, K_PEND, c, 1)
+            ctx[CX_CDEALT] = 0          # no combat damage yet (per = "combat_damage")
             ctx[CX_ATT] = a
             ctx[CX_DEFF] = b
             ctx[CX_SRC0] = c
@@ -530,6 +534,7 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                 return E_COMBAT
             ctx[CX_WON] = d
             ctx[CX_CDMG] = c
+            ctx[CX_CDEALT] = c
             ctx[CX_PHASE] = PH_AFTER
         elif ev == EV_MOVE:
             stats[SX_MOVES] += 1

@@ -10,7 +10,8 @@ import numpy as np
 from sim.engine.layout import FIGHTERS_PER_PLAYER, MAX_FIGHTERS
 from sim.play.match import Match, installed_content
 
-from .constants import (CARD_TYPES, CARD_WINDOWS, CD_ALWAYS, CD_ATTACKED, CD_COUNTER, CD_DISCARDED, CD_FIRST_ACTION,
+from .constants import (CD_AWAY_START, CD_KIND_DEFEATED, CD_KIND_ON_BOARD, CD_NO_OPP_IN_ZONE, EF_C2, PX_CDMG,
+    PX_OPPPRINTED, PX_ZONES, CARD_TYPES, CARD_WINDOWS, CD_ALWAYS, CD_ATTACKED, CD_COUNTER, CD_DISCARDED, CD_FIRST_ACTION,
     CD_HAND_AT_LEAST, CD_HERO_HP_AT_MOST, CD_KIND_IN_ZONE, CD_NOT_WON, CD_ON_FOG, CD_OPP_HP_AT_LEAST,
     CD_OPP_PRINTED_AT_LEAST, CD_OPP_PRINTED_EQ, CD_TAG_TIER, CD_TOOK_FROM_DECK, CD_UNCHECKED, CD_WON, CI_DROW,
     CI_FIELDS, CI_FORM, CI_RETDRAW, DECK_SIZE, EF_ARG, EF_BYTAG, EF_CARG2, EF_COND, EF_CONDARG, EF_CREF, EF_CTAG,
@@ -26,8 +27,11 @@ from .constants import (CARD_TYPES, CARD_WINDOWS, CD_ALWAYS, CD_ATTACKED, CD_COU
     TS_ZONE, WN_AFTMAN, WN_NEVER, WN_SETUP, WN_START, XF_FIELDS, XF_FLAGS, XF_PN, XF_PTAG)
 
 
-def hero_toml(key):
-    return tomllib.loads(Path(installed_content().specs[key].path).read_text())
+def hero_toml(key, content=None):
+    """The hero file of ``key`` as parsed TOML: from ``content`` (a match's, homebrew heroes
+    included) when given, else from the installed heroes."""
+    specs = (content or installed_content()).specs
+    return tomllib.loads(Path(specs[key].path).read_text())
 
 
 # ops with no event this test checks against the card (values, draws, ...)
@@ -38,7 +42,8 @@ _STRING_CONDS = {"won": CD_WON, "not_won": CD_NOT_WON, "attacked_this_turn": CD_
                  "took_from_deck": CD_TOOK_FROM_DECK, "on_fog": CD_ON_FOG, "discarded": CD_DISCARDED,
                  "first_action": CD_FIRST_ACTION}
 # "per" counts this test works out for damage and recover (the others fit any amount)
-_PER = {"last_boost": PX_LBOOST, "last_damage": PX_SRCDMG, "fighter_adjacent_to_moved": PX_ADJMOVED}
+_PER = {"last_boost": PX_LBOOST, "last_damage": PX_SRCDMG, "fighter_adjacent_to_moved": PX_ADJMOVED,
+        "combat_damage": PX_CDMG, "opponent_printed": PX_OPPPRINTED, "zones_of": PX_ZONES}
 
 
 def chosen_gear(raw, loadout):
@@ -58,7 +63,7 @@ class _Hero:
 
     def __init__(self, key, content, tag_bits):
         self.key = key
-        self.raw = raw = hero_toml(key)
+        self.raw = raw = hero_toml(key, content)
         self.kinds = {raw["name"]: 0}
         for k, sk in enumerate(raw.get("sidekicks", []), 1):
             self.kinds[sk["name"]] = k
@@ -87,43 +92,57 @@ class _Hero:
         raise NotImplementedError(f"{self.key}: {where}: reference {v!r} not modelled by this test")
 
     def condition(self, step, row, where):
-        """Fill the EF_COND.. fields of ``row`` from a step's ``if`` / ``unless``."""
-        if "if" in step and "unless" in step:
-            raise NotImplementedError(f"{self.key}: {where}: both if and unless")
-        cond = step.get("if", step.get("unless"))
-        row[EF_NEG] = int("unless" in step)
-        if cond is None:
-            row[EF_COND] = CD_ALWAYS
-        elif isinstance(cond, str):
-            row[EF_COND] = _STRING_CONDS.get(cond, CD_UNCHECKED)
+        """Fill the EF_COND.. fields of ``row`` from a step's ``if`` / ``unless`` (each a
+        condition or a list: all of the ``if`` and none of the ``unless``): the first condition
+        in EF_COND.., a second one in EF_C2.. (a third or more: the second block is
+        CD_UNCHECKED, may or may not hold)."""
+        conds = []
+        for key, neg in (("if", 0), ("unless", 1)):
+            c = step.get(key)
+            if c is not None:
+                conds += [(x, neg) for x in (c if isinstance(c, list) else [c])]
+        a = self._one_condition(*conds[0], where) if conds else (CD_ALWAYS, 0, 0, 0, 0, 0)
+        row[EF_COND], row[EF_CONDARG], row[EF_NEG], row[EF_CARG2], row[EF_CTAG], row[EF_CREF] = a
+        if len(conds) == 2:
+            row[EF_C2:EF_C2 + 6] = self._one_condition(*conds[1], where)
+        elif len(conds) > 2:
+            row[EF_C2] = CD_UNCHECKED
+
+    def _one_condition(self, cond, neg, where):
+        """(CD_* code, arg, negated, arg 2, tag bits, reference) of one condition."""
+        code, arg, carg2, ctag, cref = CD_UNCHECKED, 0, 0, 0, 0
+        if isinstance(cond, str):
+            code = _STRING_CONDS.get(cond, CD_UNCHECKED)
         elif isinstance(cond, dict) and len(cond) == 1 and next(iter(cond)) in (
                 "hero_health_at_most", "opposing_health_at_least", "opposing_printed", "opposing_printed_at_least",
                 "hand_at_least"):
             k, v = next(iter(cond.items()))
-            row[EF_COND] = {"hero_health_at_most": CD_HERO_HP_AT_MOST, "opposing_health_at_least": CD_OPP_HP_AT_LEAST,
-                            "opposing_printed": CD_OPP_PRINTED_EQ, "opposing_printed_at_least": CD_OPP_PRINTED_AT_LEAST,
-                            "hand_at_least": CD_HAND_AT_LEAST}[k]
-            row[EF_CONDARG] = v
+            code = {"hero_health_at_most": CD_HERO_HP_AT_MOST, "opposing_health_at_least": CD_OPP_HP_AT_LEAST,
+                    "opposing_printed": CD_OPP_PRINTED_EQ, "opposing_printed_at_least": CD_OPP_PRINTED_AT_LEAST,
+                    "hand_at_least": CD_HAND_AT_LEAST}[k]
+            arg = v
         elif isinstance(cond, dict) and "tag_count" in cond:
             # Source tiers: at_least <= Source cards in your discard pile (< below)
-            row[EF_COND] = CD_TAG_TIER
-            row[EF_CTAG] = self.tag_bits[cond["tag_count"]]
-            row[EF_CONDARG] = cond.get("at_least", 1)
-            row[EF_CARG2] = cond.get("below", 0)
+            code, ctag = CD_TAG_TIER, self.tag_bits[cond["tag_count"]]
+            arg, carg2 = cond.get("at_least", 1), cond.get("below", 0)
         elif isinstance(cond, dict) and "counter" in cond:
             slot, values = self.counters[cond["counter"]]
-            row[EF_COND] = CD_COUNTER
-            row[EF_CONDARG] = slot
-            row[EF_CARG2] = values.index(cond.get("is", cond.get("is_not")))
-            row[EF_CTAG] = int("is_not" in cond)
-            row[EF_CREF] = {"any": 0, "attacking": 1, "defending": 2}[cond.get("role", "any")]
+            code, arg = CD_COUNTER, slot
+            carg2 = values.index(cond.get("is", cond.get("is_not")))
+            ctag = int("is_not" in cond)
+            cref = {"any": 0, "attacking": 1, "defending": 2}[cond.get("role", "any")]
         elif isinstance(cond, dict) and set(cond) == {"fighter_in_zone"}:
             kind, of = cond["fighter_in_zone"]
-            row[EF_COND] = CD_KIND_IN_ZONE
-            row[EF_CARG2] = self.kinds[kind]
-            row[EF_CREF] = self.ref(of, where)
-        else:
-            row[EF_COND] = CD_UNCHECKED
+            code, carg2, cref = CD_KIND_IN_ZONE, self.kinds[kind], self.ref(of, where)
+        elif isinstance(cond, dict) and len(cond) == 1 and next(iter(cond)) in ("defeated", "on_board"):
+            k, v = next(iter(cond.items()))
+            code, cref = (CD_KIND_DEFEATED if k == "defeated" else CD_KIND_ON_BOARD), self.kinds[v]
+        elif isinstance(cond, dict) and len(cond) == 1 and next(iter(cond)) in ("no_opposing_in_zone",
+                                                                                  "away_from_start"):
+            k, v = next(iter(cond.items()))
+            code, cref = (CD_NO_OPP_IN_ZONE if k == "no_opposing_in_zone" else CD_AWAY_START), self.ref(v, where)
+        # (discard_top, discard_top_value_at_least: this test does not follow the order of a discard pile)
+        return code, arg, neg, carg2, ctag, cref
 
     def target(self, t, where):
         """(selector, reference, side, other, one, exclude opposing, range) of a step's ``target``."""
@@ -177,6 +196,8 @@ class _Hero:
                     row[EF_PER] = _PER.get(step["per"], PX_UNCHECKED)
                     if step["per"] == "fighter_adjacent_to_moved":
                         row[EF_PARG] = self.kinds[step["fighter"]]
+                    if step["per"] == "zones_of":
+                        row[EF_PARG] = self.ref(step["fighter"], w)
                 row[EF_OP] = {"move": OX_MOVE, "place": OX_PLACE, "damage": OX_DAMAGE, "recover": OX_RECOVER,
                               "set_health": OX_SETHP, "pin": OX_PIN, "swap": OX_SWAP}[op]
                 (row[EF_SEL], row[EF_REF], row[EF_SIDE], row[EF_OTHER], row[EF_ONE], row[EF_EXCLOPP],
@@ -309,7 +330,7 @@ class _Hero:
                 row[EF_OP] = OX_CANCEL
             elif op == "choose":
                 row[EF_OP] = OX_CHOOSE
-                row[EF_N] = step["pick"]
+                row[EF_N] = step.get("pick", 1)
                 row[EF_ARG] = len(step["options"])
                 out.append(row)
                 for k, branch in enumerate(step["options"], 1):
@@ -372,7 +393,7 @@ class Expect:
             for fd, count, kind in fighters:
                 for _ in range(count):
                     move = fd.get("move", raw["hero"]["move"])
-                    self.xf[slot, :XF_FLAGS] = (1, fd["health"], move, int(fd["attack"] == "ranged"), kind)
+                    self.xf[slot, :XF_FLAGS] = (1, fd["health"], move, int(fd.get("attack", "melee") == "ranged"), kind)
                     slot += 1
             ability = raw.get("ability", {})
             known = {"name", "text", "maneuver_bonus", "start_of_turn", "setup", "attack_value", "defense_value",
