@@ -228,7 +228,8 @@ def _check_weight(where: str, table: str, k, v, names) -> None:
 
 def _check_budget(where: str, table: str, weights: dict) -> None:
     """ProfileError unless the expert's budget weights are whole numbers in their ranges."""
-    for k, lo, hi in (("search_samples", 1, 256), ("search_candidates", 1, 16), ("search_horizon", 0, 100)):
+    for k, lo, hi in (("search_samples", 1, 256), ("search_candidates", 1, 16), ("search_horizon", 0, 100),
+                     ("search_choices", 0, 2)):
         v = weights[k]
         if v != int(v) or not lo <= v <= hi:
             raise ProfileError(f"{where}: {table}.{k} = {v:g} must be a whole number from {lo} to {hi}")

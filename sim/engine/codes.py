@@ -120,6 +120,8 @@ ERR_NONE = 0
 ERR_SCRIPT_ILLEGAL = 1  # scripted choice not among the legal options
 ERR_SCRIPT_DOMAIN = 2   # scripted choice of the wrong kind
 ERR_SCRIPT_EMPTY = 3    # a decision was needed but the script ran out
+ERR_REPLAY = 4          # the expert's replay search: a recorded decision not legal in a determinized copy
+ERR_PROBE = 5           # the expert's replay search stopped the action at a decision to search (never a result)
 
 # -------------------------------------------------------- decision kinds
 D_ACTION = 0            # value: packed action (see rules.pack_action)

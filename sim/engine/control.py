@@ -53,7 +53,26 @@ CTL_FU = CTL_W + MAX_PLAYERS * N_WEIGHTS   # (MAX_FIGHTERS, MAX_FIGHTERS) follow
 # between decisions): one region per function that needs them, so nested calls do not
 # share one (see ai.weights.scratch_f1). Using these instead of allocating per decision saves
 # a fifth of the standard AI's time.
-CTL_SCRATCH = CTL_FU + 16 * 16
+# the expert's replay search (search.play_action): an action of a duel with an expert player is
+# played with every decision recorded here; one of an expert's decisions asked inside the rules
+# (a BOOST, an effect's choice) stops it (the probe), and after the search the action is
+# played again from its start with the recorded decisions and the one searched forced
+# (policy.replay_decide). A rollout replays the same list in a determinized copy.
+CTL_RP = CTL_FU + 16 * 16
+CTL_RP_ON = CTL_RP             # 1: decide() goes through policy.replay_decide
+CTL_RP_N = CTL_RP + 1          # (kind, value) entries in the list
+CTL_RP_POS = CTL_RP + 2        # next entry to replay; at N: decide, then append if recording
+CTL_RP_PROBE = CTL_RP + 3      # bit per player: stop at that player's next searched decision
+CTL_RP_REC = CTL_RP + 4        # 1: append new decisions (the real game); 0: a rollout
+CTL_RP_SEED = CTL_RP + 5       # rollout: the generator's seed once the list is replayed
+CTL_RP_HIT = CTL_RP + 6        # probe: 1 + the decision kind that stopped the action, 0 none
+CTL_RP_HIT_P = CTL_RP + 7      # probe: the deciding player
+CTL_RP_NCAND = CTL_RP + 8      # probe: candidates in CTL_RP_CAND
+MAX_RP_CAND = 16
+CTL_RP_CAND = CTL_RP + 9       # probe: the options' values, the standard AI's best first
+CTL_RP_LIST = CTL_RP_CAND + MAX_RP_CAND   # (kind, value) pairs
+MAX_RP = 96
+CTL_SCRATCH = CTL_RP_LIST + 2 * MAX_RP
 _DIST = 2 * 16 * 65 + 16                  # defense distributions: dvals, dprobs (16, 65), pnone (16,)
 SCR_ACTIONS = CTL_SCRATCH                 # score_actions: distributions + fu (16, 16)
 SCR_FOLLOW = SCR_ACTIONS + _DIST + 256    # cached_follow_up: distributions

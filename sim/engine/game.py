@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit, types  # noqa: F401
 
 from .sigs import A1, A2, A3, B, CTL, I, LOG, ST, TB, V, jit, stack_i64, unmanaged, unmanaged_tables  # noqa: F401
-from .control import (CTL_CTX_OP, CTL_HAS_NAMES, CTL_LEN, CTL_MODE0, CTL_NAMES, CTL_SCRATCH, CTL_SCRIPT, CTL_SIZE,
+from .control import (CTL_CTX_OP, CTL_HAS_NAMES, CTL_LEN, CTL_MODE0, CTL_NAMES, CTL_RP_LIST, CTL_SCRIPT, CTL_SIZE,
     MAX_CARD_IDS, N_PRICE, SCR_PRICE)
 
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
@@ -228,7 +228,7 @@ def game_control(ctl, tpl):
     before it writes them (modes, presets, the context, weights, the explain buffer), the
     card-name ids only if there are any and the script only as far as it goes. The rest
     (the AI's work space, unused name and script slots) is written before it is read: left as
-    it is, which saves copying most of ``CTL_SCRATCH``'s 21 kB per game; except the
+    it is, which saves copying most of the AI's work space (``CTL_SCRATCH``, 21 kB) per game; except the
     one-currency AI's prices (``SCR_PRICE``), set to 0: a player's are read (an opponent's card
     priced) before his first decision sets them, and were the last game's, or whatever the
     memory held (games then depended on the order they were played in, and a NaN there made
@@ -240,7 +240,7 @@ def game_control(ctl, tpl):
             ctl[i] = tpl[i]
     for i in range(CTL_SCRIPT, CTL_SCRIPT + 2 * tpl[CTL_LEN]):
         ctl[i] = tpl[i]
-    for i in range(CTL_CTX_OP, CTL_SCRATCH):
+    for i in range(CTL_CTX_OP, CTL_RP_LIST):   # (the replay search's list: written before it is read)
         ctl[i] = tpl[i]
     for i in range(CTL_SIZE, tpl.shape[0]):
         ctl[i] = tpl[i]

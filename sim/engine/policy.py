@@ -21,15 +21,18 @@ script entry. The ``ctl`` layout is in :mod:`sim.engine.control`.
 import numpy as np
 from numba import njit, types  # noqa: F401
 
-from .sigs import A1, A2, B, CTL, I, LOG, ST, TB, V, jit  # noqa: F401
+from .sigs import A1, A2, B, CTL, FA1, I, LOG, ST, TB, V, jit, stack_i64  # noqa: F401
 
 from .ai import ai_decide
-from .core import rand_below
+from .ai.decide import ai_scores
+from .ai.weights import scratch_f1, wv, W_SEARCH_CHOICES
+from .core import rand_below, rng_seed
 from .codes import (
     NO_WINNER, D_ACTION, D_BOOST_ATTACK, D_BOOST_CARD, D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_EFFECT, D_DISCARD_LIMIT,
     D_FOG_DEST, D_FOG_TOKEN, D_FORCE_CARD, D_GUESS, D_MAY, D_MOVE_DEST, D_MOVE_WHICH, D_OPPONENT, D_OPTION,
     D_PLACE, D_SETUP_SPACE, D_TAKE_CARD, D_TARGET, DOM_BOOL, DOM_CARD, DOM_FIGHTER, DOM_INT, DOM_SPACE,
-    END_ERROR, ERR_SCRIPT_DOMAIN, ERR_SCRIPT_EMPTY, ERR_SCRIPT_ILLEGAL, MODE_FIRST, MODE_GREEDY, MODE_RANDOM,
+    END_ERROR, ERR_PROBE, ERR_REPLAY, ERR_SCRIPT_DOMAIN, ERR_SCRIPT_EMPTY, ERR_SCRIPT_ILLEGAL, MODE_FIRST,
+    MODE_GREEDY, MODE_RANDOM, D_MOVE_STEP,
     MODE_EXPERT, MODE_EXPERT02, MODE_SCRIPT, MODE_STANDARD, MODE_STANDARD02, N_DECISIONS,
 )
 from .layout import G_DECISIONS, G_ERR, G_OVER, G_REASON, G_WINNER
@@ -39,6 +42,8 @@ from .control import (  # noqa: F401  (re-exported: callers import them from her
     CTL_ERR_PLAYER, CTL_ERR_PRESET, CTL_ERR_VALUE, CTL_EXPLAIN, CTL_FALLBACK, CTL_HAS_NAMES, CTL_LEN,
     CTL_MODE0, CTL_NAMES, CTL_PLAN_KEY, CTL_POS, CTL_POS_KEY, CTL_PRESET, CTL_REC, CTL_SCRIPT, CTL_SIZE, CTL_TD_P,
     CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MAX_CARD_IDS, MAX_SCRIPT, N_WEIGHTS,
+    CTL_RP_CAND, CTL_RP_HIT, CTL_RP_HIT_P, CTL_RP_LIST, CTL_RP_N, CTL_RP_NCAND, CTL_RP_ON, CTL_RP_POS,
+    CTL_RP_PROBE, CTL_RP_REC, CTL_RP_SEED, MAX_RP, MAX_RP_CAND, MAX_SCR_SCORES, SCR_SCORES,
 )
 
 # value domain of each decision kind, indexed by D_*
@@ -183,6 +188,14 @@ def decide(st, tb, ctl, kind, player, opts, n):
     st[G_DECISIONS] += 1
     if st[G_OVER] != 0:
         return 0
+    if ctl[CTL_RP_ON] != 0:
+        return replay_decide(st, tb, ctl, kind, player, opts, n)
+    return _decide(st, tb, ctl, kind, player, opts, n)
+
+
+@jit(I(ST, TB, CTL, I, I, A1, I))
+def _decide(st, tb, ctl, kind, player, opts, n):
+    """:func:`decide` after its checks: a preset, a forced decision, then the player's mode."""
     pre = ctl[CTL_PRESET + kind]
     if pre != 0:
         ctl[CTL_PRESET + kind] = 0
@@ -228,3 +241,98 @@ def _scripted(st, ctl, kind, player, opts, n):
     if fb == 2:
         return 0
     return rand_below(st, n)
+
+
+# decision kinds an expert searches inside an action (search_choices >= 1; ``+ _MOVE_KINDS`` at 2):
+# BOOSTs, discards and cards taken or forced, targets and places, "may"s, options, named values,
+# fog tokens' destinations. Not D_MOVE_WHICH / D_FOG_TOKEN (the standard AI does not score them)
+# nor the hand limit (end of turn, outside any action).
+_CHOICE_KINDS = ((1 << D_BOOST_MANEUVER) | (1 << D_BOOST_ATTACK) | (1 << D_BOOST_CARD) | (1 << D_DISCARD_EFFECT)
+                 | (1 << D_PLACE) | (1 << D_TARGET) | (1 << D_MAY) | (1 << D_OPTION) | (1 << D_TAKE_CARD)
+                 | (1 << D_GUESS) | (1 << D_FOG_DEST) | (1 << D_FORCE_CARD))
+_MOVE_KINDS = (1 << D_MOVE_DEST) | (1 << D_MOVE_STEP)
+
+
+@jit(B(CTL, I, I, I))
+def probes(ctl, kind, player, n):
+    """The replay search stops the action at this decision: ``player`` is searching
+    (``CTL_RP_PROBE``), the decision has 2 to ``MAX_SCR_SCORES`` options, no preset answers it,
+    the list has room, and its kind is one of the player's profile's ``search_choices``."""
+    if n < 2 or n > MAX_SCR_SCORES or ((ctl[CTL_RP_PROBE] >> player) & 1) == 0 or ctl[CTL_PRESET + kind] != 0:
+        return False
+    if ctl[CTL_RP_N] + 3 >= MAX_RP:   # (no room left in the list to play the action again)
+        return False
+    level = wv(ctl, player, W_SEARCH_CHOICES)
+    if level >= 0.5 and ((_CHOICE_KINDS >> kind) & 1) != 0:
+        return True
+    return level >= 1.5 and ((_MOVE_KINDS >> kind) & 1) != 0
+
+
+@jit(I(FA1, I, A1, I))
+def top_candidates(scores, n, out, c):
+    """Indices of the ``c`` best ``scores[:n]`` (best first, ties: lower index) in ``out``; returns how many."""
+    k = 0
+    for i in range(n):
+        j = k
+        while j > 0 and scores[out[j - 1]] < scores[i]:
+            j -= 1
+        if j >= c:
+            continue
+        last = k if k < c else c - 1
+        for r in range(last, j, -1):
+            out[r] = out[r - 1]
+        out[j] = i
+        if k < c:
+            k += 1
+    return k
+
+
+@jit(I(ST, TB, CTL, I, I, A1, I))
+def replay_decide(st, tb, ctl, kind, player, opts, n):
+    """:func:`decide` while an action is played for the expert's replay search
+    (``sim.engine.search.play_action``; ``ctl[CTL_RP_ON]`` set).
+
+    * Within the list (``CTL_RP_POS`` < ``CTL_RP_N``): the recorded option (an illegal one, in a
+      determinized copy whose hidden cards do not allow it, stops the game with ``ERR_REPLAY``).
+      In a rollout (``CTL_RP_REC`` 0) the list's last entry is the candidate searched: after it
+      the copy's generator is seeded from ``CTL_RP_SEED`` and decisions go back to ``decide``.
+    * A new decision that :func:`probes`: the standard AI's scores rank the options into
+      ``CTL_RP_CAND`` and the action stops (``G_OVER`` with ``ERR_PROBE``, unwound as a scripted
+      failure is); the search picks, and the action is played again from its start.
+    * Any other new decision: :func:`_decide`, recorded when ``CTL_RP_REC`` is set.
+    """
+    pos = ctl[CTL_RP_POS]
+    if pos < ctl[CTL_RP_N]:
+        ctl[CTL_RP_POS] = pos + 1
+        k = ctl[CTL_RP_LIST + 2 * pos]
+        v = ctl[CTL_RP_LIST + 2 * pos + 1]
+        if ctl[CTL_RP_REC] == 0 and pos + 1 == ctl[CTL_RP_N]:
+            ctl[CTL_RP_ON] = 0
+            rng_seed(st, ctl[CTL_RP_SEED])
+        if k == kind:
+            for i in range(n):
+                if opts[i] == v:
+                    return i
+        return _fail(st, ctl, ERR_REPLAY, kind, player, v, opts, n)
+    if ctl[CTL_RP_REC] != 0 and probes(ctl, kind, player, n):
+        scores = scratch_f1(ctl, SCR_SCORES, n)
+        ai_scores(st, tb, ctl, kind, player, opts, n, scores)
+        idx = stack_i64(MAX_RP_CAND)
+        nc = top_candidates(scores, n, idx, MAX_RP_CAND)
+        for j in range(nc):
+            ctl[CTL_RP_CAND + j] = opts[idx[j]]
+        ctl[CTL_RP_NCAND] = nc
+        ctl[CTL_RP_HIT] = kind + 1
+        ctl[CTL_RP_HIT_P] = player
+        st[G_ERR] = ERR_PROBE
+        st[G_OVER] = 1
+        return 0
+    i = _decide(st, tb, ctl, kind, player, opts, n)
+    if ctl[CTL_RP_REC] != 0:
+        m = ctl[CTL_RP_N]
+        if m < MAX_RP:
+            ctl[CTL_RP_LIST + 2 * m] = kind
+            ctl[CTL_RP_LIST + 2 * m + 1] = opts[i]
+        ctl[CTL_RP_N] = m + 1
+        ctl[CTL_RP_POS] = m + 1
+    return i

@@ -23,9 +23,15 @@ The defense card of an ``expert`` player (not ``expert-0.2``) is searched the sa
 (:func:`search_defense`): the standard AI's best few defense options (a card or none), each
 played out from the defense decision, the rest of the attacker's turn, then
 ``search_horizon`` turns; the determinization also deals the attacker's face-down cards
-again (:func:`deal_attack`). Every other decision of an expert player (BOOST, destinations,
-effect choices) is the standard AI's; the standard AI plans a maneuver's moves when it scores
-the actions, so the maneuver a search picks moves where the standard plan puts it.
+again (:func:`deal_attack`).
+
+With ``search_choices`` 1 (``expert``, ``expert-deep``) its decisions inside an action, its
+own or the opponent's, are searched too (:func:`search_replay`): a maneuver's BOOST, King
+Arthur's face-down BOOST, "you may BOOST", a discard or a card taken by an effect, an effect's
+target or place, a "may", a "choose" option, a named value, a card forced on the opponent, a
+fog token's destination; with 2 also each move's destination (``D_MOVE_DEST``,
+``D_MOVE_STEP``). Its moves otherwise follow the standard AI's maneuver plan, made when it
+scores the actions, and the hand limit (outside any action) is the standard AI's.
 
 **Where the search resumes.** The engine asks decisions from inside nested rule calls, so
 a copied state cannot resume at just any decision. It can where the rest of the rules read
@@ -42,311 +48,59 @@ everything from the state array:
   (:func:`play_action`). An attack made by a card's effect, inside another action, is not
   searched (the standard AI defends).
 
-Replaying from the start of the action with a preset script of the choices made so far
-would also reach any decision, but each sample would replay the action, and the replay's
-first choices (the attack card) are exactly what the defender may not know.
+* anywhere inside an action (:func:`play_action`, the replay search): the action is played
+  with every decision recorded; an expert's decision of a searched kind stops it
+  (``policy.replay_decide``: ``G_OVER`` with ``ERR_PROBE``, unwound as a scripted failure
+  is); the position goes back to the copy made before the action, and each candidate is
+  played in copies of that position: the action again from its start, the decisions made so
+  far forced, the candidate, then the standard AI. The real action is then played again
+  with the chosen option forced, until it ends with no stop. A copy replays the game's own
+  generator up to the decision (the random draws the decider saw happen again) and the
+  search's stream after it. The determinization is the decider's at the decision, not at
+  the action's start: the cards it has seen since (drawn, played, revealed, discarded) keep
+  their places (:func:`known_pins`), the rest are dealt again, and a deal in which a forced
+  decision is not legal is drawn again (the cards the opponent chose face down must fit).
+  Making every rule call resumable at any decision would avoid replaying the action's start,
+  but an action is short (a few decisions) against the turns a sample plays out.
 
 **No peeking.** The determinizations are drawn from the multiset of the unseen cards,
 sorted before it is shuffled (at a defense card the attacker's face-down attack card and
 BOOST are among them: cards are chosen face down and revealed together), so they do not
 depend on how the real cards lie; the search's random stream derives from the game seed,
 the turn, the action, the player and the decision kind (never from the game's own
-generator, whose state would tell the real deck order), and each copy plays on with a
-generator seeded from that stream. A game stays seed-exact, and the game's
+generator, whose state would tell the real deck order; a replayed action's copy uses it only
+up to the decision searched, to draw again what the decider saw drawn), and each copy plays
+on with a generator seeded from that stream. A game stays seed-exact, and the game's
 own generator is untouched, so paired games still share their shuffles.
 """
 import numpy as np
-from numba import types
 
-from .sigs import A1, B, CTL, F, f64_view, FA1, I, jit, LOG, ST, stack_i64, TB, V
-from .codes import (
-    CT_ATTACK, CT_VERSATILE, D_ACTION, D_DEFENSE, D_MAY, FS_DEFEATED, FS_UNUSED, MODE_EXPERT, MODE_EXPERT02,
-    MODE_STANDARD, MODE_STANDARD02, PILE_DECK, PILE_HAND, TURN_CAP_WINNER,
-)
+from .sigs import A1, B, CTL, f64_view, FA1, I, jit, LOG, ST, stack_i64, TB, V
+from .codes import D_ACTION, D_DEFENSE, D_MAY, MODE_EXPERT, MODE_EXPERT02, MODE_SCRIPT
 from .control import (
-    CTL_CTX_OP, CTL_MODE0, CTL_PRESET, CTL_SCRATCH, CTL_SIZE,
-    EXPLAIN_TOP, N_DECISIONS, N_PRICE, SCR_PRICE, SCR_SCORES,
+    CTL_CTX_OP, CTL_MODE0, CTL_PRESET, CTL_RP_CAND, CTL_RP_HIT, CTL_RP_HIT_P, CTL_RP_LIST, CTL_RP_N, CTL_RP_NCAND,
+    CTL_RP_ON, CTL_RP_POS, CTL_RP_PROBE, CTL_RP_REC, CTL_RP_SEED, CTL_SIZE, EXPLAIN_TOP, MAX_RP, MAX_RP_CAND,
+    N_DECISIONS, SCR_SCORES,
 )
-from .core import can_play, mix32, pile_base, rng_seed, team_of
 from .layout import (
-    ACTION_OPTS, C_LOCAL, C_TYPE, C_VALUE, CARD_OPTS, CB_ABOOST, CB_ATT_F, CB_ATT_P, CB_CARD0, CB_DEF_P,
-    F_HP, F_KIND, F_MAXHP, F_OWNER, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, G_ACTIVE,
-    G_DECISIONS, G_LOGN, G_NPLAYERS, G_OVER, G_SEED, G_TURN, G_WINNER, MAX_CARDS, MAX_HERO_CARDS, OFF_CB,
-    OFF_PLAYED, P_DECKN, P_HANDN, pslot, STATE_SIZE,
+    ACTION_OPTS, CARD_OPTS, CB_DEF_P, G_ACTIVE, G_DECISIONS, G_ERR, G_LOGN, G_NPLAYERS, G_OVER, OFF_CB, STATE_SIZE,
 )
-from .rules import (
-    action_due, begin_turn, defend, do_action, end_action, end_of_turn, finish_turn, legal_actions, start_action,
-    take_turn,
-)
-from .policy import decide
+from .rules import action_due, begin_turn, defend, do_action, end_action, end_of_turn, legal_actions, start_action, take_turn
+from .policy import decide, top_candidates
 from .ai.choices import score_actions
 from .ai.decide import ai_scores, explain_record
 from .ai.position import reset_plans
-from .ai.weights import (
-    scratch_f1, W_DMG_HERO, W_DMG_SK, W_EVAL_CARD, W_HERO_LOW, W_HP_LOW, W_HP_OWN, W_HP_SK, W_KILL_SK,
-    W_LOSE_SK, W_SEARCH_CANDIDATES, W_SEARCH_HORIZON, W_SEARCH_SAMPLES, W_WIN, wv,
+from .ai.weights import scratch_f1, W_SEARCH_CHOICES, wv
+from .sampling import (  # noqa: F401  (re-exported: the expert's tests and tools import them from here)
+    _FBUF, _TMP, best_attack_card, budget, copy_into, deal_attack, deal_unseen, determinize, determinize_pinned,
+    evaluate, health_worth, known_pins, MAX_CANDIDATES, MAX_SAMPLES, PIN_SIZE, play_out, rollout_control,
+    search_seed, srng_next, start_copy,
 )
 
-MAX_CANDIDATES = 16    # most candidate actions a profile may ask for (profiles check it)
-MAX_SAMPLES = 256      # most determinizations per decision
-_FBUF = 4 * MAX_CANDIDATES   # float work space of search_options: sums, squares, means, errors
-_DEAL_TRIES = 16             # deal_attack's deals of a hand holding a card the attacker may attack with
-_TMP = 2 * MAX_CARDS         # determinize's work space: one opponent's hand and deck
-
-
-@jit(I(A1))
-def srng_next(r):
-    """Next number (0..2**32-1) of the search's own xorshift32 stream ``r[0]``."""
-    x = r[0] & 0xFFFFFFFF
-    x ^= (x << 13) & 0xFFFFFFFF
-    x ^= x >> 17
-    x ^= (x << 5) & 0xFFFFFFFF
-    r[0] = x
-    return mix32(x)
-
-
-@jit(V(A1, I, I, A1))
-def deal_unseen(st, base, n, r):
-    """Shuffle the ``n`` cards at ``st[base:base + n]`` after sorting them: the result
-    depends on the cards and the stream ``r`` only, not on their order."""
-    for i in range(1, n):   # insertion sort (at most a deck)
-        x = st[base + i]
-        j = i - 1
-        while j >= 0 and st[base + j] > x:
-            st[base + j + 1] = st[base + j]
-            j -= 1
-        st[base + j + 1] = x
-    for i in range(n - 1, 0, -1):
-        j = srng_next(r) % (i + 1)
-        t = st[base + i]
-        st[base + i] = st[base + j]
-        st[base + j] = t
-
-
-@jit(V(A1, A1, I))
-def copy_into(dst, src, n):
-    """``dst[:n] = src[:n]`` (int64; a loop, which needs no reference counting)."""
-    for i in range(n):
-        dst[i] = src[i]
-
-
-@jit(V(ST, I, A1, A1))
-def determinize(st, p, r, tmp):
-    """Deal the cards player ``p`` has not seen again at random (stream ``r``): each
-    opponent's hand and deck together (the same sizes), and ``p``'s own deck. ``tmp``:
-    int64 scratch of 2 * MAX_CARDS."""
-    for q in range(st[G_NPLAYERS]):
-        nd = st[pslot(q, P_DECKN)]
-        db = pile_base(PILE_DECK, q)
-        if q == p:
-            deal_unseen(st, db, nd, r)
-            continue
-        nh = st[pslot(q, P_HANDN)]
-        hb = pile_base(PILE_HAND, q)
-        for i in range(nh):
-            tmp[i] = st[hb + i]
-        for i in range(nd):
-            tmp[nh + i] = st[db + i]
-        deal_unseen(tmp, 0, nh + nd, r)
-        for i in range(nh):
-            st[hb + i] = tmp[i]
-        for i in range(nd):
-            st[db + i] = tmp[nh + i]
-
-
-@jit(I(ST, TB, A1, I, I, I))
-def best_attack_card(st, tb, cards, n, a, first):
-    """Index in ``cards[first:n]`` of the card of highest printed value that fighter ``a``
-    may attack with (an attack or versatile card it may play; ties: the first); -1 if none."""
-    best = -1
-    for i in range(first, n):
-        c = cards[i]
-        ty = tb.cards[c, C_TYPE]
-        if ((ty == CT_ATTACK or ty == CT_VERSATILE) and can_play(st, tb, c, a)
-                and (best < 0 or tb.cards[c, C_VALUE] > tb.cards[cards[best], C_VALUE])):
-            best = i
-    return best
-
-
-@jit(V(ST, TB, A1, A1))
-def deal_attack(st, tb, r, tmp):
-    """Deal the face-down cards of the combat open in ``st`` (an attack at its defense card)
-    again, as the defender sees them (stream ``r``; ``tmp``: int64 scratch of 2 * MAX_CARDS).
-
-    The attack card (and King Arthur's face-down BOOST) go back among the attacker's hand and
-    deck; a hand one card larger (two with the BOOST) is dealt from them at random, again
-    until it holds a card the attacking fighter may attack with (at most ``_DEAL_TRIES``
-    deals; then the best such card of the rest is swapped in); the attack card is its best such
-    card by printed value (the attacker's likely card, as the standard AI's defense score
-    assumes), the BOOST a random other card of it, the rest the hand and the deck (the same
-    sizes). The attack card's per-card play count (``OFF_PLAYED``) moves with it. The rules
-    of play: both combat cards are chosen face down and revealed together (Battle of Legends
-    Vol. 1, "Combat and damage")."""
-    o = OFF_CB
-    p = st[o + CB_ATT_P]
-    a = st[o + CB_ATT_F]
-    boosted = st[o + CB_ABOOST] >= 0
-    nh = st[pslot(p, P_HANDN)]
-    nd = st[pslot(p, P_DECKN)]
-    hb = pile_base(PILE_HAND, p)
-    db = pile_base(PILE_DECK, p)
-    played = OFF_PLAYED + p * MAX_HERO_CARDS
-    st[played + tb.cards[st[o + CB_CARD0], C_LOCAL]] -= 1
-    n = 0
-    for i in range(nh):
-        tmp[n] = st[hb + i]
-        n += 1
-    for i in range(nd):
-        tmp[n] = st[db + i]
-        n += 1
-    tmp[n] = st[o + CB_CARD0]
-    n += 1
-    if boosted:
-        tmp[n] = st[o + CB_ABOOST]
-        n += 1
-    dealt = nh + (2 if boosted else 1)
-    best = -1
-    for _t in range(_DEAL_TRIES):
-        deal_unseen(tmp, 0, n, r)
-        best = best_attack_card(st, tb, tmp, dealt, a, 0)
-        if best >= 0:
-            break
-    if best < 0:   # (unlikely hands: the best card of the rest of the pool it may attack with, into the hand)
-        i = best_attack_card(st, tb, tmp, n, a, dealt)
-        best = dealt - 1
-        if i >= 0:   # (always: the real attack card is among them)
-            x = tmp[i]
-            tmp[i] = tmp[best]
-            tmp[best] = x
-    card = tmp[best]
-    tmp[best] = tmp[dealt - 1]   # the rest of the dealt hand keeps its random order
-    st[o + CB_CARD0] = card
-    st[played + tb.cards[card, C_LOCAL]] += 1
-    if boosted:
-        st[o + CB_ABOOST] = tmp[dealt - 2]
-    for i in range(nh):
-        st[hb + i] = tmp[i]
-    for i in range(nd):
-        st[db + i] = tmp[dealt + i]
-
-
-@jit(F(F, F, F, F))
-def health_worth(h, m, a, b):
-    """Worth of ``h`` health of ``m``: the sum over each health point ``x`` of ``a + b (1 - x / m)``,
-    the per-damage worth the standard AI gives damage (more as the health falls)."""
-    if h <= 0.0 or m <= 0.0:
-        return 0.0
-    return h * a + b * (h - h * (h + 1.0) / (2.0 * m))
-
-
-@jit(F(ST, CTL, I))
-def evaluate(st, ctl, p):
-    """Static worth of the position to player ``p`` (points, the standard AI's weights of
-    ``p``): ``win`` for a won game, ``-win`` for a lost one, 0 for a draw; else the health of
-    ``p``'s fighters not defeated (on the board or off it, as after Vanish) (``hp_own``, ``hp_own_low``; sidekicks ``hp_sidekick`` + ``lose_sidekick``)
-    minus the opposing fighters' (``dmg_hero``, ``hero_low``; ``dmg_sidekick`` + ``kill_sidekick``),
-    plus ``eval_card`` per card in ``p``'s hand more than the opponents'."""
-    tm = team_of(st, p)
-    if st[G_OVER] != 0:
-        w = st[G_WINNER]
-        if w == TURN_CAP_WINNER or w < 0:
-            return 0.0
-        return wv(ctl, p, W_WIN) if w == tm else -wv(ctl, p, W_WIN)
-    v = 0.0
-    for f in range(st[G_NPLAYERS] * FIGHTERS_PER_PLAYER):
-        status = st[fslot(f, F_STATUS)]
-        if st[fslot(f, F_MAXHP)] <= 0 or status == FS_UNUSED:
-            continue
-        alive = status != FS_DEFEATED   # (off the board, e.g. after Vanish, is not defeated)
-        hp = float(st[fslot(f, F_HP)]) if alive else 0.0
-        mx = float(st[fslot(f, F_MAXHP)])
-        own = team_of(st, st[fslot(f, F_OWNER)]) == tm
-        if st[fslot(f, F_KIND)] == 0:
-            if own:
-                v += health_worth(hp, mx, wv(ctl, p, W_HP_OWN), wv(ctl, p, W_HP_LOW))
-            else:
-                v -= health_worth(hp, mx, wv(ctl, p, W_DMG_HERO), wv(ctl, p, W_HERO_LOW))
-        elif own:
-            v += hp * wv(ctl, p, W_HP_SK) + (wv(ctl, p, W_LOSE_SK) if alive else 0.0)
-        else:
-            v -= hp * wv(ctl, p, W_DMG_SK) + (wv(ctl, p, W_KILL_SK) if alive else 0.0)
-    for q in range(st[G_NPLAYERS]):
-        k = wv(ctl, p, W_EVAL_CARD) * st[pslot(q, P_HANDN)]
-        v += k if team_of(st, q) == tm else -k
-    return v
-
-
-@jit(I(FA1, I, A1, I))
-def top_candidates(scores, n, out, c):
-    """Indices of the ``c`` best ``scores[:n]`` (best first, ties: lower index) in ``out``; returns how many."""
-    k = 0
-    for i in range(n):
-        j = k
-        while j > 0 and scores[out[j - 1]] < scores[i]:
-            j -= 1
-        if j >= c:
-            continue
-        last = k if k < c else c - 1
-        for r in range(last, j, -1):
-            out[r] = out[r - 1]
-        out[j] = i
-        if k < c:
-            k += 1
-    return k
-
-
-@jit(V(ST, ST, I, CTL))
-def start_copy(w2, wst, seed, wctl):
-    """``w2``: the determinization ``wst`` about to play on, with its own generator seeded
-    from ``seed`` (the same for every candidate of a determinization), no log, and the
-    rollout policy's plans forgotten."""
-    copy_into(w2, wst, STATE_SIZE)
-    rng_seed(w2, seed)
-    w2[G_LOGN] = 0
-    reset_plans(wctl)
-
-
-@jit(types.UniTuple(I, 3)(CTL, I))
-def budget(ctl, p):
-    """(samples, candidates, horizon) of expert player ``p``'s profile, rounded and kept
-    within 1..MAX_SAMPLES, 1..MAX_CANDIDATES and >= 0."""
-    return (max(1, min(MAX_SAMPLES, int(wv(ctl, p, W_SEARCH_SAMPLES) + 0.5))),
-            max(1, min(MAX_CANDIDATES, int(wv(ctl, p, W_SEARCH_CANDIDATES) + 0.5))),
-            max(0, int(wv(ctl, p, W_SEARCH_HORIZON) + 0.5)))
-
-
-@jit(F(ST, TB, CTL, LOG, I, I, I, CTL))
-def play_out(w2, tb, wctl, nolog, mover, p, horizon, ctl):
-    """Play the copy ``w2`` on from between two of ``mover``'s actions (the rest of the turn,
-    then ``horizon`` turns) with ``wctl``'s policies; its :func:`evaluate` for ``p`` (``ctl``'s weights)."""
-    finish_turn(w2, tb, wctl, nolog, mover)
-    for _h in range(horizon):
-        if w2[G_OVER] != 0:
-            break
-        take_turn(w2, tb, wctl, nolog)
-    return evaluate(w2, ctl, p)
-
-
-@jit(V(CTL, A1, I, I))
-def rollout_control(wctl, ctl, nplayers, p):
-    """``wctl``: ``ctl``'s first part (weights, rules of play) with every player on the standard
-    AI and no presets: the policy of the copies the search plays on. The standard AI of the
-    searching player ``p``'s release: ``MODE_STANDARD02`` for the frozen ``expert-0.2``."""
-    copy_into(wctl, ctl, CTL_SCRATCH)   # (the AI's work space after it is written before it is read)
-    for i in range(SCR_PRICE, SCR_PRICE + N_PRICE):   # except the prices: the game's, as last set
-        wctl[i] = ctl[i]
-    roll = MODE_STANDARD02 if ctl[CTL_MODE0 + p] == MODE_EXPERT02 else MODE_STANDARD
-    for q in range(nplayers):
-        wctl[CTL_MODE0 + q] = roll
-    for k in range(N_DECISIONS):
-        wctl[CTL_PRESET + k] = 0
-
-
-@jit(I(ST, I))
-def search_seed(st, p):
-    """Start of the search's random stream for player ``p`` now: from the game seed, the
-    turn and the action (public), never from the game's own generator."""
-    return mix32(st[G_SEED] ^ mix32((st[G_TURN] * 64 + st[G_ACTION_NO]) * 4 + p)) | 1
+_FBUF_R = 7 * MAX_CANDIDATES  # search_replay's: search_options', each candidate's value in one sample, and the
+                              # sums and squares of its difference from the standard AI's best
+_MARGIN_Z = 2.0               # search_replay leaves the standard AI's best only for a candidate better by this
+                              # many standard errors of the paired difference
 
 
 @jit(I(ST, TB, CTL, I, A1, A1, A1, LOG))
@@ -503,12 +257,157 @@ def searches_defense(st, ctl, q):
     return st[G_NPLAYERS] == 2 and ctl[CTL_MODE0 + q] == MODE_EXPERT
 
 
+@jit(I(ST, ST, TB, CTL, I, I, A1, A1, A1, LOG, A1))
+def search_replay(st, s0, tb, ctl, mover, action, wst, w2, wctl, nolog, pin):
+    """The option an expert player takes at a decision asked inside an action, by the replay
+    search: value (not index) among the candidates the probe left in ``ctl``
+    (``CTL_RP_CAND``, the standard AI's best first; ``policy.replay_decide``).
+
+    ``st``: the action of player ``mover`` (packed ``action``) stopped at the decision;
+    ``s0``: the position before the action; ``ctl[CTL_RP_LIST]``: the action's decisions
+    before this one. In each of ``search_samples`` determinizations of ``s0`` as the deciding
+    player sees the decision (:func:`determinize_pinned`: the cards it has seen since ``s0``
+    keep their places), each of the best ``search_candidates`` is played: the action again
+    from its start, its decisions so far forced, then the candidate, then the standard AI on
+    both sides (the game's own generator up to the candidate, which replays the random draws
+    seen, then the search's), the rest of the turn and ``search_horizon`` turns, scored by
+    :func:`evaluate`. Halfway through the samples (4 or more), a candidate that has not done
+    better than the standard AI's best over the same samples is dropped, and if none is left
+    the search stops there (most choices: the standard AI's best is kept at half the cost).
+    The best mean then wins if it beats the standard AI's best by more than ``_MARGIN_Z``
+    standard errors of their paired difference (the same determinizations and random
+    numbers), else the standard AI's best stays. A determinization
+    in which a decision made so far is not legal (hidden cards that do not fit what was seen)
+    is drawn again, at most ``2 x search_samples`` draws; none fitting: the standard AI's best.
+    Arrays as :func:`search_options`'s; ``pin``: int64 (``PIN_SIZE``,) work space."""
+    kind = ctl[CTL_RP_HIT] - 1
+    q = ctl[CTL_RP_HIT_P]
+    samples, c, horizon = budget(ctl, q)
+    nc = min(c, ctl[CTL_RP_NCAND])
+    if nc <= 1:
+        return ctl[CTL_RP_CAND]
+    m = ctl[CTL_RP_N]
+    known_pins(s0, st, q, pin)
+    rollout_control(wctl, ctl, st[G_NPLAYERS], q)
+    r = stack_i64(1)
+    r[0] = search_seed(s0, q) ^ ((kind << 1) | (m << 6))   # (stays odd)
+    tmp = stack_i64(_TMP)
+    fbuf = stack_i64(_FBUF_R)
+    tot = f64_view(fbuf, 0, MAX_CANDIDATES)
+    sq = f64_view(fbuf, MAX_CANDIDATES, MAX_CANDIDATES)
+    mean = f64_view(fbuf, 2 * MAX_CANDIDATES, MAX_CANDIDATES)
+    se = f64_view(fbuf, 3 * MAX_CANDIDATES, MAX_CANDIDATES)
+    vals = f64_view(fbuf, 4 * MAX_CANDIDATES, MAX_CANDIDATES)
+    dsum = f64_view(fbuf, 5 * MAX_CANDIDATES, MAX_CANDIDATES)
+    dsq = f64_view(fbuf, 6 * MAX_CANDIDATES, MAX_CANDIDATES)
+    for j in range(nc):
+        tot[j] = 0.0
+        sq[j] = 0.0
+        dsum[j] = 0.0
+        dsq[j] = 0.0
+    alive = stack_i64(MAX_CANDIDATES)
+    for j in range(nc):
+        alive[j] = 1
+    half = (samples + 1) // 2
+    valid = 0
+    tries = 0
+    while valid < samples and tries < 2 * samples:
+        if valid == half and samples >= 4:   # halfway: only what beats the standard AI's best so far goes on
+            left = 0
+            for j in range(1, nc):
+                if alive[j] != 0 and dsum[j] <= 0.0:
+                    alive[j] = 0
+                left += alive[j]
+            if left == 0:
+                break
+        tries += 1
+        copy_into(wst, s0, STATE_SIZE)
+        determinize_pinned(wst, q, r, tmp, pin)
+        seed = srng_next(r)
+        ok = True
+        for j in range(nc):
+            if alive[j] == 0:
+                continue
+            copy_into(w2, wst, STATE_SIZE)
+            w2[G_LOGN] = 0
+            reset_plans(wctl)
+            for i in range(2 * m):
+                wctl[CTL_RP_LIST + i] = ctl[CTL_RP_LIST + i]
+            wctl[CTL_RP_LIST + 2 * m] = kind
+            wctl[CTL_RP_LIST + 2 * m + 1] = ctl[CTL_RP_CAND + j]
+            wctl[CTL_RP_N] = m + 1
+            wctl[CTL_RP_POS] = 0
+            wctl[CTL_RP_SEED] = seed
+            wctl[CTL_RP_ON] = 1
+            do_action(w2, tb, wctl, nolog, mover, action)
+            wctl[CTL_RP_ON] = 0
+            if w2[G_ERR] != 0 or wctl[CTL_RP_POS] < m + 1:   # (the copy did not reach the decision)
+                ok = False
+                break
+            vals[j] = play_out(w2, tb, wctl, nolog, mover, q, horizon, ctl)
+        if not ok:
+            continue
+        valid += 1
+        for j in range(nc):
+            if alive[j] == 0:
+                continue
+            tot[j] += vals[j]
+            sq[j] += vals[j] * vals[j]
+            dv = vals[j] - vals[0]
+            dsum[j] += dv
+            dsq[j] += dv * dv
+    wctl[CTL_RP_N] = 0
+    if valid == 0:
+        return ctl[CTL_RP_CAND]
+    best = 0
+    for j in range(nc):   # (a candidate left halfway: its mean over the first half)
+        k = valid if alive[j] != 0 else half
+        mean[j] = tot[j] / k
+        var = sq[j] / k - mean[j] * mean[j]
+        se[j] = np.sqrt(max(var, 0.0) / k) if k > 1 else 0.0
+        if alive[j] != 0 and mean[j] > mean[best]:
+            best = j
+    if best != 0:   # (a choice inside an action often differs little: noise alone must not move it)
+        dm = dsum[best] / valid
+        dvar = dsq[best] / valid - dm * dm
+        if valid < 2 or dm <= _MARGIN_Z * np.sqrt(max(dvar, 0.0) / valid):
+            best = 0
+    vals_i = stack_i64(MAX_RP_CAND)
+    cand = stack_i64(MAX_RP_CAND)
+    for j in range(nc):
+        vals_i[j] = ctl[CTL_RP_CAND + j]
+        cand[j] = j
+    explain_search(ctl, st[G_LOGN], kind, q, ctl[CTL_RP_NCAND], vals_i, cand, nc, mean, se, valid)
+    return ctl[CTL_RP_CAND + best]
+
+
+@jit(I(ST, CTL))
+def replay_mask(st, ctl):
+    """Players (a bit each) whose decisions inside an action the replay search takes in this
+    duel (:func:`play_action`): ``expert`` players (not ``expert-0.2``) whose profile's
+    ``search_choices`` is 1 or more; 0 (no replay) in a team game, with a scripted player, or
+    with a scenario's preset."""
+    if st[G_NPLAYERS] != 2:
+        return 0
+    for k in range(N_DECISIONS):
+        if ctl[CTL_PRESET + k] != 0:
+            return 0
+    mask = 0
+    for q in range(2):
+        m = ctl[CTL_MODE0 + q]
+        if m == MODE_SCRIPT:
+            return 0
+        if m == MODE_EXPERT and wv(ctl, q, W_SEARCH_CHOICES) >= 0.5:
+            mask |= 1 << q
+    return mask
+
+
 @jit(V(ST, TB, CTL, LOG, I, I, A1, A1, A1, LOG))
-def play_action(st, tb, ctl, log, p, action, wst, w2, wctl, nolog):
+def act(st, tb, ctl, log, p, action, wst, w2, wctl, nolog):
     """:func:`sim.engine.rules.do_action` for player ``p``, an attack's defense card picked by
     :func:`search_defense` when the defender searches it (:func:`searches_defense`), has two
-    or more options and no scenario preset fixes it; else by ``decide``. Arrays as
-    :func:`search_options`'s."""
+    or more options and no scenario preset fixes it (while the replay search replays the
+    action, the card it picked before); else by ``decide``. Arrays as :func:`search_options`'s."""
     dopts = stack_i64(CARD_OPTS)
     n = start_action(st, tb, ctl, log, p, action, dopts)
     if n == 0:
@@ -516,10 +415,65 @@ def play_action(st, tb, ctl, log, p, action, wst, w2, wctl, nolog):
     q = st[OFF_CB + CB_DEF_P]
     if n >= 2 and searches_defense(st, ctl, q) and ctl[CTL_PRESET + D_DEFENSE] == 0 and st[G_OVER] == 0:
         st[G_DECISIONS] += 1   # (counted as decide counts the others)
-        d = dopts[search_defense(st, tb, ctl, q, dopts, n, wst, w2, wctl, nolog)]
+        pos = ctl[CTL_RP_POS]
+        if ctl[CTL_RP_ON] != 0 and pos < ctl[CTL_RP_N]:
+            ctl[CTL_RP_POS] = pos + 1
+            d = ctl[CTL_RP_LIST + 2 * pos + 1]
+        else:
+            d = dopts[search_defense(st, tb, ctl, q, dopts, n, wst, w2, wctl, nolog)]
+            if ctl[CTL_RP_ON] != 0 and pos < MAX_RP:   # (recorded: the action may be played again)
+                ctl[CTL_RP_LIST + 2 * pos] = D_DEFENSE
+                ctl[CTL_RP_LIST + 2 * pos + 1] = d
+                ctl[CTL_RP_N] = pos + 1
+                ctl[CTL_RP_POS] = pos + 1
     else:
         d = defend(st, tb, ctl, dopts, n)
     end_action(st, tb, ctl, log, d)
+
+
+@jit(V(ST, TB, CTL, LOG, I, I, A1, A1, A1, LOG, A1, A1))
+def play_action(st, tb, ctl, log, p, action, wst, w2, wctl, nolog, s0, pin):
+    """:func:`act`, with the replay search (:func:`replay_mask`) when a player of the duel
+    searches its decisions inside actions: the action is played with its decisions recorded
+    (``ctl[CTL_RP_LIST]``); when a searched decision stops it (``policy.replay_decide``),
+    :func:`search_replay` picks the option, the position goes back to before the action
+    (``s0``, its generator and log count included) and the action is played again, the
+    decisions so far and the one searched forced; until it ends without a stop.
+
+    Why replay: the rules ask these decisions from inside nested calls (a BOOST inside a
+    maneuver, an option inside an effect inside a combat), where a copied state cannot be
+    resumed; an action replayed from its start with its decisions and the game's generator
+    reaches the same point (the module docstring). Arrays as :func:`search_options`'s; ``s0``:
+    int64 (STATE_SIZE,), ``pin``: int64 (``PIN_SIZE``,) work space."""
+    mask = replay_mask(st, ctl)
+    if mask == 0:
+        act(st, tb, ctl, log, p, action, wst, w2, wctl, nolog)
+        return
+    copy_into(s0, st, STATE_SIZE)
+    ctl[CTL_RP_N] = 0
+    ctl[CTL_RP_REC] = 1
+    ctl[CTL_RP_PROBE] = mask
+    for _t in range(MAX_RP):
+        ctl[CTL_RP_POS] = 0
+        ctl[CTL_RP_HIT] = 0
+        ctl[CTL_RP_ON] = 1
+        act(st, tb, ctl, log, p, action, wst, w2, wctl, nolog)
+        ctl[CTL_RP_ON] = 0
+        if ctl[CTL_RP_HIT] == 0:
+            break
+        m = ctl[CTL_RP_N]
+        v = search_replay(st, s0, tb, ctl, p, action, wst, w2, wctl, nolog, pin)
+        copy_into(st, s0, STATE_SIZE)
+        ctl[CTL_RP_LIST + 2 * m] = ctl[CTL_RP_HIT] - 1
+        ctl[CTL_RP_LIST + 2 * m + 1] = v
+        ctl[CTL_RP_N] = m + 1
+        if m + 3 >= MAX_RP:   # (no room to record another stop: the rest of the action unsearched)
+            ctl[CTL_RP_PROBE] = 0
+    ctl[CTL_RP_PROBE] = 0
+    ctl[CTL_RP_REC] = 0
+    ctl[CTL_RP_N] = 0
+    ctl[CTL_RP_POS] = 0
+    ctl[CTL_RP_HIT] = 0
 
 
 @jit(B(ST, CTL))
@@ -541,6 +495,8 @@ def expert_turn(st, tb, ctl, log):
     w2 = np.empty(STATE_SIZE, np.int64)
     wctl = np.empty(CTL_SIZE, np.int64)
     nolog = np.zeros((0, 6), np.int64)
+    s0 = np.empty(STATE_SIZE, np.int64)
+    pin = np.empty(PIN_SIZE, np.int64)
     searching = expert_to_move(st, ctl)
     may = -1
     if searching and ctl[CTL_PRESET + D_MAY] == 0 and st[G_OVER] == 0:
@@ -559,7 +515,7 @@ def expert_turn(st, tb, ctl, log):
             i = search_action(st, tb, ctl, p, opts, n, wst, w2, wctl, nolog)
         else:
             i = decide(st, tb, ctl, D_ACTION, p, opts, n)
-        play_action(st, tb, ctl, log, p, opts[i], wst, w2, wctl, nolog)
+        play_action(st, tb, ctl, log, p, opts[i], wst, w2, wctl, nolog, s0, pin)
     if st[G_OVER] == 0:
         end_of_turn(st, tb, ctl, log, p)
 

@@ -41,7 +41,7 @@ WEIGHT_NAMES = (
     "unknown_attack",
     "team_kill", "focus", "guard", "eliminate",
     "search_samples", "search_candidates", "search_horizon", "eval_card",
-    "guess_base", "keep_full", "keep_attack",
+    "guess_base", "keep_full", "keep_attack", "search_choices",
 )
 """Names of the AI weights, in their order in the weight vector (see sim/content/profiles.py)."""
 (W_DMG_HERO, W_HERO_LOW, W_DMG_SK, W_KILL_SK, W_WIN,
@@ -55,7 +55,7 @@ WEIGHT_NAMES = (
  W_UNKNOWN_ATTACK,
  W_TEAM_KILL, W_FOCUS, W_GUARD, W_ELIMINATE,
  W_SEARCH_SAMPLES, W_SEARCH_CANDIDATES, W_SEARCH_HORIZON, W_EVAL_CARD,
- W_GUESS_BASE, W_KEEP_FULL, W_KEEP_ATTACK) = range(len(WEIGHT_NAMES))
+ W_GUESS_BASE, W_KEEP_FULL, W_KEEP_ATTACK, W_SEARCH_CHOICES) = range(len(WEIGHT_NAMES))
 #: The one-currency standard's weights (release 0.2's AI does not read them) and their values when
 #: a profile leaves them out (see sim/content/profiles.py for their meanings).
 NEW_DEFAULTS = {"guess_base": 0.5, "keep_full": 0.3, "keep_attack": 0.6}
@@ -65,8 +65,11 @@ NEW_DEFAULTS = {"guess_base": 0.5, "keep_full": 0.3, "keep_attack": 0.6}
 OLD_ONLY = ("fx_damage", "fx_draw")
 #: The expert AI's weights (sim.engine.search) and their values when a profile leaves them out:
 #: determinizations per decision, candidate actions, turns looked ahead after the current one,
-#: worth of a card in hand at the horizon. Other modes do not read them.
-SEARCH_DEFAULTS = {"search_samples": 8.0, "search_candidates": 4.0, "search_horizon": 1.0, "eval_card": 2.5}
+#: worth of a card in hand at the horizon, which decisions inside an action are searched too (0:
+#: none, release 0.2's expert; 1: BOOSTs, effect choices, named values, targets, places; 2: and
+#: the destinations of moves). Other modes do not read them.
+SEARCH_DEFAULTS = {"search_samples": 8.0, "search_candidates": 4.0, "search_horizon": 1.0, "eval_card": 2.5,
+                   "search_choices": 0.0}
 assert len(WEIGHT_NAMES) <= N_WEIGHTS
 
 NEG = -1.0e18

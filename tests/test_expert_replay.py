@@ -1,0 +1,137 @@
+"""The expert's replay search (sim.engine.search.play_action, policy.replay_decide): the
+decisions asked inside an action (a maneuver's BOOST, an effect's choice, a named value)
+searched by playing the action again from its start.
+
+Checked here: with one candidate the machinery changes no game (the action stopped, put
+back and played again gives the very game the standard AI plays); the searched choices read
+no hidden card (the permutation test over the new decision kinds); the searches happen, in
+the kinds they should, and ``duel --explain`` shows them.
+"""
+import numpy as np
+import pytest
+
+from sim.content.profiles import load_profile
+from sim.engine import layout as L
+from sim.engine.codes import A_MANEUVER, D_ACTION, D_BOOST_MANEUVER, D_DEFENSE
+from sim.engine.control import CTL_EXPLAIN, CTL_SIZE, EXPLAIN_REC
+from sim.engine.core import PILE_DECK, PILE_HAND, pile_base
+from sim.engine.rules import action_due, legal_actions, unpack_action
+from sim.engine.search import PIN_SIZE, play_action
+from sim.play.match import Match, _control
+from helpers.positions import midgame_states
+
+PAIRS = [(["medusa", "sinbad"], "marmoreal"), (["sherlock_holmes", "dracula"], "soho"),
+         (["king_arthur", "alice"], "sarpedon"), (["invisible_man", "jekyll_hyde"], "soho")]
+
+
+def _profile(tmp_path, name, **weights):
+    f = tmp_path / f"{name}.toml"
+    body = "\n".join(f"{k} = {v}" for k, v in weights.items())
+    f.write_text(f'name = "{name}"\nmode = "expert"\nbase = "expert"\n[weights]\n{body}\n')
+    return load_profile(f)
+
+
+@pytest.mark.parametrize("heroes,bf", PAIRS)
+def test_one_candidate_replays_the_same_game(tmp_path, heroes, bf):
+    """With one candidate a search takes the standard AI's best option without playing
+    anything out: the games of an expert that stops each action at its decisions, goes
+    back to before the action and plays it again with them forced (search_choices 2) are
+    then the games of one that does not (search_choices 0), event for event. The
+    replay gives back the position, the generator and the log exactly."""
+    on = _profile(tmp_path, "on", search_candidates=1, search_choices=2)
+    off = _profile(tmp_path, "off", search_candidates=1, search_choices=0)
+    m = Match(heroes, bf)
+    for seed in range(4):
+        a = m.play(seed=seed, modes=(on, on))
+        b = m.play(seed=seed, modes=(off, off))
+        np.testing.assert_array_equal(a.log, b.log)
+        np.testing.assert_array_equal(a.result, b.result)
+
+
+def _records(ctl):
+    """The explain records of ``ctl`` as (kind, player, options, samples, (value, mean, se) ...)."""
+    n = int(ctl[CTL_EXPLAIN])
+    out = []
+    for i in range(n):
+        r = ctl[CTL_EXPLAIN + 1 + i * EXPLAIN_REC:CTL_EXPLAIN + 1 + (i + 1) * EXPLAIN_REC]
+        out.append(tuple(int(x) for x in r[1:]))
+    return out
+
+
+def _maneuver(m, st, explain=64):
+    """(state after the active player's maneuver played by :func:`play_action` with both
+    players on ``expert``, the explain records of its decisions); None if no maneuver."""
+    st = st.copy()
+    p = int(st[L.G_ACTIVE])
+    action_due(st, p)
+    opts = np.zeros(L.ACTION_OPTS, np.int64)
+    n = legal_actions(st, m.tables, p, opts)
+    man = [int(a) for a in opts[:n] if unpack_action(int(a))[0] == A_MANEUVER]
+    if not man:
+        return None
+    ctl = _control(("expert", "expert"), explain=explain)
+    work = (np.zeros(L.STATE_SIZE, np.int64), np.zeros(L.STATE_SIZE, np.int64), np.zeros(CTL_SIZE, np.int64),
+            np.zeros((0, 6), np.int64), np.zeros(L.STATE_SIZE, np.int64), np.zeros(PIN_SIZE, np.int64))
+    log = np.zeros((2000, L.EV_FIELDS), np.int64)
+    play_action(st, m.tables, ctl, log, p, man[0], *work)
+    return st, _records(ctl)
+
+
+def _permute_unseen(st, rng):
+    """Everything the active player cannot see at its maneuver's BOOST dealt again: the
+    opponent's hand and deck together (the same sizes), and its own deck but the top card,
+    which the maneuver draws before the BOOST."""
+    st = st.copy()
+    p = int(st[L.G_ACTIVE])
+    q = 1 - p
+    hb, db = pile_base(PILE_HAND, q), pile_base(PILE_DECK, q)
+    nh, nd = int(st[L.pslot(q, L.P_HANDN)]), int(st[L.pslot(q, L.P_DECKN)])
+    cards = np.concatenate([st[hb:hb + nh], st[db:db + nd]])
+    rng.shuffle(cards)
+    st[hb:hb + nh], st[db:db + nd] = cards[:nh], cards[nh:]
+    ob = pile_base(PILE_DECK, p)
+    on = int(st[L.pslot(p, L.P_DECKN)])
+    if on > 2:
+        st[ob:ob + on - 1] = rng.permutation(st[ob:ob + on - 1])
+    return st
+
+
+@pytest.mark.parametrize("heroes,bf", PAIRS[:3])
+def test_searched_boost_ignores_every_hidden_card(heroes, bf):
+    """A maneuver's BOOST searched by replay: dealing again what the maneuvering player
+    cannot see (the opponent's hand and deck; its own deck under the card it draws) changes
+    no searched choice and no candidate's mean or standard error."""
+    m, states = midgame_states(heroes, bf, 8, seed=3, first_seed=700, turns=(1, 9))
+    rng = np.random.default_rng(5)
+    searched = 0
+    for st in states:
+        got = _maneuver(m, st)
+        if got is None:
+            continue
+        _, rec = got
+        boosts = [r for r in rec if r[0] == D_BOOST_MANEUVER and r[4] > 0]
+        searched += len(boosts)
+        for _ in range(2):
+            st2 = _permute_unseen(st, rng)
+            _, rec2 = _maneuver(m, st2)
+            assert [r for r in rec2 if r[4] > 0] == [r for r in rec if r[4] > 0]
+    assert searched >= 3
+
+
+def test_expert_searches_inside_actions_and_explains_it():
+    """In seeded expert games the replay search runs (records of searched decisions other
+    than actions and defense cards, each with the profile's 8 samples or fewer when some
+    determinization did not fit), and expert-0.2 never does."""
+    m = Match(["medusa", "sinbad"], "marmoreal")
+    kinds = set()
+    for seed in range(3):
+        g = m.play(seed=seed, modes=("expert", "expert"), explain=400)
+        ctl = np.concatenate([np.zeros(CTL_EXPLAIN, np.int64), g.explain])
+        for r in _records(ctl):
+            if r[4] > 0 and r[0] not in (D_ACTION, D_DEFENSE):
+                kinds.add(r[0])
+                assert 1 <= r[4] <= 8
+        old = m.play(seed=seed, modes=("expert-0.2", "expert-0.2"), explain=400)
+        ctl = np.concatenate([np.zeros(CTL_EXPLAIN, np.int64), old.explain])
+        assert all(r[0] in (D_ACTION,) or r[4] == 0 for r in _records(ctl))
+    assert D_BOOST_MANEUVER in kinds
