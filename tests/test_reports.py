@@ -371,3 +371,48 @@ def test_report_of_an_unfinished_run_holding_only_mirrors(tmp_path):
     assert "holds no stored game between two different heroes yet (only mirrors)" in page
     assert not (run / "report" / "replays").exists()
     assert (run / "report" / "plots" / "battlefield_hero.png").read_bytes().startswith(PNG)
+
+
+def test_example_games_and_the_duel_index_equal_a_straight_computation(tmp_path, monkeypatch):
+    """The report's example games (``sim.runs.replay.example_games``: for each seating and
+    winner of two different heroes, the game nearest its kind's median length, the first such
+    in the run's order) and the compact index behind them (``duel_index``) are computed in
+    slices and from histograms, to keep a big run's report small; they equal the same picks
+    made with pandas on the whole per-game frame (read_games), on a run stored in several
+    files (tasks of 10 games compacted into files of at most 50) with a hero of two loadouts."""
+    import pyarrow.parquet as pq
+
+    import sim.runs.drive as drive
+    from sim.runs import store
+    from sim.runs.replay import duel_index, example_games
+    monkeypatch.setattr(drive, "compact", lambda d: store.compact(d, rows_per_file=50))
+    hero = write_gorgon(tmp_path)
+    run = tmp_path / "run"
+    run_matrix(run, games=20, heroes=["gorgon", "medusa", "sinbad"], battlefields=["marmoreal", "soho"], seed=4,
+               chunk_size=5, jobs=1, extra_heroes=[hero], task_games=10)
+    g = read_games(run)
+    ix = duel_index(run)
+    assert len(ix["files"]) > 2 and len(g) == 6 * 20
+    assert [ix["heroes"][c] for c in ix["p1"]] == g["p1_hero"].tolist()
+    assert [ix["heroes"][c] for c in ix["p2"]] == g["p2_hero"].tolist()
+    assert [ix["battlefields"][c] for c in ix["bf"]] == g["battlefield"].tolist()
+    for c in ("seed", "winner", "turns"):
+        assert ix[c].tolist() == g[c].tolist(), c
+    # each game's file and row hold that game
+    tables = [pq.read_table(p, columns=["seed", "game_index", "p1_loadout"]).to_pylist() for p in ix["files"]]
+    at = [tables[f][r] for f, r in zip(ix["file"], ix["row"])]
+    assert at == g[["seed", "game_index", "p1_loadout"]].to_dict("records")
+    # the example games, straight from pandas: per (P1, P2, winner) of different heroes, the
+    # first game (in the run's order) of those whose length is nearest the median
+    want = {}
+    for (p1, p2, w), rows in g[g["p1_hero"] != g["p2_hero"]].groupby(["p1_hero", "p2_hero", "winner"]):
+        if w >= 0:
+            want[(p1, p2, p1 if w == 0 else p2)] = int((rows["turns"] - rows["turns"].median()).abs().idxmin())
+    got = {}
+    for mu in example_games(run):
+        a, b = mu["heroes"]
+        for (first, winner), sg in mu["games"].items():
+            if sg is not None:
+                got[(first, b if first == a else a, winner)] = sg.number
+                assert sg.row["seed"] == g.loc[sg.number, "seed"] and sg.row["winner"] == g.loc[sg.number, "winner"]
+    assert got == want and len(got) >= 10

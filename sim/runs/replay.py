@@ -361,6 +361,8 @@ __all__ = ["StoredGame", "changed_files", "example_games", "find_game", "list_ga
 
 
 _INDEX_TEXT = ["p1_hero", "p1_loadout", "p2_hero", "p2_loadout", "battlefield"]
+#: games per slice of the index's element-wise passes (bounds their temporary arrays)
+_SLICE = 1 << 20
 
 
 def duel_index(run_dir) -> dict:
@@ -373,46 +375,121 @@ def duel_index(run_dir) -> dict:
     ``bf`` (int16 codes into ``battlefields``, sorted keys), ``seed`` (int64), ``winner``
     (int8: 0 the first player, 1 the second, -1 a draw), ``turns`` (int32), ``file``
     (int32, into ``files``) and ``row`` (int32, the game's row in that file); and ``files``
-    (list of Path). Empty arrays if no game is stored."""
+    (list of Path). Empty arrays if no game is stored. Each column read is freed once it is
+    in place (``find_game`` and ``list_games`` use it; the report's example games need less:
+    :func:`_duel_keys`)."""
     from sim.runs.store import game_files
     files = game_files(run_dir)
     dicts = {c: [] for c in _INDEX_TEXT}
-    parts = {c: [] for c in _INDEX_TEXT + ["game_index", "seed", "winner", "turns", "file", "row"]}
-    for f, path in enumerate(files):
-        first = 0
+    parts = {c: [] for c in _INDEX_TEXT + ["game_index", "seed", "winner", "turns"]}
+    sizes = []      # games of each file: a game's file and row follow from its place in the files' order
+    for path in files:
+        rows = 0
         for b in pq.ParquetFile(path).iter_batches(batch_size=262_144,
                                                     columns=_INDEX_TEXT + ["game_index", "seed", "winner", "turns"]):
-            n = b.num_rows
             for c in _INDEX_TEXT:
                 d = pc.dictionary_encode(b.column(c))
                 dicts[c].append(d.dictionary.to_pylist())
                 parts[c].append(d.indices.to_numpy(zero_copy_only=False).astype(np.int16))
-            for c, dt in (("game_index", np.int64), ("seed", np.int64), ("winner", np.int8), ("turns", np.int32)):
+            # (a game's index in its cell is below --games' limit of 1,000,000 per pair: int32)
+            for c, dt in (("game_index", np.int32), ("seed", np.int64), ("winner", np.int8), ("turns", np.int32)):
                 parts[c].append(b.column(c).to_numpy(zero_copy_only=False).astype(dt))
-            parts["file"].append(np.full(n, f, np.int32))
-            parts["row"].append(np.arange(first, first + n, dtype=np.int32))
-            first += n
+            rows += b.num_rows
+        sizes.append(rows)
 
     def seen(*cols):
         return sorted(set().union(*(set(d) for c in cols for d in dicts[c])))
 
+    def take(c, dt):
+        """Column ``c``'s batches as one array; the batches are freed (popped) on return."""
+        ps = parts.pop(c)
+        return np.concatenate(ps) if ps else np.zeros(0, dt)
+
     heroes = seen("p1_hero", "p2_hero")
-    out, codes = {"files": files, "heroes": heroes}, {}
+    out, codes = {"files": files, "heroes": heroes, "battlefields": seen("battlefield")}, {}
     for c in _INDEX_TEXT:   # batch-local dictionary codes -> codes into the sorted values of the run
         values = heroes if c.endswith("_hero") else seen(c)
         pos = {v: i for i, v in enumerate(values)}
         codes[c] = (np.concatenate([np.array([pos[v] for v in d], np.int16)[ix] for d, ix in zip(dicts[c], parts[c])])
                     if parts[c] else np.zeros(0, np.int16))
-    cat = {c: (np.concatenate(parts[c]) if parts[c] else np.zeros(0, np.int64)) for c in
-           ("game_index", "seed", "winner", "turns", "file", "row")}
+        del parts[c]
     # (the codes of each text column follow its sorted values, so this is SORT_KEYS' order)
-    order = np.lexsort((cat["game_index"], codes["battlefield"], codes["p2_loadout"], codes["p2_hero"],
+    order = np.lexsort((take("game_index", np.int32), codes["battlefield"], codes["p2_loadout"], codes["p2_hero"],
                         codes["p1_loadout"], codes["p1_hero"]))
-    out["p1"], out["p2"], out["bf"] = codes["p1_hero"][order], codes["p2_hero"][order], codes["battlefield"][order]
-    out["battlefields"] = seen("battlefield")
-    for c in ("seed", "winner", "turns", "file", "row"):
-        out[c] = cat[c][order]
+    del codes["p1_loadout"], codes["p2_loadout"]
+    for c, name in (("p1_hero", "p1"), ("p2_hero", "p2"), ("battlefield", "bf")):
+        out[name] = codes.pop(c)[order]
+    for c, dt in (("seed", np.int64), ("winner", np.int8), ("turns", np.int32)):
+        out[c] = take(c, dt)[order]
+    # each game's place in the files read one after another -> its file and its row there
+    # (in slices: no full-length int64 temporaries)
+    starts = np.cumsum([0] + sizes, dtype=np.int64)
+    out["file"], out["row"] = np.empty(len(order), np.int32), np.empty(len(order), np.int32)
+    for s in range(0, len(order), _SLICE):
+        o = order[s:s + _SLICE]
+        f = np.searchsorted(starts, o, side="right") - 1
+        out["file"][s:s + len(o)] = f
+        out["row"][s:s + len(o)] = o - starts[f]
     return out
+
+
+def _duel_keys(run_dir) -> dict:
+    """What :func:`example_games` needs of every stored duel of ``run_dir``, in the order the
+    files are read (not sorted: 16 bytes a game, 106 MB for a 6.6-million-game run): ``key``
+    (int64: the game's place in the run's order, :data:`sim.runs.store.SORT_KEYS`, as one
+    number; a smaller key comes first), ``grp`` (int32: ``(p1 * H + p2) * 3 + winner + 1``,
+    hero codes into ``heroes``, sorted keys, H of them), ``turns`` (int32); ``starts``
+    (int64: the place of each file's first game, and the total at the end), ``files`` and
+    ``heroes``. Reads the files twice: the text columns' values first, then the games."""
+    from sim.runs.store import game_files
+    files = game_files(run_dir)
+    seen = {c: set() for c in _INDEX_TEXT}
+    top = 0
+    for path in files:
+        for b in pq.ParquetFile(path).iter_batches(batch_size=262_144, columns=_INDEX_TEXT + ["game_index"]):
+            for c in _INDEX_TEXT:
+                seen[c].update(pc.unique(b.column(c)).to_pylist())
+            top = max(top, int(pc.max(b.column("game_index")).as_py() or 0))
+    heroes = sorted(seen["p1_hero"] | seen["p2_hero"])
+    values = {c: heroes if c.endswith("_hero") else sorted(seen[c]) for c in _INDEX_TEXT}
+    # the key: the text columns' codes (in their values' order) and the game index, in mixed radix
+    radix = [len(values[c]) for c in _INDEX_TEXT] + [top + 1]
+    if float(np.prod(radix, dtype=np.float64)) >= 2.0 ** 62:
+        raise RunError(f"{run_dir}: too many cells to order its games in one 64-bit key", "RUN_DIR")
+    parts: dict = {"key": [], "grp": [], "turns": []}
+    sizes = []
+    H = len(heroes)
+    for path in files:
+        rows = 0
+        for b in pq.ParquetFile(path).iter_batches(batch_size=262_144,
+                                                    columns=_INDEX_TEXT + ["game_index", "winner", "turns"]):
+            key = np.zeros(b.num_rows, np.int64)
+            code = {}
+            for c, r in zip(_INDEX_TEXT, radix):
+                d = pc.dictionary_encode(b.column(c))
+                pos = {v: i for i, v in enumerate(values[c])}
+                code[c] = np.array([pos[v] for v in d.dictionary.to_pylist()], np.int64)[
+                    d.indices.to_numpy(zero_copy_only=False)]
+                key = key * r + code[c]
+            parts["key"].append(key * radix[-1] + b.column("game_index").to_numpy(zero_copy_only=False))
+            win = b.column("winner").to_numpy(zero_copy_only=False).astype(np.int64)
+            parts["grp"].append(((code["p1_hero"] * H + code["p2_hero"]) * 3 + win + 1).astype(np.int32))
+            parts["turns"].append(b.column("turns").to_numpy(zero_copy_only=False).astype(np.int32))
+            rows += b.num_rows
+        sizes.append(rows)
+    out = {"files": files, "heroes": heroes, "starts": np.cumsum([0] + sizes, dtype=np.int64)}
+    for c, dt in (("key", np.int64), ("grp", np.int32), ("turns", np.int32)):
+        ps = parts.pop(c)
+        out[c] = np.concatenate(ps) if ps else np.zeros(0, dt)
+        del ps
+    return out
+
+
+def _group_length(k: dict, T: int, start: int) -> np.ndarray:
+    """``group * T + turns`` (int64) of the games ``start`` .. ``start + _SLICE`` of
+    :func:`_duel_keys` ``k`` (lengths below ``T``): the cell of a (group, length) histogram."""
+    sl = slice(start, start + _SLICE)
+    return k["grp"][sl].astype(np.int64) * T + k["turns"][sl]
 
 
 def _nonempty_index(run_dir) -> tuple[dict, int]:
@@ -461,30 +538,56 @@ def example_games(run_dir) -> list[dict]:
     manifest = _run_folder(run_dir)
     if manifest.get("settings", {}).get("mode") == "teams":
         raise RunError(f"{run_dir} is a team run; its example games are not drawn here", "RUN_DIR")
-    ix, total = _nonempty_index(run_dir)
+    k = _duel_keys(run_dir)
+    total = len(k["key"])
+    if total == 0:
+        raise RunError(f"{run_dir} holds no stored game yet", "RUN_DIR")
     # one group per (first player, second player, winner code); in each, the game whose
-    # length is nearest the group's median, the first such in the run's order
-    H = len(ix["heroes"])
-    grp = (ix["p1"].astype(np.int64) * H + ix["p2"]) * 3 + (ix["winner"].astype(np.int64) + 1)
-    keep = np.flatnonzero(ix["p1"] != ix["p2"])
-    if len(keep) == 0:      # only mirrors stored: no pair of different heroes to show
+    # length is nearest the group's median, the first such in the run's order. Found from
+    # each group's histogram of lengths, then the games of those lengths: no sort of the run
+    H = len(k["heroes"])
+    T = int(k["turns"].max()) + 1
+    hist = np.zeros(H * H * 3 * T, np.int64)
+    for s in range(0, total, _SLICE):
+        hist += np.bincount(_group_length(k, T, s), minlength=len(hist))
+    hist = hist.reshape(H * H * 3, T)
+    heroes_of = np.arange(H * H * 3) // 3
+    hist[heroes_of // H == heroes_of % H] = 0      # mirrors have no example
+    nearest = np.zeros_like(hist, dtype=bool)      # (group, length): a length nearest the group's median
+    groups = np.flatnonzero(hist.sum(axis=1))
+    if len(groups) == 0:    # only mirrors stored: no pair of different heroes to show
         return []
-    by = keep[np.lexsort((ix["turns"][keep], grp[keep]))]
-    g_sorted = grp[by]
-    starts = np.flatnonzero(np.r_[True, g_sorted[1:] != g_sorted[:-1]])
-    counts = np.diff(np.r_[starts, len(by)])
-    t_sorted = ix["turns"][by].astype(np.float64)
-    med = (t_sorted[starts + (counts - 1) // 2] + t_sorted[starts + counts // 2]) / 2
-    med_of = np.zeros(int(grp.max()) + 1 if len(grp) else 1)
-    med_of[g_sorted[starts]] = med
-    dist = np.abs(ix["turns"][keep] - med_of[grp[keep]])
-    first = keep[np.lexsort((keep, dist, grp[keep]))]
-    gf = grp[first]
-    pick_of = dict(zip(gf[np.r_[True, gf[1:] != gf[:-1]]].tolist(),
-                       first[np.r_[True, gf[1:] != gf[:-1]]].tolist()))
-    names = ix["heroes"]
-    lo, hi = np.minimum(ix["p1"][keep], ix["p2"][keep]), np.maximum(ix["p1"][keep], ix["p2"][keep])
-    pairs = sorted(set(zip(*np.unique(np.stack([lo, hi], 1), axis=0).T.tolist()))) if len(keep) else []
+    for g in groups:
+        cum = np.cumsum(hist[g])
+        n = int(cum[-1])
+        # the median as numpy's of the sorted lengths: the mean of the two middle ones
+        med = (np.searchsorted(cum, (n - 1) // 2, side="right") + np.searchsorted(cum, n // 2, side="right")) / 2
+        lengths = np.flatnonzero(hist[g])
+        dist = np.abs(lengths - med)
+        nearest[g, lengths[dist == dist.min()]] = True
+    nearest = nearest.reshape(-1)
+    hits = np.concatenate([s + np.flatnonzero(nearest[_group_length(k, T, s)])
+                           for s in range(0, total, _SLICE)])
+    # of each group's games of a nearest length, the first in the run's order (smallest key)
+    hits = hits[np.lexsort((k["key"][hits], k["grp"][hits]))]
+    first = np.r_[True, k["grp"][hits][1:] != k["grp"][hits][:-1]]
+    at = hits[first]                               # places in the files' order
+    picks = k["key"][at]
+    # a game's number: the games whose key is smaller (counted slice by slice)
+    order = np.argsort(picks)
+    below = np.zeros(len(picks) + 1, np.int64)
+    for s in range(0, total, _SLICE):
+        below += np.bincount(np.searchsorted(picks[order], k["key"][s:s + _SLICE], side="right"),
+                             minlength=len(picks) + 1)
+    number = np.empty(len(picks), np.int64)
+    number[order] = np.cumsum(below)[:len(picks)]
+    pick_of = dict(zip(k["grp"][at].tolist(), number.tolist()))
+    starts = k["starts"]
+    f = np.searchsorted(starts, at, side="right") - 1
+    ix = {"files": k["files"], "file": dict(zip(number.tolist(), f.tolist())),
+          "row": dict(zip(number.tolist(), (at - starts[f]).tolist()))}
+    names = k["heroes"]
+    pairs = sorted({(min(a, b), max(a, b)) for a, b in zip((groups // 3 // H).tolist(), (groups // 3 % H).tolist())})
     wanted = sorted(pick_of.values())
     stored = dict(zip(wanted, _stored_rows(ix, wanted, _DUEL_COLUMNS)))
     out = []
