@@ -262,8 +262,8 @@ def test_games_with_the_new_hooks_pass_the_replay_checker(homebrew, tmp_path):
 
 
 def test_the_checker_rejects_a_hook_line_at_the_wrong_moment(homebrew, tmp_path):
-    """A real game's after_attack line given another fighter, or its fighter_defeated closing
-    line dropped before the next one, is refused (E_ABILITY)."""
+    """A real game's after_attack line given another fighter, a fighter_defeated line naming a
+    fighter that is not a Harpy (defeated_fighter), or its closing line dropped, is refused."""
     from helpers.fuzz import hook_hero
     from helpers.replay.constants import E_ABILITY, OK
     from helpers.replay.synth import log_code, real_game_with
@@ -287,3 +287,7 @@ def test_the_checker_rejects_a_hook_line_at_the_wrong_moment(homebrew, tmp_path)
     i = next(i for i, e in enumerate(log.tolist()) if e[0] == L.EV_ABILITY and e[2] == L.HK_FIGHTER_DEFEATED
              and e[4] == 1)
     assert log_code(m, np.delete(log, i, axis=0)) != OK
+    j = next(i for i, e in enumerate(log.tolist()) if e[0] == L.EV_ABILITY and e[2] == L.HK_FIGHTER_DEFEATED)
+    wrong = log.copy()
+    wrong[j, 3] = wrong[j, 1] * L.FIGHTERS_PER_PLAYER     # the hero: not a Harpy (defeated_fighter)
+    assert log_code(m, wrong) == E_ABILITY

@@ -41,7 +41,7 @@ from .constants import (CI_BOOST, CI_FMASK, CI_FORM, CI_ONGOING, CI_RETDRAW, CI_
     WANT_CANCEL, WANT_CHOOSE, WANT_COUNTER, WANT_DAMAGE, WANT_DISCARD, WANT_DISCTOP, WANT_ENDTURN, WANT_FOG, WANT_GAIN,
     WANT_GUESS, WANT_HANDDECK, WANT_IGNORE, WANT_LOOK, WANT_MOVE, WANT_PIN, WANT_PLACE, WANT_RECLAIM_TOP, WANT_RECOVER,
     WANT_REMOVE, WANT_REPLACE, WANT_RETURN, WANT_REVEAL, WANT_SEARCH, WANT_SELFDECK, WANT_SETHP, WANT_SETPRINTED,
-    WANT_SWAP, WANT_TAKE, WN_DUR, XF_FLAGS, XF_KIND, XF_MAXHP, XF_MOVE, XF_RANGED, XF_USED)
+    WANT_SWAP, WANT_TAKE, WN_DUR, XF_FLAGS, XF_KIND, XF_KO, XF_MAXHP, XF_MOVE, XF_RANGED, XF_USED)
 from .effects import (begin_turn, cancel_protected, card_ok, close_turn, form_ok, match_effect, ongoing_discard_due,
     tracked_passes, update_dormancy)
 
@@ -919,6 +919,9 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                 # by the closing line); "self" is a's hero, outside any combat side
                 if c < 0 or c >= MAX_FIGHTERS or c // FIGHTERS_PER_PLAYER != a or pos[c] >= 0 \
                         or ctx[CX_KOSAVE] != 0 or ctx[CX_ENDED] != 0:
+                    return E_ABILITY
+                ko = xf[a * FIGHTERS_PER_PLAYER, XF_KO]     # the hero has the ability, for this fighter
+                if ko == 0 or (ko > 0 and xf[c, XF_KIND] != ko - 1):
                     return E_ABILITY
                 ctx[CX_KOSAVE] = 1
                 ctx[CX_KOSAVE + 1] = ctx[CX_SRC0]

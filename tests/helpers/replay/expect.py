@@ -23,8 +23,8 @@ from .constants import (CARD_TYPES, CARD_WINDOWS, CD_ALWAYS, CD_ATTACKED, CD_COU
     OX_TAKEDISC, PASSIVES, PX_ADJMOVED, PX_LBOOST, PX_SRCDMG, PX_UNCHECKED, RF_OPP, RF_SELF, SD_ANY, SD_OPP, SD_OWN,
     SF_DECK, SF_DECK_OR_DISC, SF_DISC, SF_DISC_THEN_DECK, TO_ADJ, TO_ANY, TO_LASTFOG, TO_ZONE, TS_ADJ, TS_ALL,
     TS_COMBATANT, TS_FOG, TS_KIND, TS_MOVED, TS_OPP, TS_OPPHERO, TS_OWN, TS_PASSED, TS_SELF, TS_SPACES, TS_WITHIN,
-    TS_ZONE, WN_AFTATK, WN_AFTMAN, WN_EOT, WN_KO, WN_NEVER, WN_SETUP, WN_START, XF_FIELDS, XF_FLAGS, XF_PN,
-    XF_PTAG)
+    TS_ZONE, WN_AFTATK, WN_AFTMAN, WN_EOT, WN_KO, WN_NEVER, WN_SETUP, WN_START, XF_FIELDS, XF_FLAGS, XF_KO,
+    XF_PN, XF_PTAG)
 
 
 def hero_toml(key):
@@ -389,6 +389,8 @@ class Expect:
                 self.xf[h, XF_FLAGS] |= FL_FOG_WALK
             if hero.forms:
                 self.xf[h, XF_FLAGS] |= FL_FORMS
+            if ability.get("fighter_defeated"):
+                self.xf[h, XF_KO] = hero.kinds[ability["defeated_fighter"]] + 1 if "defeated_fighter" in ability else -1
             if "uncancelable_with" in ability:
                 u = ability["uncancelable_with"]
                 self.xf[h, XF_PTAG] = tag_bits[u["tag"]]
