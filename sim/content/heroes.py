@@ -30,7 +30,9 @@ PASSIVES = {"no_opponent_actions": L.PV_NO_OPPONENT_ACTIONS, "may_ignore_discard
             "draw_after_combat": L.PV_DRAW_AFTER_COMBAT}
 HOOKS = {"setup": L.HK_SETUP, "start_of_turn": L.HK_START_TURN,
          "maneuver_bonus": L.HK_MANEUVER_BONUS, "after_maneuver": L.HK_AFTER_MANEUVER,
-         "attack_value": L.HK_ATTACK_VALUE, "defense_value": L.HK_DEFENSE_VALUE}
+         "attack_value": L.HK_ATTACK_VALUE, "defense_value": L.HK_DEFENSE_VALUE,
+         "end_of_turn": L.HK_END_TURN, "after_attack": L.HK_AFTER_ATTACK,
+         "fighter_defeated": L.HK_FIGHTER_DEFEATED}
 ABILITY_FLAGS = {"boost_attack": L.HF_ATTACK_BOOST, "fog_walk": L.HF_FOG_WALK}
 SPECIAL_TAGS = {"ongoing": L.TAG_ONGOING, "uncancelable": L.TAG_UNCANCELABLE}
 ATTACK_KINDS = ("melee", "ranged")
@@ -40,7 +42,7 @@ DECK_SIZE = 30
 _TOP = {"name", "key", "set", "hero", "sidekicks", "ability", "choice_groups", "cards", "notes", "aliases"}
 _HERO = {"health", "move", "attack", "counters", "forms"}
 _SIDEKICK = {"name", "count", "health", "move", "attack", "summon"}
-_ABILITY = {"name", "text", "uncancelable_with"} | set(HOOKS) | set(ABILITY_FLAGS)
+_ABILITY = {"name", "text", "uncancelable_with", "defeated_fighter"} | set(HOOKS) | set(ABILITY_FLAGS)
 _CARD = {"name", "type", "value", "boost", "copies", "fighter", "tags", "form", "text",
          "group", "option", "ongoing", "discard_if"} | set(WINDOWS)
 
@@ -99,6 +101,7 @@ class HeroSpec:
     protect: tuple = (0, 0)
     aliases: tuple = ()  # (tag bits, count): uncancelable with that many tagged cards in discard
     raw: dict = field(default_factory=dict, repr=False, compare=False)  # the file's TOML table, as read
+    defeat_kind: int = 0  # the fighter_defeated ability reacts to this fighter kind + 1 only; 0 any fighter
 
     @property
     def hero(self) -> FighterSpec:
@@ -399,6 +402,18 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
             ctx.window = hname_
             hooks[hid] = compile_steps(ctx, f"ability.{hname_}", ability[hname_])
             ctx.window = None
+    defeat_kind = 0
+    if "defeated_fighter" in ability:
+        # which of the hero's fighters the fighter_defeated ability reacts to (Achilles: Patroclus)
+        dk = ability["defeated_fighter"]
+        names = [f.name for f in fighters]
+        if dk not in names:
+            raise HeroFileError(f"{name}: ability.defeated_fighter: unknown fighter {dk!r}; valid: "
+                                + ", ".join(repr(n) for n in names))
+        if "fighter_defeated" not in ability:
+            raise HeroFileError(f"{name}: ability.defeated_fighter: needs a fighter_defeated hook (the steps to run "
+                                "when that fighter is defeated)")
+        defeat_kind = fighters[names.index(dk)].kind + 1
     flags = 0
     for fname, bit in ABILITY_FLAGS.items():
         v = ability.get(fname, False)
@@ -422,7 +437,8 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
     _list(name, "notes", notes, "strings")
     spec = HeroSpec(key, hname, str(data.get("set", "")), str(path), fighters,
                     str(ability.get("name", "")), str(ability.get("text", "")), flags, hooks,
-                    counters, groups, cards, tuple(notes), protect, tuple(aliases), copy.deepcopy(data))
+                    counters, groups, cards, tuple(notes), protect, tuple(aliases), copy.deepcopy(data),
+                    defeat_kind=defeat_kind)
     for lo in spec.loadouts():
         n = spec.deck_size(lo)
         if n > L.MAX_CARDS:

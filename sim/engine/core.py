@@ -17,15 +17,15 @@ from .sigs import A1, A2, B, CTL, I, LOG, ST, stack_i64, TB, V, jit  # noqa: F40
 
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
     END_HERO_DEFEATED, EV_DAMAGE, EV_DEFEATED, EV_DISCARD, EV_DRAW, EV_EXHAUST, EV_GAME_OVER, EV_MOVE,
-    EV_PLACE, EV_RECOVER, EV_SET_HP, EV_TAKE, FS_DEFEATED, FS_IN_PLAY, HF_FOG_WALK, PILE_DECK, PILE_DISC,
-    PILE_HAND, PL_ADJ, PL_IN_ZONE, PL_LAST_FOG, R_EXHAUST_DAMAGE, R_OFF_FORM, R_PREVENT_COMBAT_ONLY,
+    EV_PLACE, EV_RECOVER, EV_SET_HP, EV_TAKE, FS_DEFEATED, FS_IN_PLAY, HF_FOG_WALK, HK_FIGHTER_DEFEATED, PILE_DECK,
+    PILE_DISC, PILE_HAND, PL_ADJ, PL_IN_ZONE, PL_LAST_FOG, R_EXHAUST_DAMAGE, R_OFF_FORM, R_PREVENT_COMBAT_ONLY,
 )
 from .layout import (
-    C_FMASK, C_FORM, C_LOCAL, C_TAGS, CB_ACTIVE, CB_ATT_P, CB_DEF_P, CB_PREVENT, F_HP, F_KIND, F_LEFT, F_MAXHP, F_NOLEAVE,
-    F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FORM_COUNTER, fslot, G_ACTIVE, G_LOGN,
-    G_NPLAYERS, G_OVER, G_REASON, G_RNG, G_WINNER, H_FLAGS, MAX_CARDS, MAX_HERO_CARDS, MAX_SPACES, N_FOG,
-    OFF_CB, OFF_DECK, OFF_DISC, OFF_HAND, OFF_PLAYED, OFF_SPACE_DEFEATS, P_CARDS_PLAYED, P_COUNTER0, P_DEALT,
-    P_DECKN, P_DISCN, P_FOG0, P_HANDN, P_HERO, P_RETURN, P_TEAM, pslot,
+    C_FMASK, C_FORM, C_LOCAL, C_TAGS, CB_ACTIVE, CB_ATT_P, CB_DEF_P, CB_PREVENT, F_HP, F_KIND, F_KO, F_LEFT, F_MAXHP,
+    F_NOLEAVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FORM_COUNTER, fslot, G_ACTIVE, G_LOGN,
+    G_NPLAYERS, G_OVER, G_REASON, G_RNG, G_WINNER, H_DEFEAT_KIND, H_FLAGS, H_HOOKS, MAX_CARDS, MAX_HERO_CARDS,
+    MAX_SPACES, N_FOG, OFF_CB, OFF_DECK, OFF_DISC, OFF_HAND, OFF_PLAYED, OFF_SPACE_DEFEATS, P_CARDS_PLAYED,
+    P_COUNTER0, P_DEALT, P_DECKN, P_DISCN, P_FOG0, P_HANDN, P_HERO, P_RETURN, P_TEAM, pslot,
 )
 
 
@@ -409,13 +409,12 @@ def eliminated(st, p):
 def deal_damage(st, tb, log, f, n):
     """Deal ``n`` damage (health) to fighter ``f``; return the damage taken.
 
-    Off-board fighters take no damage. At 0 health the fighter is defeated and
-    removed from the battlefield (Battle of Legends rules, "Defeat and ending
-    the game"). Whether the game ends is decided by :func:`check_end`. A
-    fighter whose card prevents all damage (Bewilderment, ``CB_PREVENT``) takes
-    none for the rest of that combat, effect damage included (case R70; rules
-    option ``prevent_combat_damage_only``: only the combat damage, which
-    :func:`sim.engine.rules.do_attack` prevents itself).
+    Off-board fighters take no damage. At 0 health the fighter is defeated, removed from the battlefield
+    (Battle of Legends rules, "Defeat and ending the game") and marked (``F_KO``) for its owner's
+    ``fighter_defeated`` ability (:func:`sim.engine.effects.defeat_hooks`). Whether the game ends is decided
+    by :func:`check_end`. A fighter whose card prevents all damage (Bewilderment, ``CB_PREVENT``) takes none
+    for the rest of that combat, effect damage included (case R70; rules option ``prevent_combat_damage_only``:
+    only the combat damage, which :func:`sim.engine.rules.do_attack` prevents itself).
     """
     if n <= 0 or st[fslot(f, F_STATUS)] != FS_IN_PLAY:
         return 0
@@ -433,6 +432,10 @@ def deal_damage(st, tb, log, f, n):
         st[fslot(f, F_STATUS)] = FS_DEFEATED
         st[fslot(f, F_SPACE)] = -1
         log_ev(st, log, EV_DEFEATED, f, 0, 0, 0, 0)
+        hr = st[pslot(st[fslot(f, F_OWNER)], P_HERO)]
+        k = tb.heroes[hr, H_DEFEAT_KIND]     # the owner's fighter_defeated ability: any fighter (0) or kind k - 1
+        if tb.heroes[hr, H_HOOKS + 2 * HK_FIGHTER_DEFEATED + 1] > 0 and (k == 0 or k == st[fslot(f, F_KIND)] + 1):
+            st[fslot(f, F_KO)] = 1
     return d
 
 

@@ -29,10 +29,12 @@ from .codes import (  # noqa: F401  (re-exported: callers outside the engine imp
     CN_OPP_HP_AT_LEAST, CN_OPP_PRINTED_AT_LEAST, CN_OPP_PRINTED_EQ, CN_OPPOSING_IS_HERO, CN_PREDICTED,
     CN_STARTED_ELSEWHERE, CN_STARTED_ON_FOG, CN_TAG_TIER, CN_TOOK_FROM_DECK, CN_WON, CT_ATTACK, CT_DEFENSE,
     CT_SCHEME, CT_VERSATILE, D_BOOST_CARD, D_DISCARD_EFFECT, D_FOG_DEST, D_FOG_TOKEN, D_FORCE_CARD, D_GUESS,
-    D_MAY, D_MOVE_DEST, D_MOVE_WHICH, D_OPPONENT, D_OPTION, D_PLACE, D_TAKE_CARD, D_TARGET, EV_BOOST, EV_CANCEL,
+    D_MAY, D_MOVE_DEST, D_MOVE_WHICH, D_OPPONENT, D_OPTION, D_PLACE, D_TAKE_CARD, D_TARGET, EV_ABILITY, EV_BOOST,
+    EV_CANCEL,
     EV_CHOOSE, EV_COUNTER, EV_DISCARD, EV_END_TURN, EV_FOG, EV_GAIN_ACTION, EV_GUESS, EV_IGNORE, EV_LOOK_HAND,
     EV_LOOK_TOP, EV_PIN, EV_REMOVE, EV_REPLACE, EV_RETURN, EV_SEARCH, EV_SET_PRINTED, EV_SWAP, EV_TAKE,
     FS_DEFEATED, FS_IN_PLAY, FS_REMOVED, FT_ANY, FT_EACH, FT_UNDER_HERO, GF_SELF_TO_DECK, GF_TOOK_FROM_DECK,
+    HK_FIGHTER_DEFEATED,
     IF_BOTTOM, IF_DIFFERENT, IF_EMPTY, IF_EXCLUDE_OPP, IF_EXCLUDE_REF, IF_MAY, IF_ONTO_FOG, IF_OPTIONAL,
     IF_OTHER_SPACE, IF_RANDOM, IF_THROUGH, IF_TO_OPPONENT, IF_TRACK, IF_UP_TO, IF_YOU_CHOOSE, N_OPS,
     OP_ADD_MOVE, OP_ADD_VALUE, OP_BOOST_THIS, OP_BRANCH, OP_CANCEL, OP_CHOOSE, OP_CHOOSE_COUNTER, OP_DAMAGE,
@@ -58,10 +60,10 @@ from .core import (
 from .ops import FAM_CARD, FAM_FIGHTER, FAM_MOVE, FAM_TURN, FAM_VALUE, OPS
 from .layout import (
     C_BOOST, C_FORM, C_PROG, C_TAGS, C_TYPE, C_VALUE, CARD_OPTS, CB_ATT_F, CB_ATT_P, CB_CANCEL0, CB_CARD0,
-    CB_GUESS0, CB_IGN0, CB_LOCK0, CB_MOD0, CB_OVR0, CB_PREVENT, CB_PRINTED0, F_HP, F_KIND, F_LEFT,
-    F_MAXHP, F_NOLEAVE, F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FORM_COUNTER, fslot,
+    CB_GUESS0, CB_IGN0, CB_LOCK0, CB_MOD0, CB_OVR0, CB_PREVENT, CB_PRINTED0, F_HP, F_KIND, F_KO, F_LEFT,
+    F_MAXHP, F_OWNER, F_NOLEAVE, F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FORM_COUNTER, fslot,
     G_ACTIONS, G_ACTIVE, G_ENDTURN, G_FLAGS, G_FOG_SPACE, G_GUESS, G_LAST_BOOST, G_LAST_DISC, G_LAST_DMG,
-    G_LAST_KO, G_MOVED, G_NPLAYERS, G_OPPONENT, G_OVER, G_PASSED, H_HOOKS, I_FLAGS, I_N, I_OP, I_PARG,
+    G_LAST_KO, G_LOGN, G_MOVED, G_NPLAYERS, G_OPPONENT, G_OVER, G_PASSED, H_HOOKS, I_FLAGS, I_N, I_OP, I_PARG,
     I_PER, I_REF, I_SIDE, I_X, I_Y, MAX_FIGHTERS, MAX_OPTIONS, MAX_SPACES, N_VALUES, OFF_CB, P_COUNTER0,
     P_DECKN, P_DISCN, P_HAND_SEEN, P_HANDN, P_HERO, P_RETURN, pslot,
 )
@@ -589,9 +591,58 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
     return acc
 
 
+#: most fighter_defeated abilities one :func:`defeat_hooks` call resolves: a homebrew ability that
+#: brings its fighter back and defeats it again could otherwise loop for ever
+MAX_DEFEAT_HOOKS = 16
+
+
+@jit(V(ST, TB, CTL, LOG))
+def defeat_hooks(st, tb, ctl, log):
+    """Resolve the pending ``fighter_defeated`` abilities: each fighter that
+    :func:`sim.engine.core.deal_damage` defeated and marked (``F_KO``: its owner's hero has the
+    hook, for that fighter or for any), in fighter slot order, once the effect that defeated it is
+    over; a fighter defeated by one of them is resolved after it.
+
+    Called after each card window and ability program (:func:`run_card_window`,
+    :func:`run_hook`), after combat damage and after the draws outside programs (maneuver,
+    Unicorn Ally) in :mod:`sim.engine.rules`. Nothing resolves once the game is over or the turn
+    was ended by an effect (ending the turn stops what has not resolved yet: docs/rules.md R73
+    and "Ability hooks"). The ability runs for the owner with the hero as "self", outside any
+    combat side. Logged as ``EV_ABILITY`` (player, hook, defeated fighter, 0) before its events
+    and ``(..., 1)`` after them (unless the game ended); both are dropped when it did nothing.
+    """
+    runs = 0
+    again = True
+    while again:
+        again = False
+        for g in range(MAX_FIGHTERS):
+            if st[fslot(g, F_KO)] == 0:
+                continue
+            st[fslot(g, F_KO)] = 0
+            if st[G_OVER] != 0 or st[G_ENDTURN] != 0 or runs >= MAX_DEFEAT_HOOKS:
+                continue
+            runs += 1
+            again = True
+            p = st[fslot(g, F_OWNER)]
+            h = st[pslot(p, P_HERO)]
+            opp = st[G_OPPONENT]
+            if st[G_NPLAYERS] > 2:
+                st[G_OPPONENT] = -1   # an ability: "your opponent" is chosen afresh (choose_opponent)
+            n0 = st[G_LOGN]
+            log_ev(st, log, EV_ABILITY, p, HK_FIGHTER_DEFEATED, g, 0, 0)
+            run_program(st, tb, ctl, log, tb.heroes[h, H_HOOKS + 2 * HK_FIGHTER_DEFEATED],
+                        tb.heroes[h, H_HOOKS + 2 * HK_FIGHTER_DEFEATED + 1], p, hero_of(p), -1, -1)
+            if st[G_LOGN] == n0 + 1:
+                st[G_LOGN] = n0    # the ability did nothing: no line
+            elif st[G_OVER] == 0:
+                log_ev(st, log, EV_ABILITY, p, HK_FIGHTER_DEFEATED, g, 1, 0)   # (none after the game's end)
+            st[G_OPPONENT] = opp   # back to the opponent of the card being resolved
+
+
 @jit(V(ST, TB, CTL, LOG, I, I, I, I, I))
 def run_card_window(st, tb, ctl, log, card, window, p, f, side):
-    """Run the program of ``card`` for timing window ``window`` (``W_*``)."""
+    """Run the program of ``card`` for timing window ``window`` (``W_*``), then the
+    ``fighter_defeated`` abilities it triggered (:func:`defeat_hooks`)."""
     s = tb.cards[card, C_PROG + 2 * window]
     n = tb.cards[card, C_PROG + 2 * window + 1]
     if st[G_NPLAYERS] > 2:
@@ -601,11 +652,13 @@ def run_card_window(st, tb, ctl, log, card, window, p, f, side):
         if form != 0 and tb.rules[R_OFF_FORM] != 0 and st[pslot(p, P_COUNTER0 + FORM_COUNTER)] != form - 1:
             return      # rules option off_form_cards: a form card's effects need its form (R44)
         run_program(st, tb, ctl, log, s, n, p, f, side, card)
+        defeat_hooks(st, tb, ctl, log)
 
 
 @jit(I(ST, TB, CTL, LOG, I, I, I, I))
 def run_hook(st, tb, ctl, log, hook, p, f, side):
-    """Run player ``p``'s hero ability hook ``hook`` (``HK_*``); return its total."""
+    """Run player ``p``'s hero ability hook ``hook`` (``HK_*``), then the ``fighter_defeated``
+    abilities it triggered (:func:`defeat_hooks`); return its total."""
     h = st[pslot(p, P_HERO)]
     s = tb.heroes[h, H_HOOKS + 2 * hook]
     n = tb.heroes[h, H_HOOKS + 2 * hook + 1]
@@ -613,4 +666,6 @@ def run_hook(st, tb, ctl, log, hook, p, f, side):
         return 0
     if st[G_NPLAYERS] > 2:
         st[G_OPPONENT] = -1   # an ability: "your opponent" is chosen afresh (choose_opponent)
-    return run_program(st, tb, ctl, log, s, n, p, f, side, -1)
+    acc = run_program(st, tb, ctl, log, s, n, p, f, side, -1)
+    defeat_hooks(st, tb, ctl, log)
+    return acc

@@ -46,7 +46,8 @@ from .codes import (  # noqa: F401  (re-exported: callers outside the engine imp
     EV_PLAY_SCHEME_DONE, EV_RECOVER, EV_REMOVE, EV_REPLACE, EV_RETURN, EV_SCHEME, EV_SEARCH, EV_SET_HP,
     EV_SET_PRINTED, EV_SETUP, EV_SWAP, EV_TAKE, EV_TURN, EV_VALUES, FIRST_FREE_TAG_BIT, FS_DEFEATED,
     FS_IN_PLAY, FS_REMOVED, FS_UNUSED, GF_SELF_TO_DECK, GF_TOOK_FROM_DECK, HF_ATTACK_BOOST, HF_FOG_WALK,
-    HK_AFTER_MANEUVER, HK_ATTACK_VALUE, HK_DEFENSE_VALUE, HK_MANEUVER_BONUS, HK_SETUP, HK_START_TURN,
+    HK_AFTER_ATTACK, HK_AFTER_MANEUVER, HK_ATTACK_VALUE, HK_DEFENSE_VALUE, HK_END_TURN, HK_FIGHTER_DEFEATED,
+    HK_MANEUVER_BONUS, HK_SETUP, HK_START_TURN,
     IF_BOTTOM, IF_DIFFERENT, IF_EMPTY, IF_EXCLUDE_OPP, IF_EXCLUDE_REF, IF_MAY, IF_NEGATE, IF_ONTO_FOG,
     IF_OPTIONAL, IF_OTHER_SPACE, IF_RANDOM, IF_THROUGH, IF_TO_OPPONENT, IF_TRACK, IF_UP_TO, IF_YOU_CHOOSE,
     N_DECISIONS, N_HOOKS, N_RULES, N_WINDOWS, PV_DRAW_AFTER_COMBAT, PV_MAY_IGNORE_DISCARD, PV_NO_OPPONENT_ACTIONS,
@@ -108,6 +109,7 @@ F_RANGED = 7        # 1 ranged, 0 melee
 F_START_SPACE = 8   # space at the start of its owner's current/last turn
 F_NOLEAVE = 9       # 1: cannot leave its space this turn
 F_LEFT = 10         # 1: left its space this turn
+F_KO = 11           # 1: defeated, its owner's fighter_defeated ability not yet resolved (effects.defeat_hooks)
 F_FIELDS = 12
 
 # ------------------------------------------------------------- player slots
@@ -221,6 +223,7 @@ H_NKINDS = 3            # sidekick kinds
 H_DECK_START = 4        # slice of the decks array
 H_DECK_LEN = 5
 H_FLAGS = 6
+H_DEFEAT_KIND = 7       # fighter_defeated ability: only for this fighter kind + 1 (defeated_fighter); 0 any
 H_KIND0 = 8             # per sidekick kind: count, hp, move, ranged
 K_COUNT = 0
 K_HP = 1

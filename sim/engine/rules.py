@@ -15,10 +15,10 @@ from .codes import (
     A_ATTACK, A_MANEUVER, A_SCHEME, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE, D_ACTION, D_BOOST_ATTACK,
     D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_LIMIT, D_PLACE, END_TURN_CAP, EV_ABILITY, EV_ACTION, EV_ATTACK,
     EV_BOOST, EV_DEFENSE, EV_GAME_OVER, EV_ONGOING, EV_SCHEME, EV_TAKE, EV_TURN, EV_VALUES, FS_IN_PLAY,
-    GF_SELF_TO_DECK, HF_ATTACK_BOOST, HK_AFTER_MANEUVER, HK_ATTACK_VALUE, HK_DEFENSE_VALUE, HK_MANEUVER_BONUS,
-    HK_START_TURN, PILE_DECK, PILE_DISC, PILE_HAND, PL_ANY, PV_DRAW_AFTER_COMBAT, R_ACTIONS, R_END_AT_ACTION,
-    R_HAND_LIMIT, R_TURN_CAP, R_ZERO_BLOCKS_BOOST, TAG_ONGOING, W_AFTER, W_DURING, W_IMMEDIATELY, W_ON_PLAY,
-    W_ON_RETURN, W_ONGOING_DISCARD, W_ONGOING_START, W_SCHEME,
+    GF_SELF_TO_DECK, HF_ATTACK_BOOST, HK_AFTER_ATTACK, HK_AFTER_MANEUVER, HK_ATTACK_VALUE, HK_DEFENSE_VALUE,
+    HK_END_TURN, HK_MANEUVER_BONUS, HK_START_TURN, PILE_DECK, PILE_DISC, PILE_HAND, PL_ANY, PV_DRAW_AFTER_COMBAT,
+    R_ACTIONS, R_END_AT_ACTION, R_HAND_LIMIT, R_TURN_CAP, R_ZERO_BLOCKS_BOOST, TAG_ONGOING, W_AFTER, W_DURING,
+    W_IMMEDIATELY, W_ON_PLAY, W_ON_RETURN, W_ONGOING_DISCARD, W_ONGOING_START, W_SCHEME,
 )
 from .core import (
     add_unique, can_play, check_end, count_play, deal_damage, discard_from_hand, draw_cards,
@@ -29,7 +29,7 @@ from .policy import CTL_CTX_F, CTL_CTX_OP, decide
 from .conditions import cond_ok
 from .targets import choose_hand_card, has_passive
 from .effect_ops import empty_spaces, move_group
-from .effects import run_card_window, run_hook
+from .effects import defeat_hooks, run_card_window, run_hook
 from .layout import (
     ACTION_OPTS, C_BOOST, C_PROG, C_TAGS, C_TYPE, C_VALUE, CARD_OPTS, CB_ABOOST,
     CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CANCEL0, CB_CANCEL1, CB_CARD0, CB_CARD1, CB_DEF_F, CB_DEF_P, CB_DMG,
@@ -132,6 +132,7 @@ def do_maneuver(st, tb, ctl, log, p):
         check_end(st, tb, log)
     if st[G_OVER]:
         return
+    defeat_hooks(st, tb, ctl, log)   # a fighter the exhaustion damage defeated
     boost = 0
     c = choose_hand_card(st, tb, ctl, D_BOOST_MANEUVER, p, p, True)
     if c >= 0:
@@ -336,12 +337,24 @@ def close_attack(st, tb, ctl, log, d):
         deal_damage(st, tb, log, t, dmg)
         if tb.rules[R_END_AT_ACTION] == 0:
             check_end(st, tb, log)
+        defeat_hooks(st, tb, ctl, log)   # the defender's fighter_defeated ability, before After combat
 
     if st[G_OVER] == 0:
         if d >= 0 and st[o + CB_CANCEL1] == 0:
             run_card_window(st, tb, ctl, log, d, W_AFTER, q, t, 1)
         if st[o + CB_CANCEL0] == 0 and st[G_OVER] == 0:
             run_card_window(st, tb, ctl, log, st[o + CB_CARD0], W_AFTER, p, a, 0)
+
+    if (st[G_OVER] == 0 and st[G_ENDTURN] == 0
+            and tb.heroes[st[pslot(p, P_HERO)], H_HOOKS + 2 * HK_AFTER_ATTACK + 1] > 0):
+        # the attacker's after_attack ability (Robin Hood): an "other effect after combat", after the
+        # cards' After combat effects and before the discards, cancelled card or not, attacker on the
+        # board or not; not after a combat that ended the turn (docs/rules.md, "Ability hooks")
+        n0 = st[G_LOGN]
+        log_ev(st, log, EV_ABILITY, p, HK_AFTER_ATTACK, a, 0, 0)
+        run_hook(st, tb, ctl, log, HK_AFTER_ATTACK, p, a, 0)
+        if st[G_LOGN] == n0 + 1:
+            st[G_LOGN] = n0    # the ability did nothing: no narration line
 
     for side in range(2):
         # an ongoing "after each combat, draw 1" (Unicorn Ally) comes after the cards' After combat
@@ -351,6 +364,7 @@ def close_attack(st, tb, ctl, log, d):
             draw_cards(st, tb, log, pl, 1)
             if tb.rules[R_END_AT_ACTION] == 0:
                 check_end(st, tb, log)
+            defeat_hooks(st, tb, ctl, log)
     pile_push(st, PILE_DISC, p, st[o + CB_CARD0])
     if st[o + CB_ABOOST] >= 0:
         pile_push(st, PILE_DISC, p, st[o + CB_ABOOST])
@@ -370,10 +384,13 @@ def do_attack(st, tb, ctl, log, p, a, t, card):
     card, IMMEDIATELY, DURING COMBAT (defender first in each), combat damage
     and the combat winner (attacker wins only with >= 1 damage from the
     attack itself), AFTER COMBAT (defender first), other after-combat effects
-    (an ongoing scheme's draw), then both cards to the discard piles. An
-    effect that ends the turn skips everything after it but the discards.
+    (the attacker's after_attack ability, then an ongoing scheme's draw), then
+    both cards to the discard piles. An effect that ends the turn skips
+    everything after it but the discards. A fighter_defeated ability resolves
+    after the combat damage or the window that defeated its fighter.
     Sources: Battle of Legends Vol. 1 "Combat and damage"; Cobble & Fog
-    "Resolve Combat"; cases R01, R02, R04, R05, R07, R08, R57, R73.
+    "Resolve Combat"; cases R01, R02, R04, R05, R07, R08, R57, R73;
+    docs/rules.md "Ability hooks".
     """
     opts = stack_i64(CARD_OPTS)
     n = open_attack(st, tb, ctl, log, p, a, t, card, opts)
@@ -471,14 +488,19 @@ def next_player(st, p):
 
 @jit(V(ST, TB, CTL, LOG, I))
 def end_of_turn(st, tb, ctl, log, p):
-    """End of ``p``'s turn: hand limit 7 (only for the active player), next player.
+    """End of ``p``'s turn: an ongoing scheme's discard condition, the hero's ``end_of_turn``
+    ability, hand limit 7 (only for the active player), next player.
+
+    The ability (Bigfoot's draw) runs while the hero is on the board, also after an effect
+    ended the turn, and before the hand limit, so that cards it draws count towards the
+    limit; a game it ends stops the turn there (docs/rules.md, "Ability hooks").
 
     In a team game (more than two players) the next player is :func:`next_player` and
     the turn cap (``R_TURN_CAP`` turns in all in a duel) is scaled to the same number of
     turns per player (``cap * players / 2``).
 
-    Sources: Battle of Legends Vol. 1 "Turn and actions"; case R13; turn cap
-    (docs/rules.md project decision: a draw).
+    Sources: Battle of Legends Vol. 1 "Turn and actions"; Cobble & Fog "End of Turn";
+    case R13; turn cap (docs/rules.md project decision: a draw).
     """
     og = st[pslot(p, P_ONGOING)]
     if og >= 0 and tb.cards[og, C_PROG + 2 * W_ONGOING_DISCARD + 1] > 0:
@@ -487,6 +509,19 @@ def end_of_turn(st, tb, ctl, log, p):
             st[pslot(p, P_ONGOING)] = -1
             pile_push(st, PILE_DISC, p, og)
             log_ev(st, log, EV_ONGOING, p, og, 0, 0, 0)
+    h = hero_of(p)
+    if st[fslot(h, F_STATUS)] == FS_IN_PLAY and tb.heroes[st[pslot(p, P_HERO)], H_HOOKS + 2 * HK_END_TURN + 1] > 0:
+        ended = st[G_ENDTURN]
+        st[G_ENDTURN] = 0      # the end-of-turn steps still run after "end the turn" (R57, R73)
+        n0 = st[G_LOGN]
+        log_ev(st, log, EV_ABILITY, p, HK_END_TURN, 0, 0, 0)
+        run_hook(st, tb, ctl, log, HK_END_TURN, p, h, -1)
+        if st[G_LOGN] == n0 + 1:
+            st[G_LOGN] = n0    # the ability did nothing: no narration line
+        st[G_ENDTURN] = ended
+        check_end(st, tb, log)
+        if st[G_OVER] != 0:
+            return
     lim = tb.rules[R_HAND_LIMIT]
     while st[pslot(p, P_HANDN)] > lim:
         c = choose_hand_card(st, tb, ctl, D_DISCARD_LIMIT, p, p, False)

@@ -206,14 +206,27 @@ def event_lines(m, log, turns=None) -> list[tuple[int, str]]:
             whose = "attack" if b == 0 else "defense"
             lines.append(f"    {heroes[a]} sets the printed value of the {whose} card to {c}")
         elif ev == L.EV_ABILITY:
+            if d == 1:
+                continue       # the line after a fighter_defeated ability's events: nothing to say
             spec = m.specs[a]
-            lines.append(f"  start of turn: {spec.name}'s ability ({spec.ability_name})")
+            if b == L.HK_AFTER_ATTACK:
+                moment = f"after {names[c]}'s attack"
+            elif b == L.HK_FIGHTER_DEFEATED:
+                moment = f"{names[c]} was defeated"
+            else:
+                moment = _HOOK_MOMENTS.get(b, "ability")
+            lines.append(f"  {moment}: {spec.name}'s ability ({spec.ability_name})")
         elif ev == L.EV_GAME_OVER:
             if b == L.END_TURN_CAP:
                 lines.append(f"Game over: turn cap reached, a draw after {turns} turns.")
             else:
                 lines.append(f"Game over: {winners[a]} {'wins' if winners is heroes else 'win'}" + (f" on turn {turns}." if turns else "."))
     return out + [(len(log) - 1, t) for t in lines[len(out):]]
+
+
+#: when an ability hook runs, in words (EV_ABILITY's hook); after_attack and fighter_defeated name a fighter
+_HOOK_MOMENTS = {L.HK_SETUP: "setup", L.HK_START_TURN: "start of turn", L.HK_AFTER_MANEUVER: "after the maneuver",
+                 L.HK_END_TURN: "end of turn"}
 
 
 _KIND_NAMES = {

@@ -71,10 +71,27 @@ class Outcome:
 # ------------------------------------------------------------------ sources and TOML
 
 
+def hook_hero() -> dict:
+    """A homebrew hero with the ability hooks no shipped hero has (issue 35): Medusa's file
+    with an ``end_of_turn`` draw, an ``after_attack`` move of the attacker and a
+    ``fighter_defeated`` random discard when a Harpy falls (``defeated_fighter``), so that
+    the edits reach them too; also the hero of ``tests/test_ability_hooks.py``'s checked games."""
+    data = tomllib.loads((ROOT / "heroes" / "medusa.toml").read_text(encoding="utf-8"))
+    data["ability"].update({
+        "end_of_turn": [{"op": "draw", "amount": 1, "may": True}],
+        "after_attack": [{"op": "move", "target": "self", "up_to": 2}],
+        "fighter_defeated": [{"op": "discard", "who": "you", "amount": 1, "random": True}],
+        "defeated_fighter": "Harpy",
+    })
+    return data
+
+
 def sources(kind: str) -> dict[str, str]:
-    """The shipped files of ``kind`` as {file name: text}."""
+    """The shipped files of ``kind`` as {file name: text} (for heroes, with :func:`hook_hero`)."""
     if kind == "hero":
-        return {p.name: p.read_text(encoding="utf-8") for p in sorted((ROOT / "heroes").glob("*.toml"))}
+        out = {p.name: p.read_text(encoding="utf-8") for p in sorted((ROOT / "heroes").glob("*.toml"))}
+        out["hook_tester.toml"] = to_toml(hook_hero())
+        return out
     if kind == "battlefield":
         return {p.name: p.read_text(encoding="utf-8") for p in sorted((ROOT / "sim" / "battlefields").glob("*.toml"))}
     if kind == "profile":

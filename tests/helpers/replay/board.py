@@ -13,12 +13,12 @@ from .constants import (CD_AWAY_START, CD_KIND_DEFEATED, CD_KIND_ON_BOARD, CD_NO
     CD_HERO_HP_AT_MOST, CD_KIND_IN_ZONE, CD_NOT_WON, CD_ON_FOG, CD_OPP_HP_AT_LEAST, CD_OPP_PRINTED_AT_LEAST,
     CD_OPP_PRINTED_EQ, CD_TAG_TIER, CD_TOOK_FROM_DECK, CD_WON, CI_ONGOING, CI_PASSIVE, CI_TAGS, CI_VALUE, CX_ACTNO,
     CX_ATT, CX_ATTACKED0, CX_BONUS0, CX_BOOST, CX_CANCEL0, CX_CANCEL1, CX_CDMG, CX_CHOSEN0, CX_CNT0, CX_DEFF, CX_DOWN,
-    CX_ENDED, CX_EXH_MASK, CX_EXH_P, CX_EXH_WANT, CX_FDBOOST, CX_FOG0, CX_GUESS, CX_KIND, CX_LAST_CARD, CX_LAST_TAKE,
+    CX_ENDED, CX_EXH_MASK, CX_EXH_P, CX_EXH_WANT, CX_FDBOOST, CX_FOG0, CX_GUESS, CX_KIND, CX_KOSAVE, CX_LAST_CARD, CX_LAST_TAKE,
     CX_LASTFOG, CX_LASTTOK, CX_LBOOST, CX_LOOK, CX_MOVED, CX_MUST_SHUFFLE, CX_MUSTPLACE, CX_NCHOSEN0, CX_NDISC0,
     CX_OVER, CX_PASSED, CX_PHASE, CX_PLAYER, CX_RETDRAW, CX_SF0, CX_SIZE, CX_SP0, CX_SRC0, CX_SRCDMG0, CX_TOOKDECK,
-    CX_WON, E_CARD_FLOW, E_COMBAT, E_DEFEAT, E_EXHAUST, E_ONGOING, E_REMOVE, EF_CARG2, EF_COND, EF_CONDARG, EF_CREF,
+    CX_WON, E_ABILITY, E_CARD_FLOW, E_COMBAT, E_DEFEAT, E_EXHAUST, E_ONGOING, E_REMOVE, EF_CARG2, EF_COND, EF_CONDARG, EF_CREF,
     EF_CTAG, EF_EXCLOPP, EF_N, EF_NEG, EF_OPT, EF_OTHER, EF_PARG, EF_PER, EF_RANGE, EF_REF, EF_SEL, EF_SIDE, EF_WIN,
-    FL_FOG_WALK, K_DISC, K_HAND, K_ONG, K_PEND, N_PILES, OK, PH_AFTER, PH_EARLY, PH_NONE, PH_SETUP, PX_ADJMOVED,
+    FL_FOG_WALK, K_DISC, K_HAND, K_ONG, K_PEND, N_PILES, OK, PH_AFTER, PH_EARLY, PH_EOT, PH_NONE, PH_SETUP, PX_ADJMOVED,
     PX_LBOOST, PX_NONE, PX_SRCDMG, RF_OPP, RF_SELF, SD_OPP, SD_OWN, TS_ADJ, TS_ALL, TS_COMBATANT, TS_FOG, TS_KIND,
     TS_MOVED, TS_OPP, TS_OPPHERO, TS_OWN, TS_PASSED, TS_SELF, TS_SPACES, TS_WITHIN, TS_ZONE, WN_DUR, XF_FLAGS, XF_KIND,
     XF_USED)
@@ -265,6 +265,8 @@ def close_step(ctx, cards, card_info):
         return E_CARD_FLOW          # took from the deck, but the scheme was not shuffled in
     if ctx[CX_MUSTPLACE] >= 0 or ctx[CX_RETDRAW] > 0:
         return E_REMOVE
+    if ctx[CX_KOSAVE] != 0 and ctx[CX_OVER] == 0:
+        return E_ABILITY            # a fighter_defeated ability without its closing line
     if ctx[CX_KIND] == A_SCHEME and ctx[CX_OVER] == 0:
         src = ctx[CX_SRC0]
         if 0 <= src < card_info.shape[0] and card_info[src, CI_ONGOING] != 0 and cards[ctx[CX_SP0], K_PEND, src] > 0:
@@ -444,9 +446,9 @@ def target_ok(row, g, pl, me, side, ctx, pos, xf, adj, zmask, ldist):
 @njit(cache=True)
 def row_live(row, slot, ctx, pos, hp, xf, card_info, cards, zmask):
     """Window, chosen option and condition of an effect row hold now (and the turn goes on)."""
-    if ctx[CX_ENDED] != 0:
-        return False                 # "end the turn": remaining effects do not happen (R57)
     ph = ctx[CX_PHASE]
+    if ctx[CX_ENDED] != 0 and ph != PH_EOT:
+        return False                 # "end the turn": remaining effects do not happen (R57), the end of turn does
     w = row[EF_WIN]
     if not ((ph == PH_EARLY and w <= WN_DUR) or (ph >= PH_AFTER and w == ph)):
         return False

@@ -3,7 +3,7 @@ messages, the replay context layout, the tables read from the hero files, effect
 and statistics."""
 from __future__ import annotations
 
-from sim.engine.layout import N_COUNTERS, N_FOG
+from sim.engine.layout import MAX_FIGHTERS, N_COUNTERS, N_FOG
 
 HEROES = ("medusa", "sinbad")                                   # on every battlefield
 ALL_HEROES = ("alice", "king_arthur", "medusa", "sinbad")       # every ordered pair ...
@@ -93,6 +93,7 @@ E_ACTIONS = 55
 E_FOG = 56
 E_REPLACE = 57
 E_GUESS = 58
+E_ABILITY = 59
 
 MESSAGES = {
     E_PILE_SIZE: "a pile size is outside 0..MAX_CARDS",
@@ -162,6 +163,8 @@ MESSAGES = {
                "not in the hand / not playable by the fighter for that side",
     E_GUESS: "EV_GUESS / EV_SET_PRINTED without a live effect, or a named value no card the opponent may still "
              "have carries (public information: deck list minus discard pile), or a wrong printed value",
+    E_ABILITY: "EV_ABILITY of an end_of_turn, after_attack or fighter_defeated ability at the wrong moment: not the "
+               "active player's end of turn, not after its fighter's attack, not its defeated fighter, or unbalanced",
 }
 
 # ------------------------------------------------------------- replay context
@@ -218,7 +221,11 @@ CX_MOVED = CX_SRCDMG0 + 2    # fighter the last card move of this action moved, 
 CX_GUESS = CX_MOVED + 1      # value named by the last EV_GUESS, -1
 CX_CDEALT = CX_GUESS + 1     # combat damage of the current combat (EV_VALUES), 0 before it
 CX_START0 = CX_CDEALT + 1    # per player (4): the space its hero was set up on
-CX_SIZE = CX_START0 + 4
+CX_KOSAVE = CX_START0 + 4    # a fighter_defeated ability is resolving (1, else 0), and what it interrupted:
+CX_KOSAVE_N = 11             # ... slot 0's source, player, fighter, cancel, options picked (2), discards,
+                             # damage dealt, the phase and the action kind (restored by its closing line)
+CX_KOUSED0 = CX_KOSAVE + CX_KOSAVE_N   # ... and slot 0's used rows (MAX_FIGHTERS)
+CX_SIZE = CX_KOUSED0 + MAX_FIGHTERS
 
 # phases: which effect windows are live (values >= 2 equal the window code)
 PH_NONE = -1
@@ -229,6 +236,9 @@ PH_SCHEME = 3
 PH_START = 4
 PH_SETUP = 5
 PH_MANEUVER = 6    # a maneuver: the after_maneuver ability rows are live (== WN_AFTMAN)
+PH_EOT = 7         # the end of the turn after EV_ABILITY (end_of_turn): its rows are live (== WN_EOT)
+PH_AFTATK = 8      # after an attack, after EV_ABILITY (after_attack) (== WN_AFTATK)
+PH_KO = 10         # a fighter_defeated ability, from its EV_ABILITY to its closing line (== WN_KO)
 
 # card piles tracked from the log (per player, per card id)
 K_HAND = 0
@@ -246,7 +256,8 @@ XF_KIND = 4        # 0 hero, k: k-th sidekick kind of the hero file
 XF_FLAGS = 5       # hero slot: FL_* of the hero's ability
 XF_PTAG = 6        # hero slot: uncancelable_with tag bits (Ciri: source)
 XF_PN = 7          # hero slot: ... with at least this many such cards in the discard pile, 0 none
-XF_FIELDS = 8
+XF_KO = 8          # hero slot: fighter_defeated ability: 0 none, -1 any fighter, k + 1 fighter kind k only
+XF_FIELDS = 9
 FL_BOOST_ATTACK = 1
 FL_FOG_WALK = 2    # Invisible Man: has 3 fog tokens and moves between their spaces as if adjacent
 FL_FORMS = 4       # Jekyll & Hyde: counter slot 0 is the form, cards may need a form
@@ -369,7 +380,10 @@ WN_EFF = 3
 WN_START = 4       # ability start_of_turn, and an ongoing scheme's ongoing_start_of_turn
 WN_SETUP = 5
 WN_AFTMAN = 6      # ability after_maneuver (Mr. Hyde's 1 damage)
+WN_EOT = 7         # ability end_of_turn (Bigfoot)
+WN_AFTATK = 8      # ability after_attack (Robin Hood)
 WN_NEVER = 9
+WN_KO = 10         # ability fighter_defeated (Achilles)
 CARD_WINDOWS = {"immediately": WN_IMM, "during": WN_DUR, "after": WN_AFT, "effect": WN_EFF,
                 "ongoing_start_of_turn": WN_START, "on_play": WN_IMM}
 

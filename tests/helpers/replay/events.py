@@ -5,11 +5,12 @@ import numpy as np
 from numba import njit
 
 from sim.engine.core import PILE_DECK, PILE_DISC, PILE_HAND
-from sim.engine.layout import (A_ATTACK, A_MANEUVER, A_SCHEME, END_TURN_CAP, EV_ACTION, EV_ATTACK, EV_BOOST, EV_CANCEL,
-    EV_CHOOSE, EV_COUNTER, EV_DAMAGE, EV_DEFEATED, EV_DEFENSE, EV_DISCARD, EV_DRAW, EV_END_TURN, EV_EXHAUST, EV_FOG,
+from sim.engine.layout import (A_ATTACK, A_MANEUVER, A_SCHEME, END_TURN_CAP, EV_ABILITY, EV_ACTION, EV_ATTACK,
+    EV_BOOST, EV_CANCEL, EV_CHOOSE, EV_COUNTER, EV_DAMAGE, EV_DEFEATED, EV_DEFENSE, EV_DISCARD, EV_DRAW, EV_END_TURN, EV_EXHAUST, EV_FOG,
     EV_GAIN_ACTION, EV_GAME_OVER, EV_GUESS, EV_IGNORE, EV_LOOK_TOP, EV_MOVE, EV_ONGOING, EV_PIN, EV_PLACE, EV_RECOVER,
     EV_REMOVE, EV_REPLACE, EV_RETURN, EV_SCHEME, EV_SEARCH, EV_SET_HP, EV_SET_PRINTED, EV_SETUP, EV_SWAP, EV_TAKE,
-    EV_TURN, EV_VALUES, FIGHTERS_PER_PLAYER, MAX_FIGHTERS, N_COUNTERS, N_FOG)
+    EV_TURN, EV_VALUES, FIGHTERS_PER_PLAYER, HK_AFTER_ATTACK, HK_END_TURN, HK_FIGHTER_DEFEATED, MAX_FIGHTERS,
+    N_COUNTERS, N_FOG)
 
 from .board import (close_step, count_tagged, deck_left, flush_pending, fog_at, fog_mask, has_fighter, move_dist,
     ongoing_of, passive_in_play, pile_add, reset_action, row_live, space_free, team)
@@ -17,16 +18,18 @@ from .constants import (CI_BOOST, CI_FMASK, CI_FORM, CI_ONGOING, CI_RETDRAW, CI_
     CX_CDEALT, CX_START0,
     CX_ACTNO, CX_ALLOWED, CX_ATT, CX_ATTACKED0, CX_BONUS0, CX_BOOST, CX_CANCEL0, CX_CANCEL1, CX_CDMG, CX_CHOSEN0,
     CX_CNT0, CX_DEFF, CX_DORM0, CX_DOWN, CX_ENDED, CX_EOT, CX_EXH_MASK, CX_EXH_N, CX_EXH_P, CX_EXH_WANT, CX_FDBOOST,
-    CX_FOG0, CX_GUESS, CX_KIND, CX_LAST_CARD, CX_LAST_TAKE, CX_LASTFOG, CX_LASTTOK, CX_LBOOST, CX_LOOK, CX_MOVED,
+    CX_FOG0, CX_GUESS, CX_KIND, CX_KOSAVE, CX_KOUSED0, CX_LAST_CARD, CX_LAST_TAKE, CX_LASTFOG, CX_LASTTOK, CX_LBOOST,
+    CX_LOOK, CX_MOVED,
     CX_MUST_SHUFFLE, CX_MUSTPLACE, CX_NCHOSEN0, CX_NDISC0, CX_OUT0, CX_OVER, CX_PASSED, CX_PHASE, CX_PINNED, CX_PLAYER,
     CX_RET0, CX_RETDRAW, CX_RETDRAW_P, CX_SF0, CX_SP0, CX_SRC0, CX_SRCDMG0, CX_TOOKDECK, CX_TURN, CX_WON, DECK_SIZE,
-    E_ACTIONS, E_ATTACK, E_BOOST, E_CANCEL, E_CARD_FLOW, E_CARD_PLAY, E_CHOOSE, E_COMBAT, E_COUNTER, E_DAMAGE,
+    E_ABILITY, E_ACTIONS, E_ATTACK, E_BOOST, E_CANCEL, E_CARD_FLOW, E_CARD_PLAY, E_CHOOSE, E_COMBAT, E_COUNTER, E_DAMAGE,
     E_DAMAGE_SOURCE, E_DEFEAT, E_DORMANT, E_END_TURN, E_EVENT, E_EXHAUST, E_FOG, E_GAIN, E_GUESS, E_HEAL_SOURCE,
     E_MOVE_BUDGET, E_MOVE_DEST, E_MOVE_FROM, E_MOVE_PATH, E_MOVE_SAME, E_MOVE_THROUGH, E_MOVE_WHO, E_ONGOING, E_PIN,
     E_PLACE, E_RECOVER, E_REMOVE, E_REPLACE, E_RETURN, E_SETUP, E_SWAP, E_TURN_ORDER, EF_ARG, EF_BYTAG, EF_FOG, EF_OP,
     EF_SEL, EF_TRACK, EF_WIN, EF_X, EXHAUST_DAMAGE, FG_ONTO, FL_BOOST_ATTACK, FL_FOG_WALK, K_DISC, K_HAND, K_ONG,
     K_PEND, OK, OX_DISCFV, OX_DSPACES, OX_PREVENT, OX_RECLAIM, OX_SELFDECK, OX_SUMMON, PH_AFTER, PH_DECLARED, PH_EARLY,
-    PH_MANEUVER, PH_SCHEME, PH_SETUP, PH_START, PV_IGNORE_DISCARD, PV_NO_OPP_ACTIONS, SF_DECK, SF_DISC,
+    PH_AFTATK, PH_EOT, PH_KO, PH_MANEUVER, PH_SCHEME, PH_SETUP, PH_START, PV_IGNORE_DISCARD, PV_NO_OPP_ACTIONS,
+    SF_DECK, SF_DISC,
     SF_DISC_THEN_DECK, SX_AFTER_MANEUVER, SX_ATTACKS, SX_CHOOSES, SX_COMBAT_DAMAGE, SX_COUNTERS, SX_DETOURS,
     SX_DISCARD_FOR_VALUE, SX_DISCARD_TOPS, SX_EFFECT_DAMAGE, SX_END_TURNS, SX_EVENTS, SX_EXHAUST_DAMAGE, SX_FACE_DOWN,
     SX_FOG_EFFECT_DAMAGE, SX_FOG_MOVES, SX_FOG_PLACES, SX_FOG_WALKS, SX_FORM_CARDS, SX_GAINS, SX_GUESSES,
@@ -39,7 +42,7 @@ from .constants import (CI_BOOST, CI_FMASK, CI_FORM, CI_ONGOING, CI_RETDRAW, CI_
     WANT_CANCEL, WANT_CHOOSE, WANT_COUNTER, WANT_DAMAGE, WANT_DISCARD, WANT_DISCTOP, WANT_ENDTURN, WANT_FOG, WANT_GAIN,
     WANT_GUESS, WANT_HANDDECK, WANT_IGNORE, WANT_LOOK, WANT_MOVE, WANT_PIN, WANT_PLACE, WANT_RECLAIM_TOP, WANT_RECOVER,
     WANT_REMOVE, WANT_REPLACE, WANT_RETURN, WANT_REVEAL, WANT_SEARCH, WANT_SELFDECK, WANT_SETHP, WANT_SETPRINTED,
-    WANT_SWAP, WANT_TAKE, WN_DUR, XF_FLAGS, XF_KIND, XF_MAXHP, XF_MOVE, XF_RANGED, XF_USED)
+    WANT_SWAP, WANT_TAKE, WN_DUR, XF_FLAGS, XF_KIND, XF_KO, XF_MAXHP, XF_MOVE, XF_RANGED, XF_USED)
 from .effects import (begin_turn, cancel_protected, card_ok, close_turn, form_ok, match_effect, ongoing_discard_due,
     tracked_passes, update_dormancy)
 
@@ -442,6 +445,8 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                     for k in range(i + 1, i1):
                         if log[k, 0] == EV_TURN or log[k, 0] == EV_GAME_OVER:
                             break
+                        if log[k, 0] == EV_ABILITY and log[k, 2] == HK_END_TURN:
+                            break               # then the hero's end_of_turn ability (checked there)
                         if log[k, 0] != EV_DISCARD or log[k, 3] != 1:
                             info[3] = k
                             return E_ONGOING    # something still happens in the turn
@@ -877,6 +882,92 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                                                         card_info, cards, adj, zmask, ldist) < 0:
                 return E_GUESS
             stats[SX_SET_PRINTED] += 1
+        elif ev == EV_ABILITY:
+            # a = player, b = hook, c = fighter, d = 1: the line closing a fighter_defeated ability. The hooks
+            # below make their ability's rows live (slot 0) until the next step; the others are checked
+            # by phase (start of turn, setup, after a maneuver)
+            if a < 0 or a > 1:
+                return E_EVENT
+            if b == HK_END_TURN:
+                # the active player's end of turn: after its actions, before the hand limit (docs/rules.md)
+                if a != ctx[CX_PLAYER] or ctx[CX_TURN] < 1 or ctx[CX_PHASE] == PH_EOT or ctx[CX_KOSAVE] != 0:
+                    return E_ABILITY
+                code = close_step(ctx, cards, card_info)
+                if code != OK:
+                    return code
+                flush_pending(ctx, cards, bonus_pc)
+                update_dormancy(ctx, pos)
+                reset_action(ctx, used)
+                ctx[CX_EOT] = 1
+                ctx[CX_KIND] = -1
+                ctx[CX_PHASE] = PH_EOT
+                ctx[CX_SRC0] = nc + 6 + a
+                ctx[CX_SP0] = a
+                ctx[CX_SF0] = a * FIGHTERS_PER_PLAYER
+            elif b == HK_AFTER_ATTACK:
+                # after the After combat effects of an attack by fighter c of player a ("self": the attacker)
+                if ctx[CX_KIND] != A_ATTACK or ctx[CX_PHASE] != PH_AFTER or c != ctx[CX_ATT] \
+                        or a != c // FIGHTERS_PER_PLAYER or ctx[CX_ENDED] != 0 or ctx[CX_KOSAVE] != 0:
+                    return E_ABILITY
+                ctx[CX_PHASE] = PH_AFTATK
+                ctx[CX_SRC0] = nc + 8 + a
+                ctx[CX_SP0] = a
+                ctx[CX_SF0] = c
+                ctx[CX_CANCEL0] = 0          # an ability: the attack card's cancel does not touch it
+                ctx[CX_CHOSEN0] = 0
+                ctx[CX_NCHOSEN0] = 0
+                ctx[CX_NDISC0] = 0
+                ctx[CX_SRCDMG0] = 0
+                used[0, :] = 0
+            elif b == HK_FIGHTER_DEFEATED and d == 0:
+                # player a's fighter c was defeated: its ability interrupts what is resolving (saved, restored
+                # by the closing line); "self" is a's hero, outside any combat side
+                if c < 0 or c >= MAX_FIGHTERS or c // FIGHTERS_PER_PLAYER != a or pos[c] >= 0 \
+                        or ctx[CX_KOSAVE] != 0 or ctx[CX_ENDED] != 0:
+                    return E_ABILITY
+                ko = xf[a * FIGHTERS_PER_PLAYER, XF_KO]     # the hero has the ability, for this fighter
+                if ko == 0 or (ko > 0 and xf[c, XF_KIND] != ko - 1):
+                    return E_ABILITY
+                ctx[CX_KOSAVE] = 1
+                ctx[CX_KOSAVE + 1] = ctx[CX_SRC0]
+                ctx[CX_KOSAVE + 2] = ctx[CX_SP0]
+                ctx[CX_KOSAVE + 3] = ctx[CX_SF0]
+                ctx[CX_KOSAVE + 4] = ctx[CX_CANCEL0]
+                ctx[CX_KOSAVE + 5] = ctx[CX_CHOSEN0]
+                ctx[CX_KOSAVE + 6] = ctx[CX_NCHOSEN0]
+                ctx[CX_KOSAVE + 7] = ctx[CX_NDISC0]
+                ctx[CX_KOSAVE + 8] = ctx[CX_SRCDMG0]
+                ctx[CX_KOSAVE + 9] = ctx[CX_PHASE]
+                ctx[CX_KOSAVE + 10] = ctx[CX_KIND]
+                for k in range(MAX_FIGHTERS):
+                    ctx[CX_KOUSED0 + k] = used[0, k]
+                    used[0, k] = 0
+                ctx[CX_SRC0] = nc + 10 + a
+                ctx[CX_SP0] = a
+                ctx[CX_SF0] = a * FIGHTERS_PER_PLAYER
+                ctx[CX_CANCEL0] = 0
+                ctx[CX_CHOSEN0] = 0
+                ctx[CX_NCHOSEN0] = 0
+                ctx[CX_NDISC0] = 0
+                ctx[CX_SRCDMG0] = 0
+                ctx[CX_PHASE] = PH_KO
+                ctx[CX_KIND] = -1
+            elif b == HK_FIGHTER_DEFEATED:
+                if ctx[CX_KOSAVE] == 0 or ctx[CX_SRC0] != nc + 10 + a:
+                    return E_ABILITY
+                ctx[CX_KOSAVE] = 0
+                ctx[CX_SRC0] = ctx[CX_KOSAVE + 1]
+                ctx[CX_SP0] = ctx[CX_KOSAVE + 2]
+                ctx[CX_SF0] = ctx[CX_KOSAVE + 3]
+                ctx[CX_CANCEL0] = ctx[CX_KOSAVE + 4]
+                ctx[CX_CHOSEN0] = ctx[CX_KOSAVE + 5]
+                ctx[CX_NCHOSEN0] = ctx[CX_KOSAVE + 6]
+                ctx[CX_NDISC0] = ctx[CX_KOSAVE + 7]
+                ctx[CX_SRCDMG0] = ctx[CX_KOSAVE + 8]
+                ctx[CX_PHASE] = ctx[CX_KOSAVE + 9]
+                ctx[CX_KIND] = ctx[CX_KOSAVE + 10]
+                for k in range(MAX_FIGHTERS):
+                    used[0, k] = ctx[CX_KOUSED0 + k]
         elif ev == EV_GAME_OVER:
             ctx[CX_OVER] = 1
             if b == END_TURN_CAP:

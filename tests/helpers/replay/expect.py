@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.engine.layout import FIGHTERS_PER_PLAYER, MAX_FIGHTERS
-from sim.play.match import Match, installed_content
+from sim.play.match import Match, env_hero_paths, installed_content
 
 from .constants import (CD_AWAY_START, CD_KIND_DEFEATED, CD_KIND_ON_BOARD, CD_NO_OPP_IN_ZONE, EF_C2, PX_CDMG,
     PX_OPPPRINTED, PX_ZONES, CARD_TYPES, CARD_WINDOWS, CD_ALWAYS, CD_ATTACKED, CD_COUNTER, CD_DISCARDED, CD_FIRST_ACTION,
@@ -24,13 +24,14 @@ from .constants import (CD_AWAY_START, CD_KIND_DEFEATED, CD_KIND_ON_BOARD, CD_NO
     OX_TAKEDISC, PASSIVES, PX_ADJMOVED, PX_LBOOST, PX_SRCDMG, PX_UNCHECKED, RF_OPP, RF_SELF, SD_ANY, SD_OPP, SD_OWN,
     SF_DECK, SF_DECK_OR_DISC, SF_DISC, SF_DISC_THEN_DECK, TO_ADJ, TO_ANY, TO_LASTFOG, TO_ZONE, TS_ADJ, TS_ALL,
     TS_COMBATANT, TS_FOG, TS_KIND, TS_MOVED, TS_OPP, TS_OPPHERO, TS_OWN, TS_PASSED, TS_SELF, TS_SPACES, TS_WITHIN,
-    TS_ZONE, WN_AFTMAN, WN_NEVER, WN_SETUP, WN_START, XF_FIELDS, XF_FLAGS, XF_PN, XF_PTAG)
+    TS_ZONE, WN_AFTATK, WN_AFTMAN, WN_EOT, WN_KO, WN_NEVER, WN_SETUP, WN_START, XF_FIELDS, XF_FLAGS, XF_KO,
+    XF_PN, XF_PTAG)
 
 
 def hero_toml(key, content=None):
     """The hero file of ``key`` as parsed TOML: from ``content`` (a match's, homebrew heroes
-    included) when given, else from the installed heroes."""
-    specs = (content or installed_content()).specs
+    included) when given, else from the installed heroes and those of UNMATCHED_SIM_HEROES."""
+    specs = (content or installed_content(env_hero_paths())).specs
     return tomllib.loads(Path(specs[key].path).read_text())
 
 
@@ -397,7 +398,8 @@ class Expect:
                     slot += 1
             ability = raw.get("ability", {})
             known = {"name", "text", "maneuver_bonus", "start_of_turn", "setup", "attack_value", "defense_value",
-                     "boost_attack", "uncancelable_with", "after_maneuver", "fog_walk"}
+                     "boost_attack", "uncancelable_with", "after_maneuver", "fog_walk", "end_of_turn", "after_attack",
+                     "fighter_defeated", "defeated_fighter"}
             if set(ability) - known:
                 raise NotImplementedError(f"{key}: ability hooks {sorted(set(ability) - known)} not modelled")
             h = seat * FIGHTERS_PER_PLAYER
@@ -407,6 +409,8 @@ class Expect:
                 self.xf[h, XF_FLAGS] |= FL_FOG_WALK
             if hero.forms:
                 self.xf[h, XF_FLAGS] |= FL_FORMS
+            if ability.get("fighter_defeated"):
+                self.xf[h, XF_KO] = hero.kinds[ability["defeated_fighter"]] + 1 if "defeated_fighter" in ability else -1
             if "uncancelable_with" in ability:
                 u = ability["uncancelable_with"]
                 self.xf[h, XF_PTAG] = tag_bits[u["tag"]]
@@ -422,6 +426,10 @@ class Expect:
             sources[nc + 2 * seat] = hero.rows(ability.get("start_of_turn", []), WN_START, f"{key}.start_of_turn")
             sources[nc + 2 * seat + 1] = hero.rows(ability.get("setup", []), WN_SETUP, f"{key}.setup")
             sources[nc + 4 + seat] = hero.rows(ability.get("after_maneuver", []), WN_AFTMAN, f"{key}.after_maneuver")
+            # the hooks that begin with their EV_ABILITY line (events.py): end of turn, after an attack, a defeat
+            sources[nc + 6 + seat] = hero.rows(ability.get("end_of_turn", []), WN_EOT, f"{key}.end_of_turn")
+            sources[nc + 8 + seat] = hero.rows(ability.get("after_attack", []), WN_AFTATK, f"{key}.after_attack")
+            sources[nc + 10 + seat] = hero.rows(ability.get("fighter_defeated", []), WN_KO, f"{key}.fighter_defeated")
             gear = chosen_gear(raw, match.loadouts[seat])
             card_keys = {"name", "type", "value", "boost", "copies", "fighter", "tags", "text", "group", "option",
                          "ongoing", "discard_if", "on_return", "form"} | set(CARD_WINDOWS)
@@ -469,7 +477,7 @@ class Expect:
                     rows += hero.rows(card.get(wname, []), wcode, f"{key}.{card['name']}.{wname}")
                 sources[cid] = rows
             assert self.deck_counts[seat].sum() == DECK_SIZE, (key, self.deck_counts[seat].sum())
-        n_src = nc + 6
+        n_src = nc + 12
         self.eidx = np.zeros(n_src + 1, np.int64)
         flat = []
         for s in range(n_src):
