@@ -135,3 +135,27 @@ def test_expert_searches_inside_actions_and_explains_it():
         ctl = np.concatenate([np.zeros(CTL_EXPLAIN, np.int64), old.explain])
         assert all(r[0] in (D_ACTION,) or r[4] == 0 for r in _records(ctl))
     assert D_BOOST_MANEUVER in kinds
+
+
+def test_explain_shows_a_searched_boost_where_it_was_decided():
+    """``--explain`` places a searched maneuver BOOST right after the maneuver's draw (the
+    log's length when the decision was asked, not after the events the stopped action logged
+    while it unwound), and lists the option taken first: the BOOST the player then makes."""
+    from sim.engine.codes import EV_BOOST, EV_DRAW, EV_EXHAUST
+    m = Match(["medusa", "sinbad"], "marmoreal")
+    g = m.play(seed=3, modes=("expert", "expert"), explain=400)
+    ctl = np.concatenate([np.zeros(CTL_EXPLAIN, np.int64), g.explain])
+    n = int(ctl[CTL_EXPLAIN])
+    boosts = 0
+    for i in range(n):
+        r = ctl[CTL_EXPLAIN + 1 + i * EXPLAIN_REC:CTL_EXPLAIN + 1 + (i + 1) * EXPLAIN_REC]
+        pos, kind, p, samples, taken = int(r[0]), int(r[1]), int(r[2]), int(r[5]), int(r[6])
+        if kind != D_BOOST_MANEUVER or samples == 0:
+            continue
+        boosts += 1
+        before = g.log[pos - 1]
+        assert before[0] in (EV_DRAW, EV_EXHAUST) and before[1] == p
+        after = [tuple(int(x) for x in e[:3]) for e in g.log[pos:pos + 2]]   # (a BOOST: its discard, then EV_BOOST)
+        boost = [e for e in after if e[0] == EV_BOOST]
+        assert boost == ([(EV_BOOST, p, taken)] if taken >= 0 else [])
+    assert boosts >= 5

@@ -35,7 +35,7 @@ from .codes import (
     MODE_GREEDY, MODE_RANDOM, D_MOVE_STEP,
     MODE_EXPERT, MODE_EXPERT02, MODE_SCRIPT, MODE_STANDARD, MODE_STANDARD02, N_DECISIONS,
 )
-from .layout import G_DECISIONS, G_ERR, G_OVER, G_REASON, G_WINNER
+from .layout import G_DECISIONS, G_ERR, G_LOGN, G_OVER, G_REASON, G_WINNER
 
 from .control import (  # noqa: F401  (re-exported: callers import them from here)
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_ERR_KIND, CTL_ERR_N, CTL_ERR_OPTS,
@@ -43,7 +43,7 @@ from .control import (  # noqa: F401  (re-exported: callers import them from her
     CTL_MODE0, CTL_NAMES, CTL_PLAN_KEY, CTL_POS, CTL_POS_KEY, CTL_PRESET, CTL_REC, CTL_SCRIPT, CTL_SIZE, CTL_TD_P,
     CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MAX_CARD_IDS, MAX_SCRIPT, N_WEIGHTS,
     CTL_RP_CAND, CTL_RP_HIT, CTL_RP_HIT_P, CTL_RP_LIST, CTL_RP_N, CTL_RP_NCAND, CTL_RP_ON, CTL_RP_POS,
-    CTL_RP_PROBE, CTL_RP_REC, CTL_RP_SEED, MAX_RP, MAX_RP_CAND, MAX_SCR_SCORES, SCR_SCORES,
+    CTL_RP_LOGN, CTL_RP_PROBE, CTL_RP_REC, CTL_RP_SEED, MAX_RP, MAX_RP_CAND, MAX_SCR_SCORES, SCR_SCORES,
 )
 
 # value domain of each decision kind, indexed by D_*
@@ -322,6 +322,7 @@ def replay_decide(st, tb, ctl, kind, player, opts, n):
         for j in range(nc):
             ctl[CTL_RP_CAND + j] = opts[idx[j]]
         ctl[CTL_RP_NCAND] = nc
+        ctl[CTL_RP_LOGN] = st[G_LOGN]   # (the rules log more while the stopped action unwinds)
         ctl[CTL_RP_HIT] = kind + 1
         ctl[CTL_RP_HIT_P] = player
         st[G_ERR] = ERR_PROBE

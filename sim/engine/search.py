@@ -78,7 +78,8 @@ import numpy as np
 from .sigs import A1, B, CTL, f64_view, FA1, I, jit, LOG, ST, stack_i64, TB, V
 from .codes import D_ACTION, D_DEFENSE, D_MAY, MODE_EXPERT, MODE_EXPERT02, MODE_SCRIPT
 from .control import (
-    CTL_CTX_OP, CTL_MODE0, CTL_PRESET, CTL_RP_CAND, CTL_RP_HIT, CTL_RP_HIT_P, CTL_RP_LIST, CTL_RP_N, CTL_RP_NCAND,
+    CTL_CTX_OP, CTL_MODE0, CTL_PRESET, CTL_RP_CAND, CTL_RP_HIT, CTL_RP_HIT_P, CTL_RP_LIST, CTL_RP_LOGN, CTL_RP_N,
+    CTL_RP_NCAND,
     CTL_RP_ON, CTL_RP_POS, CTL_RP_PROBE, CTL_RP_REC, CTL_RP_SEED, CTL_SIZE, EXPLAIN_TOP, MAX_RP, MAX_RP_CAND,
     N_DECISIONS, SCR_SCORES,
 )
@@ -143,20 +144,25 @@ def search_start(st, tb, ctl, p, wst, w2, wctl, nolog):
     return 1 if tot1 >= tot0 else 0
 
 
-@jit(V(CTL, I, I, I, I, A1, A1, I, FA1, FA1, I))
-def explain_search(ctl, logn, kind, p, n, opts, cand, nc, mean, se, samples):
+@jit(V(CTL, I, I, I, I, A1, A1, I, FA1, FA1, I, I))
+def explain_search(ctl, logn, kind, p, n, opts, cand, nc, mean, se, samples, chosen):
     """Record a search of decision ``kind`` in the explain buffer (if ``ctl`` has one): the
-    candidates best first, each with its mean value and standard error (x 1000), and the samples."""
+    candidate taken (``chosen``, an index into ``cand``) first, then the others best mean
+    first, each with its mean value and standard error (x 1000), and the samples."""
     base = explain_record(ctl, logn, kind, p, n, samples)
     if base < 0:
         return
     order = stack_i64(MAX_CANDIDATES)
+    order[0] = chosen
+    k = 1
     for j in range(nc):
-        order[j] = j
-    for j in range(1, nc):   # best mean first (stable)
+        if j != chosen:
+            order[k] = j
+            k += 1
+    for j in range(2, nc):   # the others: best mean first (stable)
         x = order[j]
         i = j - 1
-        while i >= 0 and mean[order[i]] < mean[x]:
+        while i >= 1 and mean[order[i]] < mean[x]:
             order[i + 1] = order[i]
             i -= 1
         order[i + 1] = x
@@ -222,7 +228,7 @@ def search_options(st, tb, ctl, kind, p, opts, n, scores, wst, w2, wctl, nolog):
         se[j] = np.sqrt(max(var, 0.0) / samples) if samples > 1 else 0.0
         if mean[j] > mean[best]:
             best = j
-    explain_search(ctl, st[G_LOGN], kind, p, n, opts, cand, nc, mean, se, samples)
+    explain_search(ctl, st[G_LOGN], kind, p, n, opts, cand, nc, mean, se, samples, best)
     return cand[best]
 
 
@@ -377,7 +383,7 @@ def search_replay(st, s0, tb, ctl, mover, action, wst, w2, wctl, nolog, pin):
     for j in range(nc):
         vals_i[j] = ctl[CTL_RP_CAND + j]
         cand[j] = j
-    explain_search(ctl, st[G_LOGN], kind, q, ctl[CTL_RP_NCAND], vals_i, cand, nc, mean, se, valid)
+    explain_search(ctl, ctl[CTL_RP_LOGN], kind, q, ctl[CTL_RP_NCAND], vals_i, cand, nc, mean, se, valid, best)
     return ctl[CTL_RP_CAND + best]
 
 
