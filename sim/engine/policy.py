@@ -330,10 +330,30 @@ def replay_decide(st, tb, ctl, kind, player, opts, n):
         return 0
     i = _decide(st, tb, ctl, kind, player, opts, n)
     if ctl[CTL_RP_REC] != 0:
-        m = ctl[CTL_RP_N]
-        if m < MAX_RP:
-            ctl[CTL_RP_LIST + 2 * m] = kind
-            ctl[CTL_RP_LIST + 2 * m + 1] = opts[i]
-        ctl[CTL_RP_N] = m + 1
-        ctl[CTL_RP_POS] = m + 1
+        rp_append(ctl, kind, opts[i])
     return i
+
+
+@jit(V(CTL, I, I))
+def rp_append(ctl, kind, value):
+    """Append decision ``(kind, value)`` to the replay search's list (``CTL_RP_LIST``), the
+    replay position with it; past ``MAX_RP`` entries only the count grows (:func:`probes` stops
+    before the list could be played again from there)."""
+    m = ctl[CTL_RP_N]
+    if m < MAX_RP:
+        ctl[CTL_RP_LIST + 2 * m] = kind
+        ctl[CTL_RP_LIST + 2 * m + 1] = value
+    ctl[CTL_RP_N] = m + 1
+    ctl[CTL_RP_POS] = m + 1
+
+
+@jit(V(CTL))
+def rp_off(ctl):
+    """The replay search off in ``ctl``: decisions go straight to :func:`_decide`, with no list,
+    no probe, no recording and no stop pending."""
+    ctl[CTL_RP_ON] = 0
+    ctl[CTL_RP_PROBE] = 0
+    ctl[CTL_RP_REC] = 0
+    ctl[CTL_RP_N] = 0
+    ctl[CTL_RP_POS] = 0
+    ctl[CTL_RP_HIT] = 0

@@ -14,7 +14,7 @@ from .codes import (
     PILE_HAND, TURN_CAP_WINNER,
 )
 from .control import (
-    CTL_MODE0, CTL_PRESET, CTL_RP_N, CTL_RP_ON, CTL_RP_POS, CTL_RP_PROBE, CTL_RP_REC, CTL_SCRATCH, N_DECISIONS,
+    CTL_MODE0, CTL_PRESET, CTL_SCRATCH, N_DECISIONS,
     N_PRICE, SCR_PRICE,
 )
 from .core import can_play, mix32, pile_base, rng_seed, team_of
@@ -24,6 +24,7 @@ from .layout import (
     MAX_HERO_CARDS, OFF_CB, OFF_PLAYED, P_DECKN, P_HANDN, pslot, STATE_SIZE,
 )
 from .rules import finish_turn, take_turn
+from .policy import rp_off
 from .ai.position import reset_plans
 from .ai.weights import (
     W_DMG_HERO, W_DMG_SK, W_EVAL_CARD, W_HERO_LOW, W_HP_LOW, W_HP_OWN, W_HP_SK, W_KILL_SK, W_LOSE_SK,
@@ -318,11 +319,7 @@ def rollout_control(wctl, ctl, nplayers, p):
         wctl[CTL_MODE0 + q] = roll
     for k in range(N_DECISIONS):
         wctl[CTL_PRESET + k] = 0
-    wctl[CTL_RP_ON] = 0     # (the real game's replay search: not the copies')
-    wctl[CTL_RP_PROBE] = 0
-    wctl[CTL_RP_REC] = 0
-    wctl[CTL_RP_N] = 0
-    wctl[CTL_RP_POS] = 0
+    rp_off(wctl)   # (the real game's replay search: not the copies')
 
 
 @jit(I(ST, I))

@@ -87,7 +87,7 @@ from .layout import (
     ACTION_OPTS, CARD_OPTS, CB_DEF_P, G_ACTIVE, G_DECISIONS, G_ERR, G_LOGN, G_NPLAYERS, G_OVER, OFF_CB, STATE_SIZE,
 )
 from .rules import action_due, begin_turn, defend, do_action, end_action, end_of_turn, legal_actions, start_action, take_turn
-from .policy import decide, top_candidates
+from .policy import decide, rp_append, rp_off, top_candidates
 from .ai.choices import score_actions
 from .ai.decide import ai_scores, explain_record
 from .ai.position import reset_plans
@@ -427,11 +427,8 @@ def act(st, tb, ctl, log, p, action, wst, w2, wctl, nolog):
             d = ctl[CTL_RP_LIST + 2 * pos + 1]
         else:
             d = dopts[search_defense(st, tb, ctl, q, dopts, n, wst, w2, wctl, nolog)]
-            if ctl[CTL_RP_ON] != 0 and pos < MAX_RP:   # (recorded: the action may be played again)
-                ctl[CTL_RP_LIST + 2 * pos] = D_DEFENSE
-                ctl[CTL_RP_LIST + 2 * pos + 1] = d
-                ctl[CTL_RP_N] = pos + 1
-                ctl[CTL_RP_POS] = pos + 1
+            if ctl[CTL_RP_ON] != 0:   # (recorded: the action may be played again)
+                rp_append(ctl, D_DEFENSE, d)
     else:
         d = defend(st, tb, ctl, dopts, n)
     end_action(st, tb, ctl, log, d)
@@ -470,16 +467,10 @@ def play_action(st, tb, ctl, log, p, action, wst, w2, wctl, nolog, s0, pin):
         m = ctl[CTL_RP_N]
         v = search_replay(st, s0, tb, ctl, p, action, wst, w2, wctl, nolog, pin)
         copy_into(st, s0, STATE_SIZE)
-        ctl[CTL_RP_LIST + 2 * m] = ctl[CTL_RP_HIT] - 1
-        ctl[CTL_RP_LIST + 2 * m + 1] = v
-        ctl[CTL_RP_N] = m + 1
+        rp_append(ctl, ctl[CTL_RP_HIT] - 1, v)
         if m + 3 >= MAX_RP:   # (no room to record another stop: the rest of the action unsearched)
             ctl[CTL_RP_PROBE] = 0
-    ctl[CTL_RP_PROBE] = 0
-    ctl[CTL_RP_REC] = 0
-    ctl[CTL_RP_N] = 0
-    ctl[CTL_RP_POS] = 0
-    ctl[CTL_RP_HIT] = 0
+    rp_off(ctl)
 
 
 @jit(B(ST, CTL))
