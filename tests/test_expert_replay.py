@@ -12,7 +12,7 @@ import pytest
 
 from sim.content.profiles import load_profile
 from sim.engine import layout as L
-from sim.engine.codes import A_MANEUVER, D_ACTION, D_BOOST_MANEUVER, D_DEFENSE
+from sim.engine.codes import A_MANEUVER, D_ACTION, D_BOOST_MANEUVER, D_DEFENSE, D_GUESS
 from sim.engine.control import CTL_EXPLAIN, CTL_SIZE, EXPLAIN_REC
 from sim.engine.core import PILE_DECK, PILE_HAND, pile_base
 from sim.engine.rules import action_due, legal_actions, unpack_action
@@ -159,3 +159,99 @@ def test_explain_shows_a_searched_boost_where_it_was_decided():
         boost = [e for e in after if e[0] == EV_BOOST]
         assert boost == ([(EV_BOOST, p, taken)] if taken >= 0 else [])
     assert boosts >= 5
+
+
+def _work_arrays():
+    """The replay search's work arrays for :func:`play_action` after ``log``."""
+    return (np.zeros(L.STATE_SIZE, np.int64), np.zeros(L.STATE_SIZE, np.int64), np.zeros(CTL_SIZE, np.int64),
+            np.zeros((0, 6), np.int64), np.zeros(L.STATE_SIZE, np.int64), np.zeros(PIN_SIZE, np.int64))
+
+
+def test_defender_choices_before_the_reveal_read_no_attack_card():
+    """Medusa attacks Holmes (two Elementary in hand, expert) with each card she holds in
+    turn: what Holmes decides before the cards are revealed (his defense card, searched, and
+    Elementary's predicted value) is the same decision with the same means whichever card
+    lies face down. The replay search plays the attacker's action again from its start with
+    the card it was played with, so a search of the prediction would read that card; it is
+    left to the standard AI's scores, which count the cards Medusa may hold."""
+    from sim.play.scenario import Scenario
+    from sim.engine.rules import pack_action
+    sc = Scenario({
+        "battlefield": "marmoreal", "actions": 2,
+        "players": [
+            {"hero": "medusa", "fighters": {"Medusa": {"space": "M25", "health": 12}},
+             "hand": ["Gaze of Stone", "Second Shot", "Feint", "Snipe"],
+             "deck": ["Dash", "Regroup", "Hiss and Slither", "Dash", "Winged Frenzy", "Feint"]},
+            {"hero": "sherlock_holmes",
+             "fighters": {"Sherlock Holmes": {"space": "M21", "health": 14}, "Dr. Watson": {"space": "M01", "health": 8}},
+             "hand": ["Elementary", "Elementary"],
+             "deck": ["Feint", "Counterpunch", "Deduce Strategy", "Master of Disguise", "The Game is Afoot"]},
+        ],
+    })
+    tb = sc.match.tables
+    seen = []
+    for card in ["Gaze of Stone", "Second Shot", "Feint", "Snipe"]:
+        st = sc.st.copy()
+        action_due(st, 0)
+        ctl = _control(("standard", "expert"), explain=16)
+        log = np.zeros((400, L.EV_FIELDS), np.int64)
+        play_action(st, tb, ctl, log, 0, pack_action(L.A_ATTACK, sc.fighter("Medusa"), sc.fighter("Sherlock Holmes"),
+                                                     sc.card(0, card)), *_work_arrays())
+        seen.append([r for r in _records(ctl) if r[1] == 1 and r[0] in (D_DEFENSE, D_GUESS)])
+    kinds = [r[0] for r in seen[0]]
+    assert kinds == [D_DEFENSE, D_GUESS]
+    assert seen[0][0][4] == 8 and seen[0][1][4] == 0     # the defense card searched; the prediction scored
+    assert all(s == seen[0] for s in seen)
+
+
+def test_lookahead_names_the_value_that_saves_the_hero():
+    """Holmes (2 health, next to King Arthur) plays Confirm Suspicion, his last action.
+    Arthur's deck is empty and the rest of his cards are in his discard pile, so his hand is
+    known: Feint (value 2, BOOST 1) and The Holy Grail (value 1, BOOST 2). The standard AI
+    names 1, for the larger BOOST as damage; Arthur then attacks with Feint and defeats
+    Holmes. The lookahead sees that attack in its samples, names 2 and takes Feint away:
+    Holmes survives Arthur's turn."""
+    from sim.play.scenario import Scenario
+    from sim.engine.core import rng_seed
+    from sim.engine.rules import end_of_turn, take_turn
+    rest_of_arthur = ["Excalibur", "Noble Sacrifice", "Noble Sacrifice", "Noble Sacrifice", "The Aid of Morgana",
+                      "Aid the Chosen One", "Swift Strike", "Swift Strike", "Divine Intervention",
+                      "Divine Intervention", "Skirmish", "Skirmish", "Skirmish", "Momentous Shift", "Momentous Shift",
+                      "Momentous Shift", "Feint", "Feint", "Regroup", "Regroup", "Regroup", "Bewilderment",
+                      "Bewilderment", "The Lady of the Lake", "Prophecy", "Restless Spirits", "Command the Storms",
+                      "Command the Storms"]
+    sc = Scenario({
+        "battlefield": "marmoreal", "actions": 1,
+        "players": [
+            {"hero": "sherlock_holmes",
+             "fighters": {"Sherlock Holmes": {"space": "M21", "health": 2}, "Dr. Watson": {"space": "M01", "health": 8}},
+             "hand": ["Confirm Suspicion"],
+             "deck": ["Feint", "Counterpunch", "Deduce Strategy", "Elementary", "Master of Disguise"]},
+            {"hero": "king_arthur",
+             "fighters": {"King Arthur": {"space": "M25", "health": 12}, "Merlin": {"space": "M05", "health": 7}},
+             "hand": ["Feint", "The Holy Grail"], "deck": [], "discard": rest_of_arthur},
+        ],
+    })
+    tb = sc.match.tables
+    holmes = sc.fighter("Sherlock Holmes")
+    probe = sc.st.copy()
+    action_due(probe, 0)
+    opts = np.zeros(L.ACTION_OPTS, np.int64)
+    n = legal_actions(probe, tb, 0, opts)
+    scheme = [int(a) for a in opts[:n] if unpack_action(int(a))[0] == L.A_SCHEME]
+    assert len(scheme) == 1
+    outcome = {}
+    for mode in ("standard", "expert"):
+        st = sc.st.copy()
+        action_due(st, 0)
+        ctl = _control((mode, mode), explain=16)
+        log = np.zeros((0, L.EV_FIELDS), np.int64)
+        play_action(st, tb, ctl, log, 0, scheme[0], *_work_arrays())
+        named = int(st[L.G_GUESS])
+        guess = [r for r in _records(ctl) if r[0] == D_GUESS]
+        end_of_turn(st, tb, ctl, log, 0)
+        rng_seed(st, 3)
+        take_turn(st, tb, _control(("standard", "standard")), log)
+        outcome[mode] = (named, guess[0][4] > 0, int(st[L.G_OVER]), int(st[L.fslot(holmes, L.F_HP)]))
+    assert outcome["standard"] == (1, False, 1, 0)
+    assert outcome["expert"] == (2, True, 0, 2)

@@ -43,7 +43,7 @@ from .control import (  # noqa: F401  (re-exported: callers import them from her
     CTL_MODE0, CTL_NAMES, CTL_PLAN_KEY, CTL_POS, CTL_POS_KEY, CTL_PRESET, CTL_REC, CTL_SCRIPT, CTL_SIZE, CTL_TD_P,
     CTL_W, EXPLAIN_REC, EXPLAIN_TOP, MAX_CARD_IDS, MAX_SCRIPT, N_WEIGHTS,
     CTL_RP_CAND, CTL_RP_HIT, CTL_RP_HIT_P, CTL_RP_LIST, CTL_RP_N, CTL_RP_NCAND, CTL_RP_ON, CTL_RP_POS,
-    CTL_RP_LOGN, CTL_RP_PROBE, CTL_RP_REC, CTL_RP_SEED, MAX_RP, MAX_RP_CAND, MAX_SCR_SCORES, SCR_SCORES,
+    CTL_RP_HIDDEN, CTL_RP_LOGN, CTL_RP_PROBE, CTL_RP_REC, CTL_RP_SEED, MAX_RP, MAX_RP_CAND, MAX_SCR_SCORES, SCR_SCORES,
 )
 
 # value domain of each decision kind, indexed by D_*
@@ -257,8 +257,13 @@ _MOVE_KINDS = (1 << D_MOVE_DEST) | (1 << D_MOVE_STEP)
 def probes(ctl, kind, player, n):
     """The replay search stops the action at this decision: ``player`` is searching
     (``CTL_RP_PROBE``), the decision has 2 to ``MAX_SCR_SCORES`` options, no preset answers it,
-    the list has room, and its kind is one of the player's profile's ``search_choices``."""
+    the list has room, and its kind is one of the player's profile's ``search_choices``.
+    Never while a defense card's face-up effects run before the reveal (``CTL_RP_HIDDEN``,
+    Elementary's prediction): the action is replayed from its start with the attack card it
+    was played with, which the defender has not seen, so a search there would read it."""
     if n < 2 or n > MAX_SCR_SCORES or ((ctl[CTL_RP_PROBE] >> player) & 1) == 0 or ctl[CTL_PRESET + kind] != 0:
+        return False
+    if ctl[CTL_RP_HIDDEN] != 0:
         return False
     if ctl[CTL_RP_N] + 3 >= MAX_RP:   # (no room left in the list to play the action again)
         return False

@@ -25,7 +25,7 @@ from .core import (
     eliminated, fog_space, hero_of, log_ev, n_slots, pile_base, pile_push, pile_take, place_fighter,
     shuffle_deck, team_of,
 )
-from .policy import CTL_CTX_F, CTL_CTX_OP, decide
+from .policy import CTL_CTX_F, CTL_CTX_OP, CTL_RP_HIDDEN, decide
 from .conditions import cond_ok
 from .targets import choose_hand_card, has_passive
 from .effect_ops import empty_spaces, move_group
@@ -311,8 +311,11 @@ def close_attack(st, tb, ctl, log, d):
         st[o + CB_PRINTED1] = tb.cards[d, C_VALUE]
     log_ev(st, log, EV_DEFENSE, t, d, 0, 0, 0)
     if d >= 0:
-        # a card played face up that decides something before the reveal (Elementary's prediction)
+        # a card played face up that decides something before the reveal (Elementary's prediction):
+        # the attack card is still face down, so the expert's replay search does not stop there
+        ctl[CTL_RP_HIDDEN] = 1
         run_card_window(st, tb, ctl, log, d, W_ON_PLAY, q, t, 1)
+        ctl[CTL_RP_HIDDEN] = 0
 
     for w in range(2):
         window = W_IMMEDIATELY if w == 0 else W_DURING
