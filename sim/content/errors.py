@@ -37,3 +37,9 @@ def _toml_key(key) -> str:
     """A table key as TOML writes it: bare when it is letters, digits, ``_`` and ``-``."""
     k = str(key)
     return k if k and all(c.isalnum() or c in "_-" for c in k) and k.isascii() else toml_form(k)
+
+
+def quoted(value) -> str:
+    """A value where a name was expected, for "unknown ..." messages: a string as the messages
+    quote names ('mine'), anything else (a list, a table) in :func:`toml_form`."""
+    return repr(value) if isinstance(value, str) else toml_form(value)

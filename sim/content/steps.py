@@ -17,7 +17,7 @@ from sim.engine import effects as E
 from sim.engine import layout as L
 from sim.engine.ops import BY_NAME as REGISTRY
 
-from .errors import toml_form
+from .errors import quoted, toml_form
 
 FOG_TOKENS = {"any": E.FT_ANY, "under_hero": E.FT_UNDER_HERO, "each": E.FT_EACH}
 SEARCH_FROM = {"discard_then_deck": E.SR_DISCARD_THEN_DECK, "deck": E.SR_DECK, "discard": E.SR_DISCARD,
@@ -35,7 +35,7 @@ def _known(value, table) -> bool:
 def _pick(ctx, where, value, table, noun=""):
     """``table[value]``; a value not among ``table``'s names is refused, naming them."""
     if not _known(value, table):
-        ctx.fail(where, f"unknown {noun}{toml_form(value)}; valid: " + ", ".join(table))
+        ctx.fail(where, f"unknown {noun}{quoted(value)}; valid: " + ", ".join(table))
     return table[value]
 
 
@@ -90,7 +90,7 @@ def _target(ctx, where, t, row):
              ("within", True): E.SEL_ONE_WITHIN, ("passed", True): E.SEL_ONE_PASSED,
              ("on_fog", False): E.SEL_EACH_FOG}
     if not isinstance(how, str) or (how, one) not in table:
-        ctx.fail(where, f"{'one' if one else 'each'} = {toml_form(how)} is not valid; valid: "
+        ctx.fail(where, f"{'one' if one else 'each'} = {quoted(how)} is not valid; valid: "
                  "one = 'in_zone' | 'adjacent' | 'any' | 'within' | 'passed'; "
                  "each = 'in_zone' | 'adjacent' | 'all' | 'on_fog'")
     row[L.I_SEL] = table[(how, one)]
