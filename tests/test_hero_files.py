@@ -76,17 +76,17 @@ def test_a_good_homebrew_file_loads(tmp_path):
     (('fighter = "any"', 'fighter = "Knight"'), r"card 'Poke'\.fighter: unknown fighter 'Knight'; valid: 'any', 'Tester', 'Squire'"),
     (('op = "draw"', 'op = "heal"'), r"card 'Poke'\.after\[0\]\.op: unknown op 'heal'; valid: cancel, damage"),
     (('if = "won"', 'if = "lucky"'), r"card 'Poke'\.after\[0\]\.if: unknown condition 'lucky'; valid: won, not_won"),
-    (("amount = 1,", "amount = 1, target = 'opposing',"), r"card 'Poke'\.after\[0\]: op 'draw' does not take \['target'\]"),
+    (("amount = 1,", "amount = 1, target = 'opposing',"), r"card 'Poke'\.after\[0\]: op 'draw' does not take target; it takes: "),
     (('attack = "melee"', 'attack = "magic"'), r"hero\.attack: unknown 'magic'; valid: melee, ranged"),
     (("copies = 30", "copies = 0"), r"card 'Poke'\.copies: must be from 1 to 30"),
     (("health = 10", ""), r"hero: missing required field 'health'"),
-    (('name = "Tester"', 'name = "Tester"\ncolour = "red"'), r"top level: unknown field\(s\) \['colour'\]"),
+    (('name = "Tester"', 'name = "Tester"\ncolour = "red"'), r"top level: unknown field\(s\) colour; valid: "),
     (("count = 2", "count = 4"), r"sidekicks\[0\]\.count: must be from 1 to 3 \(a player has at most 4 fighters, "
                                  r"the hero included\)"),
     (('if = "won"', 'if = []'), r"after\[0\]\.if: an empty list; give a condition or a list of conditions"),
     (('if = "won"', 'if = ["won", "lucky"]'), r"after\[0\]\.if\[1\]: unknown condition 'lucky'; valid: won, not_won"),
     (('if = "won"', 'if = ["won", ["first_action"]]'),
-     r"after\[0\]\.if\[1\]: must be a condition \(a string or a table\) or a list of them"),
+     r'after\[0\]\.if\[1\]: must be one condition \(a string or a table; lists do not nest\), got \["first_action"\]'),
     (('if = "won"', 'if = { defeated = "Knight" }'),
      r"after\[0\]\.if\.defeated: unknown fighter 'Knight'; valid: 'Tester', 'Squire'"),
     (('if = "won"', 'if = { discard_top = "spell" }'),
@@ -165,7 +165,7 @@ def test_loadout_names_are_checked(tmp_path):
     (('move = 2', 'move = 2\ncounters = { mood = [' + ", ".join(f'"m{i}"' for i in range(17)) + '] }'),
      r"hero\.counters\.mood: 17 values; at most 16"),
     (('move = 2', 'move = 2\ncounters = { mood = ["calm", "angry", "calm"] }'),
-     r"hero\.counters\.mood: a value is named twice in \['calm', 'angry', 'calm'\]"),
+     r'hero\.counters\.mood: a value is named twice in \["calm", "angry", "calm"\]'),
     (('move = 2', 'move = 2\ncounters = { mood = [1, 2] }'), r"hero\.counters\.mood: must be a list of at least two value names \(strings\)"),
     # flipping is for two-valued counters only
     (('{ op = "draw", amount = 1, if = "won" }', '{ op = "flip_counter", counter = "mood" }'),
@@ -206,3 +206,77 @@ def test_a_homebrew_folder_given_twice_is_read_once_and_a_clash_names_both_files
     write(b, GOOD)
     with pytest.raises(HeroFileError, match=r"b[/\\]tester\.toml: key 'tester' already used by .*a[/\\]tester\.toml"):
         load_all(extra=[a, b])
+
+
+# steps that would do nothing where they stand (issue 35): what reads the combat in a hook or
+# window run outside any combat, gain_action at the end of the turn, a per's field without it
+NO_COMBAT_WHY = "the end_of_turn hook runs outside any combat"
+
+
+@pytest.mark.parametrize("ability, expected", [
+    ('end_of_turn = [{ op = "gain_action", amount = 1 }]',
+     r"^broken\.toml: ability\.end_of_turn\[0\]\.op: op 'gain_action' does nothing in the end_of_turn hook: "
+     r"the turn's actions are over \(gain actions in start_of_turn, or on a card\)$"),
+    ('end_of_turn = [{ op = "damage", amount = 1, target = "opposing" }]',
+     rf"^broken\.toml: ability\.end_of_turn\[0\]\.target: 'opposing' is a fighter of a combat, and {NO_COMBAT_WHY} "
+     r"\(the step would do nothing\); name a fighter \('self', 'hero', a fighter name\) or a table such as"),
+    ('fighter_defeated = [{ op = "move", target = { one = "adjacent", of = "opposing", side = "any" }, up_to = 1 }]',
+     r"ability\.fighter_defeated\[0\]\.target\.of: 'opposing' is a fighter of a combat, and the fighter_defeated "
+     r"hook runs outside any combat"),
+    ('start_of_turn = [{ op = "move", target = "combatant", up_to = 1 }]',
+     r"ability\.start_of_turn\[0\]\.target: 'combatant' is a fighter of a combat"),
+    ('end_of_turn = [{ op = "draw", amount = 1, if = "won" }]',
+     rf"ability\.end_of_turn\[0\]\.if: 'won' is about a combat, and {NO_COMBAT_WHY} \(the condition would never "
+     r"hold\); valid here: started_elsewhere, on_fog, .*no_opposing_in_zone = fighter"),
+    ('end_of_turn = [{ op = "draw", amount = 1, unless = ["first_action", { opposing_printed_at_least = 0 }] }]',
+     r"ability\.end_of_turn\[0\]\.unless\[1\]: 'opposing_printed_at_least' is about a combat"),
+    ('end_of_turn = [{ op = "draw", amount = 1, if = { adjacent = ["self", "opposing"] } }]',
+     r"ability\.end_of_turn\[0\]\.if: 'opposing' is about a combat"),
+    ('setup = [{ op = "draw", amount = 1, per = "combat_damage" }]',
+     r"ability\.setup\[0\]\.per: 'combat_damage' counts in a combat, and the setup hook runs outside any combat "
+     r"\(it would count 0\); valid here: discard_tag, adjacent_to_self, last_boost, last_damage, "
+     r"fighter_adjacent_to_moved, zones_of$"),
+    ('end_of_turn = [{ op = "choose", options = [[{ op = "draw" }], [{ op = "recover", target = "combatant" }]] }]',
+     r"ability\.end_of_turn\[0\]\.options\[1\]\[0\]\.target: 'combatant' is a fighter of a combat"),
+    ('end_of_turn = [{ op = "draw", amount = 1, tag = "x" }]',
+     r"^broken\.toml: ability\.end_of_turn\[0\]\.tag: 'tag' goes only with per = 'discard_tag' \(this step has no "
+     r"per\); remove it$"),
+    ('after_attack = [{ op = "recover", target = "self", per = "last_damage", fighter = "Squire" }]',
+     r"ability\.after_attack\[0\]\.fighter: 'fighter' goes only with per = 'fighter_in_zone_of_opposing' or "
+     r"'fighter_adjacent_to_moved' or 'zones_of', not per = 'last_damage'; remove it$"),
+])
+def test_steps_that_would_do_nothing_where_they_stand_are_refused(tmp_path, ability, expected):
+    with pytest.raises(HeroFileError, match=expected):
+        load_hero(write(tmp_path, GOOD.replace('text = "none"', f'text = "none"\n{ability}', 1), "broken.toml"))
+
+
+@pytest.mark.parametrize("ability", [
+    # the combat is there after an attack; a target table's side = "opposing" is a side, fine anywhere
+    'after_attack = [{ op = "damage", amount = 1, target = "opposing", if = "won" }]',
+    'end_of_turn = [{ op = "damage", amount = 1, target = { each = "in_zone", of = "Tester", side = "opposing" } }]',
+    'end_of_turn = [{ op = "draw", amount = 1, if = [{ no_opposing_in_zone = "hero" }, "attacked_this_turn"] }]',
+    'start_of_turn = [{ op = "gain_action", amount = 1 }]',
+    'end_of_turn = [{ op = "draw", amount = 1, per = "zones_of", fighter = "Squire" }]',
+])
+def test_steps_that_act_outside_a_combat_load(tmp_path, ability):
+    spec = load_hero(write(tmp_path, GOOD.replace('text = "none"', f'text = "none"\n{ability}', 1)))
+    assert len(spec.hooks) == 1
+
+
+def test_errors_show_values_as_a_hero_file_writes_them(tmp_path):
+    """A value the file got wrong is shown in TOML form (["x"], { k = 1 }, "text", true), not
+    as Python's ['x'] / {'k': 1}, and a wrong if says that a list combines conditions."""
+    step = '{ op = "draw", amount = 1, if = "won" }'
+    for new, expected in [
+        ('{ op = "draw", amount = 1, if = 3 }',
+         r'after\[0\]\.if: must be a condition \(a string or a table\) or a list of them, which combines them '
+         r'\(if = \[a, b\]: all must hold; unless = \[a, b\]: none may\), e\.g\. if = \["won", '
+         r'\{ hand_at_least = 3 \}\]; got 3$'),
+        ('{ op = "draw", amount = 1, if = { lucky = true } }', r"after\[0\]\.if: unknown condition table \{ lucky = true \}"),
+        ('{ op = "damage", target = ["self"] }', r'after\[0\]\.target: must be a string or a table, got \["self"\]$'),
+        ('{ op = "draw", amount = "two" }', r'after\[0\]\.amount: must be a whole number from 0 to 99, got "two"$'),
+        ('{ op = "discard", random = "yes" }', r'after\[0\]\.random: must be true or false, got "yes"$'),
+        ('{ op = "search", card = "Poke", from = ["deck"] }', r'after\[0\]\.from: unknown \["deck"\]; valid: '),
+    ]:
+        with pytest.raises(HeroFileError, match=expected):
+            load_hero(write(tmp_path, GOOD.replace(step, new, 1), "broken.toml"))

@@ -468,7 +468,7 @@ def test_one_bad_homebrew_file_blocks_only_the_commands_that_need_it(tmp_path, g
     bad = tmp_path / "broken.toml"
     bad.write_text('name = "Broken"\n[hero]\nhealth = "lots"\nmove = 2\n')
     warning = (f"warning: skipped a hero file that cannot be loaded: {bad}: hero.health: must be a whole number, "
-               "got 'lots'")
+               "got \"lots\"")
     r = cli("--homebrew", tmp_path, "heroes")
     assert r.exit_code == 0 and r.stderr.startswith(warning) and "gorgon: Gorgon" in r.stdout
     r = cli("--homebrew", tmp_path, "duel", "gorgon", "sinbad", "--seed", 2)

@@ -19,6 +19,7 @@ import numpy as np
 from heroes import HERO_DIR
 from sim.engine import layout as L
 
+from .errors import toml_form
 from .vocab import HeroFileError, StepContext, compile_condition, compile_steps
 
 CARD_TYPES = {"attack": L.CT_ATTACK, "defense": L.CT_DEFENSE,
@@ -157,25 +158,26 @@ def _req(path, where, d, key, kind):
         raise HeroFileError(f"{path}: {where}: missing required field '{key}'")
     v = d[key]
     if kind is int and (isinstance(v, bool) or not isinstance(v, int)):
-        raise HeroFileError(f"{path}: {where}.{key}: must be a whole number, got {v!r}")
+        raise HeroFileError(f"{path}: {where}.{key}: must be a whole number, got {toml_form(v)}")
     if kind is str and (not isinstance(v, str) or not v.strip()):
-        raise HeroFileError(f"{path}: {where}.{key}: must be a non-empty string, got {v!r}")
+        raise HeroFileError(f"{path}: {where}.{key}: must be a non-empty string, got {toml_form(v)}")
     return v
 
 
 def _keys(path, where, d, allowed):
     if not isinstance(d, dict):
-        raise HeroFileError(f"{path}: {where}: must be a table, got {d!r}")
+        raise HeroFileError(f"{path}: {where}: must be a table, got {toml_form(d)}")
     bad = set(d) - allowed
     if bad:
-        raise HeroFileError(f"{path}: {where}: unknown field(s) {sorted(bad)}; valid: {', '.join(sorted(allowed))}")
+        raise HeroFileError(f"{path}: {where}: unknown field(s) {', '.join(sorted(bad))}; "
+                            f"valid: {', '.join(sorted(allowed))}")
 
 
 def _range(path, where, v, lo, hi, why: str = ""):
     """``v`` if it is a whole number in ``lo..hi``; else HeroFileError naming the range and
     ``why`` it is so (a limit of the engine)."""
     if isinstance(v, bool) or not isinstance(v, int):
-        raise HeroFileError(f"{path}: {where}: must be a whole number from {lo} to {hi}{why}, got {v!r}")
+        raise HeroFileError(f"{path}: {where}: must be a whole number from {lo} to {hi}{why}, got {toml_form(v)}")
     if not lo <= v <= hi:
         raise HeroFileError(f"{path}: {where}: must be from {lo} to {hi}{why}, got {v}")
     return v
@@ -184,7 +186,7 @@ def _range(path, where, v, lo, hi, why: str = ""):
 def _list(path, where, v, what):
     """``v`` if it is a list, else HeroFileError naming ``where`` (``what``: a list of what)."""
     if not isinstance(v, list):
-        raise HeroFileError(f"{path}: {where}: must be a list of {what}, got {v!r}")
+        raise HeroFileError(f"{path}: {where}: must be a list of {what}, got {toml_form(v)}")
     return v
 
 
@@ -248,7 +250,7 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
         _keys(name, w, sk, _SIDEKICK)
         summon = sk.get("summon", False)
         if not isinstance(summon, bool):
-            raise HeroFileError(f"{name}: {w}.summon: must be true or false, got {summon!r}")
+            raise HeroFileError(f"{name}: {w}.summon: must be true or false, got {toml_form(summon)}")
         fs = FighterSpec(_req(name, w, sk, "name", str), i + 1,
                          _range(name, w + ".count", sk.get("count", 1), 1, L.FIGHTERS_PER_PLAYER - 1,
                                 f" (a player has at most {L.FIGHTERS_PER_PLAYER} fighters, the hero included)"),
@@ -267,7 +269,8 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
         counters["form"] = (0, _state_values(name, "hero.forms", forms, "form", '["Dr. Jekyll", "Mr. Hyde"]'))
     hero_counters = hero.get("counters") or {}
     if not isinstance(hero_counters, dict):
-        raise HeroFileError(f"{name}: hero.counters: must be a table of name = [values], got {hero_counters!r}")
+        raise HeroFileError(f"{name}: hero.counters: must be a table of name = [values], got "
+                            f"{toml_form(hero_counters)}")
     for cname, values in hero_counters.items():
         counters[cname] = (len(counters), _state_values(name, f"hero.counters.{cname}", values, "value",
                                                         '["big", "small"]'))
@@ -458,7 +461,7 @@ def _state_values(name: str, field: str, values, noun: str, example: str) -> tup
     if not (isinstance(values, list) and len(values) >= 2 and all(isinstance(x, str) for x in values)):
         raise HeroFileError(f"{name}: {field}: must be a list of at least two {noun} names (strings), e.g. {example}")
     if len(set(values)) != len(values):
-        raise HeroFileError(f"{name}: {field}: a {noun} is named twice in {values}")
+        raise HeroFileError(f"{name}: {field}: a {noun} is named twice in {toml_form(values)}")
     if len(values) > L.MAX_OPTIONS:
         raise HeroFileError(f"{name}: {field}: {len(values)} {noun}s; at most {L.MAX_OPTIONS}")
     return tuple(values)

@@ -17,6 +17,8 @@ from sim.engine import effects as E
 from sim.engine import layout as L
 from sim.engine.ops import BY_NAME as REGISTRY
 
+from .errors import quoted, toml_form
+
 FOG_TOKENS = {"any": E.FT_ANY, "under_hero": E.FT_UNDER_HERO, "each": E.FT_EACH}
 SEARCH_FROM = {"discard_then_deck": E.SR_DISCARD_THEN_DECK, "deck": E.SR_DECK, "discard": E.SR_DISCARD,
                "deck_or_discard": E.SR_DECK_OR_DISCARD}
@@ -33,19 +35,19 @@ def _known(value, table) -> bool:
 def _pick(ctx, where, value, table, noun=""):
     """``table[value]``; a value not among ``table``'s names is refused, naming them."""
     if not _known(value, table):
-        ctx.fail(where, f"unknown {noun}{value!r}; valid: " + ", ".join(table))
+        ctx.fail(where, f"unknown {noun}{quoted(value)}; valid: " + ", ".join(table))
     return table[value]
 
 
 def _int(ctx, where, value, lo=0, hi=99):
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        ctx.fail(where, f"must be a whole number from {lo} to {hi}, got {value!r}")
+        ctx.fail(where, f"must be a whole number from {lo} to {hi}, got {toml_form(value)}")
     return value
 
 
 def _bool(ctx, where, value):
     if not isinstance(value, bool):
-        ctx.fail(where, f"must be true or false, got {value!r}")
+        ctx.fail(where, f"must be true or false, got {toml_form(value)}")
     return value
 
 
@@ -74,10 +76,10 @@ def _target(ctx, where, t, row):
                      "{ one = 'in_zone', of = 'self', side = 'opposing' }")
         return
     if not isinstance(t, dict):
-        ctx.fail(where, f"must be a string or a table, got {t!r}")
+        ctx.fail(where, f"must be a string or a table, got {toml_form(t)}")
     bad = set(t) - {"one", "each", "of", "side", "other", "range", "exclude"}
     if bad:
-        ctx.fail(where, f"unknown key(s) {sorted(bad)}; valid: one, each, of, side, other, range, exclude")
+        ctx.fail(where, f"unknown key(s) {', '.join(sorted(bad))}; valid: one, each, of, side, other, range, exclude")
     if ("one" in t) == ("each" in t):
         ctx.fail(where, "give exactly one of 'one' or 'each'")
     how = t.get("one", t.get("each"))
@@ -88,7 +90,7 @@ def _target(ctx, where, t, row):
              ("within", True): E.SEL_ONE_WITHIN, ("passed", True): E.SEL_ONE_PASSED,
              ("on_fog", False): E.SEL_EACH_FOG}
     if not isinstance(how, str) or (how, one) not in table:
-        ctx.fail(where, f"{'one' if one else 'each'} = {how!r} is not valid; valid: "
+        ctx.fail(where, f"{'one' if one else 'each'} = {quoted(how)} is not valid; valid: "
                  "one = 'in_zone' | 'adjacent' | 'any' | 'within' | 'passed'; "
                  "each = 'in_zone' | 'adjacent' | 'all' | 'on_fog'")
     row[L.I_SEL] = table[(how, one)]
@@ -127,7 +129,7 @@ def _place_to(ctx, where, to, row):
         row[L.I_Y] = ctx.ref(f"{where}.{k}", v)
         return
     ctx.fail(where, f"must be 'any', 'any_other', 'last_fog', {{ in_zone_of = fighter }} or "
-             f"{{ adjacent_to = fighter }}, got {to!r}")
+             f"{{ adjacent_to = fighter }}, got {toml_form(to)}")
 
 
 def _in_zone_of(ctx, where, to):
@@ -231,7 +233,7 @@ def _set_printed(ctx, where, step, row):
     row[L.I_X] = 1 if card == "opponent" else 0
     to = step["to"]
     if to != "boost" and (isinstance(to, bool) or not isinstance(to, int) or not 0 <= to <= 20):
-        ctx.fail(where + ".to", f"must be 'boost' (the card's BOOST) or a whole number from 0 to 20, got {to!r}")
+        ctx.fail(where + ".to", f"must be 'boost' (the card's BOOST) or a whole number from 0 to 20, got {toml_form(to)}")
     if to == "boost":
         row[L.I_Y] = 0
     else:
@@ -321,7 +323,7 @@ def _counter(ctx, where, step, row):
                  f"{len(values)} ({', '.join(values)}): use set_counter or choose_counter")
     if op == "set_counter":
         if step.get("value") not in values:
-            ctx.fail(where + ".value", f"must be one of {list(values)}")
+            ctx.fail(where + ".value", f"must be one of {toml_form(list(values))}")
         row[L.I_N] = values.index(step["value"])
     if op == "choose_counter":
         row[L.I_N] = len(values)

@@ -20,7 +20,7 @@ from sim.engine import effects as E
 from sim.engine import layout as L
 from sim.engine.ops import BY_NAME as REGISTRY
 
-from .errors import FileError
+from .errors import FileError, toml_form
 from .steps import COMPILERS as STEP_COMPILERS
 from .steps import _bool, _int, _known
 
@@ -65,6 +65,23 @@ FIELD_HINTS = {
 ONLY_IN = {op.name: set(op.only_in) for op in REGISTRY.values() if op.only_in}
 HOOK_ONLY = {"maneuver_bonus": {"add_move"}, "attack_value": {"add_value", "set_value"},
              "defense_value": {"add_value", "set_value"}}
+# windows and ability hooks that run outside any combat (the engine runs them with no combat
+# side): a step there that reads the combat would silently do nothing, so it is refused
+# (_check_no_combat). after_attack, attack_value, defense_value and the card windows of a
+# combat card run inside one.
+NO_COMBAT = ("setup", "start_of_turn", "maneuver_bonus", "after_maneuver", "end_of_turn", "fighter_defeated",
+             "effect", "ongoing_start_of_turn", "on_return")
+# what reads the combat: conditions (strings, and keys of condition tables), per counts, and
+# the fighter references "opposing" (the opposing fighter of this combat) and "combatant"
+COMBAT_CONDITIONS = ("won", "not_won", "attacking", "defending", "opposing_is_hero", "predicted")
+COMBAT_CONDITION_KEYS = ("opposing_printed_at_least", "opposing_printed", "opposing_health_at_least", "role")
+COMBAT_PER = ("opponent_boost", "opponent_printed", "combat_damage", "damage_taken", "own_adjacent_to_opposing",
+              "fighter_in_zone_of_opposing")
+# ops that do nothing in a hook: the end_of_turn hook runs when the turn's actions are over
+NOOP_IN_HOOK = {"end_of_turn": {"gain_action": "the turn's actions are over (gain actions in start_of_turn, "
+                                                "or on a card)"}}
+# the fields of a per-count step (damage, recover, draw, add_value, add_move) that only a per reads
+PER_FIELDS = {"tag": ("discard_tag",), "fighter": ("fighter_in_zone_of_opposing", "fighter_adjacent_to_moved", "zones_of")}
 # smallest amount per op (add_value may subtract)
 MIN_AMOUNT = {op.name: op.min_amount for op in REGISTRY.values() if op.min_amount}
 
@@ -179,16 +196,21 @@ def _condition(ctx, where, c, row):
                      + ", or a table: " + "; ".join(TABLE_CONDITIONS))
         row[L.I_COND] = CONDITIONS[c]
         return
+    if not isinstance(c, dict) and where.endswith("]"):     # an entry of an if/unless list
+        ctx.fail(where, f"must be one condition (a string or a table; lists do not nest), got {toml_form(c)}")
     if not isinstance(c, dict):
-        ctx.fail(where, f"must be a condition (a string or a table) or a list of them, got {c!r}")
+        ctx.fail(where, "must be a condition (a string or a table) or a list of them, which combines them "
+                 "(if = [a, b]: all must hold; unless = [a, b]: none may), e.g. "
+                 f"if = [\"won\", {{ hand_at_least = 3 }}]; got {toml_form(c)}")
     if "counter" in c:
         slot, values = ctx.counter(where + ".counter", c["counter"])
         key = "is" if "is" in c else "is_not" if "is_not" in c else None
         if key is None or c[key] not in values:
-            ctx.fail(where, f"counter {c['counter']!r} needs is = or is_not = one of {list(values)}")
+            ctx.fail(where, f"counter {c['counter']!r} needs is = or is_not = one of {toml_form(list(values))}")
         bad = set(c) - {"counter", "is", "is_not", "role"}
         if bad:
-            ctx.fail(where, f"unknown key(s) {sorted(bad)} in a counter condition; valid: counter, is, is_not, role")
+            ctx.fail(where, f"unknown key(s) {', '.join(sorted(bad))} in a counter condition; valid: counter, is, "
+                     "is_not, role")
         row[L.I_COND] = E.CN_COUNTER_EQ if key == "is" else E.CN_COUNTER_NE
         row[L.I_CA], row[L.I_CB] = slot, values.index(c[key])
         roles = {"any": 0, "attacking": 1, "defending": 2}
@@ -214,14 +236,14 @@ def _condition(ctx, where, c, row):
     elif "fighter_in_zone" in c:
         pair = c["fighter_in_zone"]
         if not (isinstance(pair, list) and len(pair) == 2):
-            ctx.fail(where + ".fighter_in_zone", "must be [fighter kind, whose zone], e.g. ['Wolf', 'Ancient Leshen']")
+            ctx.fail(where + ".fighter_in_zone", 'must be [fighter kind, whose zone], e.g. ["Wolf", "Ancient Leshen"]')
         row[L.I_COND] = E.CN_KIND_IN_ZONE_OF
         row[L.I_CREF] = ctx.fighter_kind(where + ".fighter_in_zone[0]", pair[0])
         row[L.I_CA] = ctx.ref(where + ".fighter_in_zone[1]", pair[1])
     elif "adjacent" in c:
         pair = c["adjacent"]
         if not (isinstance(pair, list) and len(pair) == 2):
-            ctx.fail(where + ".adjacent", "must be a list of two fighters, e.g. ['Dr. Watson', 'hero']")
+            ctx.fail(where + ".adjacent", 'must be a list of two fighters, e.g. ["Dr. Watson", "hero"]')
         row[L.I_COND] = E.CN_ADJACENT
         row[L.I_CREF] = ctx.ref(where + ".adjacent[0]", pair[0])
         row[L.I_CA] = ctx.ref(where + ".adjacent[1]", pair[1])
@@ -241,7 +263,7 @@ def _condition(ctx, where, c, row):
         row[L.I_COND] = E.CN_DISC_TOP_AT_LEAST
         row[L.I_CA] = _int(ctx, where + ".discard_top_value_at_least", c["discard_top_value_at_least"])
     else:
-        ctx.fail(where, f"unknown condition table {c!r}; valid: " + "; ".join(TABLE_CONDITIONS))
+        ctx.fail(where, f"unknown condition table {toml_form(c)}; valid: " + "; ".join(TABLE_CONDITIONS))
 
 
 def _conditions(ctx, where, step):
@@ -256,7 +278,7 @@ def _conditions(ctx, where, step):
         if isinstance(c, list):
             if not c:
                 ctx.fail(f"{where}.{key}", "an empty list; give a condition or a list of conditions, "
-                         "e.g. ['won', { hand_at_least = 3 }]")
+                         'e.g. ["won", { hand_at_least = 3 }]')
             out += [(f"{where}.{key}[{k}]", x, neg) for k, x in enumerate(c)]
         else:
             out.append((f"{where}.{key}", c, neg))
@@ -279,6 +301,61 @@ def _guarded(ctx, rows, guards):
         g[L.I_X] = len(guards) - 1 - k + len(rows)
         out.append(g[None, :])
     return np.concatenate(out + [rows])
+
+
+def _combat_refs(value, path=()):
+    """The places in a step's fields that name a fighter of the combat: ``(path, value)`` for
+    each ``"opposing"`` or ``"combatant"`` string (a ``side = "opposing"`` is a side, not the
+    combat's fighter; a choose's ``options`` are steps, checked one by one)."""
+    if isinstance(value, str):
+        return [(path, value)] if value in ("opposing", "combatant") and path[-1:] != ("side",) else []
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    return [r for k, v in items if k not in ("op", "if", "unless", "options") for r in _combat_refs(v, path + (k,))]
+
+
+def _check_no_combat(ctx, where, op, step, conds):
+    """In a window or hook that runs outside any combat (:data:`NO_COMBAT`), refuse a step that
+    reads the combat (it would do nothing: no opposing fighter, no winner, no opponent's card)
+    and an op that does nothing there (:data:`NOOP_IN_HOOK`); one line naming the field and what
+    may stand there instead."""
+    w = ctx.window
+    if w in NOOP_IN_HOOK and op in NOOP_IN_HOOK[w]:
+        ctx.fail(where + ".op", f"op {op!r} does nothing in the {w} hook: {NOOP_IN_HOOK[w][op]}")
+    if w not in NO_COMBAT:
+        return
+    why = {"effect": "a scheme's effect runs", "ongoing_start_of_turn": "ongoing_start_of_turn runs",
+           "on_return": "on_return runs"}.get(w, f"the {w} hook runs") + " outside any combat"
+    for path, v in _combat_refs(step):
+        field = where + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path)
+        ctx.fail(field, f"{v!r} is a fighter of a combat, and {why} (the step would do nothing); name a "
+                 "fighter ('self', 'hero', a fighter name) or a table such as { one = 'in_zone', of = 'self', "
+                 "side = 'opposing' }")
+    for cw, c, _ in conds:
+        keys = [c] if isinstance(c, str) else list(c) if isinstance(c, dict) else []
+        bad = [k for k in keys if (k in COMBAT_CONDITIONS or k in COMBAT_CONDITION_KEYS)
+               and not (k == "role" and c.get("role") == "any")]
+        refs = _combat_refs(c) if isinstance(c, dict) else []
+        if bad or refs:
+            what = (f"role = {c['role']!r}" if bad[0] == "role" else repr(bad[0])) if bad else repr(refs[0][1])
+            ctx.fail(cw, f"{what} is about a combat, and {why} (the condition would never hold); valid here: "
+                     + ", ".join(k for k in CONDITIONS if k not in COMBAT_CONDITIONS) + ", or a table: "
+                     + "; ".join(t for t in TABLE_CONDITIONS if not t.startswith(("opposing", "counter")))
+                     + "; counter + is | is_not")
+    if step.get("per") in COMBAT_PER:
+        ctx.fail(where + ".per", f"{step['per']!r} counts in a combat, and {why} (it would count 0); valid here: "
+                 + ", ".join(k for k in PER if k not in COMBAT_PER))
+
+
+def _check_per_fields(ctx, where, op, step):
+    """A per-count step's ``tag`` / ``fighter`` (:data:`PER_FIELDS`) is read only by the per
+    that needs it: given with another per, or with none, it would be ignored, so it is refused."""
+    if REGISTRY[op].field("per") is None:
+        return
+    per = step.get("per")
+    for k, uses in PER_FIELDS.items():
+        if k in step and per not in uses:
+            ctx.fail(f"{where}.{k}", f"{k!r} goes only with per = " + " or ".join(repr(u) for u in uses)
+                     + (f", not per = {per!r}" if per else " (this step has no per)") + "; remove it")
 
 
 def _check_required(ctx, where, op, step):
@@ -307,7 +384,7 @@ def compile_step(ctx, where, step):
     function in :data:`COMPILERS`. Raises :class:`HeroFileError` (one line naming the file,
     the place, the field and the valid choices)."""
     if not isinstance(step, dict):
-        ctx.fail(where, f"a step must be a table like {{ op = 'draw', amount = 1 }}, got {step!r}")
+        ctx.fail(where, f"a step must be a table like {{ op = \"draw\", amount = 1 }}, got {toml_form(step)}")
     if "op" not in step:
         ctx.fail(where, "missing required field 'op'; valid ops: " + ", ".join(OPS))
     op = step.get("op")
@@ -322,14 +399,16 @@ def compile_step(ctx, where, step):
     code, allowed = OPS[op]
     bad = set(step) - allowed - {"op", "if", "unless", "may"}
     if bad:
-        ctx.fail(where, f"op {op!r} does not take {sorted(bad)}; it takes: "
+        ctx.fail(where, f"op {op!r} does not take {', '.join(sorted(bad))}; it takes: "
                  + ", ".join(sorted(allowed | {"if", "unless", "may"})))
     _check_required(ctx, where, op, step)
+    _check_per_fields(ctx, where, op, step)
     row = np.zeros(L.I_FIELDS, np.int64)
     row[L.I_OP] = code
     # the first condition goes on the step's own row (a step with one condition: one row, as
     # ever); each other one on a guard row before it (_guarded)
     conds = _conditions(ctx, where, step)
+    _check_no_combat(ctx, where, op, step, conds)
     if conds:
         w, c, neg = conds[0]
         _condition(ctx, w, c, row)
@@ -366,7 +445,8 @@ def _choose(ctx, where, step, row):
     """The rows of a choose step: its own row, then per option a BRANCH header and the option's steps."""
     options = step.get("options")
     if not (isinstance(options, list) and len(options) >= 2):
-        ctx.fail(where + ".options", "must be a list of at least two step lists, e.g. [[{ op = 'draw' }], [{ op = 'recover', amount = 3 }]]")
+        ctx.fail(where + ".options", 'must be a list of at least two step lists, e.g. [[{ op = "draw" }], '
+                 '[{ op = "recover", amount = 3, target = "self" }]]')
     if len(options) > L.MAX_OPTIONS:
         ctx.fail(where + ".options", f"{len(options)} options; at most {L.MAX_OPTIONS}")
     row[L.I_N] = _int(ctx, where + ".pick", step.get("pick", 1), 1, len(options))
@@ -389,7 +469,7 @@ COMPILERS = {**STEP_COMPILERS, "choose": _choose}
 def compile_steps(ctx, where, steps):
     """Compile a list of steps; returns int64 array (n_steps, I_FIELDS)."""
     if not isinstance(steps, list):
-        ctx.fail(where, f"must be a list of steps [ {{ op = ... }}, ... ], got {steps!r}")
+        ctx.fail(where, f"must be a list of steps [ {{ op = ... }}, ... ], got {toml_form(steps)}")
     rows = [compile_step(ctx, f"{where}[{i}]", s) for i, s in enumerate(steps)]
     if not rows:
         return np.zeros((0, L.I_FIELDS), np.int64)
@@ -402,7 +482,8 @@ def compile_condition(ctx, where, cond):
     row = np.zeros(L.I_FIELDS, np.int64)
     row[L.I_OP] = E.OP_NOP
     if isinstance(cond, list) or (isinstance(cond, dict) and isinstance(cond.get("unless"), list)):
-        ctx.fail(where, f"takes one condition (a string or a table, or {{ unless = ... }}), not a list: {cond!r}")
+        ctx.fail(where, f"takes one condition (a string or a table, or {{ unless = ... }}), not a list: "
+                 f"{toml_form(cond)}")
     if isinstance(cond, dict) and set(cond) == {"unless"}:
         _condition(ctx, where + ".unless", cond["unless"], row)
         row[L.I_FLAGS] |= L.IF_NEGATE
