@@ -73,7 +73,8 @@ DECISION_NAMES = {
     L.D_MAY: "yes/no ('may')", L.D_SETUP_SPACE: "setup space", L.D_OPTION: "option number",
     L.D_TAKE_CARD: "card to take", L.D_GUESS: "value to name", L.D_FOG_TOKEN: "fog token (its space)",
     L.D_FOG_DEST: "space for the fog token", L.D_FORCE_CARD: "card the opponent must play",
-    L.D_OPPONENT: "opposing player",
+    L.D_OPPONENT: "opposing player", L.D_REDIRECT: "fighter taking the damage instead (or none)",
+    L.D_REDIRECT_N: "damage it takes instead",
 }
 DOMAIN_NAMES = {L.DOM_INT: "option", L.DOM_CARD: "card", L.DOM_FIGHTER: "fighter",
                 L.DOM_SPACE: "space", L.DOM_BOOL: "yes/no"}
@@ -277,7 +278,7 @@ class Scenario:
         if isinstance(c, tuple) and len(c) == 2:
             kind, v = c
             table = {"space": (L.DOM_SPACE, lambda v: self.space(v)),
-                     "fighter": (L.DOM_FIGHTER, lambda v: self.fighter(v)),
+                     "fighter": (L.DOM_FIGHTER, lambda v: -1 if v is None else self.fighter(v)),
                      "card": (L.DOM_CARD, lambda v: -1 if v is None else self._card_name(v)),
                      "option": (L.DOM_INT, int), "yes": (L.DOM_BOOL, lambda v: int(bool(v)))}
             if kind not in table:

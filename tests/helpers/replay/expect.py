@@ -24,7 +24,7 @@ from .constants import (CD_AWAY_START, CD_KIND_DEFEATED, CD_KIND_ON_BOARD, CD_NO
     OX_TAKEDISC, PASSIVES, PX_ADJMOVED, PX_LBOOST, PX_SRCDMG, PX_UNCHECKED, RF_OPP, RF_SELF, SD_ANY, SD_OPP, SD_OWN,
     SF_DECK, SF_DECK_OR_DISC, SF_DISC, SF_DISC_THEN_DECK, TO_ADJ, TO_ANY, TO_LASTFOG, TO_ZONE, TS_ADJ, TS_ALL,
     TS_COMBATANT, TS_FOG, TS_KIND, TS_MOVED, TS_OPP, TS_OPPHERO, TS_OWN, TS_PASSED, TS_SELF, TS_SPACES, TS_WITHIN,
-    TS_ZONE, WN_AFTATK, WN_AFTMAN, WN_EOT, WN_KO, WN_NEVER, WN_SETUP, WN_START, XF_FIELDS, XF_FLAGS, XF_KO,
+    TS_ZONE, WN_AFTATK, WN_AFTMAN, WN_EOT, WN_KO, WN_NEVER, WN_SETUP, WN_START, XF_BD_BY, XF_BD_CAP, XF_BD_COMBAT, XF_BD_SPLIT, XF_BD_TAKE, XF_FIELDS, XF_FLAGS, XF_KIND, XF_KO, XF_USED,
     XF_PN, XF_PTAG)
 
 
@@ -234,6 +234,7 @@ class _Hero:
                 row[EF_SIDE] = {"any": SD_ANY, "opposing": SD_OPP, "own": SD_OWN}[step.get("side", "any")]
             elif op == "prevent_damage":
                 row[EF_OP] = OX_PREVENT
+                row[EF_N] = step["at_most"] + 1 if "at_most" in step else 0   # a cap + 1; 0: all prevented
             elif op in ("return_defeated", "summon"):
                 # summon: a Wolf off the board comes back, else one on it is put there (R63)
                 row[EF_OP] = OX_RETURN if op == "return_defeated" else OX_SUMMON
@@ -399,7 +400,7 @@ class Expect:
             ability = raw.get("ability", {})
             known = {"name", "text", "maneuver_bonus", "start_of_turn", "setup", "attack_value", "defense_value",
                      "boost_attack", "uncancelable_with", "after_maneuver", "fog_walk", "end_of_turn", "after_attack",
-                     "fighter_defeated", "defeated_fighter"}
+                     "fighter_defeated", "defeated_fighter", "before_damage"}
             if set(ability) - known:
                 raise NotImplementedError(f"{key}: ability hooks {sorted(set(ability) - known)} not modelled")
             h = seat * FIGHTERS_PER_PLAYER
@@ -411,6 +412,17 @@ class Expect:
                 self.xf[h, XF_FLAGS] |= FL_FORMS
             if ability.get("fighter_defeated"):
                 self.xf[h, XF_KO] = hero.kinds[ability["defeated_fighter"]] + 1 if "defeated_fighter" in ability else -1
+            if "before_damage" in ability:
+                # the fighters it protects (every fighter of that name) and what it allows (heroes/README.md)
+                bd = ability["before_damage"]
+                kind = hero.kinds[bd.get("fighter", raw["name"])]
+                for g in range(h, h + FIGHTERS_PER_PLAYER):
+                    if self.xf[g, XF_USED] and self.xf[g, XF_KIND] == kind:
+                        self.xf[g, XF_BD_TAKE] = {"adjacent": 1, "any": 2}[bd["take"]] if "take" in bd else 0
+                        self.xf[g, XF_BD_BY] = hero.kinds[bd["taken_by"]] + 1 if "taken_by" in bd else 0
+                        self.xf[g, XF_BD_SPLIT] = int(bd.get("split", False))
+                        self.xf[g, XF_BD_COMBAT] = int(bd.get("damage", "any") == "combat")
+                        self.xf[g, XF_BD_CAP] = bd["at_most"] + 1 if "at_most" in bd else 0
             if "uncancelable_with" in ability:
                 u = ability["uncancelable_with"]
                 self.xf[h, XF_PTAG] = tag_bits[u["tag"]]
