@@ -48,7 +48,17 @@ _BEFORE_DAMAGE = {"fighter", "take", "taken_by", "split", "damage", "at_most"}
 BD_TAKE = {"adjacent": 1, "any": 2}       # which other fighters may take the damage: hero table H_BD_TAKE
 BD_DAMAGE = {"any": 0, "combat": 1}       # which damage: H_BD_COMBAT
 _CARD = {"name", "type", "value", "boost", "copies", "fighter", "tags", "form", "text",
-         "group", "option", "ongoing", "discard_if"} | set(WINDOWS)
+         "group", "option", "ongoing", "discard_if", "symbol"} | set(WINDOWS)
+
+
+def card_name(c) -> str | None:
+    """The name a card entry of a hero file is known by: its ``name``, followed by its printed
+    ``symbol`` in parentheses when it has one ("Strike (sun)"), so that copies differing only by a
+    symbol are two entries of one name; None if the entry has no name (it is then refused)."""
+    if not isinstance(c, dict) or not isinstance(c.get("name"), str):
+        return None
+    sym = c.get("symbol")
+    return f"{c['name']} ({sym})" if isinstance(sym, str) and sym else c["name"]
 
 
 @dataclass
@@ -341,7 +351,7 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
         tags[t] = 1 << free
         free += 1
     tags.update(SPECIAL_TAGS)
-    card_index = {c.get("name"): i for i, c in enumerate(raw_cards) if isinstance(c, dict) and isinstance(c.get("name"), str)}
+    card_index = {card_name(c): i for i, c in enumerate(raw_cards) if card_name(c) is not None}
     ctx = StepContext(name, hname, {f.name: f.kind for f in fighters}, tags, counters, card_index)
 
     groups = []
@@ -362,6 +372,12 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
         w = f"card {cn!r}" if isinstance(cn, str) else f"cards[{i}]"
         _keys(name, w, c, _CARD)
         cn = _req(name, w, c, "name", str)
+        if "symbol" in c:
+            if not (isinstance(c["symbol"], str) and c["symbol"].strip()):
+                raise HeroFileError(f"{name}: {w}.symbol: must be a non-empty string (the printed symbol that tells "
+                                    "this entry from another of the same name)")
+            cn = card_name(c)
+            w = f"card {cn!r}"
         ctype = _req(name, w, c, "type", str)
         if ctype not in CARD_TYPES:
             raise HeroFileError(f"{name}: {w}.type: unknown {ctype!r}; valid: {', '.join(CARD_TYPES)}")
@@ -436,9 +452,14 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
             if opt not in group_names[grp]:
                 raise HeroFileError(f"{name}: {w}.option: unknown {opt!r}; valid: {', '.join(group_names[grp])}")
         if cn in seen:
-            raise HeroFileError(f"{name}: {w}.name: a second card named {cn!r}; card names must be unique: for more "
-                                "copies of the same card set copies = N on the first, and give cards that differ "
-                                "(even by a printed symbol) different names")
+            first = next(r for r in raw_cards if card_name(r) == cn)
+            differ = sorted(k for k in (set(first) | set(c)) - {"name", "copies", "text"} if first.get(k) != c.get(k))
+            if not differ:
+                raise HeroFileError(f"{name}: {w}.name: a second card named {cn!r}, the same as the first: set "
+                                    "copies = N on the first instead")
+            raise HeroFileError(f"{name}: {w}.name: a second card named {cn!r} that differs from the first in "
+                                f"{', '.join(differ)}: give each entry a printed symbol = \"...\" (copies that "
+                                "differ only by a symbol), or different names")
         seen.add(cn)
         cards.append(CardSpec(cn, ctype, value, boost, copies, mask, tuple(flist), tuple(ctags), bits, form,
                               str(c.get("text", "")), programs, grp, opt, passive))

@@ -59,6 +59,11 @@ def chosen_gear(raw, loadout):
     return dict(zip(groups, parts))
 
 
+
+def _full(c: dict) -> str:
+    """A card entry's name, with its printed symbol in parentheses when it has one."""
+    return f"{c['name']} ({c['symbol']})" if c.get("symbol") else c["name"]
+
 class _Hero:
     """One hero file read for the checker: fighter kinds by name, counters, card ids, tags."""
 
@@ -75,7 +80,8 @@ class _Hero:
         if self.forms:
             declared = [("form", self.forms)] + declared
         self.counters = {name: (i, list(vals)) for i, (name, vals) in enumerate(declared)}
-        self.card_ids = {c["name"]: content.card_ids[(key, c["name"])] for c in raw["cards"]}
+        # a card is known by its name, "Name (symbol)" when it has a printed symbol (the loader's card_name)
+        self.card_ids = {_full(c): content.card_ids[(key, _full(c))] for c in raw["cards"]}
         for c in raw["cards"]:
             for t in c.get("tags", []):
                 tag_bits.setdefault(t, 1 << len(tag_bits))
@@ -444,11 +450,11 @@ class Expect:
             sources[nc + 10 + seat] = hero.rows(ability.get("fighter_defeated", []), WN_KO, f"{key}.fighter_defeated")
             gear = chosen_gear(raw, match.loadouts[seat])
             card_keys = {"name", "type", "value", "boost", "copies", "fighter", "tags", "text", "group", "option",
-                         "ongoing", "discard_if", "on_return", "form"} | set(CARD_WINDOWS)
+                         "ongoing", "discard_if", "on_return", "form", "symbol"} | set(CARD_WINDOWS)
             for card in raw["cards"]:
                 if set(card) - card_keys:
                     raise NotImplementedError(f"{key}: {card['name']}: {sorted(set(card) - card_keys)} not modelled")
-                cid = hero.card_ids[card["name"]]
+                cid = hero.card_ids[_full(card)]
                 if "group" not in card or gear.get(card["group"]) == card["option"]:
                     self.deck_counts[seat, cid] += card["copies"]
                 fmask = 0
