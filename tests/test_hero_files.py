@@ -81,7 +81,7 @@ def test_a_good_homebrew_file_loads(tmp_path):
     (("copies = 30", "copies = 0"), r"card 'Poke'\.copies: must be from 1 to 30"),
     (("health = 10", ""), r"hero: missing required field 'health'"),
     (('name = "Tester"', 'name = "Tester"\ncolour = "red"'), r"top level: unknown field\(s\) \['colour'\]"),
-    (("count = 2", "count = 4"), r"sidekicks\[0\]\.count: must be from 1 to 3 \(a player has at most 4 fighters, "
+    (("count = 2", "count = 5"), r"sidekicks\[0\]\.count: must be from 1 to 4 \(a player has at most 5 fighters, "
                                  r"the hero included\)"),
     (('if = "won"', 'if = []'), r"after\[0\]\.if: an empty list; give a condition or a list of conditions"),
     (('if = "won"', 'if = ["won", "lucky"]'), r"after\[0\]\.if\[1\]: unknown condition 'lucky'; valid: won, not_won"),

@@ -8,8 +8,8 @@ Everything the rules need to know about a game in progress lives in one
 ``np.ndarray`` of shape ``(STATE_SIZE,)`` and dtype ``int64``, so that a copy is
 one memcpy (the AI tries actions on copies) and numba sees plain integers.
 The array is sized for up to four players in two teams (players 0 and 2 are
-team 0, players 1 and 3 are team 1), each with a hero and up to three
-sidekicks.
+team 0, players 1 and 3 are team 1), each with a hero and up to four
+sidekicks (``FIGHTERS_PER_PLAYER`` fighter slots).
 
 The offsets are module-level integer constants; numba folds them into the
 compiled code. Other engine modules index the state only through them:
@@ -58,7 +58,7 @@ from .codes import (  # noqa: F401  (re-exported: callers outside the engine imp
 )
 
 MAX_PLAYERS = 4
-FIGHTERS_PER_PLAYER = 4
+FIGHTERS_PER_PLAYER = 5   # the hero and up to 4 sidekicks (a published hero has 4); heroes.py checks it
 MAX_FIGHTERS = MAX_PLAYERS * FIGHTERS_PER_PLAYER
 MAX_CARDS = 64          # per pile: deck, hand, discard
 MAX_SIDEKICK_KINDS = 3

@@ -149,7 +149,7 @@ class Scenario:
         if seat is None:
             valid = [n for n in self.names if n]
             raise ScenarioError(f"unknown {role} {name!r}; valid: {', '.join(valid)}")
-        valid = [n for n in self.names[seat * 4:seat * 4 + 4] if n]
+        valid = [n for n in self.names[seat * L.FIGHTERS_PER_PLAYER:(seat + 1) * L.FIGHTERS_PER_PLAYER] if n]
         raise ScenarioError(f"{role} {name!r} is not a fighter of {self.match.hero_names[seat]} (seat {seat}); "
                             f"valid: {', '.join(valid)}")
 
@@ -218,7 +218,7 @@ class Scenario:
                     raise ScenarioError(f"fighter {name!r}: give {{'space': id, 'health': n}}, 'defeated' or 'removed'")
             if given:
                 raise ScenarioError(f"player {seat}: unknown fighter(s) {sorted(given)}; valid: "
-                                    + ", ".join(n for n in self.names[seat * 4:seat * 4 + 4] if n))
+                                    + ", ".join(n for n in self.names[seat * L.FIGHTERS_PER_PLAYER:(seat + 1) * L.FIGHTERS_PER_PLAYER] if n))
             for pile, key in ((PILE_HAND, "hand"), (PILE_DISC, "discard")):
                 for cname in pd.get(key, []):
                     pile_push(st, pile, seat, self.card(seat, cname))
