@@ -194,6 +194,18 @@ def test_a_cards_cap_lasts_the_combat(homebrew):
     assert out["combat"]["attack_value"] == 2 + 0 and hp(out, LAMP) == 15 - 0 - 1
 
 
+@pytest.mark.nojit
+def test_the_cards_cap_comes_before_the_moths(homebrew):
+    """Snuff Out (value 3) with ``prevent_damage`` at_most 1 against the Apes (2): no combat damage;
+    the Apes' 2 After combat are cut to 1 by the card first, and only that 1 is offered to a Moth."""
+    key = homebrew("bd11", GUARD, {"Snuff Out": {"immediately": [], "during": [{"op": "prevent_damage", "at_most": 1}]}})
+    out = _attacked(key, APES, [("fighter", "Moth 1")], lamp_hand=["Snuff Out"], defense="Snuff Out")
+    assert hp(out, LAMP) == 15 and hp(out, "Moth 1") == 2
+    lines = [line.strip() for line in out["log"]]
+    i = lines.index("1 of the damage to The Lamplighter is kept off (its card prevents it)")
+    assert lines[i + 1] == "Moth 1 takes 1 of the damage in The Lamplighter's place"
+
+
 # ------------------------------------------------------------------ the AI
 
 

@@ -201,7 +201,8 @@ EV_REPLACE = 37         # player whose card is replaced, old card, new card, pla
 EV_GUESS = 38           # player, value named/predicted, 1 predicted correctly / 0 not / -1 not checked
 EV_SET_PRINTED = 39     # player who changed it, side whose card, new printed value
 EV_REDIRECT = 40        # fighter that would take the damage, fighter taking it instead (-1: the before_damage
-                        # ability's cap kept it off), amount, 1 combat damage / 0 effect damage
+                        # ability's cap kept it off; -2: its card's prevent_damage, before the ability), amount,
+                        # 1 combat damage / 0 effect damage
 
 # -------------------------------------- action kinds (rules.pack_action)
 A_MANEUVER = 0

@@ -17,15 +17,16 @@ without it are unchanged.
 from .sigs import A1, CTL, I, jit, LOG, ST, stack_i64, TB
 from .codes import D_REDIRECT, D_REDIRECT_N, EV_REDIRECT, FS_DEFEATED, FS_IN_PLAY
 from .core import adjacent, deal_damage, log_ev
+from .codes import R_PREVENT_COMBAT_ONLY
 from .layout import (
-    F_KIND, F_OWNER, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_LAST_DMG, G_LAST_KO, H_BD_CAP, H_BD_COMBAT,
+    CB_ACTIVE, CB_CAP, CB_PREVENT, OFF_CB, F_KIND, F_OWNER, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_LAST_DMG, G_LAST_KO, H_BD_CAP, H_BD_COMBAT,
     H_BD_KIND, H_BD_PROTECT, H_BD_SPLIT, H_BD_TAKE, MAX_SPACES, P_HERO, pslot,
 )
 from .policy import CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, decide
 
 #: length of a plan array: the damage left for the protected fighter, then (fighter, amount) pairs:
-#: the cap's share (fighter -1) and one per other fighter of the owner
-PLAN_SIZE = 2 * FIGHTERS_PER_PLAYER + 3
+#: the card's and the cap's shares (fighters -2, -1) and one per other fighter of the owner
+PLAN_SIZE = 2 * FIGHTERS_PER_PLAYER + 5
 #: options of one decision: "none" and each other fighter, or the amounts 1..the damage left
 _OPTS = MAX_SPACES
 
@@ -36,8 +37,9 @@ def plan_damage(st, tb, ctl, f, n, combat, plan):
 
     ``combat``: 1 for the combat damage of an attack, 0 for effect damage. Fills ``plan``
     (int64, at least :data:`PLAN_SIZE`): ``plan[0]`` the damage ``f`` itself is to take, then
-    ``k`` pairs ``(fighter, amount)`` from ``plan[1]``: fighter -1 is the part the cap keeps
-    off, others take that part instead; returns ``k``. Decisions: ``D_REDIRECT`` (which other
+    ``k`` pairs ``(fighter, amount)`` from ``plan[1]``: fighter -2 is the part the fighter's card
+    prevents (``prevent_damage``, its ``at_most``: effect damage in a combat), -1 the part the
+    ability's cap keeps off, others take that part instead; returns ``k``. Decisions: ``D_REDIRECT`` (which other
     fighter takes a part, -1 none; the owner may decline), then with ``split`` ``D_REDIRECT_N``
     (how much, 1..what is left); without it the fighter takes all that is left. Each fighter
     takes at most one part. Without the ability (or not for ``f``, or effect damage to a
@@ -54,10 +56,20 @@ def plan_damage(st, tb, ctl, f, n, combat, plan):
     if tb.heroes[h, H_BD_COMBAT] != 0 and combat == 0:
         return 0
     k = 0
+    if (combat == 0 and st[OFF_CB + CB_ACTIVE] != 0 and st[OFF_CB + CB_PREVENT] == f + 1
+            and tb.rules[R_PREVENT_COMBAT_ONLY] == 0):
+        # the fighter's card prevents (or caps) its damage for the rest of the combat: that comes first, so
+        # that no prevented damage is moved (the combat damage was cut in rules.do_attack already)
+        m = max(min(n, st[OFF_CB + CB_CAP] - 1), 0)
+        if m < n:
+            plan[1] = -2
+            plan[2] = n - m
+            k = 1
+            n = m
     if cap > 0 and n > cap - 1:
-        plan[1] = -1                  # "takes at most N": the rest is not dealt to anyone
-        plan[2] = n - (cap - 1)
-        k = 1
+        plan[1 + 2 * k] = -1          # "takes at most N": the rest is not dealt to anyone
+        plan[2 + 2 * k] = n - (cap - 1)
+        k += 1
         n = cap - 1
     opts = stack_i64(_OPTS)
     want = tb.heroes[h, H_BD_KIND]
@@ -103,7 +115,7 @@ def plan_damage(st, tb, ctl, f, n, combat, plan):
 @jit(I(ST, TB, LOG, I, A1, I, I))
 def apply_plan(st, tb, log, f, plan, k, combat):
     """Log and deal the ``k`` parts of ``plan`` (:func:`plan_damage`) that fighter ``f`` does not
-    take itself: one ``EV_REDIRECT`` line (f, fighter or -1 for the cap, amount, ``combat``) each,
+    take itself: one ``EV_REDIRECT`` line (f, fighter, or -1 / -2 for the ability's / card's cap, amount, ``combat``) each,
     followed by that fighter's damage. Returns the damage those fighters took; for effect damage
     (``combat`` 0) also adds it to ``G_LAST_DMG`` and their defeats to ``G_LAST_KO`` (the damage
     step's "if you do": damage taken in the target's place was dealt by the step)."""

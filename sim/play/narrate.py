@@ -133,7 +133,8 @@ def event_lines(m, log, turns=None) -> list[tuple[int, str]]:
         elif ev == L.EV_REDIRECT:   # the before_damage ability: a cap (b -1) or a fighter taking a part instead
             what = "combat damage" if d else "damage"
             if b < 0:
-                lines.append(f"    {c} of the {what} to {names[a]} is kept off (its ability caps it)")
+                why = "its ability caps it" if b == -1 else "its card prevents it"
+                lines.append(f"    {c} of the {what} to {names[a]} is kept off ({why})")
             else:
                 lines.append(f"    {names[b]} takes {c} of the {what} in {names[a]}'s place")
         elif ev == L.EV_RECOVER:

@@ -73,9 +73,10 @@ def rd_clear(ctx):
 
 
 @njit(cache=True)
-def redirect_ok(a, b, d, ctx, pos, xf, adj, prev):
-    """An EV_REDIRECT line (fighter a, taker b or -1 for the cap, d 1 combat damage; ``prev`` the event
-    before it) is one a's owner's before_damage ability allows: OK or E_REDIRECT."""
+def redirect_ok(a, b, d, ctx, pos, xf, adj, prev, pa):
+    """An EV_REDIRECT line (fighter a, taker b, -1 for the ability's cap or -2 for the card's, d 1
+    combat damage; ``prev`` the event before it; ``pa`` the fighter a live defense card prevents
+    damage to, else -1) is one a's owner's before_damage ability allows: OK or E_REDIRECT."""
     if xf[a, XF_BD_TAKE] == 0 and xf[a, XF_BD_CAP] == 0:
         return E_REDIRECT
     if d == 0 and xf[a, XF_BD_COMBAT] != 0:
@@ -85,8 +86,10 @@ def redirect_ok(a, b, d, ctx, pos, xf, adj, prev):
         return E_REDIRECT        # right after the combat values, before the defender's own damage
     if (ctx[CX_RD_F] >= 0 and ctx[CX_RD_F] != a) or ctx[CX_RD_WHOLE] != 0:
         return E_REDIRECT
+    if b == -2:      # the card's prevention comes first, for effect damage (the combat's is in the values)
+        return OK if pa == a and d == 0 and ctx[CX_RD_SUM] == 0 else E_REDIRECT
     if b < 0:
-        return OK if xf[a, XF_BD_CAP] != 0 and ctx[CX_RD_SUM] == 0 else E_REDIRECT   # the cap comes first
+        return OK if b == -1 and xf[a, XF_BD_CAP] != 0 and ctx[CX_RD_OTHERS] == 0 else E_REDIRECT   # cap, then takers
     if b >= MAX_FIGHTERS or xf[b, XF_USED] == 0 or b == a or pos[b] < 0 or xf[a, XF_BD_TAKE] == 0:
         return E_REDIRECT
     if b // FIGHTERS_PER_PLAYER != a // FIGHTERS_PER_PLAYER:
@@ -773,6 +776,8 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                     return E_REDIRECT
                 if xf[a, XF_BD_CAP] > 0 and d + ctx[CX_RD_OTHERS] > xf[a, XF_BD_CAP] - 1:
                     return E_REDIRECT
+                if a == pa and d + ctx[CX_RD_OTHERS] > prevent_cap(ctx, eff, eidx, False) - 1:
+                    return E_REDIRECT        # more than its card lets through
                 s = ctx[CX_RD_SUM]
                 rd_clear(ctx)
             elif xf[a, XF_BD_CAP] > 0 and (ctx[CX_CDMG] > 0 or xf[a, XF_BD_COMBAT] == 0) \
@@ -834,7 +839,8 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
             # off), d = 1 combat damage: allowed by a's owner's before_damage ability (heroes/README.md)
             if a < 0 or a >= MAX_FIGHTERS or xf[a, XF_USED] == 0 or pos[a] < 0 or c < 1 or d < 0 or d > 1:
                 return E_EVENT
-            code = redirect_ok(a, b, d, ctx, pos, xf, adj, log[i - 1, 0] if i > 0 else 0)
+            code = redirect_ok(a, b, d, ctx, pos, xf, adj, log[i - 1, 0] if i > 0 else 0,
+                               prevented_after(ctx, eff, eidx))
             if code != OK:
                 return code
             if b >= 0:
