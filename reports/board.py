@@ -320,8 +320,8 @@ def board_figure(replay, event: int, width_in: float = 9.0) -> Figure:
         s = int(mo.space[f])
         if not names[f] or s < 0 or mo.status[f] != FS_IN_PLAY:
             continue
-        p = f // 4
-        hero = f % 4 == 0
+        p = f // L.FIGHTERS_PER_PLAYER
+        hero = f % L.FIGHTERS_PER_PLAYER == 0
         rt = r * (0.8 if hero else 0.64)
         ax.add_patch(Circle(tuple(xy[s]), rt, facecolor=cols[p], edgecolor="#ffd54f" if hero else "white",
                             linewidth=2.2 if hero else 1.2, zorder=6))

@@ -40,7 +40,7 @@ def test_alice_chooses_her_size_at_setup_in_real_games():
         # right after Alice's Jabberwock is placed, before Medusa is placed
         i = log.index(setup_counters[0])
         assert log[i - 1][0] == L.EV_SETUP and log[i - 1][1] == 1
-        assert log[i + 1][0] == L.EV_SETUP and log[i + 1][1] == 4
+        assert log[i + 1][0] == L.EV_SETUP and log[i + 1][1] == L.FIGHTERS_PER_PLAYER
         lines = narrate(g)
         assert f"    Alice: size is now {('big', 'small')[value]}" in lines[:lines.index("Turn 1: Alice")]
         sizes.add(value)

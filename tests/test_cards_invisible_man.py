@@ -41,7 +41,7 @@ def test_R22_setup_three_fog_tokens_on_separate_empty_spaces_of_his_zone(seat):
         occupied = {int(st[L.fslot(f, L.F_SPACE)]) for f in range(L.MAX_FIGHTERS)
                     if st[L.fslot(f, L.F_STATUS)] == L.FS_IN_PLAY}
         if seat == 0:
-            assert not set(fog) & occupied - {int(st[L.fslot(f, L.F_SPACE)]) for f in range(4, 8)}
+            assert not set(fog) & occupied - {int(st[L.fslot(f, L.F_SPACE)]) for f in range(L.FIGHTERS_PER_PLAYER, 2 * L.FIGHTERS_PER_PLAYER)}
         else:
             assert not set(fog) & occupied
         assert int(st[L.pslot(1 - seat, L.P_FOG0)]) == -1          # Medusa has no fog

@@ -81,7 +81,7 @@ def test_a_good_homebrew_file_loads(tmp_path):
     (("copies = 30", "copies = 0"), r"card 'Poke'\.copies: must be from 1 to 30"),
     (("health = 10", ""), r"hero: missing required field 'health'"),
     (('name = "Tester"', 'name = "Tester"\ncolour = "red"'), r"top level: unknown field\(s\) colour; valid: "),
-    (("count = 2", "count = 4"), r"sidekicks\[0\]\.count: must be from 1 to 3 \(a player has at most 4 fighters, "
+    (("count = 2", "count = 5"), r"sidekicks\[0\]\.count: must be from 1 to 4 \(a player has at most 5 fighters, "
                                  r"the hero included\)"),
     (('if = "won"', 'if = []'), r"after\[0\]\.if: an empty list; give a condition or a list of conditions"),
     (('if = "won"', 'if = ["won", "lucky"]'), r"after\[0\]\.if\[1\]: unknown condition 'lucky'; valid: won, not_won"),
@@ -102,12 +102,12 @@ def test_bad_files_name_the_file_card_field_and_choices(tmp_path, change, expect
     assert str(e.value).startswith("broken.toml")
 
 
-def test_a_second_card_of_one_name_says_why_names_are_unique(tmp_path):
-    """Copies that differ (a printed symbol) need names of their own; identical ones take copies = N."""
+def test_a_second_identical_card_of_one_name_says_to_set_copies(tmp_path):
+    """Identical entries of one name take copies = N (entries that differ: tests/test_card_symbols.py)."""
     card = GOOD[GOOD.index("[[cards]]"):]
     text = GOOD.replace("copies = 30", "copies = 29") + "\n" + card.replace("copies = 30", "copies = 1")
-    with pytest.raises(HeroFileError, match=r"a second card named 'Poke'; card names must be unique: for more copies "
-                                            r"of the same card set copies = N on the first, and give cards that differ"):
+    with pytest.raises(HeroFileError, match=r"a second card named 'Poke', the same as the first: set copies = N on "
+                                            r"the first instead$"):
         load_hero(write(tmp_path, text))
 
 

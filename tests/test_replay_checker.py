@@ -13,14 +13,14 @@ from helpers.replay.constants import (E_ACTIONS, E_AFTER_END, E_ATTACK, E_BOOST,
     E_PILES_MISMATCH, E_PLACE, E_POS_MISMATCH, E_SHARE_SPACE, E_TURN_ORDER, HEROES, OK, R_CODE, R_FIELDS, RUN_SEED,
     SX_FIELDS, XF_MAXHP)
 from helpers.replay.expect import Expect, hero_toml
-from helpers.replay.synth import E, Synth, action, find_choke, replay_real, turn
+from helpers.replay.synth import SYNTH_FPP, E, Synth, action, find_choke, replay_real, turn
 
 from sim.content.battlefields import list_battlefields
 from sim.engine.core import PILE_DECK, PILE_DISC
 from sim.engine.layout import (A_ATTACK, A_MANEUVER, A_SCHEME, END_HERO_DEFEATED, EV_ACTION, EV_ATTACK, EV_BOOST,
     EV_CANCEL, EV_CHOOSE, EV_COUNTER, EV_DAMAGE, EV_DEFEATED, EV_DEFENSE, EV_DISCARD, EV_DRAW, EV_EXHAUST, EV_LOOK_TOP,
     EV_MOVE, EV_PLACE, EV_RECOVER, EV_SCHEME, EV_SEARCH, EV_SET_HP, EV_SETUP, EV_TAKE, EV_TURN, EV_VALUES, F_HP,
-    F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FS_DEFEATED, FS_IN_PLAY, G_LOGN, G_OVER, G_REASON, G_WINNER, MAX_CARDS,
+    F_SPACE, F_STATUS, FS_DEFEATED, FS_IN_PLAY, G_LOGN, G_OVER, G_REASON, G_WINNER, MAX_CARDS,
     MAX_FIGHTERS, OFF_DECK, OFF_DISC, OFF_HAND, P_COUNTER0, P_DECKN, P_DISCN, P_HANDN, P_ONGOING, R_TURN_CAP, fslot,
     pslot)
 from sim.engine.policy import new_control
@@ -42,7 +42,7 @@ def test_checker_rejects_illegal_moves():
     assert found, "no battlefield has a choke point for the synthetic move test"
     a, b, c = found
     frenzy = sy.c(0, "Winged Frenzy")
-    opp, friend = FIGHTERS_PER_PLAYER, 1          # Sinbad; a Harpy
+    opp, friend = SYNTH_FPP, 1                    # Sinbad; a Harpy (hand-made numbering)
     man = turn(0, 1) + action(0, A_MANEUVER)
     scheme = sy.draw(0, "Winged Frenzy") + turn(0, 1) + action(0, A_SCHEME) + [E(EV_SCHEME, 0, 0, frenzy)]
 

@@ -9,10 +9,10 @@ from helpers.replay.checks import run_checked
 from helpers.replay.constants import (E_ATTACK, E_CANCEL, E_CARD_FLOW, E_CARD_PLAY, E_COUNTER, E_DAMAGE_SOURCE, E_FOG,
     E_GUESS, E_MOVE_PATH, OK, R_CODE, R_FIELDS, RUN_SEED, SX_FIELDS)
 from helpers.replay.expect import Expect
-from helpers.replay.synth import E, Synth, action, space_ids, turn
+from helpers.replay.synth import SYNTH_FPP, E, Synth, action, space_ids, turn
 
 from sim.engine.layout import (A_ATTACK, A_MANEUVER, A_SCHEME, EV_ACTION, EV_ATTACK, EV_COUNTER, EV_DAMAGE, EV_DEFENSE,
-    EV_DISCARD, EV_FOG, EV_GUESS, EV_MOVE, EV_SCHEME, EV_SETUP, EV_VALUES, FIGHTERS_PER_PLAYER)
+    EV_DISCARD, EV_FOG, EV_GUESS, EV_MOVE, EV_SCHEME, EV_SETUP, EV_VALUES)
 from sim.engine.policy import new_control
 from sim.play.match import Match
 
@@ -29,7 +29,7 @@ def test_checker_rejects_bad_fog():
     bf = sy.m.battlefield
     s01, s02, s03, s04, s10, s14, s08, s20, s11 = space_ids(bf, "SH01", "SH02", "SH03", "SH04", "SH10", "SH14", "SH08",
                                                        "SH20", "SH11")
-    im, holmes, watson = 0, FIGHTERS_PER_PLAYER, FIGHTERS_PER_PLAYER + 1
+    im, holmes, watson = 0, SYNTH_FPP, SYNTH_FPP + 1     # (hand-made numbering)
     base = [E(EV_SETUP, im, s03)]
     fog = [E(EV_FOG, 0, 0, -1, s02, 0), E(EV_FOG, 0, 1, -1, s04, 0), E(EV_FOG, 0, 2, -1, s10, 0)]
     rest = [E(EV_SETUP, holmes, s14), E(EV_SETUP, watson, s08)]
@@ -66,7 +66,7 @@ def test_checker_rejects_bad_opponent_fog_moves():
     sy = Synth(("sherlock_holmes", "invisible_man"), "soho")
     bf = sy.m.battlefield
     s04, s05, s16, s20, s08, s03, s10 = space_ids(bf, "SH04", "SH05", "SH16", "SH20", "SH08", "SH03", "SH10")
-    holmes, watson, im = 0, 1, FIGHTERS_PER_PLAYER
+    holmes, watson, im = 0, 1, SYNTH_FPP
     setup = [E(EV_SETUP, holmes, s04), E(EV_SETUP, watson, s10), E(EV_SETUP, im, s05),
              E(EV_FOG, 1, 0, -1, s16, 1), E(EV_FOG, 1, 1, -1, bf.index("SH15"), 1),
              E(EV_FOG, 1, 2, -1, bf.index("SH13"), 1)]

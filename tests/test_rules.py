@@ -273,9 +273,10 @@ def test_R22_setup_places_heroes_on_starts_and_sidekicks_in_the_heros_zone():
         spaces = [s for _, s in setup]
         assert len(spaces) == len(set(spaces)) == 6
         assert setup[0] == (0, int(m.battlefield.starts[0]))
-        assert setup[4] == (4, int(m.battlefield.starts[1]))
+        fp = L.FIGHTERS_PER_PLAYER
+        assert setup[4] == (fp, int(m.battlefield.starts[1]))
         for f, s in setup:
-            hero_space = m.battlefield.starts[f // 4]
+            hero_space = m.battlefield.starts[f // fp]
             assert m.battlefield.zone_mask[s] & m.battlefield.zone_mask[hero_space]
         draws = [a for ev, a, *_ in g.log.tolist()[:20] if ev == L.EV_DRAW]
         assert draws[:10] == [0] * 5 + [1] * 5

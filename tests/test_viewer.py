@@ -305,7 +305,7 @@ def test_replay_writes_stored_games_of_every_kind_of_run(runs, tmp_path):
     # the compare run's variant folder plays with the variant (Sinbad's health 9)
     vg = find_game(runs / "c" / "variant", game=0)
     rep = replay_stored(runs / "c" / "variant", vg)
-    sinbad = 0 if vg.row["p1_hero"] == "sinbad" else 4
+    sinbad = 0 if vg.row["p1_hero"] == "sinbad" else L.FIGHTERS_PER_PLAYER
     assert rep.snapshots[0][L.fslot(sinbad, L.F_MAXHP)] == 9
     r = run("replay", runs / "c", "--game", 0)
     assert r.exit_code == 1 and r.output.strip().splitlines() == [

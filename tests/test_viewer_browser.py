@@ -236,7 +236,7 @@ def test_a_screenshot_shows_one_token_per_fighter_on_the_board(browser, game, tm
             if (np.abs(ring - c).max(axis=1) < 0.08).mean() > 0.45:
                 found[s] = p
     mo = rep.moment(attack)
-    want = {int(mo.space[f]): f // 4 for f in range(L.MAX_FIGHTERS) if rep.fighters[f] and mo.space[f] >= 0}
+    want = {int(mo.space[f]): f // L.FIGHTERS_PER_PLAYER for f in range(L.MAX_FIGHTERS) if rep.fighters[f] and mo.space[f] >= 0}
     assert found == want and len(found) >= 8
     # the combat's arrow and its two cards are drawn
     label = page.evaluate(

@@ -198,6 +198,7 @@ def compile_content(specs: dict[str, HeroSpec]) -> Content:
                 h[b + L.K_SUMMON] = int(sk.summon)
             h[L.H_FLAGS] = spec.ability_flags
             h[L.H_DEFEAT_KIND] = spec.defeat_kind
+            h[L.H_BD_PROTECT:L.H_BD_COMBAT + 1] = spec.before_damage
             h[L.H_PROTECT_TAG], h[L.H_PROTECT_N] = spec.protect
             for i, (s, n) in enumerate(hooks):
                 h[L.H_HOOKS + 2 * i] = s

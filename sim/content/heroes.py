@@ -43,9 +43,23 @@ DECK_SIZE = 30
 _TOP = {"name", "key", "set", "hero", "sidekicks", "ability", "choice_groups", "cards", "notes", "aliases"}
 _HERO = {"health", "move", "attack", "counters", "forms"}
 _SIDEKICK = {"name", "count", "health", "move", "attack", "summon"}
-_ABILITY = {"name", "text", "uncancelable_with", "defeated_fighter"} | set(HOOKS) | set(ABILITY_FLAGS)
+_ABILITY = ({"name", "text", "uncancelable_with", "defeated_fighter", "before_damage"} | set(HOOKS)
+            | set(ABILITY_FLAGS))
+_BEFORE_DAMAGE = {"fighter", "take", "taken_by", "split", "damage", "at_most"}
+BD_TAKE = {"adjacent": 1, "any": 2}       # which other fighters may take the damage: hero table H_BD_TAKE
+BD_DAMAGE = {"any": 0, "combat": 1}       # which damage: H_BD_COMBAT
 _CARD = {"name", "type", "value", "boost", "copies", "fighter", "tags", "form", "text",
-         "group", "option", "ongoing", "discard_if"} | set(WINDOWS)
+         "group", "option", "ongoing", "discard_if", "symbol"} | set(WINDOWS)
+
+
+def card_name(c) -> str | None:
+    """The name a card entry of a hero file is known by: its ``name``, followed by its printed
+    ``symbol`` in parentheses when it has one ("Strike (sun)"), so that copies differing only by a
+    symbol are two entries of one name; None if the entry has no name (it is then refused)."""
+    if not isinstance(c, dict) or not isinstance(c.get("name"), str):
+        return None
+    sym = c.get("symbol")
+    return f"{c['name']} ({sym})" if isinstance(sym, str) and sym else c["name"]
 
 
 @dataclass
@@ -103,6 +117,9 @@ class HeroSpec:
     aliases: tuple = ()  # (tag bits, count): uncancelable with that many tagged cards in discard
     raw: dict = field(default_factory=dict, repr=False, compare=False)  # the file's TOML table, as read
     defeat_kind: int = 0  # the fighter_defeated ability reacts to this fighter kind + 1 only; 0 any fighter
+    # the before_damage ability (hero table H_BD_PROTECT .. H_BD_COMBAT): protected kind, cap + 1 (0 none),
+    # take (0 none, BD_TAKE), taker kind + 1 (0 any), split (0/1), combat damage only (0/1)
+    before_damage: tuple = (0, 0, 0, 0, 0, 0)
 
     @property
     def hero(self) -> FighterSpec:
@@ -181,6 +198,48 @@ def _range(path, where, v, lo, hi, why: str = ""):
     if not lo <= v <= hi:
         raise HeroFileError(f"{path}: {where}: must be from {lo} to {hi}{why}, got {v}")
     return v
+
+
+def _before_damage(path, bd, fighters) -> tuple:
+    """The ability's ``before_damage`` table as the hero table's H_BD_* values (HeroSpec.before_damage):
+    when ``fighter`` (default the hero) would take damage (``damage``: "any" or "combat"), it takes at
+    most ``at_most``, and other fighters of the file (``taken_by``: a fighter name, default any)
+    adjacent to it (``take = "adjacent"``) or anywhere (``"any"``) may take all of it (``split``:
+    any part each) instead. HeroFileError naming the field and the valid choices."""
+    if bd is None:
+        return (0, 0, 0, 0, 0, 0)
+    w = "ability.before_damage"
+    _keys(path, w, bd, _BEFORE_DAMAGE)
+    names = {f.name: f.kind for f in fighters}
+
+    def fighter(field, default):
+        v = bd.get(field, default)
+        if not (isinstance(v, str) and v in names):
+            raise HeroFileError(f"{path}: {w}.{field}: unknown fighter {v!r}; valid: "
+                                + ", ".join(repr(n) for n in names))
+        return names[v]
+
+    def choice(field, table, default):
+        v = bd.get(field, default)
+        if not (isinstance(v, str) and v in table):
+            raise HeroFileError(f"{path}: {w}.{field}: unknown {v!r}; valid: " + ", ".join(table))
+        return table[v]
+
+    if "take" not in bd and "at_most" not in bd:
+        raise HeroFileError(f"{path}: {w}: needs take (\"adjacent\" or \"any\": which of your other fighters may "
+                            "take the damage instead) or at_most (a cap), or both")
+    protect = fighter("fighter", fighters[0].name)
+    cap = _range(path, f"{w}.at_most", bd["at_most"], 0, 20) + 1 if "at_most" in bd else 0
+    take = choice("take", BD_TAKE, "adjacent") if "take" in bd else 0
+    if ("taken_by" in bd or "split" in bd) and not take:
+        raise HeroFileError(f"{path}: {w}: taken_by and split need take (\"adjacent\" or \"any\")")
+    by = fighter("taken_by", fighters[0].name) + 1 if "taken_by" in bd else 0
+    if by == protect + 1 and next(f.count for f in fighters if f.kind == protect) == 1:
+        raise HeroFileError(f"{path}: {w}.taken_by: {bd['taken_by']!r} is the fighter it protects; name another")
+    split = bd.get("split", False)
+    if not isinstance(split, bool):
+        raise HeroFileError(f"{path}: {w}.split: must be true or false")
+    return (protect, cap, take, by, int(split), choice("damage", BD_DAMAGE, "any"))
 
 
 def _list(path, where, v, what):
@@ -295,7 +354,7 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
         tags[t] = 1 << free
         free += 1
     tags.update(SPECIAL_TAGS)
-    card_index = {c.get("name"): i for i, c in enumerate(raw_cards) if isinstance(c, dict) and isinstance(c.get("name"), str)}
+    card_index = {card_name(c): i for i, c in enumerate(raw_cards) if card_name(c) is not None}
     ctx = StepContext(name, hname, {f.name: f.kind for f in fighters}, tags, counters, card_index)
 
     groups = []
@@ -316,6 +375,12 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
         w = f"card {cn!r}" if isinstance(cn, str) else f"cards[{i}]"
         _keys(name, w, c, _CARD)
         cn = _req(name, w, c, "name", str)
+        if "symbol" in c:
+            if not (isinstance(c["symbol"], str) and c["symbol"].strip()):
+                raise HeroFileError(f"{name}: {w}.symbol: must be a non-empty string (the printed symbol that tells "
+                                    "this entry from another of the same name)")
+            cn = card_name(c)
+            w = f"card {cn!r}"
         ctype = _req(name, w, c, "type", str)
         if ctype not in CARD_TYPES:
             raise HeroFileError(f"{name}: {w}.type: unknown {ctype!r}; valid: {', '.join(CARD_TYPES)}")
@@ -390,9 +455,14 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
             if opt not in group_names[grp]:
                 raise HeroFileError(f"{name}: {w}.option: unknown {opt!r}; valid: {', '.join(group_names[grp])}")
         if cn in seen:
-            raise HeroFileError(f"{name}: {w}.name: a second card named {cn!r}; card names must be unique: for more "
-                                "copies of the same card set copies = N on the first, and give cards that differ "
-                                "(even by a printed symbol) different names")
+            first = next(r for r in raw_cards if card_name(r) == cn)
+            differ = sorted(k for k in (set(first) | set(c)) - {"name", "copies", "text"} if first.get(k) != c.get(k))
+            if not differ:
+                raise HeroFileError(f"{name}: {w}.name: a second card named {cn!r}, the same as the first: set "
+                                    "copies = N on the first instead")
+            raise HeroFileError(f"{name}: {w}.name: a second card named {cn!r} that differs from the first in "
+                                f"{', '.join(differ)}: give each entry a printed symbol = \"...\" (copies that "
+                                "differ only by a symbol), or different names")
         seen.add(cn)
         cards.append(CardSpec(cn, ctype, value, boost, copies, mask, tuple(flist), tuple(ctags), bits, form,
                               str(c.get("text", "")), programs, grp, opt, passive))
@@ -417,6 +487,7 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
             raise HeroFileError(f"{name}: ability.defeated_fighter: needs a fighter_defeated hook (the steps to run "
                                 "when that fighter is defeated)")
         defeat_kind = fighters[names.index(dk)].kind + 1
+    before_damage = _before_damage(name, ability.get("before_damage"), fighters)
     flags = 0
     for fname, bit in ABILITY_FLAGS.items():
         v = ability.get(fname, False)
@@ -441,7 +512,7 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
     spec = HeroSpec(key, hname, str(data.get("set", "")), str(path), fighters,
                     str(ability.get("name", "")), str(ability.get("text", "")), flags, hooks,
                     counters, groups, cards, tuple(notes), protect, tuple(aliases), copy.deepcopy(data),
-                    defeat_kind=defeat_kind)
+                    defeat_kind=defeat_kind, before_damage=before_damage)
     for lo in spec.loadouts():
         n = spec.deck_size(lo)
         if n > L.MAX_CARDS:

@@ -225,7 +225,9 @@ def hero_knobs(spec) -> list[Knob]:
         out.append(Knob(f"sidekick:{sk.name}:move", "sidekick", sk.name, "move", sk.move, _span(sk.move, 2, 2, 1, 20),
                         wide=_span(sk.move, 4, 4, 1, 20)))
         if sk.count > 1:
-            out.append(Knob(f"sidekick:{sk.name}:count", "sidekick", sk.name, "count", sk.count, _span(sk.count, 2, 2, 1, 3)))
+            # up to 3 (the shipped heroes' knobs), or the file's own count when it has more (4 Moths)
+            out.append(Knob(f"sidekick:{sk.name}:count", "sidekick", sk.name, "count", sk.count,
+                            _span(sk.count, 2, 2, 1, max(3, sk.count))))
     for c in spec.cards:
         if c.value is not None:
             out.append(Knob(f"card:{c.name}:value", "card", c.name, "value", c.value, _span(c.value, 2, 2, 0, 20),

@@ -329,7 +329,14 @@ def _counter(ctx, where, step, row):
         row[L.I_N] = len(values)
 
 
+def _prevent_damage(ctx, where, step, row):
+    """prevent_damage: ``at_most`` N (a cap: I_X = N + 1); left out, all damage is prevented (I_X 0)."""
+    if "at_most" in step:
+        row[L.I_X] = _int(ctx, where + ".at_most", step["at_most"], 0, 20) + 1
+
+
 COMPILERS = {
+    "prevent_damage": _prevent_damage,
     "damage": _targeted, "recover": _targeted, "set_health": _targeted, "pin": _targeted, "swap": _targeted,
     "move": _move, "place": _place, "add_value": _add_value, "summon": _summon, "return_defeated": _return_defeated,
     "discard_for_value": _discard_for_value, "place_fog": _place_fog, "move_fog": _move_fog,

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import FileError
-from .heroes import HOOKS, WINDOWS, HeroFileError, hero_from_data, load_all, read_hero_data
+from .heroes import HOOKS, WINDOWS, HeroFileError, card_name, hero_from_data, load_all, read_hero_data
 from .vocab import OPS
 
 TOP_FIELDS = ("name", "description", "hero")
@@ -211,7 +211,7 @@ def _apply_hero(file, key, data: dict, ov: dict, changes: list) -> dict:
             changes.append(Change(key, f_, hero.get(f_), v))
             hero[f_] = v
     cards = data.get("cards") or []
-    by_name = {c.get("name"): c for c in cards if isinstance(c, dict)}
+    by_name = {card_name(c): c for c in cards if card_name(c) is not None}   # "Name (symbol)" for a symbol
     for cname, cov in _table(file, f"{h}, field cards", ov.get("cards", {})).items():
         if cname not in by_name:
             _fail(file, f"{h}, card {cname!r}: no such card; valid: {', '.join(repr(n) for n in by_name)}")

@@ -148,7 +148,9 @@ D_FOG_TOKEN = 17        # value: space of the fog token to move
 D_FOG_DEST = 18         # value: space a fog token goes to
 D_FORCE_CARD = 19       # value: card id the opponent must play instead (Do My Bidding)
 D_OPPONENT = 20         # value: player index of the opposing player an effect's "your opponent" means (team games)
-N_DECISIONS = 21
+D_REDIRECT = 21         # value: fighter slot that takes (some of) a fighter's damage instead, -1 none (before_damage)
+D_REDIRECT_N = 22       # value: how much of that damage it takes (1..the damage left)
+N_DECISIONS = 23
 
 # ------------------------------------------------ decision value domains
 DOM_INT = 0
@@ -198,6 +200,9 @@ EV_FOG = 36             # owner, token, from space (-1 at setup), to space, play
 EV_REPLACE = 37         # player whose card is replaced, old card, new card, player who chose
 EV_GUESS = 38           # player, value named/predicted, 1 predicted correctly / 0 not / -1 not checked
 EV_SET_PRINTED = 39     # player who changed it, side whose card, new printed value
+EV_REDIRECT = 40        # fighter that would take the damage, fighter taking it instead (-1: the before_damage
+                        # ability's cap kept it off; -2: its card's prevent_damage, before the ability), amount,
+                        # 1 combat damage / 0 effect damage
 
 # -------------------------------------- action kinds (rules.pack_action)
 A_MANEUVER = 0

@@ -12,7 +12,7 @@ from .codes import (  # noqa: F401  (re-exported: callers outside the engine imp
     MODE_EXPERT, MODE_EXPERT02, MODE_FIRST, MODE_GREEDY, MODE_RANDOM, MODE_SCRIPT, MODE_STANDARD, MODE_STANDARD02,
     N_DECISIONS,
 )
-from .layout import MAX_PLAYERS
+from .layout import FIGHTERS_PER_PLAYER, MAX_FIGHTERS, MAX_PLAYERS, MAX_SPACES
 
 
 CTL_MODE0 = 0          # mode of players 0..3
@@ -58,7 +58,7 @@ CTL_FU = CTL_W + MAX_PLAYERS * N_WEIGHTS   # (MAX_FIGHTERS, MAX_FIGHTERS) follow
 # (a BOOST, an effect's choice) stops it (the probe), and after the search the action is
 # played again from its start with the recorded decisions and the one searched forced
 # (policy.replay_decide). A rollout replays the same list in a determinized copy.
-CTL_RP = CTL_FU + 16 * 16
+CTL_RP = CTL_FU + MAX_FIGHTERS * MAX_FIGHTERS
 CTL_RP_ON = CTL_RP             # 1: decide() goes through policy.replay_decide
 CTL_RP_N = CTL_RP + 1          # (kind, value) entries in the list
 CTL_RP_POS = CTL_RP + 2        # next entry to replay; at N: decide, then append if recording
@@ -75,20 +75,28 @@ CTL_RP_CAND = CTL_RP + 11      # probe: the options' values, the standard AI's b
 CTL_RP_LIST = CTL_RP_CAND + MAX_RP_CAND   # (kind, value) pairs
 MAX_RP = 96
 CTL_SCRATCH = CTL_RP_LIST + 2 * MAX_RP
-_DIST = 2 * 16 * 65 + 16                  # defense distributions: dvals, dprobs (16, 65), pnone (16,)
-SCR_ACTIONS = CTL_SCRATCH                 # score_actions: distributions + fu (16, 16)
-SCR_FOLLOW = SCR_ACTIONS + _DIST + 256    # cached_follow_up: distributions
-SCR_PLAN = SCR_FOLLOW + _DIST             # plan_maneuver: fu, position cache (4, 64), dests (65,), ef (16, 6)
-SCR_PLAN_POS = SCR_PLAN + 256             # plan_maneuver's position cache, read again by score_spaces
-SCR_SPACES = SCR_PLAN + 256 + 256 + 65 + 96   # score_spaces: fu, ef
-SCR_DEFENSE = SCR_SPACES + 256 + 96       # score_defense: pool, vals, fxd, probs (65,) each
+# sizes in int64 slots: a (fighter, fighter) table, a table of 6 per fighter, one player's fighters by space
+_FF = MAX_FIGHTERS * MAX_FIGHTERS
+_EF = MAX_FIGHTERS * 6
+_PF = FIGHTERS_PER_PLAYER * MAX_SPACES
+_DIST = 2 * MAX_FIGHTERS * 65 + MAX_FIGHTERS   # defense distributions: dvals, dprobs (F, 65), pnone (F,)
+SCR_ACTIONS = CTL_SCRATCH                 # score_actions: distributions + fu (F, F)
+SCR_FOLLOW = SCR_ACTIONS + _DIST + _FF    # cached_follow_up: distributions
+SCR_PLAN = SCR_FOLLOW + _DIST             # plan_maneuver: fu (F, F), position cache (P, 64), dests (65,), ef (F, 6)
+SCR_PLAN_POS = SCR_PLAN + _FF             # plan_maneuver's position cache, read again by score_spaces
+SCR_PLAN_DESTS = SCR_PLAN_POS + _PF       # plan_maneuver's dests, then its ef
+SCR_PLAN_EF = SCR_PLAN_DESTS + MAX_SPACES + 1
+SCR_SPACES = SCR_PLAN_EF + _EF            # score_spaces: fu, ef
+SCR_SPACES_EF = SCR_SPACES + _FF
+SCR_DEFENSE = SCR_SPACES_EF + _EF         # score_defense: pool, vals, fxd, probs (65,) each
 SCR_POOL = SCR_DEFENSE + 4 * 65           # target_dists: pool (65,)
 SCR_SCORES = SCR_POOL + 65                # ai_decide: the options' scores (up to 1024)
 MAX_SCR_SCORES = 1024
 SCR_TARGETS = SCR_SCORES + MAX_SCR_SCORES  # follow_up: each target's (health, worth per damage, worth of defeat)
-SCR_WORTH = SCR_TARGETS + 16 * 3          # follow_up: attack worths (4 * 64, 16) by (fighter, hand index), target
-SCR_WORTH_SET = SCR_WORTH + 4 * 64 * 16   # follow_up: which (fighter, hand index) rows are written (4 * 64,)
-SCR_COUNTS = SCR_WORTH_SET + 4 * 64      # value_dist: unknown copies per card id (MAX_CARD_IDS,)
+SCR_WORTH = SCR_TARGETS + MAX_FIGHTERS * 3   # follow_up: attack worths (P * 64, F) by (fighter, hand index), target
+SCR_WORTH_SET = SCR_WORTH + FIGHTERS_PER_PLAYER * 64 * MAX_FIGHTERS   # follow_up: which (fighter, hand index) rows
+                                                                      # are written (P * 64,)
+SCR_COUNTS = SCR_WORTH_SET + FIGHTERS_PER_PLAYER * 64   # value_dist: unknown copies per card id (MAX_CARD_IDS,)
 SCR_DIST_N = SCR_COUNTS + MAX_CARD_IDS   # value_dist: cards per distinct value (65,)
 SCR_DIST_FX = SCR_DIST_N + 65            # target_dists: effect damage of value_dist's pairs (65,), unused
 SCR_PRICE = SCR_DIST_FX + 65             # the one-currency AI, per player: worth of a drawn card now (4,), then

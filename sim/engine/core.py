@@ -1,13 +1,11 @@
 """Primitive game operations shared by the rules and the effect interpreter.
 
-Every function here works on the flat state array ``st`` (``int64``, shape
-``(STATE_SIZE,)``, see :mod:`sim.engine.layout`) and the read-only tables
-``tb`` (:class:`sim.engine.tables.Tables`). None of them calls the effect
-interpreter, so the call graph is one-way: core -> effects -> rules -> game.
+Every function here works on the flat state array ``st`` (``int64``, shape ``(STATE_SIZE,)``, see
+:mod:`sim.engine.layout`) and the read-only tables ``tb`` (:class:`sim.engine.tables.Tables`). None of
+them calls the effect interpreter, so the call graph is one-way: core -> effects -> rules -> game.
 
-Sources: Battle of Legends Vol. 1 rules ("Maneuver and movement",
-"Combat and damage", "Defeat and ending the game", "Exhaustion and team
-play"); ``docs/rules.md`` project decisions (end of game).
+Sources: Battle of Legends Vol. 1 rules ("Maneuver and movement", "Combat and damage", "Defeat and
+ending the game", "Exhaustion and team play"); ``docs/rules.md`` project decisions (end of game).
 """
 import numba
 import numpy as np
@@ -16,16 +14,16 @@ from numba import njit, types  # noqa: F401
 from .sigs import A1, A2, B, CTL, I, LOG, ST, stack_i64, TB, V, jit  # noqa: F401
 
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
-    END_HERO_DEFEATED, EV_DAMAGE, EV_DEFEATED, EV_DISCARD, EV_DRAW, EV_EXHAUST, EV_GAME_OVER, EV_MOVE,
-    EV_PLACE, EV_RECOVER, EV_SET_HP, EV_TAKE, FS_DEFEATED, FS_IN_PLAY, HF_FOG_WALK, HK_FIGHTER_DEFEATED, PILE_DECK,
-    PILE_DISC, PILE_HAND, PL_ADJ, PL_IN_ZONE, PL_LAST_FOG, R_EXHAUST_DAMAGE, R_OFF_FORM, R_PREVENT_COMBAT_ONLY,
+    END_HERO_DEFEATED, EV_DAMAGE, EV_DEFEATED, EV_DISCARD, EV_DRAW, EV_EXHAUST, EV_GAME_OVER, EV_MOVE, EV_PLACE,
+    EV_RECOVER, EV_SET_HP, EV_TAKE, FS_DEFEATED, FS_IN_PLAY, HF_FOG_WALK, HK_FIGHTER_DEFEATED, PILE_DECK, PILE_DISC,
+    PILE_HAND, PL_ADJ, PL_IN_ZONE, PL_LAST_FOG, R_EXHAUST_DAMAGE, R_OFF_FORM, R_PREVENT_COMBAT_ONLY,
 )
 from .layout import (
-    C_FMASK, C_FORM, C_LOCAL, C_TAGS, CB_ACTIVE, CB_ATT_P, CB_DEF_P, CB_PREVENT, F_HP, F_KIND, F_KO, F_LEFT, F_MAXHP,
-    F_NOLEAVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FORM_COUNTER, fslot, G_ACTIVE, G_LOGN,
-    G_NPLAYERS, G_OVER, G_REASON, G_RNG, G_WINNER, H_DEFEAT_KIND, H_FLAGS, H_HOOKS, MAX_CARDS, MAX_HERO_CARDS,
-    MAX_SPACES, N_FOG, OFF_CB, OFF_DECK, OFF_DISC, OFF_HAND, OFF_PLAYED, OFF_SPACE_DEFEATS, P_CARDS_PLAYED,
-    P_COUNTER0, P_DEALT, P_DECKN, P_DISCN, P_FOG0, P_HANDN, P_HERO, P_RETURN, P_TEAM, pslot,
+    C_FMASK, C_FORM, C_LOCAL, C_TAGS, CB_ACTIVE, CB_ATT_P, CB_CAP, CB_DEF_P, CB_PREVENT, F_HP, F_KIND, F_KO, F_LEFT,
+    F_MAXHP, F_NOLEAVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FORM_COUNTER, fslot, G_ACTIVE,
+    G_LOGN, G_NPLAYERS, G_OVER, G_REASON, G_RNG, G_WINNER, H_DEFEAT_KIND, H_FLAGS, H_HOOKS, MAX_CARDS, MAX_HERO_CARDS,
+    MAX_SPACES, N_FOG, OFF_CB, OFF_DECK, OFF_DISC, OFF_HAND, OFF_PLAYED, OFF_SPACE_DEFEATS, P_CARDS_PLAYED, P_COUNTER0,
+    P_DEALT, P_DECKN, P_DISCN, P_FOG0, P_HANDN, P_HERO, P_RETURN, P_TEAM, pslot,
 )
 
 
@@ -414,15 +412,17 @@ def deal_damage(st, tb, log, f, n):
     ``fighter_defeated`` ability (:func:`sim.engine.effects.defeat_hooks`). Whether the game ends is decided
     by :func:`check_end`. A fighter whose card prevents all damage (Bewilderment, ``CB_PREVENT``) takes none
     for the rest of that combat, effect damage included (case R70; rules option ``prevent_combat_damage_only``:
-    only the combat damage, which :func:`sim.engine.rules.do_attack` prevents itself).
-    """
+    only the combat damage, which :func:`sim.engine.rules.do_attack` prevents itself); with ``at_most`` N
+    (``CB_CAP`` N + 1) it takes at most N of each damage. The log's amount dealt is ``n``, before that cap."""
     if n <= 0 or st[fslot(f, F_STATUS)] != FS_IN_PLAY:
         return 0
-    if (st[OFF_CB + CB_ACTIVE] != 0 and st[OFF_CB + CB_PREVENT] == f + 1
-            and tb.rules[R_PREVENT_COMBAT_ONLY] == 0):
-        return 0
+    m = n
+    if st[OFF_CB + CB_ACTIVE] != 0 and st[OFF_CB + CB_PREVENT] == f + 1 and tb.rules[R_PREVENT_COMBAT_ONLY] == 0:
+        m = min(n, st[OFF_CB + CB_CAP] - 1)   # CB_CAP 0: all of it prevented
+        if m <= 0:
+            return 0
     hp = st[fslot(f, F_HP)]
-    d = n if n < hp else hp
+    d = m if m < hp else hp
     hp -= d
     st[fslot(f, F_HP)] = hp
     credit_damage(st, f, d)

@@ -1,5 +1,5 @@
 """The longer operations of effect steps: moving a group of fighters, empty spaces and
-the spaces a place step offers, damage that counts what it did, searches and looking at
+the spaces a place step offers, searches and looking at
 the deck top, summoning, the values an opponent may name, fog tokens, and replacing an
 opponent's combat card.
 
@@ -16,14 +16,14 @@ from .codes import (
     SR_DECK_OR_DISCARD, SR_DISCARD_THEN_DECK,
 )
 from .core import (
-    add_unique, allowed_spaces, can_play, count_play, deal_damage, fill_occupancy, fog_space, log_ev,
+    add_unique, allowed_spaces, can_play, count_play, fill_occupancy, fog_space, log_ev,
     move_fighter, opposed, pile_base, pile_push, pile_remove_at, pile_take, place_fighter, reachable,
     same_zone, shuffle_deck, take_to_hand,
 )
 from .layout import (
     C_TAGS, C_TYPE, C_VALUE, CARD_OPTS, CB_ATT_F, CB_ATT_P, CB_CANCEL0, CB_CARD0, CB_GUESS0, CB_IGN0, CB_LOCK0,
     CB_MOD0, CB_OVR0, CB_PRINTED0, F_HP, F_KIND, F_MAXHP, F_NOLEAVE, F_SPACE, F_START_SPACE, F_STATUS,
-    FIGHTERS_PER_PLAYER, fslot, G_FLAGS, G_FOG_SPACE, G_FOG_TOKEN, G_LAST_DMG, G_LAST_KO, G_OVER,
+    FIGHTERS_PER_PLAYER, fslot, G_FLAGS, G_FOG_SPACE, G_FOG_TOKEN, G_OVER,
     G_PASSED, H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, MAX_SPACES, N_FOG, N_VALUES, OFF_CB,
     P_DECKN, P_DISCN, P_FOG0, P_HAND_SEEN, P_HANDN, P_HERO, P_ONGOING, pslot, SPACE_OPTS, TWO_PILES,
 )
@@ -154,15 +154,6 @@ def add_unheld_value(vals, m):
         vals[j] = vals[j - 1]
     vals[i] = v
     return m + 1
-
-
-@jit(V(ST, TB, LOG, I, I))
-def damage_and_count(st, tb, log, g, n):
-    """Deal ``n`` damage to ``g``; add to the last-step registers (dealt, defeated)."""
-    d = deal_damage(st, tb, log, g, n)
-    st[G_LAST_DMG] += d
-    if d > 0 and st[fslot(g, F_STATUS)] == FS_DEFEATED:
-        st[G_LAST_KO] += 1
 
 
 @jit(V(ST, TB, CTL, LOG, I, I, I, I))

@@ -60,7 +60,7 @@ from .core import (
 from .ops import FAM_CARD, FAM_FIGHTER, FAM_MOVE, FAM_TURN, FAM_VALUE, OPS
 from .layout import (
     C_BOOST, C_FORM, C_PROG, C_TAGS, C_TYPE, C_VALUE, CARD_OPTS, CB_ATT_F, CB_ATT_P, CB_CANCEL0, CB_CARD0,
-    CB_GUESS0, CB_IGN0, CB_LOCK0, CB_MOD0, CB_OVR0, CB_PREVENT, CB_PRINTED0, F_HP, F_KIND, F_KO, F_LEFT,
+    CB_CAP, CB_GUESS0, CB_IGN0, CB_LOCK0, CB_MOD0, CB_OVR0, CB_PREVENT, CB_PRINTED0, F_HP, F_KIND, F_KO, F_LEFT,
     F_MAXHP, F_OWNER, F_NOLEAVE, F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FORM_COUNTER, fslot,
     G_ACTIONS, G_ACTIVE, G_ENDTURN, G_FLAGS, G_FOG_SPACE, G_GUESS, G_LAST_BOOST, G_LAST_DISC, G_LAST_DMG,
     G_LAST_KO, G_LOGN, G_MOVED, G_NPLAYERS, G_OPPONENT, G_OVER, G_PASSED, H_HOOKS, I_FLAGS, I_N, I_OP, I_PARG,
@@ -70,13 +70,14 @@ from .layout import (
 from .control import CTL_CTX_ROW
 from .policy import CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_P, decide
 from .conditions import cond_ok, opp_card, resolve_ref
+from .damage import take_damage
 from .targets import (  # noqa: F401  (opponent_player, choose_opponent: re-exported for callers outside the engine)
     opponent_player,
     actions_blocked, ask_may, cancel_protected, choose_hand_card, choose_opponent, has_passive, per_count,
     side_ok, targets, uses_targets,
 )
 from .effect_ops import (
-    add_unheld_value, damage_and_count, empty_spaces, look_top, move_fog, move_group, place_fog, place_on_fog,
+    add_unheld_value, empty_spaces, look_top, move_fog, move_group, place_fog, place_on_fog,
     place_spaces, possible_values, replace_card, search, summon,
 )
 
@@ -131,6 +132,7 @@ def run_value_op(st, tb, ctl, log, ins, op, p, f, side, card):
     elif op == OP_PREVENT_DAMAGE:
         if f >= 0:
             st[OFF_CB + CB_PREVENT] = f + 1   # all damage to the card's fighter, for the rest of the combat (R70)
+            st[OFF_CB + CB_CAP] = ins[I_X]    # ... or, with at_most, all above the cap (CB_CAP - 1) of each damage
     elif op == OP_IGNORE_VALUE:
         if side >= 0:
             st[OFF_CB + CB_IGN0 + (1 - side)] = 1
@@ -194,7 +196,7 @@ def run_fighter_op(st, tb, ctl, log, ins, op, p, f, side, card):
         st[G_LAST_DMG] = 0
         st[G_LAST_KO] = 0
         for j in range(n):
-            damage_and_count(st, tb, log, tg[j], dmg)
+            take_damage(st, tb, ctl, log, tg[j], dmg)
     elif op == OP_RECOVER:
         n = targets(st, tb, ctl, ins, p, f, side, tg)
         amt = amt * per_count(st, tb, p, f, side, ins[I_PER], ins[I_PARG])
@@ -248,7 +250,7 @@ def run_fighter_op(st, tb, ctl, log, ins, op, p, f, side, card):
             if st[fslot(g, F_STATUS)] == FS_IN_PLAY and side_ok(st, p, g, ins[I_SIDE]):
                 gs = st[fslot(g, F_SPACE)]
                 if gs == a or gs == b2:
-                    damage_and_count(st, tb, log, g, amt)
+                    take_damage(st, tb, ctl, log, g, amt)
     elif op == OP_PIN:
         n = targets(st, tb, ctl, ins, p, f, side, tg)
         for j in range(n):

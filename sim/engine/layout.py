@@ -8,8 +8,8 @@ Everything the rules need to know about a game in progress lives in one
 ``np.ndarray`` of shape ``(STATE_SIZE,)`` and dtype ``int64``, so that a copy is
 one memcpy (the AI tries actions on copies) and numba sees plain integers.
 The array is sized for up to four players in two teams (players 0 and 2 are
-team 0, players 1 and 3 are team 1), each with a hero and up to three
-sidekicks.
+team 0, players 1 and 3 are team 1), each with a hero and up to four
+sidekicks (``FIGHTERS_PER_PLAYER`` fighter slots).
 
 The offsets are module-level integer constants; numba folds them into the
 compiled code. Other engine modules index the state only through them:
@@ -38,12 +38,12 @@ from .codes import (  # noqa: F401  (re-exported: callers outside the engine imp
     A_ATTACK, A_MANEUVER, A_SCHEME, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE, D_ACTION, D_BOOST_ATTACK,
     D_BOOST_CARD, D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_EFFECT, D_DISCARD_LIMIT, D_FOG_DEST, D_FOG_TOKEN,
     D_FORCE_CARD, D_GUESS, D_MAY, D_MOVE_DEST, D_MOVE_STEP, D_MOVE_WHICH, D_OPPONENT, D_OPTION, D_PLACE,
-    D_SETUP_SPACE, D_TAKE_CARD, D_TARGET, DOM_BOOL, DOM_CARD, DOM_FIGHTER, DOM_INT, DOM_SPACE, END_ERROR,
+    D_REDIRECT, D_REDIRECT_N, D_SETUP_SPACE, D_TAKE_CARD, D_TARGET, DOM_BOOL, DOM_CARD, DOM_FIGHTER, DOM_INT, DOM_SPACE, END_ERROR,
     END_HERO_DEFEATED, END_NONE, END_TURN_CAP, ERR_NONE, ERR_SCRIPT_DOMAIN, ERR_SCRIPT_EMPTY,
     ERR_SCRIPT_ILLEGAL, EV_ABILITY, EV_ACTION, EV_ATTACK, EV_BOOST, EV_CANCEL, EV_CHOOSE, EV_COUNTER,
     EV_DAMAGE, EV_DEFEATED, EV_DEFENSE, EV_DISCARD, EV_DRAW, EV_END_TURN, EV_EXHAUST, EV_FOG, EV_GAIN_ACTION,
     EV_GAME_OVER, EV_GUESS, EV_IGNORE, EV_LOOK_HAND, EV_LOOK_TOP, EV_MOVE, EV_ONGOING, EV_PIN, EV_PLACE,
-    EV_PLAY_SCHEME_DONE, EV_RECOVER, EV_REMOVE, EV_REPLACE, EV_RETURN, EV_SCHEME, EV_SEARCH, EV_SET_HP,
+    EV_PLAY_SCHEME_DONE, EV_RECOVER, EV_REDIRECT, EV_REMOVE, EV_REPLACE, EV_RETURN, EV_SCHEME, EV_SEARCH, EV_SET_HP,
     EV_SET_PRINTED, EV_SETUP, EV_SWAP, EV_TAKE, EV_TURN, EV_VALUES, FIRST_FREE_TAG_BIT, FS_DEFEATED,
     FS_IN_PLAY, FS_REMOVED, FS_UNUSED, GF_SELF_TO_DECK, GF_TOOK_FROM_DECK, HF_ATTACK_BOOST, HF_FOG_WALK,
     HK_AFTER_ATTACK, HK_AFTER_MANEUVER, HK_ATTACK_VALUE, HK_DEFENSE_VALUE, HK_END_TURN, HK_FIGHTER_DEFEATED,
@@ -58,7 +58,7 @@ from .codes import (  # noqa: F401  (re-exported: callers outside the engine imp
 )
 
 MAX_PLAYERS = 4
-FIGHTERS_PER_PLAYER = 4
+FIGHTERS_PER_PLAYER = 5   # the hero and up to 4 sidekicks (a published hero has 4); heroes.py checks it
 MAX_FIGHTERS = MAX_PLAYERS * FIGHTERS_PER_PLAYER
 MAX_CARDS = 64          # per pile: deck, hand, discard
 MAX_SIDEKICK_KINDS = 3
@@ -159,6 +159,7 @@ CB_LOCK0 = 23       # value is 0 and card effects cannot change it (Impossible t
 CB_LOCK1 = 24
 CB_GUESS0 = 25      # value predicted by the card of side 0 + 1 (Elementary), 0 none
 CB_GUESS1 = 26
+CB_CAP = 27         # prevent_damage with at_most: the CB_PREVENT fighter takes at most CB_CAP - 1 from each damage
 CB_FIELDS = 28
 
 # ------------------------------------------------------------- block offsets
@@ -243,7 +244,17 @@ H_AI_DEF_FOG = H_AI_ATK0 + 4  # extra defense on one of the player's fog spaces 
 H_AI_MOVE_N = H_AI_ATK0 + 5   # maneuver bonus per card with tag bits H_AI_MOVE_TAG in the discard (Sinbad)
 H_AI_MOVE_TAG = H_AI_ATK0 + 6
 H_AI_HURT_FORM = H_AI_ATK0 + 7   # form + 1 whose maneuvers cost the hero health (Hyde), 0 none
-H_FIELDS = H_AI_ATK0 + 8
+# the before_damage ability (docs/rules.md, "Damage in another fighter's place"): when fighter kind
+# H_BD_PROTECT of the owner would take damage, H_BD_CAP - 1 caps it (0 no cap), then other fighters of
+# the owner (kind H_BD_KIND - 1, 0 any) adjacent to it (H_BD_TAKE 1) or anywhere (2) may take some
+# (H_BD_SPLIT 1) or all of it instead; H_BD_COMBAT 1: combat damage only (else effect damage too)
+H_BD_PROTECT = H_AI_ATK0 + 8
+H_BD_CAP = H_BD_PROTECT + 1
+H_BD_TAKE = H_BD_PROTECT + 2
+H_BD_KIND = H_BD_PROTECT + 3
+H_BD_SPLIT = H_BD_PROTECT + 4
+H_BD_COMBAT = H_BD_PROTECT + 5
+H_FIELDS = H_BD_PROTECT + 6
 
 FORM_COUNTER = 0        # hero counter 0 holds the form when a hero file declares forms
 

@@ -30,10 +30,11 @@ from .conditions import cond_ok
 from .targets import choose_hand_card, has_passive
 from .effect_ops import empty_spaces, move_group
 from .effects import defeat_hooks, run_card_window, run_hook
+from .damage import apply_plan, plan_damage, PLAN_SIZE
 from .layout import (
     ACTION_OPTS, C_BOOST, C_PROG, C_TAGS, C_TYPE, C_VALUE, CARD_OPTS, CB_ABOOST,
     CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CANCEL0, CB_CANCEL1, CB_CARD0, CB_CARD1, CB_DEF_F, CB_DEF_P, CB_DMG,
-    CB_FIELDS, CB_IGN0, CB_LOCK0, CB_MOD0, CB_OVR0, CB_OVR1, CB_PREVENT, CB_PRINTED0,
+    CB_CAP, CB_FIELDS, CB_IGN0, CB_LOCK0, CB_MOD0, CB_OVR0, CB_OVR1, CB_PREVENT, CB_PRINTED0,
     CB_PRINTED1, CB_VAL0, CB_VAL1, CB_WON, F_HP, F_KIND, F_LEFT, F_MOVE, F_NOLEAVE, F_OWNER, F_RANGED,
     F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, G_ACTIONS,
     G_ACTIVE, G_ENDTURN, G_FLAGS, G_LOGN, G_NPLAYERS, G_OVER, G_REASON, G_TURN, G_WINNER, H_FLAGS, H_HOOKS,
@@ -328,16 +329,27 @@ def close_attack(st, tb, ctl, log, d):
         av = side_value(st, tb, ctl, log, 0)
         dv = side_value(st, tb, ctl, log, 1) if d >= 0 else 0
         dmg = av - dv if d >= 0 else av
-        if dmg < 0 or st[o + CB_PREVENT] == t + 1:   # Bewilderment: no combat damage to its fighter (R70)
+        if st[o + CB_PREVENT] == t + 1:   # Bewilderment: no combat damage to its fighter (R70); at_most: a cap
+            dmg = min(dmg, st[o + CB_CAP] - 1)
+        if dmg < 0:
             dmg = 0
+        # the defender's before_damage ability: a cap, other fighters taking parts in its place
+        plan = stack_i64(PLAN_SIZE)
+        k = plan_damage(st, tb, ctl, t, dmg, 1, plan)
         hp = st[fslot(t, F_HP)]
-        dealt = dmg if dmg < hp else hp
+        dealt = plan[0] if plan[0] < hp else hp
+        won = dealt
+        for i in range(k):            # damage taken in its place counts as the attack's (docs/rules.md)
+            g = plan[1 + 2 * i]
+            if g >= 0:
+                won += min(plan[2 + 2 * i], st[fslot(g, F_HP)])
         st[o + CB_DMG] = dealt
-        st[o + CB_WON] = 1 if dealt >= 1 else 0
+        st[o + CB_WON] = 1 if won >= 1 else 0
         st[o + CB_VAL0] = av
         st[o + CB_VAL1] = dv
         log_ev(st, log, EV_VALUES, av, dv, dealt, st[o + CB_WON], dmg)
-        deal_damage(st, tb, log, t, dmg)
+        apply_plan(st, tb, log, t, plan, k, 1)
+        deal_damage(st, tb, log, t, plan[0])
         if tb.rules[R_END_AT_ACTION] == 0:
             check_end(st, tb, log)
         defeat_hooks(st, tb, ctl, log)   # the defender's fighter_defeated ability, before After combat

@@ -130,6 +130,13 @@ def event_lines(m, log, turns=None) -> list[tuple[int, str]]:
         elif ev == L.EV_DAMAGE:
             amount = f"{b} damage" if b == d or d == 0 else f"{b} of {d} damage"
             lines.append(f"    {names[a]} takes {amount} (health {c})")
+        elif ev == L.EV_REDIRECT:   # the before_damage ability: a cap (b -1) or a fighter taking a part instead
+            what = "combat damage" if d else "damage"
+            if b < 0:
+                why = "its ability caps it" if b == -1 else "its card prevents it"
+                lines.append(f"    {c} of the {what} to {names[a]} is kept off ({why})")
+            else:
+                lines.append(f"    {names[b]} takes {c} of the {what} in {names[a]}'s place")
         elif ev == L.EV_RECOVER:
             lines.append(f"    {names[a]} recovers {b} (health {c})")
         elif ev == L.EV_SET_HP:
@@ -235,7 +242,8 @@ _KIND_NAMES = {
     L.D_DISCARD_EFFECT: "discard", L.D_MOVE_WHICH: "fighter to move", L.D_MOVE_DEST: "destination",
     L.D_PLACE: "space to place", L.D_TARGET: "target", L.D_MAY: "may", L.D_SETUP_SPACE: "start space",
     L.D_OPTION: "option", L.D_TAKE_CARD: "card to take", L.D_MOVE_STEP: "next step",
-    L.D_OPPONENT: "opponent",
+    L.D_OPPONENT: "opponent", L.D_REDIRECT: "fighter taking the damage instead",
+    L.D_REDIRECT_N: "damage it takes instead",
 }
 
 
@@ -253,13 +261,15 @@ def describe_option(m, kind: int, value: int) -> str:
     if dom == L.DOM_CARD:
         return m.content.card_names[value] if value >= 0 else "none"
     if dom == L.DOM_FIGHTER:
-        return names[value]
+        return names[value] if value >= 0 else "none"
     if dom == L.DOM_SPACE:
         return m.battlefield.space_ids[value]
     if dom == L.DOM_BOOL:
         return "yes" if value else "no"
     if kind == L.D_OPPONENT:
         return m.hero_names[value] + "'s player"
+    if kind == L.D_REDIRECT_N:
+        return f"{value} damage"
     return f"option {value + 1}"
 
 

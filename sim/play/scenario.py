@@ -73,7 +73,8 @@ DECISION_NAMES = {
     L.D_MAY: "yes/no ('may')", L.D_SETUP_SPACE: "setup space", L.D_OPTION: "option number",
     L.D_TAKE_CARD: "card to take", L.D_GUESS: "value to name", L.D_FOG_TOKEN: "fog token (its space)",
     L.D_FOG_DEST: "space for the fog token", L.D_FORCE_CARD: "card the opponent must play",
-    L.D_OPPONENT: "opposing player",
+    L.D_OPPONENT: "opposing player", L.D_REDIRECT: "fighter taking the damage instead (or none)",
+    L.D_REDIRECT_N: "damage it takes instead",
 }
 DOMAIN_NAMES = {L.DOM_INT: "option", L.DOM_CARD: "card", L.DOM_FIGHTER: "fighter",
                 L.DOM_SPACE: "space", L.DOM_BOOL: "yes/no"}
@@ -148,7 +149,7 @@ class Scenario:
         if seat is None:
             valid = [n for n in self.names if n]
             raise ScenarioError(f"unknown {role} {name!r}; valid: {', '.join(valid)}")
-        valid = [n for n in self.names[seat * 4:seat * 4 + 4] if n]
+        valid = [n for n in self.names[seat * L.FIGHTERS_PER_PLAYER:(seat + 1) * L.FIGHTERS_PER_PLAYER] if n]
         raise ScenarioError(f"{role} {name!r} is not a fighter of {self.match.hero_names[seat]} (seat {seat}); "
                             f"valid: {', '.join(valid)}")
 
@@ -217,7 +218,7 @@ class Scenario:
                     raise ScenarioError(f"fighter {name!r}: give {{'space': id, 'health': n}}, 'defeated' or 'removed'")
             if given:
                 raise ScenarioError(f"player {seat}: unknown fighter(s) {sorted(given)}; valid: "
-                                    + ", ".join(n for n in self.names[seat * 4:seat * 4 + 4] if n))
+                                    + ", ".join(n for n in self.names[seat * L.FIGHTERS_PER_PLAYER:(seat + 1) * L.FIGHTERS_PER_PLAYER] if n))
             for pile, key in ((PILE_HAND, "hand"), (PILE_DISC, "discard")):
                 for cname in pd.get(key, []):
                     pile_push(st, pile, seat, self.card(seat, cname))
@@ -277,7 +278,7 @@ class Scenario:
         if isinstance(c, tuple) and len(c) == 2:
             kind, v = c
             table = {"space": (L.DOM_SPACE, lambda v: self.space(v)),
-                     "fighter": (L.DOM_FIGHTER, lambda v: self.fighter(v)),
+                     "fighter": (L.DOM_FIGHTER, lambda v: -1 if v is None else self.fighter(v)),
                      "card": (L.DOM_CARD, lambda v: -1 if v is None else self._card_name(v)),
                      "option": (L.DOM_INT, int), "yes": (L.DOM_BOOL, lambda v: int(bool(v)))}
             if kind not in table:

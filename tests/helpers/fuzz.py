@@ -86,11 +86,27 @@ def hook_hero() -> dict:
     return data
 
 
+def guard_hero() -> dict:
+    """A homebrew hero with the ``before_damage`` ability and a damage cap on a card, which no
+    shipped hero has (issue 35): Medusa's file whose Harpies adjacent to her may take any part
+    of the damage she would take (``split``), who takes at most 6 of each damage, and whose
+    Hiss and Slither also lets her take at most 2 of each damage for the rest of the combat
+    (``prevent_damage`` with ``at_most``); also the hero of ``tests/test_before_damage.py``'s
+    checked games."""
+    data = tomllib.loads((ROOT / "heroes" / "medusa.toml").read_text(encoding="utf-8"))
+    data["ability"]["before_damage"] = {"take": "adjacent", "taken_by": "Harpy", "split": True, "at_most": 6}
+    card = next(c for c in data["cards"] if c["name"] == "Hiss and Slither")
+    card["during"] = [{"op": "prevent_damage", "at_most": 2}]
+    return data
+
+
 def sources(kind: str) -> dict[str, str]:
-    """The shipped files of ``kind`` as {file name: text} (for heroes, with :func:`hook_hero`)."""
+    """The shipped files of ``kind`` as {file name: text} (for heroes, with :func:`hook_hero`
+    and :func:`guard_hero`)."""
     if kind == "hero":
         out = {p.name: p.read_text(encoding="utf-8") for p in sorted((ROOT / "heroes").glob("*.toml"))}
         out["hook_tester.toml"] = to_toml(hook_hero())
+        out["guard_tester.toml"] = to_toml(guard_hero())
         return out
     if kind == "battlefield":
         return {p.name: p.read_text(encoding="utf-8") for p in sorted((ROOT / "sim" / "battlefields").glob("*.toml"))}

@@ -8,7 +8,7 @@ from ..codes import (
 )
 from ..control import (
     CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_CTX_ROW, CTL_FU_KEY, CTL_POS_KEY, CTL_POS_SIG,
-    CTL_TD_P, CTL_TD_SIG, N_PRICE, SCR_ACTIONS, SCR_DEFENSE, SCR_PLAN_POS, SCR_POOL, SCR_PRICE, SCR_SPACES,
+    CTL_TD_P, CTL_TD_SIG, N_PRICE, SCR_ACTIONS, SCR_DEFENSE, SCR_PLAN_POS, SCR_POOL, SCR_PRICE, SCR_SPACES, SCR_SPACES_EF,
 )
 from ..core import can_target, n_slots, pile_base, team_of
 from ..layout import (
@@ -281,7 +281,7 @@ def score_spaces(st, tb, ctl, p, g, opts, n, scores):
     fu = scratch_f2(ctl, SCR_SPACES, MAX_FIGHTERS, MAX_FIGHTERS)
     if now:
         cached_follow_up(st, tb, ctl, p, fu)
-    ef = scratch_f2(ctl, SCR_SPACES + 256, MAX_FIGHTERS, 6)
+    ef = scratch_f2(ctl, SCR_SPACES_EF, MAX_FIGHTERS, 6)
     ne = enemy_facts(st, ctl, q, team_of(st, q), ef)
     team = st[G_NPLAYERS] > 2
     for j in range(n):

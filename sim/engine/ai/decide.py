@@ -4,7 +4,7 @@ point from :func:`sim.engine.policy.decide`.
 from ..codes import (
     A_ATTACK, A_MANEUVER, D_ACTION, D_BOOST_ATTACK, D_BOOST_CARD, D_BOOST_MANEUVER, D_DEFENSE,
     D_DISCARD_EFFECT, D_DISCARD_LIMIT, D_FOG_DEST, D_FORCE_CARD, D_GUESS, D_MAY, D_MOVE_DEST, D_MOVE_STEP, D_MOVE_WHICH, D_FOG_TOKEN,
-    D_OPPONENT, D_OPTION, D_PLACE, D_SETUP_SPACE, D_TAKE_CARD, D_TARGET, FS_IN_PLAY, HF_FOG_WALK,
+    D_OPPONENT, D_OPTION, D_PLACE, D_REDIRECT, D_REDIRECT_N, D_SETUP_SPACE, D_TAKE_CARD, D_TARGET, FS_IN_PLAY, HF_FOG_WALK,
     MODE_GREEDY,
 )
 from ..control import (
@@ -19,6 +19,7 @@ from ..layout import (
 from ..sigs import A1, CTL, FA1, I, jit, ST, stack_i64, TB, V
 from .weights import frozen, scratch_f1
 from .estimate import score_opponents
+from .redirect import score_redirect
 from .position import action_key, plan_maneuver, set_price
 from .choices import (
     score_actions, score_boost, score_defense, score_guess, score_hand_cards, score_may, score_options,
@@ -156,6 +157,8 @@ def ai_scores(st, tb, ctl, kind, p, opts, n, scores):
         score_guess(st, tb, ctl, p, opts, n, scores)
     elif kind == D_OPPONENT:
         score_opponents(st, tb, ctl, p, opts, n, scores)
+    elif kind == D_REDIRECT or kind == D_REDIRECT_N:
+        score_redirect(st, tb, ctl, p, kind, opts, n, scores)
     elif kind == D_FORCE_CARD:   # the opponent must play this card instead: their weakest
         for j in range(n):
             scores[j] = -float(tb.cards[opts[j], C_VALUE]) if opts[j] >= 0 else 0.0

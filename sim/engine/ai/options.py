@@ -7,7 +7,7 @@ from ..codes import (
     FS_IN_PLAY, IF_OTHER_SPACE, OP_BRANCH, OP_CHOOSE, OP_DAMAGE, OP_PLACE, OP_RECOVER, PL_ANY, S_ANY, S_OWN,
     SEL_ONE_ADJ, SEL_ONE_ZONE, SEL_REF,
 )
-from ..control import SCR_DESTS, SCR_SPACES
+from ..control import SCR_DESTS, SCR_SPACES, SCR_SPACES_EF
 from ..core import allowed_spaces, n_slots, team_of
 from ..layout import (
     AI_DMG, F_HP, F_KIND, F_MAXHP, F_OWNER, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTIONS, G_ACTIVE,
@@ -92,7 +92,7 @@ def place_row_worth(st, tb, ctl, p, f, r):
     fu = scratch_f2(ctl, SCR_SPACES, MAX_FIGHTERS, MAX_FIGHTERS)
     if now:
         cached_follow_up(st, tb, ctl, p, fu)
-    ef = scratch_f2(ctl, SCR_SPACES + 256, MAX_FIGHTERS, 6)
+    ef = scratch_f2(ctl, SCR_SPACES_EF, MAX_FIGHTERS, 6)
     ne = enemy_facts(st, ctl, p, team_of(st, p), ef)
     team = st[G_NPLAYERS] > 2
     best = NEG

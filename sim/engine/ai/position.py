@@ -8,14 +8,14 @@ from ..codes import (
 )
 from ..control import (
     CTL_FU, CTL_FU_KEY, CTL_PLAN_BOOST, CTL_PLAN_KEY, CTL_POS_KEY, CTL_POS_SIG, CTL_TD_P, N_PRICE, SCR_FOLLOW, SCR_PLAN,
-    SCR_PRICE, SCR_DIST_FX, SCR_PLAN_POS, SCR_TARGETS, SCR_WORTH, SCR_WORTH_SET,
+    SCR_PLAN_DESTS, SCR_PLAN_EF, SCR_PRICE, SCR_DIST_FX, SCR_PLAN_POS, SCR_TARGETS, SCR_WORTH, SCR_WORTH_SET,
 )
 from ..core import count_tag_in_pile, fog_space, n_slots, pile_base, reachable, team_of
 from ..layout import (
-    AI_DMG, AI_VALUE_ATK, C_AI_LIVE, C_BOOST, C_TYPE, C_VALUE, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER,
-    F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, G_ACTIONS, G_NPLAYERS, G_TURN,
-    H_AI_DEF_FOG, H_AI_HURT_FORM, H_FLAGS, H_AI_MOVE_N, H_AI_MOVE_TAG, MAX_CARDS, MAX_FIGHTERS, MAX_SPACES,
-    N_COUNTERS, N_FOG, P_COUNTER0, P_DECKN, P_DISCN, P_FOG0, P_HANDN, P_HERO, P_ONGOING, pslot,
+    AI_DMG, AI_VALUE_ATK, C_AI_LIVE, C_BOOST, C_TYPE, C_VALUE, F_HP, F_KIND, F_MAXHP, F_MOVE, F_OWNER, F_RANGED,
+    F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, G_ACTIONS, G_NPLAYERS, G_TURN, H_AI_DEF_FOG,
+    H_AI_HURT_FORM, H_FLAGS, H_AI_MOVE_N, H_AI_MOVE_TAG, MAX_CARDS, MAX_FIGHTERS, N_COUNTERS, N_FOG, P_COUNTER0,
+    P_DECKN, P_DISCN, P_FOG0, P_HANDN, P_HERO, P_ONGOING, pslot,
 )
 from ..sigs import A1, B, CTL, F, f64_view, FA1, I, jit, ST, TB, V
 from .weights import (
@@ -510,8 +510,8 @@ def plan_maneuver(st, tb, ctl, p, record):
     for k in range(FIGHTERS_PER_PLAYER):
         for s in range(S):
             cache[k, s] = NEG
-    dests = scratch_i1(ctl, SCR_PLAN + 512, S + 1)
-    ef = scratch_f2(ctl, SCR_PLAN + 512 + MAX_SPACES + 1, MAX_FIGHTERS, 6)
+    dests = scratch_i1(ctl, SCR_PLAN_DESTS, S + 1)
+    ef = scratch_f2(ctl, SCR_PLAN_EF, MAX_FIGHTERS, 6)
     ne = enemy_facts(st, ctl, p, team_of(st, p), ef)
     base, hero0 = move_gain(st, tb, ctl, p, 0, now, fu, cache, FIGHTERS_PER_PLAYER, dests, ef, ne)
     draw = draw_worth(st, tb, ctl, p)

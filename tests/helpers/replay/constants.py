@@ -94,8 +94,12 @@ E_FOG = 56
 E_REPLACE = 57
 E_GUESS = 58
 E_ABILITY = 59
+E_REDIRECT = 60
 
 MESSAGES = {
+    E_REDIRECT: "EV_REDIRECT or the damage after it not allowed by the before_damage ability: not the fighter it "
+                "protects, a taker not of the file, not adjacent or not of the kind named, not followed by the "
+                "taker's damage, more than the cap, or a part where the whole is taken (no split)",
     E_PILE_SIZE: "a pile size is outside 0..MAX_CARDS",
     E_CARD_FOREIGN: "a pile holds a card id that is not in this hero's deck (other hero's card? unchosen gear?)",
     E_CARD_COUNT: "cards not conserved: deck+hand+discard+ongoing differs from the hero's 30-card deck",
@@ -225,7 +229,14 @@ CX_KOSAVE = CX_START0 + 4    # a fighter_defeated ability is resolving (1, else 
 CX_KOSAVE_N = 11             # ... slot 0's source, player, fighter, cancel, options picked (2), discards,
                              # damage dealt, the phase and the action kind (restored by its closing line)
 CX_KOUSED0 = CX_KOSAVE + CX_KOSAVE_N   # ... and slot 0's used rows (MAX_FIGHTERS)
-CX_SIZE = CX_KOUSED0 + MAX_FIGHTERS
+CX_RD_F = CX_KOUSED0 + MAX_FIGHTERS   # fighter whose damage EV_REDIRECT lines split (before_damage), -1
+CX_RD_G = CX_RD_F + 1        # fighter whose EV_DAMAGE must come next (it takes a part), -1
+CX_RD_N = CX_RD_F + 2        # ... that part
+CX_RD_SUM = CX_RD_F + 3      # damage of CX_RD_F kept off by the cap or taken by others so far
+CX_RD_OTHERS = CX_RD_F + 4   # ... of which taken by others
+CX_RD_WHOLE = CX_RD_F + 5    # 1: a taker took all that was left (no split): CX_RD_F takes nothing more
+CX_RD_COMBAT = CX_RD_F + 6   # 1: the lines split combat damage
+CX_SIZE = CX_RD_F + 7
 
 # phases: which effect windows are live (values >= 2 equal the window code)
 PH_NONE = -1
@@ -257,7 +268,12 @@ XF_FLAGS = 5       # hero slot: FL_* of the hero's ability
 XF_PTAG = 6        # hero slot: uncancelable_with tag bits (Ciri: source)
 XF_PN = 7          # hero slot: ... with at least this many such cards in the discard pile, 0 none
 XF_KO = 8          # hero slot: fighter_defeated ability: 0 none, -1 any fighter, k + 1 fighter kind k only
-XF_FIELDS = 9
+XF_BD_TAKE = 9      # a fighter the before_damage ability protects: 1 adjacent / 2 any other fighter may take
+XF_BD_BY = 10       # ... only fighters of this kind + 1 (0 any)
+XF_BD_SPLIT = 11    # ... any part each (1) or all of it (0)
+XF_BD_COMBAT = 12   # ... combat damage only (1)
+XF_BD_CAP = 13      # ... it takes at most XF_BD_CAP - 1 of each damage (0 no cap)
+XF_FIELDS = 14
 FL_BOOST_ATTACK = 1
 FL_FOG_WALK = 2    # Invisible Man: has 3 fog tokens and moves between their spaces as if adjacent
 FL_FORMS = 4       # Jekyll & Hyde: counter slot 0 is the form, cards may need a form
@@ -541,6 +557,8 @@ SX_HAND_TO_DECK = 66     # cards put from the hand on top of the deck (Coded Not
 SX_AFTER_MANEUVER = 67   # damage after a maneuver (Mr. Hyde)
 SX_FORM_CARDS = 68       # cards with a form played (Jekyll & Hyde)
 SX_FOG_EFFECT_DAMAGE = 69  # damage to fighters on fog (Dreaming of Revenge)
+SX_REDIRECTS = 70        # damage taken in another fighter's place or kept off by a cap (before_damage)
+SX_CAPPED = 71           # damage capped by a card (prevent_damage with at_most)
 SX_FIELDS = 72
 
 # per-game output

@@ -8,13 +8,15 @@ from sim.engine.core import PILE_DECK, PILE_DISC, PILE_HAND
 from sim.engine.layout import (A_ATTACK, A_MANEUVER, A_SCHEME, END_TURN_CAP, EV_ABILITY, EV_ACTION, EV_ATTACK,
     EV_BOOST, EV_CANCEL, EV_CHOOSE, EV_COUNTER, EV_DAMAGE, EV_DEFEATED, EV_DEFENSE, EV_DISCARD, EV_DRAW, EV_END_TURN, EV_EXHAUST, EV_FOG,
     EV_GAIN_ACTION, EV_GAME_OVER, EV_GUESS, EV_IGNORE, EV_LOOK_TOP, EV_MOVE, EV_ONGOING, EV_PIN, EV_PLACE, EV_RECOVER,
+    EV_REDIRECT,
     EV_REMOVE, EV_REPLACE, EV_RETURN, EV_SCHEME, EV_SEARCH, EV_SET_HP, EV_SET_PRINTED, EV_SETUP, EV_SWAP, EV_TAKE,
     EV_TURN, EV_VALUES, FIGHTERS_PER_PLAYER, HK_AFTER_ATTACK, HK_END_TURN, HK_FIGHTER_DEFEATED, MAX_FIGHTERS,
     N_COUNTERS, N_FOG)
 
-from .board import (close_step, count_tagged, deck_left, flush_pending, fog_at, fog_mask, has_fighter, move_dist,
+from .board import (close_step, count_tagged, deck_left, flush_pending, fog_at, fog_mask, has_fighter, move_dist, near,
     ongoing_of, passive_in_play, pile_add, reset_action, row_live, space_free, team)
-from .constants import (CI_BOOST, CI_FMASK, CI_FORM, CI_ONGOING, CI_RETDRAW, CI_TAGS, CI_TYPE, CI_VALUE, CTY_SCHEME,
+from .constants import (CX_RD_COMBAT, CX_RD_F, CX_RD_G, CX_RD_N, CX_RD_OTHERS, CX_RD_SUM, CX_RD_WHOLE, E_REDIRECT, EF_N,
+    SX_CAPPED, SX_REDIRECTS, XF_BD_BY, XF_BD_CAP, XF_BD_COMBAT, XF_BD_SPLIT, XF_BD_TAKE, CI_BOOST, CI_FMASK, CI_FORM, CI_ONGOING, CI_RETDRAW, CI_TAGS, CI_TYPE, CI_VALUE, CTY_SCHEME,
     CX_CDEALT, CX_START0,
     CX_ACTNO, CX_ALLOWED, CX_ATT, CX_ATTACKED0, CX_BONUS0, CX_BOOST, CX_CANCEL0, CX_CANCEL1, CX_CDMG, CX_CHOSEN0,
     CX_CNT0, CX_DEFF, CX_DORM0, CX_DOWN, CX_ENDED, CX_EOT, CX_EXH_MASK, CX_EXH_N, CX_EXH_P, CX_EXH_WANT, CX_FDBOOST,
@@ -45,6 +47,58 @@ from .constants import (CI_BOOST, CI_FMASK, CI_FORM, CI_ONGOING, CI_RETDRAW, CI_
     WANT_SWAP, WANT_TAKE, WN_DUR, XF_FLAGS, XF_KIND, XF_KO, XF_MAXHP, XF_MOVE, XF_RANGED, XF_USED)
 from .effects import (begin_turn, cancel_protected, card_ok, close_turn, form_ok, match_effect, ongoing_discard_due,
     tracked_passes, update_dormancy)
+
+
+@njit(cache=True)
+def prevent_cap(ctx, eff, eidx, early):
+    """The defender's live (uncancelled) prevent_damage: -1 none, 0 all damage prevented, else its
+    at_most + 1 (a cap of each damage). ``early``: at the combat values; else only once past them."""
+    src = ctx[CX_SRC0 + 1]
+    if (not early and ctx[CX_PHASE] != PH_AFTER) or src < 0 or ctx[CX_CANCEL1] != 0:
+        return -1
+    for r in range(eidx[src], eidx[src + 1]):
+        if eff[r, EF_OP] == OX_PREVENT and eff[r, EF_WIN] <= WN_DUR:
+            return eff[r, EF_N]
+    return -1
+
+
+@njit(cache=True)
+def rd_clear(ctx):
+    """Forget the EV_REDIRECT lines of the damage just checked."""
+    ctx[CX_RD_F] = -1
+    ctx[CX_RD_G] = -1
+    ctx[CX_RD_SUM] = 0
+    ctx[CX_RD_OTHERS] = 0
+    ctx[CX_RD_WHOLE] = 0
+
+
+@njit(cache=True)
+def redirect_ok(a, b, d, ctx, pos, xf, adj, prev, pa):
+    """An EV_REDIRECT line (fighter a, taker b, -1 for the ability's cap or -2 for the card's, d 1
+    combat damage; ``prev`` the event before it; ``pa`` the fighter a live defense card prevents
+    damage to, else -1) is one a's owner's before_damage ability allows: OK or E_REDIRECT."""
+    if xf[a, XF_BD_TAKE] == 0 and xf[a, XF_BD_CAP] == 0:
+        return E_REDIRECT
+    if d == 0 and xf[a, XF_BD_COMBAT] != 0:
+        return E_REDIRECT
+    if d == 1 and (a != ctx[CX_DEFF] or ctx[CX_PHASE] != PH_AFTER
+                   or (prev != EV_VALUES and prev != EV_REDIRECT and prev != EV_DAMAGE and prev != EV_DEFEATED)):
+        return E_REDIRECT        # right after the combat values, before the defender's own damage
+    if (ctx[CX_RD_F] >= 0 and ctx[CX_RD_F] != a) or ctx[CX_RD_WHOLE] != 0:
+        return E_REDIRECT
+    if b == -2:      # the card's prevention comes first, for effect damage (the combat's is in the values)
+        return OK if pa == a and d == 0 and ctx[CX_RD_SUM] == 0 else E_REDIRECT
+    if b < 0:
+        return OK if b == -1 and xf[a, XF_BD_CAP] != 0 and ctx[CX_RD_OTHERS] == 0 else E_REDIRECT   # cap, then takers
+    if b >= MAX_FIGHTERS or xf[b, XF_USED] == 0 or b == a or pos[b] < 0 or xf[a, XF_BD_TAKE] == 0:
+        return E_REDIRECT
+    if b // FIGHTERS_PER_PLAYER != a // FIGHTERS_PER_PLAYER:
+        return E_REDIRECT        # one of the owner's own fighters
+    if xf[a, XF_BD_BY] != 0 and xf[b, XF_KIND] + 1 != xf[a, XF_BD_BY]:
+        return E_REDIRECT
+    if xf[a, XF_BD_TAKE] == 1 and not near(adj, pos[a], pos[b]):
+        return E_REDIRECT
+    return OK
 
 
 @njit(cache=True)
@@ -94,7 +148,11 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
             ctx[CX_DOWN] = -1
             pos[a] = -1
             continue
-        if ctx[CX_CDMG] > 0 and ev != EV_DAMAGE:
+        if ctx[CX_RD_G] >= 0 and ev != EV_DAMAGE:
+            return E_REDIRECT            # the damage of the fighter taking a part follows its EV_REDIRECT line
+        if ctx[CX_RD_F] >= 0 and ev != EV_DAMAGE and ev != EV_REDIRECT:
+            rd_clear(ctx)                # all of it went elsewhere: the fighter itself took none
+        if ctx[CX_CDMG] > 0 and ev != EV_DAMAGE and ev != EV_REDIRECT:
             return E_COMBAT              # combat damage is dealt right after the values
         if ctx[CX_EXH_P] >= 0 and ((ev != EV_DAMAGE and ev != EV_GAME_OVER)
                                    or ctx[CX_EXH_MASK] == ctx[CX_EXH_WANT]):
@@ -523,16 +581,22 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
             if a < 0 or b < 0 or (ctx[CX_SRC0 + 1] < 0 and b != 0):
                 return E_COMBAT
             raw = a - b if a > b else 0
-            prevented = False
-            if ctx[CX_SRC0 + 1] >= 0 and ctx[CX_CANCEL1] == 0:
-                src = ctx[CX_SRC0 + 1]
-                for r in range(eidx[src], eidx[src + 1]):
-                    if eff[r, EF_OP] == OX_PREVENT and eff[r, EF_WIN] <= WN_DUR:
-                        prevented = True
+            cap = prevent_cap(ctx, eff, eidx, True)
+            prevented = cap == 0
             expect = 0 if prevented else min(raw, hp[t])
             if prevented and raw > 0 and hp[t] > 0:
                 stats[SX_PREVENTED] += 1
-            if c != expect or d != (1 if c >= 1 else 0):
+            if cap > 0:                  # prevent_damage with at_most: a cap of the combat damage
+                expect = min(expect, cap - 1)
+                if raw > cap - 1:
+                    stats[SX_CAPPED] += 1
+            if xf[t, XF_BD_TAKE] != 0 or xf[t, XF_BD_CAP] != 0:
+                # the defender's before_damage ability: it may take less (a cap, others in its place, checked
+                # by their EV_REDIRECT lines); damage taken in its place wins the combat too (docs/rules.md)
+                bad = c > expect or d < (1 if c >= 1 else 0) or d > 1
+            else:
+                bad = c != expect or d != (1 if c >= 1 else 0)
+            if bad:
                 info[1] = expect
                 info[2] = c
                 info[3] = d
@@ -689,13 +753,43 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                 return E_EVENT
             if pos[a] < 0 or b < 1 or c != hp[a] - b or c < 0:
                 return E_DAMAGE
+            s = 0                        # damage of this fighter kept off or taken by others (before_damage)
+            pa = prevented_after(ctx, eff, eidx)
+            if ctx[CX_RD_G] >= 0:
+                # a part taken in another fighter's place, as its EV_REDIRECT line said
+                if a != ctx[CX_RD_G] or d != ctx[CX_RD_N] or b != min(d, hp[a]):
+                    return E_REDIRECT
+                ctx[CX_RD_G] = -1
+                if ctx[CX_RD_COMBAT] == 0:
+                    # effect damage dealt by the step (Prey Upon's "if you do"): credited to the live source of
+                    # the other player (the checker does not match the step of damage that all went elsewhere)
+                    for sl in range(2):
+                        if ctx[CX_SRC0 + sl] >= 0 and ctx[CX_SP0 + sl] != a // FIGHTERS_PER_PLAYER:
+                            ctx[CX_SRCDMG0 + sl] += b
+                            break
+                hp[a] = c
+                if c == 0:
+                    ctx[CX_DOWN] = a
+                continue
+            if ctx[CX_RD_F] >= 0:
+                if a != ctx[CX_RD_F] or ctx[CX_RD_WHOLE] != 0:
+                    return E_REDIRECT
+                if xf[a, XF_BD_CAP] > 0 and d + ctx[CX_RD_OTHERS] > xf[a, XF_BD_CAP] - 1:
+                    return E_REDIRECT
+                if a == pa and d + ctx[CX_RD_OTHERS] > prevent_cap(ctx, eff, eidx, False) - 1:
+                    return E_REDIRECT        # more than its card lets through
+                s = ctx[CX_RD_SUM]
+                rd_clear(ctx)
+            elif xf[a, XF_BD_CAP] > 0 and (ctx[CX_CDMG] > 0 or xf[a, XF_BD_COMBAT] == 0) \
+                    and pa != a and ctx[CX_EXH_P] < 0 and d > xf[a, XF_BD_CAP] - 1:
+                return E_REDIRECT            # more than the ability's cap, without its line
             if ctx[CX_CDMG] > 0:
                 # the combat damage itself, to the defender
                 if a != ctx[CX_DEFF] or b != ctx[CX_CDMG]:
                     return E_COMBAT
                 ctx[CX_CDMG] = 0
                 stats[SX_COMBAT_DAMAGE] += 1
-            elif a == prevented_after(ctx, eff, eidx):
+            elif a == pa and prevent_cap(ctx, eff, eidx, False) == 0:
                 return E_DAMAGE             # Bewilderment: no damage at all to its fighter in this combat (R70)
             elif ctx[CX_EXH_P] >= 0 and ctx[CX_EXH_MASK] != ctx[CX_EXH_WANT]:
                 if a // FIGHTERS_PER_PLAYER != ctx[CX_EXH_P] or b != min(ctx[CX_EXH_N], hp[a]) \
@@ -704,8 +798,20 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                 ctx[CX_EXH_MASK] |= 1 << a
                 stats[SX_EXHAUST_DAMAGE] += 1
             else:
-                r = match_effect(WANT_DAMAGE, a, b, 0, ctx, eff, eidx, used, pos, hp, xf, card_info, cards,
+                v1 = b
+                if a == pa:
+                    # prevent_damage with at_most: at most the cap of each damage; the log's amount is before it
+                    cap = prevent_cap(ctx, eff, eidx, False)
+                    if b > cap - 1 or b != min(d, cap - 1, hp[a]):
+                        return E_DAMAGE
+                    v1 = min(d, hp[a])
+                    if d > cap - 1:
+                        stats[SX_CAPPED] += 1
+                # damage kept off or taken in its place counts as this effect's (as if the fighter had more health)
+                hp[a] += s
+                r = match_effect(WANT_DAMAGE, a, v1 + s, 0, ctx, eff, eidx, used, pos, hp, xf, card_info, cards,
                                  adj, zmask, ldist)
+                hp[a] -= s
                 if r < 0:
                     return E_DAMAGE_SOURCE
                 stats[SX_EFFECT_DAMAGE] += 1
@@ -728,6 +834,25 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
             if a < 0 or a >= MAX_FIGHTERS:
                 return E_EVENT
             return E_DEFEAT       # only valid right after its health reached 0 (handled above)
+        elif ev == EV_REDIRECT:
+            # a = fighter that would take the damage, b = fighter taking c of it instead (-1: the cap keeps c
+            # off), d = 1 combat damage: allowed by a's owner's before_damage ability (heroes/README.md)
+            if a < 0 or a >= MAX_FIGHTERS or xf[a, XF_USED] == 0 or pos[a] < 0 or c < 1 or d < 0 or d > 1:
+                return E_EVENT
+            code = redirect_ok(a, b, d, ctx, pos, xf, adj, log[i - 1, 0] if i > 0 else 0,
+                               prevented_after(ctx, eff, eidx))
+            if code != OK:
+                return code
+            if b >= 0:
+                ctx[CX_RD_G] = b
+                ctx[CX_RD_N] = c
+                ctx[CX_RD_OTHERS] += c
+                if xf[a, XF_BD_SPLIT] == 0:
+                    ctx[CX_RD_WHOLE] = 1
+            ctx[CX_RD_F] = a
+            ctx[CX_RD_SUM] += c
+            ctx[CX_RD_COMBAT] = d
+            stats[SX_REDIRECTS] += 1
         elif ev == EV_RECOVER:
             if a < 0 or a >= MAX_FIGHTERS or xf[a, XF_USED] == 0:
                 return E_EVENT

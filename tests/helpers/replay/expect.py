@@ -24,7 +24,7 @@ from .constants import (CD_AWAY_START, CD_KIND_DEFEATED, CD_KIND_ON_BOARD, CD_NO
     OX_TAKEDISC, PASSIVES, PX_ADJMOVED, PX_LBOOST, PX_SRCDMG, PX_UNCHECKED, RF_OPP, RF_SELF, SD_ANY, SD_OPP, SD_OWN,
     SF_DECK, SF_DECK_OR_DISC, SF_DISC, SF_DISC_THEN_DECK, TO_ADJ, TO_ANY, TO_LASTFOG, TO_ZONE, TS_ADJ, TS_ALL,
     TS_COMBATANT, TS_FOG, TS_KIND, TS_MOVED, TS_OPP, TS_OPPHERO, TS_OWN, TS_PASSED, TS_SELF, TS_SPACES, TS_WITHIN,
-    TS_ZONE, WN_AFTATK, WN_AFTMAN, WN_EOT, WN_KO, WN_NEVER, WN_SETUP, WN_START, XF_FIELDS, XF_FLAGS, XF_KO,
+    TS_ZONE, WN_AFTATK, WN_AFTMAN, WN_EOT, WN_KO, WN_NEVER, WN_SETUP, WN_START, XF_BD_BY, XF_BD_CAP, XF_BD_COMBAT, XF_BD_SPLIT, XF_BD_TAKE, XF_FIELDS, XF_FLAGS, XF_KIND, XF_KO, XF_USED,
     XF_PN, XF_PTAG)
 
 
@@ -59,6 +59,11 @@ def chosen_gear(raw, loadout):
     return dict(zip(groups, parts))
 
 
+
+def _full(c: dict) -> str:
+    """A card entry's name, with its printed symbol in parentheses when it has one."""
+    return f"{c['name']} ({c['symbol']})" if c.get("symbol") else c["name"]
+
 class _Hero:
     """One hero file read for the checker: fighter kinds by name, counters, card ids, tags."""
 
@@ -75,7 +80,8 @@ class _Hero:
         if self.forms:
             declared = [("form", self.forms)] + declared
         self.counters = {name: (i, list(vals)) for i, (name, vals) in enumerate(declared)}
-        self.card_ids = {c["name"]: content.card_ids[(key, c["name"])] for c in raw["cards"]}
+        # a card is known by its name, "Name (symbol)" when it has a printed symbol (the loader's card_name)
+        self.card_ids = {_full(c): content.card_ids[(key, _full(c))] for c in raw["cards"]}
         for c in raw["cards"]:
             for t in c.get("tags", []):
                 tag_bits.setdefault(t, 1 << len(tag_bits))
@@ -234,6 +240,7 @@ class _Hero:
                 row[EF_SIDE] = {"any": SD_ANY, "opposing": SD_OPP, "own": SD_OWN}[step.get("side", "any")]
             elif op == "prevent_damage":
                 row[EF_OP] = OX_PREVENT
+                row[EF_N] = step["at_most"] + 1 if "at_most" in step else 0   # a cap + 1; 0: all prevented
             elif op in ("return_defeated", "summon"):
                 # summon: a Wolf off the board comes back, else one on it is put there (R63)
                 row[EF_OP] = OX_RETURN if op == "return_defeated" else OX_SUMMON
@@ -399,7 +406,7 @@ class Expect:
             ability = raw.get("ability", {})
             known = {"name", "text", "maneuver_bonus", "start_of_turn", "setup", "attack_value", "defense_value",
                      "boost_attack", "uncancelable_with", "after_maneuver", "fog_walk", "end_of_turn", "after_attack",
-                     "fighter_defeated", "defeated_fighter"}
+                     "fighter_defeated", "defeated_fighter", "before_damage"}
             if set(ability) - known:
                 raise NotImplementedError(f"{key}: ability hooks {sorted(set(ability) - known)} not modelled")
             h = seat * FIGHTERS_PER_PLAYER
@@ -411,6 +418,17 @@ class Expect:
                 self.xf[h, XF_FLAGS] |= FL_FORMS
             if ability.get("fighter_defeated"):
                 self.xf[h, XF_KO] = hero.kinds[ability["defeated_fighter"]] + 1 if "defeated_fighter" in ability else -1
+            if "before_damage" in ability:
+                # the fighters it protects (every fighter of that name) and what it allows (heroes/README.md)
+                bd = ability["before_damage"]
+                kind = hero.kinds[bd.get("fighter", raw["name"])]
+                for g in range(h, h + FIGHTERS_PER_PLAYER):
+                    if self.xf[g, XF_USED] and self.xf[g, XF_KIND] == kind:
+                        self.xf[g, XF_BD_TAKE] = {"adjacent": 1, "any": 2}[bd["take"]] if "take" in bd else 0
+                        self.xf[g, XF_BD_BY] = hero.kinds[bd["taken_by"]] + 1 if "taken_by" in bd else 0
+                        self.xf[g, XF_BD_SPLIT] = int(bd.get("split", False))
+                        self.xf[g, XF_BD_COMBAT] = int(bd.get("damage", "any") == "combat")
+                        self.xf[g, XF_BD_CAP] = bd["at_most"] + 1 if "at_most" in bd else 0
             if "uncancelable_with" in ability:
                 u = ability["uncancelable_with"]
                 self.xf[h, XF_PTAG] = tag_bits[u["tag"]]
@@ -432,11 +450,11 @@ class Expect:
             sources[nc + 10 + seat] = hero.rows(ability.get("fighter_defeated", []), WN_KO, f"{key}.fighter_defeated")
             gear = chosen_gear(raw, match.loadouts[seat])
             card_keys = {"name", "type", "value", "boost", "copies", "fighter", "tags", "text", "group", "option",
-                         "ongoing", "discard_if", "on_return", "form"} | set(CARD_WINDOWS)
+                         "ongoing", "discard_if", "on_return", "form", "symbol"} | set(CARD_WINDOWS)
             for card in raw["cards"]:
                 if set(card) - card_keys:
                     raise NotImplementedError(f"{key}: {card['name']}: {sorted(set(card) - card_keys)} not modelled")
-                cid = hero.card_ids[card["name"]]
+                cid = hero.card_ids[_full(card)]
                 if "group" not in card or gear.get(card["group"]) == card["option"]:
                     self.deck_counts[seat, cid] += card["copies"]
                 fmask = 0

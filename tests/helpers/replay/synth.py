@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine.layout import EV_ACTION, EV_DRAW, EV_FIELDS, EV_TURN, FIGHTERS_PER_PLAYER, MAX_FIGHTERS
+from sim.engine.layout import (EV_ABILITY, EV_ACTION, EV_ATTACK, EV_DAMAGE, EV_DEFEATED, EV_DEFENSE, EV_DRAW, EV_FIELDS,
+    EV_MOVE, EV_PIN, EV_PLACE, EV_RECOVER, EV_REDIRECT, EV_REMOVE, EV_RETURN, EV_SCHEME, EV_SET_HP, EV_SETUP, EV_SWAP,
+    EV_TURN, FIGHTERS_PER_PLAYER, MAX_FIGHTERS)
 from sim.play.match import Match
 
 from .board import close_step, flush_pending, move_dist, new_context
@@ -16,6 +18,29 @@ from .expect import Expect
 def E(*fields):
     """One event row, zero padded."""
     return [int(x) for x in fields] + [0] * (EV_FIELDS - len(fields))
+
+
+#: hand-made logs number fighters 4 to a player (slot 4 is player 1's hero), as they were written
+#: before a player had 5 fighter slots; :meth:`Synth.code` renumbers them to the engine's layout
+SYNTH_FPP = 4
+#: event -> its columns (1-based, after the code) that hold a fighter slot
+_FIGHTER_COLUMNS = {EV_SETUP: (1,), EV_MOVE: (1,), EV_PLACE: (1,), EV_SCHEME: (2,), EV_ATTACK: (1, 2),
+                    EV_DEFENSE: (1,), EV_DAMAGE: (1,), EV_RECOVER: (1,), EV_DEFEATED: (1,), EV_RETURN: (1,),
+                    EV_SET_HP: (1,), EV_PIN: (1,), EV_REMOVE: (1,), EV_SWAP: (1, 2), EV_ABILITY: (3,),
+                    EV_REDIRECT: (1, 2)}
+
+
+def renumber(rows):
+    """``rows`` (hand-made event rows, fighters numbered ``SYNTH_FPP`` to a player) with every
+    fighter slot moved to the engine's numbering (``FIGHTERS_PER_PLAYER`` to a player)."""
+    out = []
+    for r in rows:
+        r = list(r)
+        for k in _FIGHTER_COLUMNS.get(r[0], ()):
+            if r[k] >= 0:
+                r[k] = r[k] // SYNTH_FPP * FIGHTERS_PER_PLAYER + r[k] % SYNTH_FPP
+        out.append(r)
+    return out
 
 
 def _replay_code(ex, rows, close=True):
@@ -57,7 +82,8 @@ class Synth:
         return [E(EV_DRAW, seat, self.c(seat, n)) for n in names]
 
     def code(self, rows, close=True):
-        return _replay_code(self.ex, rows, close)
+        """The checker's code for hand-made ``rows`` (fighters numbered 4 to a player: :func:`renumber`)."""
+        return _replay_code(self.ex, renumber(rows), close)
 
     def pick(self, pred, avoid=()):
         for s in range(self.S):
@@ -97,7 +123,7 @@ def find_choke(sy):
                 if c == a or sy.mv[a, c]:
                     continue
                 pos[:] = -1
-                pos[FIGHTERS_PER_PLAYER] = b
+                pos[FIGHTERS_PER_PLAYER] = b    # (the engine's numbering: player 1's hero)
                 if move_dist(ex.succ, pos, 0, a, c, True, False, 3, np.zeros(sy.S, np.bool_)) < 0:
                     return a, int(b), int(c)
     return None
