@@ -17,7 +17,7 @@ from tqdm import (
 )
 
 from sim.content.profiles import get_profile
-from sim.runs.apart import ready_apart
+from sim.runs.apart import start_apart
 from sim.runs.backend import Backend, BackendError, open_pool, stop_local_workers
 from sim.runs.errors import RunError, RunInterrupted, RunWriteError
 from sim.runs.lock import run_lock
@@ -167,6 +167,12 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
     with ExitStack() as stack:
         try:
             pool = stack.enter_context(open_pool(be, len(todo), "chunk(s) of games")) if todo else None
+            # games played by other processes: the engine is readied (loaded, or compiled once) in a
+            # child process that ends, started now, beside the checks and the folder's preparation,
+            # so that this process, which writes the report next, never holds the compiler's memory
+            # (sim.runs.apart); stopped on the way out if it still runs (an error, Ctrl-C)
+            apart = pool is not None and (pool.client is not None or pool.workers > 1)
+            engine = stack.enter_context(start_apart(warm_up)) if apart else None
             if pool is not None:
                 check_workers(pool, expect)
         except KeyboardInterrupt:
@@ -194,11 +200,7 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
 
         if todo:
             try:
-                # games played by other processes: the engine is compiled (or loaded) in a child that
-                # ends, so that this process, which writes the report next, never holds the
-                # compiler's memory (sim.runs.apart); here when the child cannot do it
-                apart = pool is not None and (pool.client is not None or pool.workers > 1)
-                if not (apart and ready_apart(warm_up)):
+                if engine is None or not engine.wait():     # (here when the child could not do it)
                     warm_up()
                 if worker_warm is not None and pool is not None:
                     pool.warm_workers(worker_warm)
