@@ -49,9 +49,9 @@ def build_report(run_dir, out_dir=None, against=None, replays: bool = True) -> R
     (matchups, strength, battlefield_hero, game_length, map_<battlefield>) and
     ``report.html`` (self-contained: plots embedded) and, with ``replays``, the replay
     pages of a few example games of every matchup in ``replays/`` (linked from the report;
-    :mod:`reports.examples`; the engine's replay code they need is loaded, or compiled once
-    after an install, in a child process while this one builds the tables:
-    ``sim.runs.apart``). Works on a partly finished run
+    :mod:`reports.examples`; the engine's replay code they need is loaded first, or compiled
+    once after an install, in a short-lived child process: ``sim.runs.apart``). Works on a
+    partly finished run
     (the stored chunks). Raises ``sim.runs.errors.RunError`` if ``run_dir`` is not a run
     folder, ValueError if it holds no finished game, OSError if ``out_dir`` cannot be
     written.
@@ -63,23 +63,20 @@ def build_report(run_dir, out_dir=None, against=None, replays: bool = True) -> R
     ``tables/ai_sensitive.csv``. Raises ``reports.diff.DiffError`` (a ValueError) if
     ``against`` is not a matrix run with at least two of these heroes.
     """
-    if not replays:
-        return _build_report(Path(run_dir), out_dir, against, None)
-    from sim.runs.apart import ready_replay_code, start_apart
-    # the example games' replays need the engine's replay code: a child process loads it, or
-    # compiles it once after an install (~0.7 GB of compiler memory that would otherwise stay in
-    # this process, on top of the tables), while this one builds the tables and plots
-    with start_apart(ready_replay_code) as replay_code:
-        return _build_report(Path(run_dir), out_dir, against, replay_code)
-
-
-def _build_report(run_dir: Path, out_dir, against, replay_code) -> Report:
-    """:func:`build_report`; ``replay_code``: the child process readying the replay code
-    (``sim.runs.apart.Apart``), waited for before the example games, or None for no replays."""
     # lazy: the plots need matplotlib, which `import reports` (for the tables, the
     # statistics or reports.arena) should not pay for
     from . import plots as P
 
+    run_dir = Path(run_dir)
+    if replays:
+        from sim.runs.apart import ready_apart, ready_replay_code
+        from sim.runs.store import read_manifest
+        read_manifest(run_dir)          # (a folder that is no run says so at once)
+        # the example games' replays need the engine's replay code: a child process loads it, or
+        # compiles it once after an install (~0.7 GB of compiler memory that would otherwise stay
+        # in this process, on top of the tables), before the tables, so that the two never add up;
+        # if it fails, the replays load or compile the code here
+        ready_apart(ready_replay_code)
     tables = compute_tables(run_dir)
     names_written = list(TABLE_NAMES)
     if against is not None:
@@ -118,9 +115,8 @@ def _build_report(run_dir: Path, out_dir, against, replay_code) -> Report:
             figs[f"map_{bf}"] = P.plot_space_map(rows, info)
     pngs = write_pngs(out, figs, rep.png, P.DPI)
     examples = ""
-    if replay_code is not None:
+    if replays:
         from .examples import write_examples
-        replay_code.wait()      # (if it failed, the replays load or compile the code here)
         examples, rep.replays, rep.replay_problems = write_examples(run_dir, out, names)
     H.write_html(rep.html, tables, pngs, rep.summary, examples)
     return rep
