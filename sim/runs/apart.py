@@ -11,10 +11,11 @@ the system, and the command only loads the cached code (a few tens of MB).
 
 The child is a fresh interpreter (``python -c``, so nothing of a caller's script runs again in
 it) with this process's ``sys.path``, started with Ctrl-C blocked as the workers are (the
-command handles the interrupt and ends it); its output is dropped (if it fails, the command makes
-the call itself, and so shows the error as it would without a child). It says when it starts compiling, and this process
-then runs its own first-compile callbacks (``sim.engine.sigs.on_first_compile``: the CLI's
-one-line notice); its compiles count in this process's ``COMPILE_STATS``.
+command handles the interrupt and ends it); its output is dropped (if it fails, the command
+makes the call itself, and so shows the error as it would without a child). It says when it
+starts compiling, and this process then runs its own first-compile callbacks
+(``sim.engine.sigs.on_first_compile``: the CLI's one-line notice); its compiles count in this
+process's ``COMPILE_STATS``.
 """
 from __future__ import annotations
 
