@@ -49,7 +49,9 @@ def build_report(run_dir, out_dir=None, against=None, replays: bool = True) -> R
     (matchups, strength, battlefield_hero, game_length, map_<battlefield>) and
     ``report.html`` (self-contained: plots embedded) and, with ``replays``, the replay
     pages of a few example games of every matchup in ``replays/`` (linked from the report;
-    :mod:`reports.examples`). Works on a partly finished run
+    :mod:`reports.examples`; the engine's replay code they need is loaded first, or compiled
+    once after an install, in a short-lived child process: ``sim.runs.apart``). Works on a
+    partly finished run
     (the stored chunks). Raises ``sim.runs.errors.RunError`` if ``run_dir`` is not a run
     folder, ValueError if it holds no finished game, OSError if ``out_dir`` cannot be
     written.
@@ -66,6 +68,15 @@ def build_report(run_dir, out_dir=None, against=None, replays: bool = True) -> R
     from . import plots as P
 
     run_dir = Path(run_dir)
+    if replays:
+        from sim.runs.apart import ready_apart, ready_replay_code
+        from sim.runs.store import read_manifest
+        read_manifest(run_dir)          # (a folder that is no run says so at once)
+        # the example games' replays need the engine's replay code: a child process loads it, or
+        # compiles it once after an install (~0.7 GB of compiler memory that would otherwise stay
+        # in this process, on top of the tables), before the tables, so that the two never add up;
+        # if it fails, the replays load or compile the code here
+        ready_apart(ready_replay_code)
     tables = compute_tables(run_dir)
     names_written = list(TABLE_NAMES)
     if against is not None:

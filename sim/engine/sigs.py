@@ -249,8 +249,7 @@ def _announce_compiles(disp):
             cres = None
         if cres is None:
             COMPILE_STATS["compiled"] += 1
-            while _ON_FIRST_COMPILE:
-                _ON_FIRST_COMPILE.pop(0)()
+            announce_first_compile()
         return cres
 
     disp._cache.load_overload = load_or_announce
@@ -284,6 +283,17 @@ def on_first_compile(callback):
     waiting is not added twice."""
     if callback not in _ON_FIRST_COMPILE:
         _ON_FIRST_COMPILE.append(callback)
+
+
+def announce_first_compile():
+    """Call the callbacks of :func:`on_first_compile` now (each once): an engine function is
+    about to be compiled, in this process or in a child compiling for it (``sim.runs.apart``)."""
+    while _ON_FIRST_COMPILE:
+        try:
+            callback = _ON_FIRST_COMPILE.pop(0)
+        except IndexError:    # (another thread took the last one: sim.runs.apart's listener)
+            return
+        callback()
 
 
 _COMPILING = []   # engine dispatchers being compiled or loaded by ``ensure``, innermost last

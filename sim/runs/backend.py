@@ -272,6 +272,13 @@ def workers_ignore_ctrl_c() -> None:
     _spawn_without_ctrl_c("joblib.externals.loky.backend.fork_exec", "fork_exec")
 
 
+def children_ignore_ctrl_c() -> None:
+    """As :func:`workers_ignore_ctrl_c`, for the processes that ``multiprocessing`` starts by
+    spawning from now on: a local dask cluster's workers, the run's compile process
+    (``sim.runs.apart``)."""
+    _spawn_without_ctrl_c("multiprocessing.util", "spawnv_passfds")
+
+
 def _spawn_without_ctrl_c(module_name: str, function: str) -> None:
     """Wrap ``module_name.function`` (a function that starts a process by fork and exec) so that
     the process starts with SIGINT blocked (see :func:`workers_ignore_ctrl_c`); once."""
@@ -487,7 +494,7 @@ def _local_cluster(n: int):
     while the cluster starts (a second or two) takes effect once it has started, so that it is
     closed whole (a cluster interrupted half-built fails to close at exit, with a traceback)."""
     from distributed import Client, LocalCluster
-    _spawn_without_ctrl_c("multiprocessing.util", "spawnv_passfds")
+    children_ignore_ctrl_c()
     pressed: list = []
     try:
         previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))

@@ -17,6 +17,7 @@ from tqdm import (
 )
 
 from sim.content.profiles import get_profile
+from sim.runs.apart import start_apart
 from sim.runs.backend import Backend, BackendError, open_pool, stop_local_workers
 from sim.runs.errors import RunError, RunInterrupted, RunWriteError
 from sim.runs.lock import run_lock
@@ -86,8 +87,9 @@ def execute_run(plan: RunPlan, jobs: int | None = None, progress: bool | None = 
     chunk is stored the folder is compacted (``sim.runs.store.compact``). Dask workers
     must have the same unmatched-sim (version, engine, hero and battlefield files);
     they are checked before the first task and each worker checks itself before its
-    first task. The engine is compiled (or loaded from its cache) in this process
-    before any task is played; each worker process loads it once.
+    first task. The engine is compiled (or loaded from its cache) before any task is
+    played, in a short-lived child process when workers play (``sim.runs.apart``: the
+    compile's memory is not kept here), else in this process; each worker process loads it once.
 
     Raises sim.runs.backend.BackendError (one line, ``.param`` names the option) for bad
     backend options, an unreachable scheduler, differing workers, a cluster lost
@@ -131,8 +133,8 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
     (``sim.runs.cells.plan_tasks`` for the pool's workers, or ``task_games`` games each),
     plays ``task(*task_args(chunks))`` for each on backend ``be`` and stores each result
     as it arrives with ``store(result)`` (``result``: ``task``'s tuple, the task's chunks
-    first and the seconds it took last), at most once; ``warm_up()`` compiles the engine
-    here first. ``total`` and ``games_done``: games of the whole run and those already
+    first and the seconds it took last), at most once; ``warm_up()`` (picklable) compiles the engine
+    first, in a child process when the pool's workers play (``sim.runs.apart``), else here. ``total`` and ``games_done``: games of the whole run and those already
     stored; ``desc``: the progress bar's label; ``expect``: :func:`worker_expectation` of
     the plan (dask workers are checked against it); ``worker_warm``: a picklable callable
     run once on every worker before the clock starts (loads the engine there, so the
@@ -165,6 +167,12 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
     with ExitStack() as stack:
         try:
             pool = stack.enter_context(open_pool(be, len(todo), "chunk(s) of games")) if todo else None
+            # games played by other processes: the engine is readied (loaded, or compiled once) in a
+            # child process that ends, started now, beside the checks and the folder's preparation,
+            # so that this process, which writes the report next, never holds the compiler's memory
+            # (sim.runs.apart); stopped on the way out if it still runs (an error, Ctrl-C)
+            apart = pool is not None and (pool.client is not None or pool.workers > 1)
+            engine = stack.enter_context(start_apart(warm_up)) if apart else None
             if pool is not None:
                 check_workers(pool, expect)
         except KeyboardInterrupt:
@@ -192,7 +200,8 @@ def drive_chunks(plan, be, expect: dict, total: int, games_done: int, desc: str,
 
         if todo:
             try:
-                warm_up()
+                if engine is None or not engine.wait():     # (here when the child could not do it)
+                    warm_up()
                 if worker_warm is not None and pool is not None:
                     pool.warm_workers(worker_warm)
             except KeyboardInterrupt:
