@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers.op_registry import examples, problems
+from helpers.op_registry import example_hero_files, examples, problems
 
 from sim.content.heroes import HeroFileError, hero_from_data, read_hero_data
 from sim.engine import codes as C
@@ -41,8 +41,8 @@ def _without(name, **change):
 # (op, change, the start of the line that must report it)
 MISSING = [
     ("recover", {"family": FAM_TURN}, "recover: no interpreter branch 'op == OP_RECOVER' in effects.run_turn_op"),
-    ("gain_action", {"fields": (Field("amount", default=1), Field("whom"))},
-     "gain_action: fields of its own but no compile function"),
+    ("end_turn", {"fields": (Field("amount", default=1), Field("whom"))},
+     "end_turn: fields of its own but no compile function"),
     ("recover", {"ai": ()}, "recover: AI valuation declared []"),
     ("recover", {"ai": ("dmg",)}, "recover: AI valuation declared ['dmg'], the AI's card reading gives ['recover']"),
     ("recover", {"ai": Exempt("not valued")}, "recover: AI marked Exempt but valued ['recover']"),
@@ -91,7 +91,7 @@ def _compile_example(op, example, step):
     """The hero of ``example`` loaded with that example's step replaced by ``step``: (card
     programs, hooks) as lists, or the HeroFileError message."""
     _card, hero, _window, original = example
-    path = next(p for p in sorted((ROOT / "heroes").glob("*.toml")) if read_hero_data(p)["name"] == hero)
+    path = next(p for p in example_hero_files() if read_hero_data(p)["name"] == hero)
     data = copy.deepcopy(read_hero_data(path))
     assert _replace_step(data, original, step), (op.name, original)
     try:

@@ -189,13 +189,15 @@ def match_effect(want, g, v1, v2, ctx, eff, eidx, used, pos, hp, xf, card_info, 
                             if mode == SF_DISC_THEN_DECK and in_disc:
                                 continue      # the discard pile is searched first
                     elif op == OX_RECLAIM:
-                        if v2 != PILE_DISC or row[EF_X] != 1:
+                        if v2 != PILE_DISC or row[EF_X] != 1 or (row[EF_ARG] != 0 and v1 != row[EF_ARG] - 1):
                             continue
                         once = True
                     else:
                         continue
                 elif want == WANT_RECLAIM_TOP:
-                    if op != OX_RECLAIM or pl != g or row[EF_X] != 0:
+                    # v2: 1 onto the deck top (EF_X 0), 4 into the deck, shuffled (EF_X 2)
+                    if op != OX_RECLAIM or pl != g or row[EF_X] != (0 if v2 == 1 else 2) \
+                            or (row[EF_ARG] != 0 and v1 != row[EF_ARG] - 1):
                         continue
                     once = True
                 elif want == WANT_SELFDECK:
@@ -229,7 +231,8 @@ def match_effect(want, g, v1, v2, ctx, eff, eidx, used, pos, hp, xf, card_info, 
                         continue
                     once = True
                 elif want == WANT_GAIN:
-                    if op != OX_GAIN or pl != g or row[EF_N] != v1:
+                    # g gains; the step's player is g (who = "you") or g's opponent (who = "opponent")
+                    if op != OX_GAIN or (pl == g) != (row[EF_WHO] == SD_OWN) or row[EF_N] != v1:
                         continue
                     once = True
                 elif want == WANT_ENDTURN:

@@ -272,8 +272,9 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
             stats[SX_IGNORES] += 1
         elif ev == EV_TAKE:
             # a player, b card, c pile it leaves; d 0: to the hand, 1: to the deck top
-            # (reclaim), 2: the scheme just played is shuffled into the deck
-            if a < 0 or a > 1 or b < 0 or b >= nc or d < 0 or d > 3:
+            # (reclaim), 2: the scheme just played is shuffled into the deck, 3: revealed from the
+            # deck top into the hand, 4: from the discard pile into the deck, shuffled (reclaim)
+            if a < 0 or a > 1 or b < 0 or b >= nc or d < 0 or d > 4:
                 return E_EVENT
             if c == PILE_HAND and d == 1:
                 # Coded Notes: a card from the hand goes on top of the deck
@@ -316,10 +317,11 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                     return E_CARD_FLOW
             elif deck_left(cards, deck_counts, ctx, a, b) <= 0:
                 return E_CARD_FLOW
-            if d == 1:
+            if d == 1 or d == 4:
+                # reclaim: from the discard pile onto the deck top (1) or into the deck, shuffled (4)
                 if c != PILE_DISC:
                     return E_CARD_FLOW
-                if match_effect(WANT_RECLAIM_TOP, a, b, 0, ctx, eff, eidx, used, pos, hp, xf, card_info, cards,
+                if match_effect(WANT_RECLAIM_TOP, a, b, d, ctx, eff, eidx, used, pos, hp, xf, card_info, cards,
                                 adj, zmask, ldist) < 0:
                     return E_CARD_FLOW
                 pile_add(cards, ctx, bonus_pc, a, K_DISC, b, -1)

@@ -315,7 +315,8 @@ class _Hero:
                 row[EF_ARG] = self.tag_bits.get(step["tag"], 0)
             elif op == "reclaim":
                 row[EF_OP] = OX_RECLAIM
-                row[EF_X] = {"hand": 1, "deck_top": 0}[step.get("to", "hand")]
+                row[EF_X] = {"hand": 1, "deck_top": 0, "deck": 2}[step.get("to", "hand")]
+                row[EF_ARG] = self.card_ids[step["card"]] + 1 if "card" in step else 0   # (random: any card)
             elif op == "shuffle_into_deck":
                 row[EF_OP] = OX_SELFDECK
             elif op == "remove_from_board":
@@ -323,6 +324,7 @@ class _Hero:
             elif op == "gain_action":
                 row[EF_OP] = OX_GAIN
                 row[EF_N] = step.get("amount", 1)
+                row[EF_WHO] = SD_OPP if step.get("who", "you") == "opponent" else SD_OWN
             elif op == "end_turn":
                 row[EF_OP] = OX_ENDTURN
             elif op == "boost":
