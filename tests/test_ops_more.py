@@ -1,6 +1,7 @@
 """Issue 35, ops and targets for heroes of other boxes: ``gain_action`` with ``who`` (the
 opponent gains actions, on a card played on the opponent's turn), ``reclaim`` at random, of a
-named card and into the deck (shuffled), and the target ``{ each = "passed" }``.
+named card and into the deck (shuffled), ``return_to_hand`` and the target
+``{ each = "passed" }``.
 
 Each is shown by a card of the homebrew Exemplar (``docs/op_examples/exemplar.toml``, whose
 cards are the README's examples), played from a built position against Medusa on Marmoreal;
@@ -109,6 +110,65 @@ def test_recycle_without_the_named_card_only_draws():
     p = pos({"Exemplar": {"space": "M13"}}, {"Medusa": {"space": "M31"}}, hand=["Recycle"], discard=["Jab"])
     me = resolve(p, {"scheme": "Recycle", "by": "Exemplar"})["players"][0]
     assert me["discard"] == ["Jab", "Recycle"] and me["hand"] == ["Jab"]    # drew the deck's top Jab
+
+
+# ------------------------------------------------------------------ return_to_hand
+
+def test_boomerang_goes_back_to_the_hand_when_it_won():
+    p = pos({"Exemplar": {"space": "M13"}}, {"Medusa": {"space": "M20"}}, hand=["Boomerang"])
+    out = resolve(p, {"attack": "Boomerang", "by": "Exemplar", "target": "Medusa", "defense": None})
+    me = out["players"][0]
+    assert out["combat"]["winner"] == "attacker" and out["fighters"]["Medusa"]["health"] == 14
+    assert me["hand"] == ["Boomerang"] and me["discard"] == []
+    assert any("Boomerang goes back to Exemplar's hand" in line for line in out["log"]), out["log"]
+
+
+def test_boomerang_is_discarded_when_it_lost():
+    p = pos({"Exemplar": {"space": "M13"}}, {"Medusa": {"space": "M20"}}, hand=["Boomerang"], medusa_hand=["Snipe"])
+    out = resolve(p, {"attack": "Boomerang", "by": "Exemplar", "target": "Medusa", "defense": "Snipe"})
+    me = out["players"][0]
+    assert out["combat"]["winner"] == "defender" and me["hand"] == [] and me["discard"] == ["Boomerang"]
+
+
+@pytest.fixture
+def changed_exemplar(tmp_path, monkeypatch):
+    """Install a copy of the Exemplar with ``change(data)`` applied (key ``exemplar``)."""
+    from helpers.fuzz import to_toml
+
+    def install(change):
+        data = read_hero_data(EXEMPLAR)
+        change({c["name"]: c for c in data["cards"]})
+        (tmp_path / "exemplar.toml").write_text(to_toml(data), encoding="utf-8")
+        monkeypatch.setenv("UNMATCHED_SIM_HEROES", str(tmp_path))
+    return install
+
+
+def test_a_defense_card_and_a_scheme_go_back_to_the_hand(changed_exemplar):
+    """return_to_hand on a defense card (Guard) and on a scheme (Rummage); with the scheme also
+    shuffled into the deck, the deck wins."""
+    def change(cards):
+        cards["Guard"]["after"] = [{"op": "return_to_hand"}]
+        cards["Rummage"]["effect"] = [{"op": "return_to_hand"}]
+        cards["Recycle"]["effect"] = [{"op": "return_to_hand"}, {"op": "shuffle_into_deck"}]
+    changed_exemplar(change)
+    p = pos({"Exemplar": {"space": "M20"}}, {"Medusa": {"space": "M13"}}, hand=["Guard"],
+            medusa_hand=["Gaze of Stone"], active=1)
+    out = resolve(p, {"attack": "Gaze of Stone", "by": "Medusa", "target": "Exemplar", "defense": "Guard"})
+    assert out["players"][0]["hand"] == ["Guard"] and out["players"][1]["discard"] == ["Gaze of Stone"]
+    p = pos({"Exemplar": {"space": "M13"}}, {"Medusa": {"space": "M31"}}, hand=["Rummage"])
+    me = resolve(p, {"scheme": "Rummage", "by": "Exemplar"})["players"][0]
+    assert me["hand"] == ["Rummage"] and me["discard"] == []
+    p = pos({"Exemplar": {"space": "M13"}}, {"Medusa": {"space": "M31"}}, hand=["Recycle"])
+    me = resolve(p, {"scheme": "Recycle", "by": "Exemplar"})["players"][0]
+    assert me["hand"] == [] and me["discard"] == [] and sorted(me["deck"]) == ["Guard", "Jab", "Jab", "Recycle"]
+
+
+def test_return_to_hand_only_in_a_card():
+    data = read_hero_data(EXEMPLAR)
+    data["ability"]["start_of_turn"] = [{"op": "return_to_hand"}]
+    with pytest.raises(HeroFileError, match=r"start_of_turn\[0\]\.op: op 'return_to_hand' only works in: after, "
+                       r"during, effect, immediately"):
+        hero_from_data(data, EXEMPLAR)
 
 
 # ------------------------------------------------------------------ target { each = "passed" }
@@ -228,7 +288,7 @@ def test_the_ai_reads_an_action_for_the_opponent_as_a_loss():
     """The AI's card features (public: read from the card's program, never from a hero's name):
     Overreach's gain counts against its player (the opponent gains; its condition "defending" is
     a role, counted in full), Rummage is a card into the hand, Recycle a card drawn plus one kept
-    for later (not in hand), Trample's each-passed damage one opposing fighter's worth; the
+    for later (not in hand), Trample's each-passed damage one opposing fighter's worth, Boomerang a card kept; the
     standard profile's worth of the effects follows: Overreach below a plain card, Recycle above
     Rummage."""
     from sim.content.profiles import get_profile
@@ -238,12 +298,13 @@ def test_the_ai_reads_an_action_for_the_opponent_as_a_loss():
     from sim.play.match import Match
     m = Match(["exemplar", "medusa"], "marmoreal")
     tb, cid = m.tables, m.content.card_ids
-    names = ("Overreach", "Rummage", "Recycle", "Trample", "Feint Step")
+    names = ("Overreach", "Rummage", "Recycle", "Trample", "Boomerang", "Feint Step")
     feat = {n: tb.cards[cid[("exemplar", n)], L.C_AI0:L.C_AI0 + L.N_AI_FEAT].tolist() for n in names}
     assert feat["Overreach"][L.AI_ACTION] == -100
     assert feat["Rummage"][L.AI_DRAW] == 100
     assert feat["Recycle"][L.AI_DRAW] == 100 and feat["Recycle"][L.AI_OTHER] == 30
     assert feat["Trample"][L.AI_DMG] == 100 and feat["Trample"][L.AI_MOVE] == 300
+    assert feat["Boomerang"][L.AI_DRAW] == 50             # the card kept, half: under "won"
     prof = get_profile("standard")
     ctl = new_control((MODE_STANDARD,) * 4, weights=(prof.weights,) * 4)
     worth = {n: fx_worth(tb, ctl, 0, cid[("exemplar", n)]) for n in names}
@@ -259,7 +320,8 @@ def test_random_games_of_the_exemplar_pass_the_replay_checker():
     (it checks who gains, not only that someone did)."""
     from helpers.replay.checks import run_checked
     from helpers.replay.constants import (EF_OP, EF_WHO, OK, OX_GAIN, R_CODE, R_FIELDS, RUN_SEED, SD_OPP, SD_OWN,
-                                          SX_FIELDS, SX_GAINS, SX_PASSED_DAMAGE, SX_RECLAIM_HAND, SX_RECLAIM_TOP)
+                                          SX_FIELDS, SX_GAINS, SX_PASSED_DAMAGE, SX_RECLAIM_HAND, SX_RECLAIM_TOP,
+                                          SX_TO_HAND)
     from helpers.replay.expect import Expect
     from helpers.replay.runs import describe_failures, run_match
     from sim.engine.policy import new_control
@@ -271,10 +333,10 @@ def test_random_games_of_the_exemplar_pass_the_replay_checker():
     assert n_fail == 0, text
     # the games reached the new steps: an attacker's gain from Overreach (the Exemplar's only gain;
     # Medusa has none), Rummage's random reclaim, Recycle's reclaim into the deck (counted with
-    # the deck-top ones) and Trample's damage to the fighters passed
+    # the deck-top ones), Trample's damage to the fighters passed and Boomerang back in the hand
     stats = st1 + st2
     assert stats[SX_GAINS] > 0 and stats[SX_RECLAIM_HAND] > 0
-    assert stats[SX_RECLAIM_TOP] > 0 and stats[SX_PASSED_DAMAGE] > 0
+    assert stats[SX_RECLAIM_TOP] > 0 and stats[SX_PASSED_DAMAGE] > 0 and stats[SX_TO_HAND] > 0
     ex = Expect(m)
     gains = ex.eff[:, EF_OP] == OX_GAIN
     assert gains.any()

@@ -199,7 +199,7 @@ def _row_features(r: np.ndarray, m: float, f: np.ndarray, live_full: bool = Fals
     elif op in (E.OP_REPLACE_CARD, E.OP_SET_PRINTED):
         f[L.AI_VALUE_ATK] += 1.5 * m
         f[L.AI_VALUE_DEF] += 1.5 * m
-    elif op == E.OP_REVEAL_TOP:
+    elif op in (E.OP_REVEAL_TOP, E.OP_TO_HAND):      # (return_to_hand: the card is kept, as a card drawn)
         f[L.AI_DRAW] += m
     elif op in (E.OP_PREDICT, E.OP_NAME_VALUE, E.OP_PLACE_FOG, E.OP_MOVE_FOG):
         f[L.AI_OTHER] += 0.5 * m

@@ -36,6 +36,8 @@ FS_REMOVED = 3      # off the board but not defeated (e.g. Vanish)
 # ---------------------------------------------- game flag bits (G_FLAGS)
 GF_TOOK_FROM_DECK = 1   # the last search took its card from the deck
 GF_SELF_TO_DECK = 2     # the scheme being resolved goes into the deck (shuffled), not the discard
+GF_TO_HAND0 = 4         # return_to_hand: the attack card (or the scheme) goes back to the hand, not the discard
+GF_TO_HAND1 = 8         # return_to_hand: the defense card goes back to the hand
 
 # --------------------------------------------------- card types (C_TYPE)
 CT_ATTACK = 0
@@ -178,7 +180,7 @@ EV_DISCARD = 16         # player, card, why (0 effect, 1 hand limit)
 EV_GAIN_ACTION = 17     # player, n
 EV_GAME_OVER = 18       # winner team, reason
 EV_RETURN = 19          # fighter, space
-EV_TAKE = 20            # player, card, pile it leaves, d (0 hand, 1 deck top, 2/4 into the deck, 3 revealed)
+EV_TAKE = 20            # player, card, pile it leaves, d (0 hand, 1 deck top, 2/4 into the deck, 3 revealed, 5 back)
 EV_LOOK_HAND = 21       # player looking, player looked at
 EV_SETUP = 22           # fighter, space
 EV_ABILITY = 23         # player, hook (HK_*), fighter (after_attack: the attacker; fighter_defeated: the

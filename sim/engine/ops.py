@@ -451,6 +451,13 @@ OPS: tuple[Op, ...] = (
        examples=('Coded Notes (Invisible Man, after): `{ op = "hand_to_deck", amount = 2 }`',),
        narration=('take',), ai=Exempt('cards put back on the deck are not weighed'),
        checker='OX_HANDDECK'),
+    Op('return_to_hand', "OP_TO_HAND", 45, FAM_CARD, 'this card goes back to the hand once it resolved (G_FLAGS GF_TO_HAND0/1 by side)',
+       section='cards',
+       only_in=('after', 'during', 'effect', 'immediately'),
+       meaning="this card goes back to your hand instead of your discard pile once it has resolved (a combat card after the combat, a scheme after its effect; a scheme's `shuffle_into_deck` wins; an ongoing scheme goes to the hand instead of staying in play). Its BOOST card, if any, is discarded as ever; a card whose effects were cancelled is discarded",
+       examples=('Boomerang (Exemplar, after): `{ op = "return_to_hand", if = "won" }`',),
+       narration=('take',), ai=('draw',),
+       checker='OX_TOHAND'),
 )
 """Every op, in code order (``OPS[c].code == c``)."""
 

@@ -162,6 +162,9 @@ def event_lines(m, log, turns=None) -> list[tuple[int, str]]:
             if d == 2:     # shuffle_into_deck: the scheme goes into the deck, not to the discard pile
                 lines.append(f"    {card(b)} is shuffled into {heroes[a]}'s deck")
                 continue
+            if d == 5:     # return_to_hand: the card just resolved goes back to the hand
+                lines.append(f"    {card(b)} goes back to {heroes[a]}'s hand")
+                continue
             if d == 4:     # reclaim to = "deck": from the discard pile into the deck, then shuffled
                 lines.append(f"    {heroes[a]} shuffles {card(b)} from the discard pile into the deck")
                 continue

@@ -372,6 +372,7 @@ OX_SETPRINTED = 33
 OX_GUESS = 34      # predict (EF_X 0) / name_value (EF_X 1)
 OX_REVEAL = 35
 OX_HANDDECK = 36
+OX_TOHAND = 37     # return_to_hand
 
 WN_IMM = 0
 WN_DUR = 1
@@ -470,6 +471,7 @@ WANT_SETPRINTED = 26
 WANT_GUESS = 27
 WANT_REVEAL = 28
 WANT_HANDDECK = 29
+WANT_TOHAND = 30   # the card just resolved goes back to the hand (return_to_hand)
 
 # statistics accumulated by the runs
 SX_GAMES = 0
@@ -541,6 +543,7 @@ SX_HAND_TO_DECK = 66     # cards put from the hand on top of the deck (Coded Not
 SX_AFTER_MANEUVER = 67   # damage after a maneuver (Mr. Hyde)
 SX_FORM_CARDS = 68       # cards with a form played (Jekyll & Hyde)
 SX_FOG_EFFECT_DAMAGE = 69  # damage to fighters on fog (Dreaming of Revenge)
+SX_TO_HAND = 70          # cards back to the hand once resolved (return_to_hand)
 SX_FIELDS = 72
 
 # per-game output

@@ -37,8 +37,8 @@ from .constants import (CI_BOOST, CI_FMASK, CI_FORM, CI_ONGOING, CI_RETDRAW, CI_
     SX_MOVES_THROUGH, SX_ONEWAY_DETOURS, SX_ONGOING_EOT, SX_ONGOING_IN, SX_ONGOING_REPLACED, SX_ONGOING_START,
     SX_PASS_FRIEND, SX_PASSAGE_MOVES, SX_PASSED_DAMAGE, SX_PINNED_MANEUVERS, SX_PINS, SX_PLACES, SX_PREVENTED,
     SX_PROTECTED, SX_RECLAIM_HAND, SX_RECLAIM_TOP, SX_RECOVERS, SX_REMOVES, SX_REPLACES, SX_RETURN_PLACES, SX_REVEALS,
-    SX_SEARCHES, SX_SELF_TO_DECK, SX_SET_HP, SX_SET_PRINTED, SX_SPACES_DAMAGE, SX_SUMMON_PLACES, SX_SUMMON_RETURNS,
-    SX_SWAPS, SX_TAKES_DISC, SX_THROUGH_NEEDED, SX_WITHIN_DAMAGE, TS_FOG, TS_PASSED, TS_WITHIN, WANT_BOOST,
+    SX_SEARCHES, SX_SELF_TO_DECK, SX_TO_HAND, SX_SET_HP, SX_SET_PRINTED, SX_SPACES_DAMAGE, SX_SUMMON_PLACES, SX_SUMMON_RETURNS,
+    SX_SWAPS, SX_TAKES_DISC, SX_THROUGH_NEEDED, SX_WITHIN_DAMAGE, TS_FOG, TS_PASSED, TS_WITHIN, WANT_BOOST, WANT_TOHAND,
     WANT_CANCEL, WANT_CHOOSE, WANT_COUNTER, WANT_DAMAGE, WANT_DISCARD, WANT_DISCTOP, WANT_ENDTURN, WANT_FOG, WANT_GAIN,
     WANT_GUESS, WANT_HANDDECK, WANT_IGNORE, WANT_LOOK, WANT_MOVE, WANT_PIN, WANT_PLACE, WANT_RECLAIM_TOP, WANT_RECOVER,
     WANT_REMOVE, WANT_REPLACE, WANT_RETURN, WANT_REVEAL, WANT_SEARCH, WANT_SELFDECK, WANT_SETHP, WANT_SETPRINTED,
@@ -273,9 +273,19 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
         elif ev == EV_TAKE:
             # a player, b card, c pile it leaves; d 0: to the hand, 1: to the deck top
             # (reclaim), 2: the scheme just played is shuffled into the deck, 3: revealed from the
-            # deck top into the hand, 4: from the discard pile into the deck, shuffled (reclaim)
-            if a < 0 or a > 1 or b < 0 or b >= nc or d < 0 or d > 4:
+            # deck top into the hand, 4: from the discard pile into the deck, shuffled (reclaim),
+            # 5: the card just resolved goes back to the hand (return_to_hand; c -1: from play)
+            if a < 0 or a > 1 or b < 0 or b >= nc or d < 0 or d > 5:
                 return E_EVENT
+            if d == 5:
+                if c != -1 or match_effect(WANT_TOHAND, a, b, 0, ctx, eff, eidx, used, pos, hp, xf, card_info,
+                                           cards, adj, zmask, ldist) < 0:
+                    return E_CARD_FLOW
+                if not pile_add(cards, ctx, bonus_pc, a, K_PEND, b, -1):
+                    return E_CARD_FLOW
+                pile_add(cards, ctx, bonus_pc, a, K_HAND, b, 1)
+                stats[SX_TO_HAND] += 1
+                continue
             if c == PILE_HAND and d == 1:
                 # Coded Notes: a card from the hand goes on top of the deck
                 if match_effect(WANT_HANDDECK, a, b, 0, ctx, eff, eidx, used, pos, hp, xf, card_info, cards,
