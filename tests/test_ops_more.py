@@ -344,3 +344,19 @@ def test_random_games_of_the_exemplar_pass_the_replay_checker():
     out = np.zeros((200, R_FIELDS), np.int64)
     run_checked(m.tables, m.rows, new_control(), RUN_SEED, 1, 0, 200, *ex.args(), out, np.zeros(SX_FIELDS, np.int64))
     assert int((out[:, R_CODE] != OK).sum()) > 0
+
+
+# ------------------------------------------------------------------ the replay viewer
+
+def test_the_replay_viewer_follows_the_new_card_moves():
+    """The viewer's board, followed from the events, matches the engine at every turn end in games
+    where cards are shuffled from the discard pile into the deck and go back to the hand."""
+    from sim.play.match import Match
+    from sim.play.replay import record
+    seen = set()
+    for seed in range(8):
+        rep = record(Match(["exemplar", "medusa"], "marmoreal"), seed, ("random", "random"))
+        assert rep.mismatches == [], (seed, rep.mismatches[:1])
+        take = rep.log[rep.log[:, 0] == L.EV_TAKE]
+        seen |= {int(d) for d in take[:, 4]}
+    assert {4, 5} <= seen
