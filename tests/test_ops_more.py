@@ -1,6 +1,6 @@
 """Issue 35, ops and targets for heroes of other boxes: ``gain_action`` with ``who`` (the
 opponent gains actions, on a card played on the opponent's turn), ``reclaim`` at random, of a
-named card and into the deck (shuffled), ``return_to_hand`` and the target
+named card and into the deck (shuffled), ``return_to_hand``, ``arrange_top`` and the target
 ``{ each = "passed" }``.
 
 Each is shown by a card of the homebrew Exemplar (``docs/op_examples/exemplar.toml``, whose
@@ -92,11 +92,11 @@ def test_recycle_shuffles_the_named_card_into_the_deck():
     """Recycle puts a Rummage (only that card) from the discard pile into the deck, shuffles it,
     then draws 1: the deck keeps its size, Jab stays in the pile."""
     p = pos({"Exemplar": {"space": "M13"}}, {"Medusa": {"space": "M31"}}, hand=["Recycle"],
-            deck=["Guard"] * 6, discard=["Jab", "Rummage", "Jab"])
+            deck=["Guard"] * 3 + ["Feint Step"] * 3, discard=["Jab", "Rummage", "Jab"])
     out = resolve(p, {"scheme": "Recycle", "by": "Exemplar"})
     me = out["players"][0]
     assert sorted(me["discard"]) == ["Jab", "Jab", "Recycle"]
-    assert len(me["deck"]) == 6 and sorted(me["deck"] + me["hand"]) == ["Guard"] * 6 + ["Rummage"]
+    assert len(me["deck"]) == 6 and sorted(me["deck"] + me["hand"]) == ["Feint Step"] * 3 + ["Guard"] * 3 + ["Rummage"]
     assert any("shuffles Rummage from the discard pile into the deck" in line for line in out["log"]), out["log"]
     # shuffled: over seeds the Rummage ends at different depths of the deck
     depths = set()
@@ -169,6 +169,72 @@ def test_return_to_hand_only_in_a_card():
     with pytest.raises(HeroFileError, match=r"start_of_turn\[0\]\.op: op 'return_to_hand' only works in: after, "
                        r"during, effect, immediately"):
         hero_from_data(data, EXEMPLAR)
+
+
+# ------------------------------------------------------------------ arrange_top
+
+MEDUSA_DECK = ["The Hounds of Mighty Zeus", "Regroup", "Feint", "Dash", "Snipe", "Dash"]
+
+
+def test_foresight_arranges_the_top_of_the_opponents_deck():
+    """Foresight looks at Medusa's top 3: Regroup to the bottom, Feint back on top first (it ends
+    on top), then the Hounds under it; the cards below are untouched."""
+    p = pos({"Exemplar": {"space": "M13"}}, {"Medusa": {"space": "M31"}}, hand=["Foresight"],
+            medusa_deck=MEDUSA_DECK)
+    out = resolve(p, {"scheme": "Foresight", "by": "Exemplar"},
+                  ["Regroup", 2, "Feint", 1, 1])       # (the last card is not asked for: one option)
+    assert out["players"][1]["deck"] == ["Feint", "The Hounds of Mighty Zeus", "Dash", "Snipe", "Dash", "Regroup"]
+    assert out["players"][1]["hand"] == [] and out["players"][0]["discard"] == ["Foresight"]
+    assert any("looks at the top 3 card(s) of Medusa's deck and puts them back, 1 at the bottom" in line
+               for line in out["log"]), out["log"]
+    # two at the bottom: the first put there ends lowest
+    out = resolve(p, {"scheme": "Foresight", "by": "Exemplar"},
+                  ["Regroup", 2, "Feint", 2, 1])
+    assert out["players"][1]["deck"] == ["The Hounds of Mighty Zeus", "Dash", "Snipe", "Dash", "Feint", "Regroup"]
+
+
+def test_foresight_on_a_short_deck_looks_at_what_it_holds():
+    p = pos({"Exemplar": {"space": "M13"}}, {"Medusa": {"space": "M31"}}, hand=["Foresight"],
+            medusa_deck=["Dash", "Snipe"])
+    out = resolve(p, {"scheme": "Foresight", "by": "Exemplar"}, ["Dash", 1, 1])
+    assert out["players"][1]["deck"] == ["Dash", "Snipe"] and out["fighters"]["Medusa"]["health"] == 16
+
+
+def test_arranging_your_own_deck_without_the_bottom(changed_exemplar):
+    """who = "you", bottom left out: every card back on top, in the order picked; no option asked."""
+    def change(cards):
+        cards["Foresight"]["effect"] = [{"op": "arrange_top", "amount": 2}]
+    changed_exemplar(change)
+    p = pos({"Exemplar": {"space": "M13"}}, {"Medusa": {"space": "M31"}}, hand=["Foresight"],
+            deck=["Jab", "Guard", "Boomerang"])
+    out = resolve(p, {"scheme": "Foresight", "by": "Exemplar"}, ["Guard"])
+    assert out["players"][0]["deck"] == ["Guard", "Jab", "Boomerang"]
+
+
+def test_the_ai_buries_the_opponents_best_cards_and_tops_their_worst():
+    """The standard AI arranging Medusa's deck rates each card by its value, BOOST and effects (from
+    the public deck list; a card that draws is priced as the game goes): it puts her worst card,
+    Feint (2, BOOST 2), on top and sends The Hounds of Mighty Zeus (4, BOOST 3), above her deck's
+    average, to the bottom; its first pick is the card it rates lowest, each rated as
+    ``deck_card_worth`` says."""
+    from sim.content.profiles import get_profile
+    from sim.engine.ai.choices import deck_card_worth
+    from sim.engine.control import MODE_STANDARD
+    from sim.engine.policy import new_control
+    from sim.play.scenario import Scenario
+    p = pos({"Exemplar": {"space": "M13"}}, {"Medusa": {"space": "M31"}}, hand=["Foresight"],
+            medusa_deck=MEDUSA_DECK)
+    out = resolve(p, {"scheme": "Foresight", "by": "Exemplar"}, ai="standard")
+    deck = out["players"][1]["deck"]
+    assert deck[0] == "Feint" and "The Hounds of Mighty Zeus" in deck[-2:] and deck[1:4] == ["Dash", "Snipe", "Dash"]
+    first = next(d for d in out["decisions"] if d["kind"] == "card to take")
+    scores = dict(first["candidates"])
+    assert first["chosen"] == "Feint" and max(scores, key=scores.get) == "Feint"
+    sc = Scenario(p)
+    prof = get_profile("standard")
+    ctl = new_control((MODE_STANDARD,) * 4, weights=(prof.weights,) * 4)
+    for name in ("Feint", "The Hounds of Mighty Zeus"):      # (no draw: no price in their rating)
+        assert scores[name] == pytest.approx(-deck_card_worth(sc.match.tables, ctl, 0, sc.card(1, name)), abs=1e-3)
 
 
 # ------------------------------------------------------------------ target { each = "passed" }
@@ -298,13 +364,14 @@ def test_the_ai_reads_an_action_for_the_opponent_as_a_loss():
     from sim.play.match import Match
     m = Match(["exemplar", "medusa"], "marmoreal")
     tb, cid = m.tables, m.content.card_ids
-    names = ("Overreach", "Rummage", "Recycle", "Trample", "Boomerang", "Feint Step")
+    names = ("Overreach", "Rummage", "Recycle", "Trample", "Boomerang", "Foresight", "Feint Step")
     feat = {n: tb.cards[cid[("exemplar", n)], L.C_AI0:L.C_AI0 + L.N_AI_FEAT].tolist() for n in names}
     assert feat["Overreach"][L.AI_ACTION] == -100
     assert feat["Rummage"][L.AI_DRAW] == 100
     assert feat["Recycle"][L.AI_DRAW] == 100 and feat["Recycle"][L.AI_OTHER] == 30
     assert feat["Trample"][L.AI_DMG] == 100 and feat["Trample"][L.AI_MOVE] == 300
     assert feat["Boomerang"][L.AI_DRAW] == 50             # the card kept, half: under "won"
+    assert feat["Foresight"][L.AI_OTHER] == 50            # looking at and arranging a deck top
     prof = get_profile("standard")
     ctl = new_control((MODE_STANDARD,) * 4, weights=(prof.weights,) * 4)
     worth = {n: fx_worth(tb, ctl, 0, cid[("exemplar", n)]) for n in names}
@@ -321,7 +388,7 @@ def test_random_games_of_the_exemplar_pass_the_replay_checker():
     from helpers.replay.checks import run_checked
     from helpers.replay.constants import (EF_OP, EF_WHO, OK, OX_GAIN, R_CODE, R_FIELDS, RUN_SEED, SD_OPP, SD_OWN,
                                           SX_FIELDS, SX_GAINS, SX_PASSED_DAMAGE, SX_RECLAIM_HAND, SX_RECLAIM_TOP,
-                                          SX_TO_HAND)
+                                          SX_ARRANGES, SX_TO_HAND)
     from helpers.replay.expect import Expect
     from helpers.replay.runs import describe_failures, run_match
     from sim.engine.policy import new_control
@@ -337,6 +404,7 @@ def test_random_games_of_the_exemplar_pass_the_replay_checker():
     stats = st1 + st2
     assert stats[SX_GAINS] > 0 and stats[SX_RECLAIM_HAND] > 0
     assert stats[SX_RECLAIM_TOP] > 0 and stats[SX_PASSED_DAMAGE] > 0 and stats[SX_TO_HAND] > 0
+    assert stats[SX_ARRANGES] > 0
     ex = Expect(m)
     gains = ex.eff[:, EF_OP] == OX_GAIN
     assert gains.any()
@@ -354,9 +422,11 @@ def test_the_replay_viewer_follows_the_new_card_moves():
     from sim.play.match import Match
     from sim.play.replay import record
     seen = set()
-    for seed in range(8):
+    for seed in range(40):
         rep = record(Match(["exemplar", "medusa"], "marmoreal"), seed, ("random", "random"))
         assert rep.mismatches == [], (seed, rep.mismatches[:1])
         take = rep.log[rep.log[:, 0] == L.EV_TAKE]
         seen |= {int(d) for d in take[:, 4]}
+        if {4, 5} <= seen and seed >= 7:
+            break
     assert {4, 5} <= seen

@@ -290,6 +290,12 @@ def _gain_action(ctx, where, step, row):
                  + ("'opponent'" if who == "you" else "'you'") + ")")
 
 
+def _arrange_top(ctx, where, step, row):
+    _who(ctx, where, step, row, "arrange_top")
+    if _bool(ctx, where + ".bottom", step.get("bottom", False)):
+        row[L.I_FLAGS] |= L.IF_BOTTOM
+
+
 def _draw(ctx, where, step, row):
     _who(ctx, where, step, row, "draw")
 
@@ -372,7 +378,7 @@ COMPILERS = {
     "move": _move, "place": _place, "add_value": _add_value, "summon": _summon, "return_defeated": _return_defeated,
     "discard_for_value": _discard_for_value, "place_fog": _place_fog, "move_fog": _move_fog,
     "set_printed": _set_printed, "hand_to_deck": _hand_to_deck, "reclaim": _reclaim, "draw": _draw,
-    "gain_action": _gain_action,
+    "gain_action": _gain_action, "arrange_top": _arrange_top,
     "discard_top": _discard_top, "discard": _discard, "search": _search, "look_top": _look_top,
     "damage_spaces": _damage_spaces, "take_from_discard": _take_from_discard,
     "flip_counter": _counter, "set_counter": _counter, "choose_counter": _counter,

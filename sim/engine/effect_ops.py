@@ -27,7 +27,7 @@ from .layout import (
     G_PASSED, H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, MAX_SPACES, N_FOG, N_VALUES, OFF_CB,
     P_DECKN, P_DISCN, P_FOG0, P_HAND_SEEN, P_HANDN, P_HERO, P_ONGOING, pslot, SPACE_OPTS, TWO_PILES,
 )
-from .policy import CTL_CTX_F, decide
+from .policy import CTL_CTX_F, CTL_CTX_N, CTL_CTX_OWNER, decide
 from .conditions import resolve_ref
 
 
@@ -316,6 +316,58 @@ def look_top(st, tb, ctl, log, p, n, keep, bottom, up_to):
             st[b] = c
         else:
             pile_push(st, PILE_DECK, p, c)
+
+
+@jit(V(ST, TB, CTL, LOG, I, I, I, B))
+def arrange_top(st, tb, ctl, log, p, q, n, bottom):
+    """Step ``arrange_top``: player ``p`` looks at the top ``n`` cards of player ``q``'s deck (as
+    many as it holds) and puts them back: ``p`` picks the cards one at a time (``D_TAKE_CARD``,
+    ``CTL_CTX_OWNER`` = ``q``) and, with ``bottom``, for each whether it goes on top (option 1)
+    or to the bottom (2) (``D_OPTION``, the card in ``CTL_CTX_N``). The first card put on top ends
+    on top; the first put at the bottom ends lowest. Not a draw (no exhaustion). Logs
+    ``EV_LOOK_TOP`` (p, cards looked at, 1 + q, cards put at the bottom)."""
+    dn = st[pslot(q, P_DECKN)]
+    m = n if n < dn else dn
+    if m == 0:
+        return
+    seen = stack_i64(MAX_CARDS)
+    tops = stack_i64(MAX_CARDS)
+    bots = stack_i64(MAX_CARDS)
+    two = stack_i64(2)
+    for k in range(m):
+        seen[k] = pile_remove_at(st, PILE_DECK, q, st[pslot(q, P_DECKN)] - 1)
+    nt = 0
+    nb = 0
+    left = m
+    while left > 0:
+        ctl[CTL_CTX_OWNER] = q
+        j = decide(st, tb, ctl, D_TAKE_CARD, p, seen, left)
+        c = seen[j]
+        seen[j] = seen[left - 1]
+        left -= 1
+        down = False
+        if bottom:
+            two[0] = 1
+            two[1] = 2
+            ctl[CTL_CTX_N] = c
+            down = two[decide(st, tb, ctl, D_OPTION, p, two, 2)] == 2
+        if down:
+            bots[nb] = c
+            nb += 1
+        else:
+            tops[nt] = c
+            nt += 1
+    b = pile_base(PILE_DECK, q)
+    for k in range(nb):             # slide the deck up and put the bottom cards under it, first lowest
+        pile_push(st, PILE_DECK, q, bots[k])
+    d = st[pslot(q, P_DECKN)]
+    for k in range(d - 1, nb - 1, -1):
+        st[b + k] = st[b + k - nb]
+    for k in range(nb):
+        st[b + k] = bots[k]
+    for k in range(nt - 1, -1, -1):  # the first picked for the top is pushed last
+        pile_push(st, PILE_DECK, q, tops[k])
+    log_ev(st, log, EV_LOOK_TOP, p, m, 1 + q, nb, 0)
 
 
 @jit(V(ST, TB, CTL, LOG, I, I, B, I, A1))

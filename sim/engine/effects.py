@@ -38,7 +38,8 @@ from .codes import (  # noqa: F401  (re-exported: callers outside the engine imp
     HK_FIGHTER_DEFEATED,
     IF_BOTTOM, IF_DIFFERENT, IF_EMPTY, IF_EXCLUDE_OPP, IF_EXCLUDE_REF, IF_MAY, IF_ONTO_FOG, IF_OPTIONAL,
     IF_OTHER_SPACE, IF_RANDOM, IF_ROUTE, IF_THROUGH, IF_TO_OPPONENT, IF_TRACK, IF_UP_TO, IF_YOU_CHOOSE, N_OPS,
-    OP_ADD_MOVE, OP_ADD_VALUE, OP_BOOST_THIS, OP_BRANCH, OP_CANCEL, OP_CHOOSE, OP_CHOOSE_COUNTER, OP_DAMAGE,
+    OP_ADD_MOVE, OP_ADD_VALUE, OP_ARRANGE_TOP, OP_BOOST_THIS, OP_BRANCH, OP_CANCEL, OP_CHOOSE, OP_CHOOSE_COUNTER,
+    OP_DAMAGE,
     OP_DAMAGE_SPACES, OP_DISCARD, OP_DISCARD_FOR_VALUE, OP_DISCARD_TOP, OP_DRAW, OP_END_TURN, OP_FLIP_COUNTER,
     OP_GAIN_ACTION, OP_HAND_TO_DECK, OP_IGNORE_VALUE, OP_LOOK_AT_HAND, OP_LOOK_TOP, OP_MOVE, OP_MOVE_FOG,
     OP_NAME_VALUE, OP_NOP, OP_PIN, OP_PLACE, OP_PLACE_FOG, OP_PREDICT, OP_PREVENT_DAMAGE, OP_RECLAIM,
@@ -77,7 +78,8 @@ from .targets import (  # noqa: F401  (opponent_player, choose_opponent: re-expo
     side_ok, targets, uses_targets,
 )
 from .effect_ops import (
-    add_unheld_value, damage_and_count, empty_spaces, look_top, move_fog, move_group, place_fog, place_on_fog,
+    add_unheld_value, arrange_top, damage_and_count, empty_spaces, look_top, move_fog, move_group, place_fog,
+    place_on_fog,
     place_spaces, possible_values, reclaim, replace_card, route_passes, search, summon,
 )
 
@@ -440,6 +442,10 @@ def run_card_op(st, tb, ctl, log, ins, op, p, f, side, card):
         reclaim(st, tb, ctl, log, p, ins[I_X], (ins[I_FLAGS] & IF_RANDOM) != 0, ins[I_Y] - 1, opts)
     elif op == OP_SELF_TO_DECK:
         st[G_FLAGS] |= GF_SELF_TO_DECK
+    elif op == OP_ARRANGE_TOP:
+        q = p if ins[I_SIDE] != S_OPPOSING else choose_opponent(st, tb, ctl, p, side)
+        if q >= 0:
+            arrange_top(st, tb, ctl, log, p, q, amt, (ins[I_FLAGS] & IF_BOTTOM) != 0)
     elif op == OP_TO_HAND:
         st[G_FLAGS] |= GF_TO_HAND1 if side == 1 else GF_TO_HAND0   # read where the card is put away (rules)
     elif op == OP_NAME_VALUE:

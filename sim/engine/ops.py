@@ -458,6 +458,13 @@ OPS: tuple[Op, ...] = (
        examples=('Boomerang (Exemplar, after): `{ op = "return_to_hand", if = "won" }`',),
        narration=('take',), ai=('draw',),
        checker='OX_TOHAND'),
+    Op('arrange_top', "OP_ARRANGE_TOP", 46, FAM_CARD, "look at the top N cards of a deck (side: whose) and put them back in the order you choose (IF_BOTTOM: each on top or at the bottom)",
+       section='cards',
+       fields=(F('amount', True), F('who', default='you', choices=('you', 'opponent')), F('bottom', default=False)),
+       meaning="look at the top N cards of your deck (`who = \"opponent\"`: the opponent's) and put them back on top in the order you choose (the first card you pick ends on top); `bottom = true`: each may instead go to the bottom (the first put there ends lowest). Not a draw: no exhaustion. The scripted AI puts the cards it rates best on top of its own deck and at the bottom of an opponent's, and sends to the bottom a card rated below that deck's average card (of an opponent's deck: above it), rating a card by its value, BOOST and effects as it rates cards in hand",
+       examples=('Foresight (Exemplar, effect): `{ op = "arrange_top", amount = 3, who = "opponent", bottom = true }`',),
+       narration=('look_top',), ai=('other',),
+       checker='OX_ARRANGE'),
 )
 """Every op, in code order (``OPS[c].code == c``)."""
 

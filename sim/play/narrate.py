@@ -182,7 +182,12 @@ def event_lines(m, log, turns=None) -> list[tuple[int, str]]:
             vals = spec.counters.get(cname, (0, ()))[1]
             lines.append(f"    {heroes[a]}: {cname} is now {vals[c] if c < len(vals) else c}")
         elif ev == L.EV_LOOK_TOP:
-            lines.append(f"    {heroes[a]} looks at the top {b} card(s) of the deck")
+            if c >= 1:     # arrange_top: c - 1 owns the deck, d cards went to the bottom
+                whose = "the" if c - 1 == a else f"{heroes[c - 1]}'s"
+                lines.append(f"    {heroes[a]} looks at the top {b} card(s) of {whose} deck and puts them back"
+                             + (f", {d} at the bottom" if d else ""))
+            else:
+                lines.append(f"    {heroes[a]} looks at the top {b} card(s) of the deck")
         elif ev == L.EV_SEARCH:
             found = card(b) if b >= 0 else "nothing"
             lines.append(f"    {heroes[a]} searches and finds {found}" + (" (deck shuffled)" if c else ""))

@@ -373,6 +373,7 @@ OX_GUESS = 34      # predict (EF_X 0) / name_value (EF_X 1)
 OX_REVEAL = 35
 OX_HANDDECK = 36
 OX_TOHAND = 37     # return_to_hand
+OX_ARRANGE = 38    # arrange_top (EF_WHO: whose deck; EF_X 1: cards may go to the bottom)
 
 WN_IMM = 0
 WN_DUR = 1
@@ -472,6 +473,7 @@ WANT_GUESS = 27
 WANT_REVEAL = 28
 WANT_HANDDECK = 29
 WANT_TOHAND = 30   # the card just resolved goes back to the hand (return_to_hand)
+WANT_ARRANGE = 31  # a deck's top cards looked at and put back (arrange_top)
 
 # statistics accumulated by the runs
 SX_GAMES = 0
@@ -544,6 +546,7 @@ SX_AFTER_MANEUVER = 67   # damage after a maneuver (Mr. Hyde)
 SX_FORM_CARDS = 68       # cards with a form played (Jekyll & Hyde)
 SX_FOG_EFFECT_DAMAGE = 69  # damage to fighters on fog (Dreaming of Revenge)
 SX_TO_HAND = 70          # cards back to the hand once resolved (return_to_hand)
+SX_ARRANGES = 71         # deck tops arranged (arrange_top)
 SX_FIELDS = 72
 
 # per-game output

@@ -26,7 +26,7 @@ from .constants import (CI_BOOST, CI_FMASK, CI_FORM, CI_ONGOING, CI_RETDRAW, CI_
     E_DAMAGE_SOURCE, E_DEFEAT, E_DORMANT, E_END_TURN, E_EVENT, E_EXHAUST, E_FOG, E_GAIN, E_GUESS, E_HEAL_SOURCE,
     E_MOVE_BUDGET, E_MOVE_DEST, E_MOVE_FROM, E_MOVE_PATH, E_MOVE_SAME, E_MOVE_THROUGH, E_MOVE_WHO, E_ONGOING, E_PIN,
     E_PLACE, E_RECOVER, E_REMOVE, E_REPLACE, E_RETURN, E_SETUP, E_SWAP, E_TURN_ORDER, EF_ARG, EF_BYTAG, EF_FOG, EF_OP,
-    EF_SEL, EF_TRACK, EF_WIN, EF_X, EXHAUST_DAMAGE, FG_ONTO, FL_BOOST_ATTACK, FL_FOG_WALK, K_DISC, K_HAND, K_ONG,
+    EF_SEL, EF_TRACK, EF_WHO, EF_WIN, EF_X, EXHAUST_DAMAGE, FG_ONTO, FL_BOOST_ATTACK, FL_FOG_WALK, K_DISC, K_HAND, K_ONG,
     K_PEND, OK, OX_DISCFV, OX_DSPACES, OX_PREVENT, OX_RECLAIM, OX_SELFDECK, OX_SUMMON, PH_AFTER, PH_DECLARED, PH_EARLY,
     PH_AFTATK, PH_EOT, PH_KO, PH_MANEUVER, PH_SCHEME, PH_SETUP, PH_START, PV_IGNORE_DISCARD, PV_NO_OPP_ACTIONS,
     SF_DECK, SF_DISC,
@@ -37,8 +37,9 @@ from .constants import (CI_BOOST, CI_FMASK, CI_FORM, CI_ONGOING, CI_RETDRAW, CI_
     SX_MOVES_THROUGH, SX_ONEWAY_DETOURS, SX_ONGOING_EOT, SX_ONGOING_IN, SX_ONGOING_REPLACED, SX_ONGOING_START,
     SX_PASS_FRIEND, SX_PASSAGE_MOVES, SX_PASSED_DAMAGE, SX_PINNED_MANEUVERS, SX_PINS, SX_PLACES, SX_PREVENTED,
     SX_PROTECTED, SX_RECLAIM_HAND, SX_RECLAIM_TOP, SX_RECOVERS, SX_REMOVES, SX_REPLACES, SX_RETURN_PLACES, SX_REVEALS,
-    SX_SEARCHES, SX_SELF_TO_DECK, SX_TO_HAND, SX_SET_HP, SX_SET_PRINTED, SX_SPACES_DAMAGE, SX_SUMMON_PLACES, SX_SUMMON_RETURNS,
-    SX_SWAPS, SX_TAKES_DISC, SX_THROUGH_NEEDED, SX_WITHIN_DAMAGE, TS_FOG, TS_PASSED, TS_WITHIN, WANT_BOOST, WANT_TOHAND,
+    SX_ARRANGES, SX_SEARCHES, SX_SELF_TO_DECK, SX_TO_HAND, SX_SET_HP, SX_SET_PRINTED, SX_SPACES_DAMAGE,
+    SX_SUMMON_PLACES, SX_SUMMON_RETURNS, SX_SWAPS, SX_TAKES_DISC, SX_THROUGH_NEEDED, SX_WITHIN_DAMAGE, SD_OWN,
+    TS_FOG, TS_PASSED, TS_WITHIN, WANT_ARRANGE, WANT_BOOST, WANT_TOHAND,
     WANT_CANCEL, WANT_CHOOSE, WANT_COUNTER, WANT_DAMAGE, WANT_DISCARD, WANT_DISCTOP, WANT_ENDTURN, WANT_FOG, WANT_GAIN,
     WANT_GUESS, WANT_HANDDECK, WANT_IGNORE, WANT_LOOK, WANT_MOVE, WANT_PIN, WANT_PLACE, WANT_RECLAIM_TOP, WANT_RECOVER,
     WANT_REMOVE, WANT_REPLACE, WANT_RETURN, WANT_REVEAL, WANT_SEARCH, WANT_SELFDECK, WANT_SETHP, WANT_SETPRINTED,
@@ -358,6 +359,21 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
         elif ev == EV_LOOK_TOP:
             if a < 0 or a > 1:
                 return E_EVENT
+            if c >= 1:
+                # arrange_top: a looks at the top b cards of c - 1's deck and puts them back, d at the
+                # bottom (order not followed: the deck is counts); the step's who and bottom must fit
+                q = c - 1
+                if q > 1 or d < 0 or d > b:
+                    return E_EVENT
+                r = match_effect(WANT_ARRANGE, a, b, DECK_SIZE - ctx[CX_OUT0 + q], ctx, eff, eidx, used, pos, hp,
+                                 xf, card_info, cards, adj, zmask, ldist)
+                if r < 0:
+                    return E_CARD_FLOW
+                row = eff[eidx[ctx[CX_SRC0 + r // 64]] + r % 64]
+                if (row[EF_WHO] == SD_OWN) != (q == a) or (d > 0 and row[EF_X] == 0):
+                    return E_CARD_FLOW
+                stats[SX_ARRANGES] += 1
+                continue
             r = match_effect(WANT_LOOK, a, b, DECK_SIZE - ctx[CX_OUT0 + a], ctx, eff, eidx, used, pos, hp, xf,
                              card_info, cards, adj, zmask, ldist)
             if r < 0:
