@@ -2,8 +2,8 @@
 
 Every op the vocabulary accepts (``sim.content.vocab.OPS``) has a row in the README's
 "Ops" tables, and every example there, written ``Card (Hero, window): `{ op = ... }```, is
-a step of that card (or that hero's ability hook) in the shipped hero files, compared as
-parsed TOML. Conditions and multipliers are all named too.
+a step of that card (or that hero's ability hook) in the shipped hero files (or in the homebrew
+Exemplar of ``docs/op_examples``, for what no shipped hero uses), compared as parsed TOML. Conditions and multipliers are all named too.
 """
 import re
 import tomllib
@@ -29,8 +29,10 @@ def _rows() -> dict:
 
 
 def _heroes() -> dict:
+    """Hero name -> parsed file: the shipped heroes and the homebrew examples of docs/op_examples
+    (the cards that show what no shipped hero uses)."""
     out = {}
-    for f in sorted((ROOT / "heroes").glob("*.toml")):
+    for f in sorted((ROOT / "heroes").glob("*.toml")) + sorted((ROOT / "docs" / "op_examples").glob("*.toml")):
         d = tomllib.loads(f.read_text(encoding="utf-8"))
         out[d["name"]] = d
     return out

@@ -7,6 +7,7 @@ step without it is a one-line HeroFileError naming the file, the card and the fi
 """
 import copy
 import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -29,8 +30,10 @@ def _steps(where, steps):
 
 def _shipped_cases():
     """(file, data, owner label, owner table getter, window, step index path, op, field) for
-    every required field of every shipped step."""
-    for f in hero_files():
+    every required field of every shipped step (and of the op examples of docs/op_examples, for
+    the ops no shipped hero uses)."""
+    examples = sorted((Path(__file__).resolve().parents[1] / "docs" / "op_examples").glob("*.toml"))
+    for f in hero_files() + examples:
         data = tomllib.loads(f.read_text(encoding="utf-8"))
         owners = [(f"card {c['name']!r}", ("cards", j)) for j, c in enumerate(data["cards"])]
         owners.append(("ability", ("ability",)))

@@ -170,7 +170,7 @@ def _row_features(r: np.ndarray, m: float, f: np.ndarray, live_full: bool = Fals
         f[L.AI_OTHER] += 2 * m
         f[L.AI_SUMMON] += m
     elif op == E.OP_GAIN_ACTION:
-        f[L.AI_ACTION] += n * m
+        f[L.AI_ACTION] += -n * m if side == E.S_OPPOSING else n * m   # who = "opponent": actions for them
     elif op == E.OP_ADD_VALUE:
         if cond != E.CN_DEFENDING and E.CN_DEFENDING not in roles:
             f[L.AI_VALUE_ATK] += n * m
@@ -179,6 +179,8 @@ def _row_features(r: np.ndarray, m: float, f: np.ndarray, live_full: bool = Fals
     elif op in (E.OP_BOOST_THIS, E.OP_DISCARD_FOR_VALUE):
         f[L.AI_VALUE_ATK] += m
         f[L.AI_VALUE_DEF] += m
+    elif op == E.OP_RECLAIM and r[L.I_X] == 2:   # shuffled into the deck: a card drawn again some day
+        f[L.AI_OTHER] += 0.3 * m
     elif op in (E.OP_TAKE_FROM_DISCARD, E.OP_SEARCH, E.OP_RECLAIM):
         f[L.AI_DRAW] += m
         if op == E.OP_RECLAIM and r[L.I_X] == 0:   # onto the deck, not into the hand
@@ -197,9 +199,9 @@ def _row_features(r: np.ndarray, m: float, f: np.ndarray, live_full: bool = Fals
     elif op in (E.OP_REPLACE_CARD, E.OP_SET_PRINTED):
         f[L.AI_VALUE_ATK] += 1.5 * m
         f[L.AI_VALUE_DEF] += 1.5 * m
-    elif op == E.OP_REVEAL_TOP:
+    elif op in (E.OP_REVEAL_TOP, E.OP_TO_HAND):      # (return_to_hand: the card is kept, as a card drawn)
         f[L.AI_DRAW] += m
-    elif op in (E.OP_PREDICT, E.OP_NAME_VALUE, E.OP_PLACE_FOG, E.OP_MOVE_FOG):
+    elif op in (E.OP_PREDICT, E.OP_NAME_VALUE, E.OP_PLACE_FOG, E.OP_MOVE_FOG, E.OP_ARRANGE_TOP):
         f[L.AI_OTHER] += 0.5 * m
     elif op in (E.OP_PIN, E.OP_SWAP, E.OP_DISCARD_TOP, E.OP_LOOK_AT_HAND, E.OP_SET_VALUE,
                 E.OP_FLIP_COUNTER, E.OP_SET_COUNTER, E.OP_CHOOSE_COUNTER):

@@ -137,7 +137,7 @@ def _link(prog, ids):
         return prog
     prog = prog.copy()
     for r in prog:
-        if r[L.I_OP] == E.OP_SEARCH and r[L.I_Y] > 0:
+        if r[L.I_OP] in (E.OP_SEARCH, E.OP_RECLAIM) and r[L.I_Y] > 0:   # a card named by the step
             r[L.I_Y] = ids[r[L.I_Y] - 1] + 1
     return prog
 

@@ -426,9 +426,9 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
                                         "combat cards use immediately / during / after")
                 if ctype == "scheme" and wid in (L.W_IMMEDIATELY, L.W_DURING, L.W_AFTER, L.W_ON_PLAY):
                     raise HeroFileError(f"{name}: {w}.{wname}: a scheme's effect goes in 'effect'")
-                ctx.window = wname
+                ctx.window, ctx.card_type = wname, ctype
                 programs[wid] = compile_steps(ctx, f"{w}.{wname}", c[wname])
-                ctx.window = None
+                ctx.window, ctx.card_type = None, None
         if "ongoing" in ctags and ctype != "scheme":
             raise HeroFileError(f"{name}: {w}.tags: only a scheme can be 'ongoing'")
         passive = 0

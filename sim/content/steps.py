@@ -88,11 +88,12 @@ def _target(ctx, where, t, row):
              ("adjacent", True): E.SEL_ONE_ADJ, ("adjacent", False): E.SEL_EACH_ADJ,
              ("any", True): E.SEL_ONE_ANY, ("all", False): E.SEL_ALL,
              ("within", True): E.SEL_ONE_WITHIN, ("passed", True): E.SEL_ONE_PASSED,
+             ("passed", False): E.SEL_EACH_PASSED,
              ("on_fog", False): E.SEL_EACH_FOG}
     if not isinstance(how, str) or (how, one) not in table:
         ctx.fail(where, f"{'one' if one else 'each'} = {quoted(how)} is not valid; valid: "
                  "one = 'in_zone' | 'adjacent' | 'any' | 'within' | 'passed'; "
-                 "each = 'in_zone' | 'adjacent' | 'all' | 'on_fog'")
+                 "each = 'in_zone' | 'adjacent' | 'all' | 'on_fog' | 'passed'")
     row[L.I_SEL] = table[(how, one)]
     if how == "within":
         row[L.I_RANGE] = _int(ctx, where + ".range", t.get("range"), 0, 99)
@@ -245,11 +246,56 @@ def _hand_to_deck(ctx, where, step, row):
     row[L.I_N] = _int(ctx, where + ".amount", step.get("amount", 1), 1, 20)
 
 
+RECLAIM_TO = {"deck_top": 0, "hand": 1, "deck": 2}   # I_X of reclaim (2: into the deck, then shuffled)
+
+
+def _card_name(ctx, where, name):
+    """I_Y of a step naming a card of this hero: its local index + 1 (compile_content makes it a card id)."""
+    if not _known(name, ctx.cards):
+        ctx.fail(where, f"unknown card {name!r}; cards of this hero: " + ", ".join(ctx.cards))
+    return ctx.cards[name] + 1
+
+
 def _reclaim(ctx, where, step, row):
-    to = step["to"]
-    if to not in ("deck_top", "hand"):
-        ctx.fail(where + ".to", f"unknown {to!r}; valid: deck_top, hand")
-    row[L.I_X] = 1 if to == "hand" else 0
+    row[L.I_X] = _pick(ctx, where + ".to", step["to"], RECLAIM_TO)
+    if _bool(ctx, where + ".random", step.get("random", False)):
+        row[L.I_FLAGS] |= L.IF_RANDOM
+    if "card" in step:
+        row[L.I_Y] = _card_name(ctx, where + ".card", step["card"])
+
+
+# where a gain_action's player can be the one taking the turn: who -> the card types / hooks where
+# it cannot ("you" on a defense card, "opponent" on an attack card, a scheme, or a hook of your turn)
+_GAIN_NEVER = {"you": ("defense",), "opponent": ("attack", "scheme")}
+_OWN_TURN_HOOKS = ("setup", "start_of_turn", "end_of_turn", "after_attack", "after_maneuver", "maneuver_bonus",
+                   "attack_value")
+
+
+def _gain_action(ctx, where, step, row):
+    """gain_action: I_SIDE S_OPPOSING for who = "opponent" (0 for "you", as before the field).
+
+    Only the player taking the turn gains actions (an action is one of a turn's), so a step
+    whose player can never be that one is refused: "you" on a defense card, "opponent" on an
+    attack card, a scheme or an ability hook of the owner's own turn."""
+    who = step.get("who", "you")
+    if not _known(who, WHO):
+        ctx.fail(where + ".who", f"unknown {who!r}; valid: " + ", ".join(WHO))
+    if who == "opponent":
+        row[L.I_SIDE] = E.S_OPPOSING
+    if ctx.card_type in _GAIN_NEVER[who] or (ctx.card_type is None and who == "opponent"
+                                              and ctx.window in _OWN_TURN_HOOKS):
+        art = "an" if (ctx.card_type or "x")[0] in "aeiou" else "a"
+        where_ = f"{art} {ctx.card_type} card" if ctx.card_type else f"the {ctx.window} hook"
+        turn = "the opponent's" if who == "you" else "your own"
+        ctx.fail(where + ".who", f"who = {who!r} never gains an action in {where_}: it is played on {turn} turn, "
+                 "and only the player taking the turn gains actions (use who = "
+                 + ("'opponent'" if who == "you" else "'you'") + ")")
+
+
+def _arrange_top(ctx, where, step, row):
+    _who(ctx, where, step, row, "arrange_top")
+    if _bool(ctx, where + ".bottom", step.get("bottom", False)):
+        row[L.I_FLAGS] |= L.IF_BOTTOM
 
 
 def _draw(ctx, where, step, row):
@@ -341,6 +387,7 @@ COMPILERS = {
     "move": _move, "place": _place, "add_value": _add_value, "summon": _summon, "return_defeated": _return_defeated,
     "discard_for_value": _discard_for_value, "place_fog": _place_fog, "move_fog": _move_fog,
     "set_printed": _set_printed, "hand_to_deck": _hand_to_deck, "reclaim": _reclaim, "draw": _draw,
+    "gain_action": _gain_action, "arrange_top": _arrange_top,
     "discard_top": _discard_top, "discard": _discard, "search": _search, "look_top": _look_top,
     "damage_spaces": _damage_spaces, "take_from_discard": _take_from_discard,
     "flip_counter": _counter, "set_counter": _counter, "choose_counter": _counter,

@@ -119,7 +119,7 @@ TABLE_CONDITIONS = (
 CARD_TYPE_CODES = {"attack": E.CT_ATTACK, "defense": E.CT_DEFENSE, "versatile": E.CT_VERSATILE, "scheme": E.CT_SCHEME}
 
 TARGETS = ("self", "opposing", "each own", "combatant", "opponent_hero", "moved", "<fighter name>",
-           "{ one|each = 'in_zone'|'adjacent'|'any'|'all'|'on_fog', of = ref, side = 'any'|'opposing'|'own', other = bool }")
+           "{ one|each = 'in_zone'|'adjacent'|'any'|'all'|'on_fog'|'passed', of = ref, side = 'any'|'opposing'|'own', other = bool }")
 
 PER = {
     "discard_tag": E.PER_DISCARD_TAG,
@@ -147,6 +147,7 @@ class StepContext:
     def __init__(self, path, hero_name, fighters, tags, counters, cards=None):
         self.cards = cards or {}
         self.window = None      # the card window or ability hook being compiled
+        self.card_type = None   # the type of the card being compiled (None: an ability hook)
         self.path = path
         self.hero_name = hero_name
         self.fighters = fighters
@@ -453,7 +454,7 @@ def _choose(ctx, where, step, row):
     row[L.I_X] = len(options)
     rows = [row[None, :]]
     for k, opt in enumerate(options):
-        branch = compile_steps(ctx, f"{where}.options[{k}]", opt)
+        branch = compile_steps(ctx, f"{where}.options[{k}]", opt, top=False)
         head = np.zeros(L.I_FIELDS, np.int64)
         head[L.I_OP] = E.OP_BRANCH
         head[L.I_X] = len(branch)
@@ -466,14 +467,33 @@ COMPILERS = {**STEP_COMPILERS, "choose": _choose}
 """Op name -> the function compiling its own fields (:mod:`sim.content.steps`)."""
 
 
-def compile_steps(ctx, where, steps):
-    """Compile a list of steps; returns int64 array (n_steps, I_FIELDS)."""
+def compile_steps(ctx, where, steps, top=True):
+    """Compile a list of steps; returns int64 array (n_steps, I_FIELDS). ``top``: the list is a
+    whole window or hook (not a ``choose`` option): its routes are marked (:func:`_mark_routes`)."""
     if not isinstance(steps, list):
         ctx.fail(where, f"must be a list of steps [ {{ op = ... }}, ... ], got {toml_form(steps)}")
     rows = [compile_step(ctx, f"{where}[{i}]", s) for i, s in enumerate(steps)]
     if not rows:
         return np.zeros((0, L.I_FIELDS), np.int64)
-    return np.concatenate(rows)
+    out = np.concatenate(rows)
+    return _mark_routes(ctx, where, out) if top else out
+
+
+def _mark_routes(ctx, where, rows):
+    """A target ``{ each = "passed" }`` needs a move with ``track = true`` before it in the same
+    window or hook (refused otherwise); each such move gets ``IF_ROUTE`` (the engine then keeps
+    the fighters of one route, not every fighter the move could have gone through)."""
+    each = [i for i in range(len(rows)) if rows[i, L.I_SEL] == E.SEL_EACH_PASSED and rows[i, L.I_OP] != E.OP_NOP]
+    if not each:
+        return rows
+    moves = [i for i in range(each[0]) if rows[i, L.I_OP] == E.OP_MOVE and rows[i, L.I_FLAGS] & L.IF_TRACK]
+    if not moves:
+        ctx.fail(where, "a target { each = 'passed' } needs a move with track = true before it in the same list "
+                 "(the fighters that move went through)")
+    for i in range(len(rows)):
+        if rows[i, L.I_OP] == E.OP_MOVE and rows[i, L.I_FLAGS] & L.IF_TRACK:
+            rows[i, L.I_FLAGS] |= L.IF_ROUTE
+    return rows
 
 
 def compile_condition(ctx, where, cond):

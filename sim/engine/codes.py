@@ -36,6 +36,8 @@ FS_REMOVED = 3      # off the board but not defeated (e.g. Vanish)
 # ---------------------------------------------- game flag bits (G_FLAGS)
 GF_TOOK_FROM_DECK = 1   # the last search took its card from the deck
 GF_SELF_TO_DECK = 2     # the scheme being resolved goes into the deck (shuffled), not the discard
+GF_TO_HAND0 = 4         # return_to_hand: the attack card (or the scheme) goes back to the hand, not the discard
+GF_TO_HAND1 = 8         # return_to_hand: the defense card goes back to the hand
 
 # --------------------------------------------------- card types (C_TYPE)
 CT_ATTACK = 0
@@ -97,6 +99,7 @@ IF_OPTIONAL = 4096  # discard: the discarding player may decline (Confound)
 IF_ONTO_FOG = 8192  # move: the move must end on a space with one of your fog tokens (Lurking)
 IF_OTHER_SPACE = 16384  # place: "any other space": the fighter's own space is not offered (Looking Glass)
 IF_UP_TO = 32768    # look_top: the player chooses how many cards, 0 up to N (Calming Research)
+IF_ROUTE = 65536    # tracked move: keep only the fighters of one route (for an each = "passed" target)
 
 # ----------------------------------- rules options (indices of tb.rules)
 R_TURN_CAP = 0          # total turns before the game is a draw
@@ -179,7 +182,7 @@ EV_DISCARD = 16         # player, card, why (0 effect, 1 hand limit)
 EV_GAIN_ACTION = 17     # player, n
 EV_GAME_OVER = 18       # winner team, reason
 EV_RETURN = 19          # fighter, space
-EV_TAKE = 20            # player, card (from discard or deck to hand)
+EV_TAKE = 20            # player, card, pile it leaves, d (0 hand, 1 deck top, 2/4 into the deck, 3 revealed, 5 back)
 EV_LOOK_HAND = 21       # player looking, player looked at
 EV_SETUP = 22           # fighter, space
 EV_ABILITY = 23         # player, hook (HK_*), fighter (after_attack: the attacker; fighter_defeated: the
@@ -247,6 +250,7 @@ SEL_ONE_PASSED = 11    # one fighter the last tracked move passed through
 SEL_EACH_FOG = 12      # each fighter on a space with one of your fog tokens (side filter)
 SEL_OPP_HERO = 13      # the opponent's hero
 SEL_MOVED = 14         # the fighter the last move step moved (or chose)
+SEL_EACH_PASSED = 15   # each fighter the last tracked move passed through
 
 # ------------------------------------------------- side filters (I_SIDE)
 S_ANY = 0

@@ -17,7 +17,7 @@ from .codes import (
 )
 from .core import (
     add_unique, allowed_spaces, can_play, count_play, fill_occupancy, fog_space, log_ev,
-    move_fighter, opposed, pile_base, pile_push, pile_remove_at, pile_take, place_fighter, reachable,
+    move_fighter, opposed, pile_base, pile_push, pile_remove_at, pile_take, place_fighter, rand_below, reachable,
     same_zone, shuffle_deck, take_to_hand,
 )
 from .layout import (
@@ -27,7 +27,7 @@ from .layout import (
     G_PASSED, H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, MAX_SPACES, N_FOG, N_VALUES, OFF_CB,
     P_DECKN, P_DISCN, P_FOG0, P_HAND_SEEN, P_HANDN, P_HERO, P_ONGOING, pslot, SPACE_OPTS, TWO_PILES,
 )
-from .policy import CTL_CTX_F, decide
+from .policy import CTL_CTX_F, CTL_CTX_N, CTL_CTX_OWNER, decide
 from .conditions import resolve_ref
 
 
@@ -84,6 +84,60 @@ def move_group(st, tb, ctl, log, mover, fighters, budgets, n, through, track, on
                     so = st[fslot(o, F_SPACE)]
                     if so != src and tb.dist[src, so] + tb.dist[so, d] <= b:
                         st[G_PASSED] |= 1 << o
+
+
+ROUTE_MAX = 8          # most opposing fighters a route is worked out over (a duel has at most 4)
+ROUTE_DP = 2048        # (1 << ROUTE_MAX) * ROUTE_MAX: shortest route over each set of them, by the last one
+
+
+@jit(I(ST, TB, I, I, I))
+def route_passes(st, tb, src, dest, budget):
+    """The fighters of one route of a tracked move: of the fighters in ``G_PASSED`` (each one the
+    move of at most ``budget`` spaces from ``src`` to ``dest`` could have gone through), the largest
+    set one route of that length goes through in turn (src -> each of them -> dest, counted along
+    lines, ``tb.dist``), as a bit mask of fighters (of equal sets, the first in bit-mask order).
+
+    For a target ``{ each = "passed" }`` (the move step's ``IF_ROUTE``): the mover routes the
+    move through as many opposing fighters as it can (project decision: docs/rules.md "Ops of
+    other boxes"), so each fighter damaged is one a single route passed. Only the first
+    ``ROUTE_MAX`` fighters are considered."""
+    cand = stack_i64(ROUTE_MAX)
+    sp = stack_i64(ROUTE_MAX)
+    k = 0
+    for o in range(MAX_FIGHTERS):
+        if (st[G_PASSED] >> o) & 1 != 0 and k < ROUTE_MAX:
+            cand[k] = o
+            sp[k] = st[fslot(o, F_SPACE)]
+            k += 1
+    full = 1 << k
+    big = 1 << 30
+    dp = stack_i64(ROUTE_DP)      # dp[mask * ROUTE_MAX + j]: shortest src -> (mask, ending at j)
+    for i in range(full * ROUTE_MAX):
+        dp[i] = big
+    for j in range(k):
+        dp[(1 << j) * ROUTE_MAX + j] = tb.dist[src, sp[j]]
+    best, best_n = 0, 0
+    for mask in range(1, full):
+        n = 0
+        for j in range(k):
+            n += (mask >> j) & 1
+        for j in range(k):
+            v = dp[mask * ROUTE_MAX + j]
+            if (mask >> j) & 1 == 0 or v >= big:
+                continue
+            if v + tb.dist[sp[j], dest] <= budget and n > best_n:
+                best, best_n = mask, n
+            for t in range(k):
+                if (mask >> t) & 1 == 0:
+                    nv = v + tb.dist[sp[j], sp[t]]
+                    w = (mask | (1 << t)) * ROUTE_MAX + t
+                    if nv < dp[w]:
+                        dp[w] = nv
+    out = 0
+    for j in range(k):
+        if (best >> j) & 1 != 0:
+            out |= 1 << cand[j]
+    return out
 
 
 @jit(I(ST, TB, I, I, A1))
@@ -253,6 +307,90 @@ def look_top(st, tb, ctl, log, p, n, keep, bottom, up_to):
             st[b] = c
         else:
             pile_push(st, PILE_DECK, p, c)
+
+
+@jit(V(ST, TB, CTL, LOG, I, I, I, B))
+def arrange_top(st, tb, ctl, log, p, q, n, bottom):
+    """Step ``arrange_top``: player ``p`` looks at the top ``n`` cards of player ``q``'s deck (as
+    many as it holds) and puts them back: ``p`` picks the cards one at a time (``D_TAKE_CARD``,
+    ``CTL_CTX_OWNER`` = ``q``) and, with ``bottom``, for each whether it goes on top (option 1)
+    or to the bottom (2) (``D_OPTION``, the card in ``CTL_CTX_N``). The first card put on top ends
+    on top; the first put at the bottom ends lowest. Not a draw (no exhaustion). Logs
+    ``EV_LOOK_TOP`` (p, cards looked at, 1 + q, cards put at the bottom)."""
+    dn = st[pslot(q, P_DECKN)]
+    m = n if n < dn else dn
+    if m == 0:
+        return
+    seen = stack_i64(MAX_CARDS)
+    tops = stack_i64(MAX_CARDS)
+    bots = stack_i64(MAX_CARDS)
+    two = stack_i64(2)
+    for k in range(m):
+        seen[k] = pile_remove_at(st, PILE_DECK, q, st[pslot(q, P_DECKN)] - 1)
+    nt = 0
+    nb = 0
+    left = m
+    while left > 0:
+        ctl[CTL_CTX_OWNER] = q
+        j = decide(st, tb, ctl, D_TAKE_CARD, p, seen, left)
+        c = seen[j]
+        seen[j] = seen[left - 1]
+        left -= 1
+        down = False
+        if bottom:
+            two[0] = 1
+            two[1] = 2
+            ctl[CTL_CTX_N] = c
+            down = two[decide(st, tb, ctl, D_OPTION, p, two, 2)] == 2
+        if down:
+            bots[nb] = c
+            nb += 1
+        else:
+            tops[nt] = c
+            nt += 1
+    b = pile_base(PILE_DECK, q)
+    for k in range(nb):             # slide the deck up and put the bottom cards under it, first lowest
+        pile_push(st, PILE_DECK, q, bots[k])
+    d = st[pslot(q, P_DECKN)]
+    for k in range(d - 1, nb - 1, -1):
+        st[b + k] = st[b + k - nb]
+    for k in range(nb):
+        st[b + k] = bots[k]
+    for k in range(nt - 1, -1, -1):  # the first picked for the top is pushed last
+        pile_push(st, PILE_DECK, q, tops[k])
+    log_ev(st, log, EV_LOOK_TOP, p, m, 1 + q, nb, 0)
+
+
+@jit(V(ST, TB, CTL, LOG, I, I, B, I, A1))
+def reclaim(st, tb, ctl, log, p, to, at_random, only, opts):
+    """Step ``reclaim``: a card of player ``p``'s discard pile goes to the top of the deck (``to``
+    0), the hand (1) or into the deck, which is then shuffled (2). ``at_random``: the card is
+    drawn at random from the pile (each card in it equally likely), else ``p`` chooses one
+    (``D_TAKE_CARD``); ``only`` >= 0: only cards of that id (none in the pile: nothing).
+    ``opts``: int64 work space of ``CARD_OPTS``. Logs ``EV_TAKE`` (p, card, PILE_DISC, 0 hand /
+    1 deck top / 4 into the deck)."""
+    dn = st[pslot(p, P_DISCN)]
+    db = pile_base(PILE_DISC, p)
+    m = 0
+    for k in range(dn):
+        c = st[db + k]
+        if only < 0 or c == only:
+            if at_random:
+                opts[m] = c       # one entry per card in the pile: a random pick weighs copies
+                m += 1
+            else:
+                m = add_unique(opts, m, c)
+    if m == 0:
+        return
+    c = opts[rand_below(st, m)] if at_random else opts[decide(st, tb, ctl, D_TAKE_CARD, p, opts, m)]
+    if to == 1:
+        take_to_hand(st, log, PILE_DISC, p, c)
+        return
+    pile_take(st, PILE_DISC, p, c)
+    pile_push(st, PILE_DECK, p, c)
+    if to == 2:
+        shuffle_deck(st, p)
+    log_ev(st, log, EV_TAKE, p, c, PILE_DISC, 1 if to == 0 else 4, 0)
 
 
 @jit(V(ST, TB, CTL, LOG, I, I, I, I, I, A1))

@@ -33,21 +33,23 @@ from .codes import (  # noqa: F401  (re-exported: callers outside the engine imp
     EV_CANCEL,
     EV_CHOOSE, EV_COUNTER, EV_DISCARD, EV_END_TURN, EV_FOG, EV_GAIN_ACTION, EV_GUESS, EV_IGNORE, EV_LOOK_HAND,
     EV_LOOK_TOP, EV_PIN, EV_REMOVE, EV_REPLACE, EV_RETURN, EV_SEARCH, EV_SET_PRINTED, EV_SWAP, EV_TAKE,
-    FS_DEFEATED, FS_IN_PLAY, FS_REMOVED, FT_ANY, FT_EACH, FT_UNDER_HERO, GF_SELF_TO_DECK, GF_TOOK_FROM_DECK,
+    FS_DEFEATED, FS_IN_PLAY, FS_REMOVED, FT_ANY, FT_EACH, FT_UNDER_HERO, GF_SELF_TO_DECK, GF_TO_HAND0, GF_TO_HAND1,
+    GF_TOOK_FROM_DECK,
     HK_FIGHTER_DEFEATED,
     IF_BOTTOM, IF_DIFFERENT, IF_EMPTY, IF_EXCLUDE_OPP, IF_EXCLUDE_REF, IF_MAY, IF_ONTO_FOG, IF_OPTIONAL,
-    IF_OTHER_SPACE, IF_RANDOM, IF_THROUGH, IF_TO_OPPONENT, IF_TRACK, IF_UP_TO, IF_YOU_CHOOSE, N_OPS,
-    OP_ADD_MOVE, OP_ADD_VALUE, OP_BOOST_THIS, OP_BRANCH, OP_CANCEL, OP_CHOOSE, OP_CHOOSE_COUNTER, OP_DAMAGE,
+    IF_OTHER_SPACE, IF_RANDOM, IF_ROUTE, IF_THROUGH, IF_TO_OPPONENT, IF_TRACK, IF_UP_TO, IF_YOU_CHOOSE, N_OPS,
+    OP_ADD_MOVE, OP_ADD_VALUE, OP_ARRANGE_TOP, OP_BOOST_THIS, OP_BRANCH, OP_CANCEL, OP_CHOOSE, OP_CHOOSE_COUNTER,
+    OP_DAMAGE,
     OP_DAMAGE_SPACES, OP_DISCARD, OP_DISCARD_FOR_VALUE, OP_DISCARD_TOP, OP_DRAW, OP_END_TURN, OP_FLIP_COUNTER,
     OP_GAIN_ACTION, OP_HAND_TO_DECK, OP_IGNORE_VALUE, OP_LOOK_AT_HAND, OP_LOOK_TOP, OP_MOVE, OP_MOVE_FOG,
     OP_NAME_VALUE, OP_NOP, OP_PIN, OP_PLACE, OP_PLACE_FOG, OP_PREDICT, OP_PREVENT_DAMAGE, OP_RECLAIM,
     OP_RECOVER, OP_REMOVE, OP_REPLACE_CARD, OP_RETURN_DEFEATED, OP_REVEAL_TOP, OP_SEARCH, OP_SELF_TO_DECK,
-    OP_SET_COUNTER, OP_SET_HEALTH, OP_SET_PRINTED, OP_SET_VALUE, OP_SUMMON, OP_SWAP, OP_TAKE_FROM_DISCARD,
+    OP_SET_COUNTER, OP_SET_HEALTH, OP_SET_PRINTED, OP_SET_VALUE, OP_SUMMON, OP_SWAP, OP_TAKE_FROM_DISCARD, OP_TO_HAND,
     OP_ZERO_VALUE, PER_ADJ_TO_SELF, PER_DAMAGE_TAKEN, PER_DISCARD_TAG, PER_KIND_ADJ_MOVED,
     PER_KIND_IN_ZONE_OF_OPPOSING, PER_LAST_BOOST, PER_LAST_DAMAGE, PER_ONE, PER_OPP_BOOST, PER_OWN_ADJ_OPPOSING,
     PILE_DECK, PILE_DISC, PILE_HAND, PL_ADJ, PL_ANY, PL_IN_ZONE, PL_LAST_FOG, PV_MAY_IGNORE_DISCARD,
     PV_NO_OPPONENT_ACTIONS, R_END_AT_ACTION, R_FOG_MOVE_PLACES, R_OFF_FORM, REF_OPPOSING, REF_SELF, S_ANY,
-    S_OPPOSING, S_OWN, SEL_ALL, SEL_EACH_ADJ, SEL_EACH_FOG, SEL_EACH_KIND, SEL_EACH_OWN, SEL_EACH_ZONE,
+    S_OPPOSING, S_OWN, SEL_ALL, SEL_EACH_ADJ, SEL_EACH_FOG, SEL_EACH_KIND, SEL_EACH_OWN, SEL_EACH_PASSED, SEL_EACH_ZONE,
     SEL_MOVED, SEL_ONE_ADJ, SEL_ONE_ANY, SEL_ONE_COMBATANT, SEL_ONE_PASSED, SEL_ONE_WITHIN, SEL_ONE_ZONE,
     SEL_OPP_HERO, SEL_REF, SR_DECK, SR_DECK_OR_DISCARD, SR_DISCARD, SR_DISCARD_THEN_DECK, TAG_UNCANCELABLE,
     CN_AWAY_FROM_START, CN_DISC_TOP_AT_LEAST, CN_DISC_TOP_TYPE, CN_KIND_DEFEATED, CN_KIND_ON_BOARD,
@@ -77,8 +79,9 @@ from .targets import (  # noqa: F401  (opponent_player, choose_opponent: re-expo
     side_ok, targets, uses_targets,
 )
 from .effect_ops import (
-    add_unheld_value, empty_spaces, look_top, move_fog, move_group, place_fog, place_on_fog,
-    place_spaces, possible_values, replace_card, search, summon,
+    add_unheld_value, arrange_top, empty_spaces, look_top, move_fog, move_group, place_fog,
+    place_on_fog,
+    place_spaces, possible_values, reclaim, replace_card, route_passes, search, summon,
 )
 
 
@@ -295,8 +298,11 @@ def run_move_op(st, tb, ctl, log, ins, op, p, f, side, card):
             for j in range(n):      # rules option: Lurking's move to a fog space is a place (R72)
                 place_on_fog(st, tb, ctl, log, p, tg[j])
             return True
+        src = st[fslot(tg[0], F_SPACE)] if n > 0 else -1
         move_group(st, tb, ctl, log, p, tg, bud, n, (ins[I_FLAGS] & IF_THROUGH) != 0,
                    (ins[I_FLAGS] & IF_TRACK) != 0, (ins[I_FLAGS] & IF_ONTO_FOG) != 0)
+        if (ins[I_FLAGS] & IF_ROUTE) != 0 and n == 1 and src >= 0:   # an each = "passed" target follows
+            st[G_PASSED] = route_passes(st, tb, src, st[fslot(tg[0], F_SPACE)], amt)
     elif op == OP_PLACE:
         n = targets(st, tb, ctl, ins, p, f, side, tg)
         if n == 0:
@@ -435,21 +441,15 @@ def run_card_op(st, tb, ctl, log, ins, op, p, f, side, card):
                 st[G_LAST_BOOST] = tb.cards[c, C_BOOST]
                 log_ev(st, log, EV_DISCARD, q, c, 3, 0, 0)
     elif op == OP_RECLAIM:
-        dn = st[pslot(p, P_DISCN)]
-        if dn > 0:
-            m = 0
-            db = pile_base(PILE_DISC, p)
-            for k in range(dn):
-                m = add_unique(opts, m, st[db + k])
-            c = opts[decide(st, tb, ctl, D_TAKE_CARD, p, opts, m)]
-            if ins[I_X] == 1:
-                take_to_hand(st, log, PILE_DISC, p, c)
-            else:
-                pile_take(st, PILE_DISC, p, c)
-                pile_push(st, PILE_DECK, p, c)
-                log_ev(st, log, EV_TAKE, p, c, PILE_DISC, 1, 0)
+        reclaim(st, tb, ctl, log, p, ins[I_X], (ins[I_FLAGS] & IF_RANDOM) != 0, ins[I_Y] - 1, opts)
     elif op == OP_SELF_TO_DECK:
         st[G_FLAGS] |= GF_SELF_TO_DECK
+    elif op == OP_ARRANGE_TOP:
+        q = p if ins[I_SIDE] != S_OPPOSING else choose_opponent(st, tb, ctl, p, side)
+        if q >= 0:
+            arrange_top(st, tb, ctl, log, p, q, amt, (ins[I_FLAGS] & IF_BOTTOM) != 0)
+    elif op == OP_TO_HAND:
+        st[G_FLAGS] |= GF_TO_HAND1 if side == 1 else GF_TO_HAND0   # read where the card is put away (rules)
     elif op == OP_NAME_VALUE:
         st[G_GUESS] = -1
         q = choose_opponent(st, tb, ctl, p, side)
@@ -487,9 +487,11 @@ def run_turn_op(st, tb, ctl, log, ins, op, p, f, side, card):
     amt = ins[I_N]
     opts = stack_i64(CARD_OPTS)
     if op == OP_GAIN_ACTION:
-        if p == st[G_ACTIVE] and not actions_blocked(st, tb, p):
+        # only the player taking the turn gains actions (who = "opponent": on a defense card)
+        q = p if ins[I_SIDE] != S_OPPOSING else choose_opponent(st, tb, ctl, p, side)
+        if q >= 0 and q == st[G_ACTIVE] and not actions_blocked(st, tb, q):
             st[G_ACTIONS] += amt
-            log_ev(st, log, EV_GAIN_ACTION, p, amt, 0, 0, 0)
+            log_ev(st, log, EV_GAIN_ACTION, q, amt, 0, 0, 0)
     elif op == OP_END_TURN:
         st[G_ENDTURN] = 1
         log_ev(st, log, EV_END_TURN, p, 0, 0, 0, 0)

@@ -15,7 +15,8 @@ from .codes import (
     A_ATTACK, A_MANEUVER, A_SCHEME, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE, D_ACTION, D_BOOST_ATTACK,
     D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_LIMIT, D_PLACE, END_TURN_CAP, EV_ABILITY, EV_ACTION, EV_ATTACK,
     EV_BOOST, EV_DEFENSE, EV_GAME_OVER, EV_ONGOING, EV_SCHEME, EV_TAKE, EV_TURN, EV_VALUES, FS_IN_PLAY,
-    GF_SELF_TO_DECK, HF_ATTACK_BOOST, HK_AFTER_ATTACK, HK_AFTER_MANEUVER, HK_ATTACK_VALUE, HK_DEFENSE_VALUE,
+    GF_SELF_TO_DECK, GF_TO_HAND0, GF_TO_HAND1, HF_ATTACK_BOOST, HK_AFTER_ATTACK, HK_AFTER_MANEUVER, HK_ATTACK_VALUE,
+    HK_DEFENSE_VALUE,
     HK_END_TURN, HK_MANEUVER_BONUS, HK_START_TURN, PILE_DECK, PILE_DISC, PILE_HAND, PL_ANY, PV_DRAW_AFTER_COMBAT,
     R_ACTIONS, R_END_AT_ACTION, R_HAND_LIMIT, R_TURN_CAP, R_ZERO_BLOCKS_BOOST, TAG_ONGOING, W_AFTER, W_DURING,
     W_IMMEDIATELY, W_ON_PLAY, W_ON_RETURN, W_ONGOING_DISCARD, W_ONGOING_START, W_SCHEME,
@@ -156,18 +157,35 @@ def do_maneuver(st, tb, ctl, log, p):
         run_hook(st, tb, ctl, log, HK_AFTER_MANEUVER, p, h, -1)
 
 
+@jit(V(ST, LOG, I, I, I))
+def put_away(st, log, p, card, bit):
+    """Player ``p``'s ``card`` has resolved: it goes to the discard pile, or back into the hand
+    when its ``return_to_hand`` step set ``bit`` of ``G_FLAGS`` (``GF_TO_HAND0``: the attack card
+    or a scheme, ``GF_TO_HAND1``: the defense card; cleared here), logged as ``EV_TAKE`` (p, card,
+    -1, 5)."""
+    if st[G_FLAGS] & bit:
+        st[G_FLAGS] &= ~bit
+        pile_push(st, PILE_HAND, p, card)
+        log_ev(st, log, EV_TAKE, p, card, -1, 5, 0)
+    else:
+        pile_push(st, PILE_DISC, p, card)
+
+
 @jit(V(ST, TB, LOG, I, I))
 def finish_card(st, tb, log, p, card):
-    """After a scheme resolves: discard it, or keep it as the ongoing scheme.
+    """After a scheme resolves: discard it, keep it as the ongoing scheme, or (its own steps)
+    shuffle it into the deck or put it back into the hand (:func:`put_away`).
 
     One ongoing scheme per hero; a new one discards the old (Witcher rules,
     "Ongoing Schemes"; docs/rules.md R58).
     """
     if st[G_FLAGS] & GF_SELF_TO_DECK:
-        st[G_FLAGS] &= ~GF_SELF_TO_DECK
+        st[G_FLAGS] &= ~(GF_SELF_TO_DECK | GF_TO_HAND0)   # (shuffle_into_deck wins over return_to_hand)
         pile_push(st, PILE_DECK, p, card)
         shuffle_deck(st, p)
         log_ev(st, log, EV_TAKE, p, card, PILE_DISC, 2, 0)
+    elif st[G_FLAGS] & GF_TO_HAND0:
+        put_away(st, log, p, card, GF_TO_HAND0)
     elif tb.cards[card, C_TAGS] & TAG_ONGOING:
         old = st[pslot(p, P_ONGOING)]
         if old >= 0:
@@ -304,6 +322,7 @@ def close_attack(st, tb, ctl, log, d):
     a = st[o + CB_ATT_F]
     t = st[o + CB_DEF_F]
     card = st[o + CB_CARD0]
+    st[G_FLAGS] &= ~(GF_TO_HAND0 | GF_TO_HAND1)   # set only by this combat's return_to_hand steps
     st[o + CB_PRINTED0] = tb.cards[card, C_VALUE]
     if d >= 0:
         pile_take(st, PILE_HAND, q, d)
@@ -380,11 +399,11 @@ def close_attack(st, tb, ctl, log, d):
             if tb.rules[R_END_AT_ACTION] == 0:
                 check_end(st, tb, log)
             defeat_hooks(st, tb, ctl, log)
-    pile_push(st, PILE_DISC, p, st[o + CB_CARD0])
+    put_away(st, log, p, st[o + CB_CARD0], GF_TO_HAND0)
     if st[o + CB_ABOOST] >= 0:
         pile_push(st, PILE_DISC, p, st[o + CB_ABOOST])
     if d >= 0:
-        pile_push(st, PILE_DISC, q, d)
+        put_away(st, log, q, d, GF_TO_HAND1)
     st[o + CB_ACTIVE] = 0
     st[pslot(p, P_ATTACKED)] = 1
     if st[fslot(a, F_KIND)] == 0:

@@ -12,8 +12,8 @@ from .codes import (
     PER_ADJ_TO_SELF, PER_DAMAGE_TAKEN,
     PER_DISCARD_TAG, PER_KIND_ADJ_MOVED, PER_KIND_IN_ZONE_OF_OPPOSING, PER_LAST_BOOST, PER_LAST_DAMAGE,
     PER_ONE, PER_OPP_BOOST, PER_OWN_ADJ_OPPOSING, PILE_DISC, PILE_HAND, PV_NO_OPPONENT_ACTIONS,
-    REF_OPPOSING, S_ANY, S_OWN, SEL_EACH_ADJ, SEL_EACH_FOG, SEL_EACH_KIND, SEL_EACH_OWN, SEL_EACH_ZONE,
-    SEL_MOVED, SEL_ONE_ADJ, SEL_ONE_ANY, SEL_ONE_COMBATANT, SEL_ONE_PASSED, SEL_ONE_WITHIN, SEL_ONE_ZONE,
+    REF_OPPOSING, S_ANY, S_OWN, SEL_EACH_ADJ, SEL_EACH_FOG, SEL_EACH_KIND, SEL_EACH_OWN, SEL_EACH_PASSED,
+    SEL_EACH_ZONE, SEL_MOVED, SEL_ONE_ADJ, SEL_ONE_ANY, SEL_ONE_COMBATANT, SEL_ONE_PASSED, SEL_ONE_WITHIN, SEL_ONE_ZONE,
     SEL_OPP_HERO, SEL_REF, TAG_UNCANCELABLE, PER_COMBAT_DAMAGE, PER_OPP_PRINTED, PER_ZONES,
 )
 from .ops import OPS
@@ -216,7 +216,7 @@ def collect_targets(st, tb, ins, p, f, side, out):
         if st[fslot(g, F_STATUS)] != FS_IN_PLAY or g == excl or g == excl2 or not side_ok(st, p, g, sidef):
             continue
         s = st[fslot(g, F_SPACE)]
-        if sel == SEL_ONE_PASSED:
+        if sel == SEL_ONE_PASSED or sel == SEL_EACH_PASSED:
             if (st[G_PASSED] >> g) & 1 == 0:
                 continue
         if sel == SEL_EACH_FOG:

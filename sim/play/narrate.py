@@ -169,6 +169,12 @@ def event_lines(m, log, turns=None) -> list[tuple[int, str]]:
             if d == 2:     # shuffle_into_deck: the scheme goes into the deck, not to the discard pile
                 lines.append(f"    {card(b)} is shuffled into {heroes[a]}'s deck")
                 continue
+            if d == 5:     # return_to_hand: the card just resolved goes back to the hand
+                lines.append(f"    {card(b)} goes back to {heroes[a]}'s hand")
+                continue
+            if d == 4:     # reclaim to = "deck": from the discard pile into the deck, then shuffled
+                lines.append(f"    {heroes[a]} shuffles {card(b)} from the discard pile into the deck")
+                continue
             src = {0: " from the deck", 2: " from the discard pile"}.get(c, "")
             lines.append(f"    {heroes[a]} takes {card(b)} into hand{src}")
         elif ev == L.EV_LOOK_HAND:
@@ -183,7 +189,12 @@ def event_lines(m, log, turns=None) -> list[tuple[int, str]]:
             vals = spec.counters.get(cname, (0, ()))[1]
             lines.append(f"    {heroes[a]}: {cname} is now {vals[c] if c < len(vals) else c}")
         elif ev == L.EV_LOOK_TOP:
-            lines.append(f"    {heroes[a]} looks at the top {b} card(s) of the deck")
+            if c >= 1:     # arrange_top: c - 1 owns the deck, d cards went to the bottom
+                whose = "the" if c - 1 == a else f"{heroes[c - 1]}'s"
+                lines.append(f"    {heroes[a]} looks at the top {b} card(s) of {whose} deck and puts them back"
+                             + (f", {d} at the bottom" if d else ""))
+            else:
+                lines.append(f"    {heroes[a]} looks at the top {b} card(s) of the deck")
         elif ev == L.EV_SEARCH:
             found = card(b) if b >= 0 else "nothing"
             lines.append(f"    {heroes[a]} searches and finds {found}" + (" (deck shuffled)" if c else ""))

@@ -339,7 +339,10 @@ class _Board:
             if d == 2:           # the scheme goes into the deck
                 self.deck[a] += 1
                 self.pending = [x for x in self.pending if x != (a, b)]
-            elif d == 1:         # from the discard pile or the hand onto the deck
+            elif d == 5:         # return_to_hand: the card just resolved goes back to the hand
+                self.pending = [x for x in self.pending if x != (a, b)]
+                self.hand[a].append(b)
+            elif d == 1 or d == 4:   # from the discard pile or the hand onto (4: into) the deck
                 self._take(self.disc[a] if c == PILE_DISC else self.hand[a], b)
                 self.deck[a] += 1
             else:                # into hand: from the deck (a look, a search, a reveal) or the discard pile

@@ -101,12 +101,16 @@ def guard_hero() -> dict:
 
 
 def sources(kind: str) -> dict[str, str]:
-    """The shipped files of ``kind`` as {file name: text} (for heroes, with :func:`hook_hero`
-    and :func:`guard_hero`)."""
+    """The shipped files of ``kind`` as {file name: text} (for heroes, with :func:`hook_hero`,
+    :func:`guard_hero` and the op examples of ``docs/op_examples``)."""
     if kind == "hero":
         out = {p.name: p.read_text(encoding="utf-8") for p in sorted((ROOT / "heroes").glob("*.toml"))}
         out["hook_tester.toml"] = to_toml(hook_hero())
         out["guard_tester.toml"] = to_toml(guard_hero())
+        # the homebrew Exemplar: the ops and fields no shipped hero uses (gain_action for the
+        # opponent, random / named / into-the-deck reclaim, each = "passed")
+        for p in sorted((ROOT / "docs" / "op_examples").glob("*.toml")):
+            out[p.name] = p.read_text(encoding="utf-8")
         return out
     if kind == "battlefield":
         return {p.name: p.read_text(encoding="utf-8") for p in sorted((ROOT / "sim" / "battlefields").glob("*.toml"))}

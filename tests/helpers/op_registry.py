@@ -32,6 +32,13 @@ from sim.engine import layout as L
 from sim.engine.ops import FAMILY_HANDLERS, OPS, SECTIONS, AI_FEATURES, Exempt, readme_with_tables
 
 ROOT = Path(__file__).resolve().parents[2]
+OP_EXAMPLES = ROOT / "docs" / "op_examples"
+"""Homebrew hero files whose cards are the README examples of ops and fields no shipped hero uses."""
+
+
+def example_hero_files() -> list[Path]:
+    """The hero files README examples may cite: the shipped heroes, then those of :data:`OP_EXAMPLES`."""
+    return sorted((ROOT / "heroes").glob("*.toml")) + sorted(OP_EXAMPLES.glob("*.toml"))
 SHARED_FIELDS = {"amount", "per", "tag", "fighter"}   # compiled by vocab.compile_step for every op
 EXAMPLE = re.compile(r"(.+?) \(([^()]+), ([a-z_]+)\): `(\{.*\})`")
 
@@ -84,7 +91,7 @@ def checker_rows(hero: str, step: dict) -> list:
     """The replay checker's expectation rows of ``step`` in a card of ``hero`` (a hero name)."""
     from helpers.replay.expect import _Hero
     from sim.play.match import installed_content
-    content = installed_content()
+    content = installed_content((str(OP_EXAMPLES),))
     key = next(k for k, s in content.specs.items() if s.name == hero)
     return _Hero(key, content, {}).rows([step], 0, f"{hero} example")
 

@@ -3,7 +3,8 @@ hand cards, options, "may" and guesses.
 """
 from ..codes import (
     A_MANEUVER, A_SCHEME, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE, D_BOOST_ATTACK, D_TAKE_CARD,
-    FS_IN_PLAY, OP_CHOOSE, OP_CHOOSE_COUNTER, OP_DAMAGE, OP_FLIP_COUNTER, OP_MOVE, OP_RECOVER, OP_SET_HEALTH,
+    FS_IN_PLAY, OP_ARRANGE_TOP, OP_CHOOSE, OP_CHOOSE_COUNTER, OP_DAMAGE, OP_FLIP_COUNTER, OP_MOVE, OP_RECOVER,
+    OP_SET_HEALTH,
     PER_KIND_ADJ_MOVED, PILE_HAND, TAG_ONGOING,
 )
 from ..control import (
@@ -14,12 +15,13 @@ from ..core import can_target, n_slots, pile_base, team_of
 from ..layout import (
     AI_DMG, AI_VALUE_ATK, AI_VALUE_DEF, C_AI_LIVE, C_BOOST, C_FORM, C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CARD0,
     CB_CARD1, CB_DEF_F, CB_DEF_P, CB_MOD0, CB_OVR0, CB_PRINTED0, F_HP, F_KIND, F_MAXHP, F_OWNER, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTIONS, G_NPLAYERS, G_OPPONENT, H_AI_ATK0, H_AI_DEF0,
-    H_AI_HURT_FORM, I_N, I_OP, I_PER, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0,
+    H_AI_HURT_FORM, H_DECK_LEN, H_DECK_START, I_N, I_OP, I_PER, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0,
     P_HANDN, P_HERO, P_ONGOING, pslot,
 )
 from ..sigs import A1, CTL, F, f64_view, FA1, I, jit, ST, TB, V
 from .weights import (
-    _DSZ, best_moved_count, board_delta, dmg_now, feat, frozen, fx_now, keep_worth, NEG, playable, scratch_f1,
+    _DSZ, best_moved_count, board_delta, dmg_now, feat, frozen, fx_now, fx_worth, keep_worth, NEG, playable,
+    scratch_f1, W_KEEP_BOOST, W_KEEP_FX, W_KEEP_VALUE,
     scratch_f2, scratch_i1, W_BOOST_MARGIN, W_DEFEND_MARGIN, W_DEFENSE_FX, W_FX_DMG,
     W_FX_OPP_DISCARD, W_GUESS_BASE, W_ONGOING, W_ONGOING_AGAIN, W_SCHEME, W_UNKNOWN_ATTACK, wv,
 )
@@ -320,10 +322,40 @@ def score_targets(st, tb, ctl, p, opts, n, scores):
             scores[j] = (-1.0 if own else (2.0 if hero else 1.0))
 
 
+@jit(F(TB, CTL, I, I))
+def deck_card_worth(tb, ctl, p, c):
+    """What card ``c`` is worth to player ``p``'s AI in a deck: its value, BOOST and effects weighed
+    as for a card kept in hand (:func:`.weights.keep_worth` before the game's card price)."""
+    v = tb.cards[c, C_VALUE]
+    return (wv(ctl, p, W_KEEP_VALUE) * (v if v > 0 else 0) + wv(ctl, p, W_KEEP_BOOST) * tb.cards[c, C_BOOST]
+            + wv(ctl, p, W_KEEP_FX) * fx_worth(tb, ctl, p, c))
+
+
+@jit(F(ST, TB, CTL, I, I))
+def deck_mean_worth(st, tb, ctl, p, q):
+    """The mean :func:`deck_card_worth` to ``p`` of player ``q``'s deck list (public: the cards the
+    hero's deck holds, not their order)."""
+    h = st[pslot(q, P_HERO)]
+    s0 = tb.heroes[h, H_DECK_START]
+    nd = tb.heroes[h, H_DECK_LEN]
+    tot = 0.0
+    for i in range(nd):
+        tot += deck_card_worth(tb, ctl, p, tb.decks[s0 + i])
+    return tot / nd if nd > 0 else 0.0
+
+
 @jit(V(ST, TB, CTL, I, I, A1, I, FA1))
 def score_hand_cards(st, tb, ctl, p, kind, opts, n, scores):
-    """Scores of hand cards to discard or take: discard what is worth least (ours) or most (theirs)."""
+    """Scores of hand cards to discard or take: discard what is worth least (ours) or most (theirs).
+    The cards of an ``arrange_top`` step (the next card put back on top of ``CTL_CTX_OWNER``'s
+    deck): the best first on top of ours, the worst first on top of an opponent's."""
     owner = ctl[CTL_CTX_OWNER]
+    if kind == D_TAKE_CARD and ctl[CTL_CTX_OP] == OP_ARRANGE_TOP:
+        mine = team_of(st, owner) == team_of(st, p)
+        for j in range(n):
+            w = deck_card_worth(tb, ctl, p, opts[j])
+            scores[j] = w if mine else -w
+        return
     for j in range(n):
         c = opts[j]
         if c < 0:
@@ -355,6 +387,11 @@ def score_options(st, tb, ctl, p, opts, n, scores):
             scores[j] += tb.heroes[h, H_AI_ATK0 + v] * 1.0 + tb.heroes[h, H_AI_DEF0 + v] * 1.2
         elif priced:
             scores[j] += option_worth(st, tb, ctl, p, ctl[CTL_CTX_F], ctl[CTL_CTX_ROW], opts[j] - 1)
+        elif op == OP_ARRANGE_TOP and opts[j] == 2:
+            # to the bottom: a card below the deck's average (ours), above it (an opponent's)
+            q = ctl[CTL_CTX_OWNER]
+            d = deck_card_worth(tb, ctl, p, ctl[CTL_CTX_N]) - deck_mean_worth(st, tb, ctl, p, q)
+            scores[j] += -d if team_of(st, q) == team_of(st, p) else d
 
 
 @jit(F(ST, TB, CTL, I, I))

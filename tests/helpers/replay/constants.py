@@ -388,6 +388,8 @@ OX_SETPRINTED = 33
 OX_GUESS = 34      # predict (EF_X 0) / name_value (EF_X 1)
 OX_REVEAL = 35
 OX_HANDDECK = 36
+OX_TOHAND = 37     # return_to_hand
+OX_ARRANGE = 38    # arrange_top (EF_WHO: whose deck; EF_X 1: cards may go to the bottom)
 
 WN_IMM = 0
 WN_DUR = 1
@@ -486,6 +488,8 @@ WANT_SETPRINTED = 26
 WANT_GUESS = 27
 WANT_REVEAL = 28
 WANT_HANDDECK = 29
+WANT_TOHAND = 30   # the card just resolved goes back to the hand (return_to_hand)
+WANT_ARRANGE = 31  # a deck's top cards looked at and put back (arrange_top)
 
 # statistics accumulated by the runs
 SX_GAMES = 0
@@ -559,7 +563,9 @@ SX_FORM_CARDS = 68       # cards with a form played (Jekyll & Hyde)
 SX_FOG_EFFECT_DAMAGE = 69  # damage to fighters on fog (Dreaming of Revenge)
 SX_REDIRECTS = 70        # damage taken in another fighter's place or kept off by a cap (before_damage)
 SX_CAPPED = 71           # damage capped by a card (prevent_damage with at_most)
-SX_FIELDS = 72
+SX_TO_HAND = 72          # cards back to the hand once resolved (return_to_hand)
+SX_ARRANGES = 73         # deck tops arranged (arrange_top)
+SX_FIELDS = 74
 
 # per-game output
 R_CODE = 0

@@ -14,15 +14,18 @@ from .constants import (ACTIONS, CI_BOOST, CI_DROW, CI_FMASK, CI_FORM, CI_TAGS, 
     CTY_ATTACK, CTY_DEFENSE, CTY_SCHEME, CX_ACTNO, CX_ALLOWED, CX_ATTACKED0, CX_CANCEL0, CX_CHOSEN0, CX_CNT0, CX_DORM0,
     CX_ENDED, CX_EOT, CX_GUESS, CX_KIND, CX_LASTFOG, CX_LASTTOK, CX_MUSTPLACE, CX_NCHOSEN0, CX_PHASE, CX_PINNED,
     CX_PLAYER, CX_RET0, CX_SF0, CX_SP0, CX_SRC0, CX_TURN, E_ACTIONS, E_ONGOING, EF_ARG, EF_BYTAG, EF_FOG, EF_MATCH,
-    EF_N, EF_ONE, EF_OP, EF_REF, EF_SIDE, EF_THR, EF_TO, EF_TOREF, EF_UPTO, EF_WHO, EF_X, FG_DIFF, FG_EACH, FG_EMPTY, FG_UNDER,
+    EF_N, EF_ONE, EF_OP, EF_REF, EF_SIDE, EF_THR, EF_TO, EF_TOREF, EF_UPTO, EF_WHO, EF_X, FG_DIFF, FG_EACH, FG_EMPTY,
+    FG_UNDER,
     K_DISC, OK, OX_BOOST, OX_CANCEL, OX_CHOOSE, OX_CHOOSECNT, OX_DAMAGE, OX_DISCARD, OX_DISCFV, OX_DISCTOP, OX_DSPACES,
     OX_ENDTURN, OX_FLIP, OX_GAIN, OX_GUESS, OX_HANDDECK, OX_LOOKTOP, OX_MOVE, OX_MOVEFOG, OX_PIN, OX_PLACE,
     OX_PLACEFOG, OX_RECLAIM, OX_RECOVER, OX_REMOVE, OX_REPLACE, OX_RETURN, OX_REVEAL, OX_SEARCH, OX_SELFDECK,
-    OX_SETCNT, OX_SETHP, OX_SETPRINTED, OX_SUMMON, OX_SWAP, OX_TAKEDISC, PH_START, SD_OWN, SF_DECK, SF_DISC,
+    OX_SETCNT, OX_SETHP, OX_SETPRINTED, OX_SUMMON, OX_SWAP, OX_TAKEDISC, OX_TOHAND, OX_ARRANGE, PH_START, SD_OWN,
+    SF_DECK, SF_DISC,
     SF_DISC_THEN_DECK, SX_DORMANT_ENDS, SX_ONGOING_KEPT, TO_ADJ, TO_ANY, TO_LASTFOG, TO_ZONE, WANT_BOOST, WANT_CANCEL,
     WANT_CHOOSE, WANT_COUNTER, WANT_DAMAGE, WANT_DISCARD, WANT_DISCTOP, WANT_ENDTURN, WANT_FOG, WANT_GAIN, WANT_GUESS,
     WANT_HANDDECK, WANT_IGNORE, WANT_LOOK, WANT_MOVE, WANT_PIN, WANT_PLACE, WANT_RECLAIM_TOP, WANT_RECOVER,
     WANT_REMOVE, WANT_REPLACE, WANT_RETURN, WANT_REVEAL, WANT_SEARCH, WANT_SELFDECK, WANT_SETHP, WANT_SETPRINTED,
+    WANT_TOHAND, WANT_ARRANGE,
     WANT_SWAP, WANT_TAKE, XF_KIND, XF_MAXHP, XF_PN, XF_PTAG, XF_USED)
 
 
@@ -189,17 +192,19 @@ def match_effect(want, g, v1, v2, ctx, eff, eidx, used, pos, hp, xf, card_info, 
                             if mode == SF_DISC_THEN_DECK and in_disc:
                                 continue      # the discard pile is searched first
                     elif op == OX_RECLAIM:
-                        if v2 != PILE_DISC or row[EF_X] != 1:
+                        if v2 != PILE_DISC or row[EF_X] != 1 or (row[EF_ARG] != 0 and v1 != row[EF_ARG] - 1):
                             continue
                         once = True
                     else:
                         continue
                 elif want == WANT_RECLAIM_TOP:
-                    if op != OX_RECLAIM or pl != g or row[EF_X] != 0:
+                    # v2: 1 onto the deck top (EF_X 0), 4 into the deck, shuffled (EF_X 2)
+                    if op != OX_RECLAIM or pl != g or row[EF_X] != (0 if v2 == 1 else 2) \
+                            or (row[EF_ARG] != 0 and v1 != row[EF_ARG] - 1):
                         continue
                     once = True
-                elif want == WANT_SELFDECK:
-                    if op != OX_SELFDECK or pl != g or v1 != src:
+                elif want == WANT_SELFDECK or want == WANT_TOHAND:
+                    if op != (OX_SELFDECK if want == WANT_SELFDECK else OX_TOHAND) or pl != g or v1 != src:
                         continue
                     once = True
                 elif want == WANT_LOOK:
@@ -207,6 +212,11 @@ def match_effect(want, g, v1, v2, ctx, eff, eidx, used, pos, hp, xf, card_info, 
                     # chooses how many (Calming Research: "up to 3", R71; 0 logs no look)
                     top = min(row[EF_N], v2)
                     if op != OX_LOOKTOP or pl != g or not (v1 == top or (row[EF_UPTO] != 0 and 1 <= v1 < top)):
+                        continue
+                    once = True
+                elif want == WANT_ARRANGE:
+                    # v1 cards looked at: all it names, the deck permitting (v2: what the deck holds)
+                    if op != OX_ARRANGE or pl != g or v1 != min(row[EF_N], v2):
                         continue
                     once = True
                 elif want == WANT_SEARCH:
@@ -229,7 +239,8 @@ def match_effect(want, g, v1, v2, ctx, eff, eidx, used, pos, hp, xf, card_info, 
                         continue
                     once = True
                 elif want == WANT_GAIN:
-                    if op != OX_GAIN or pl != g or row[EF_N] != v1:
+                    # g gains; the step's player is g (who = "you") or g's opponent (who = "opponent")
+                    if op != OX_GAIN or (pl == g) != (row[EF_WHO] == SD_OWN) or row[EF_N] != v1:
                         continue
                     once = True
                 elif want == WANT_ENDTURN:

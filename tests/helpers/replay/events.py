@@ -28,7 +28,7 @@ from .constants import (CX_RD_COMBAT, CX_RD_F, CX_RD_G, CX_RD_N, CX_RD_OTHERS, C
     E_DAMAGE_SOURCE, E_DEFEAT, E_DORMANT, E_END_TURN, E_EVENT, E_EXHAUST, E_FOG, E_GAIN, E_GUESS, E_HEAL_SOURCE,
     E_MOVE_BUDGET, E_MOVE_DEST, E_MOVE_FROM, E_MOVE_PATH, E_MOVE_SAME, E_MOVE_THROUGH, E_MOVE_WHO, E_ONGOING, E_PIN,
     E_PLACE, E_RECOVER, E_REMOVE, E_REPLACE, E_RETURN, E_SETUP, E_SWAP, E_TURN_ORDER, EF_ARG, EF_BYTAG, EF_FOG, EF_OP,
-    EF_SEL, EF_TRACK, EF_WIN, EF_X, EXHAUST_DAMAGE, FG_ONTO, FL_BOOST_ATTACK, FL_FOG_WALK, K_DISC, K_HAND, K_ONG,
+    EF_SEL, EF_TRACK, EF_WHO, EF_WIN, EF_X, EXHAUST_DAMAGE, FG_ONTO, FL_BOOST_ATTACK, FL_FOG_WALK, K_DISC, K_HAND, K_ONG,
     K_PEND, OK, OX_DISCFV, OX_DSPACES, OX_PREVENT, OX_RECLAIM, OX_SELFDECK, OX_SUMMON, PH_AFTER, PH_DECLARED, PH_EARLY,
     PH_AFTATK, PH_EOT, PH_KO, PH_MANEUVER, PH_SCHEME, PH_SETUP, PH_START, PV_IGNORE_DISCARD, PV_NO_OPP_ACTIONS,
     SF_DECK, SF_DISC,
@@ -39,8 +39,9 @@ from .constants import (CX_RD_COMBAT, CX_RD_F, CX_RD_G, CX_RD_N, CX_RD_OTHERS, C
     SX_MOVES_THROUGH, SX_ONEWAY_DETOURS, SX_ONGOING_EOT, SX_ONGOING_IN, SX_ONGOING_REPLACED, SX_ONGOING_START,
     SX_PASS_FRIEND, SX_PASSAGE_MOVES, SX_PASSED_DAMAGE, SX_PINNED_MANEUVERS, SX_PINS, SX_PLACES, SX_PREVENTED,
     SX_PROTECTED, SX_RECLAIM_HAND, SX_RECLAIM_TOP, SX_RECOVERS, SX_REMOVES, SX_REPLACES, SX_RETURN_PLACES, SX_REVEALS,
-    SX_SEARCHES, SX_SELF_TO_DECK, SX_SET_HP, SX_SET_PRINTED, SX_SPACES_DAMAGE, SX_SUMMON_PLACES, SX_SUMMON_RETURNS,
-    SX_SWAPS, SX_TAKES_DISC, SX_THROUGH_NEEDED, SX_WITHIN_DAMAGE, TS_FOG, TS_PASSED, TS_WITHIN, WANT_BOOST,
+    SX_ARRANGES, SX_SEARCHES, SX_SELF_TO_DECK, SX_TO_HAND, SX_SET_HP, SX_SET_PRINTED, SX_SPACES_DAMAGE,
+    SX_SUMMON_PLACES, SX_SUMMON_RETURNS, SX_SWAPS, SX_TAKES_DISC, SX_THROUGH_NEEDED, SX_WITHIN_DAMAGE, SD_OWN,
+    TS_FOG, TS_PASSED, TS_WITHIN, WANT_ARRANGE, WANT_BOOST, WANT_TOHAND,
     WANT_CANCEL, WANT_CHOOSE, WANT_COUNTER, WANT_DAMAGE, WANT_DISCARD, WANT_DISCTOP, WANT_ENDTURN, WANT_FOG, WANT_GAIN,
     WANT_GUESS, WANT_HANDDECK, WANT_IGNORE, WANT_LOOK, WANT_MOVE, WANT_PIN, WANT_PLACE, WANT_RECLAIM_TOP, WANT_RECOVER,
     WANT_REMOVE, WANT_REPLACE, WANT_RETURN, WANT_REVEAL, WANT_SEARCH, WANT_SELFDECK, WANT_SETHP, WANT_SETPRINTED,
@@ -330,9 +331,20 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
             stats[SX_IGNORES] += 1
         elif ev == EV_TAKE:
             # a player, b card, c pile it leaves; d 0: to the hand, 1: to the deck top
-            # (reclaim), 2: the scheme just played is shuffled into the deck
-            if a < 0 or a > 1 or b < 0 or b >= nc or d < 0 or d > 3:
+            # (reclaim), 2: the scheme just played is shuffled into the deck, 3: revealed from the
+            # deck top into the hand, 4: from the discard pile into the deck, shuffled (reclaim),
+            # 5: the card just resolved goes back to the hand (return_to_hand; c -1: from play)
+            if a < 0 or a > 1 or b < 0 or b >= nc or d < 0 or d > 5:
                 return E_EVENT
+            if d == 5:
+                if c != -1 or match_effect(WANT_TOHAND, a, b, 0, ctx, eff, eidx, used, pos, hp, xf, card_info,
+                                           cards, adj, zmask, ldist) < 0:
+                    return E_CARD_FLOW
+                if not pile_add(cards, ctx, bonus_pc, a, K_PEND, b, -1):
+                    return E_CARD_FLOW
+                pile_add(cards, ctx, bonus_pc, a, K_HAND, b, 1)
+                stats[SX_TO_HAND] += 1
+                continue
             if c == PILE_HAND and d == 1:
                 # Coded Notes: a card from the hand goes on top of the deck
                 if match_effect(WANT_HANDDECK, a, b, 0, ctx, eff, eidx, used, pos, hp, xf, card_info, cards,
@@ -374,10 +386,11 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                     return E_CARD_FLOW
             elif deck_left(cards, deck_counts, ctx, a, b) <= 0:
                 return E_CARD_FLOW
-            if d == 1:
+            if d == 1 or d == 4:
+                # reclaim: from the discard pile onto the deck top (1) or into the deck, shuffled (4)
                 if c != PILE_DISC:
                     return E_CARD_FLOW
-                if match_effect(WANT_RECLAIM_TOP, a, b, 0, ctx, eff, eidx, used, pos, hp, xf, card_info, cards,
+                if match_effect(WANT_RECLAIM_TOP, a, b, d, ctx, eff, eidx, used, pos, hp, xf, card_info, cards,
                                 adj, zmask, ldist) < 0:
                     return E_CARD_FLOW
                 pile_add(cards, ctx, bonus_pc, a, K_DISC, b, -1)
@@ -404,6 +417,21 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
         elif ev == EV_LOOK_TOP:
             if a < 0 or a > 1:
                 return E_EVENT
+            if c >= 1:
+                # arrange_top: a looks at the top b cards of c - 1's deck and puts them back, d at the
+                # bottom (order not followed: the deck is counts); the step's who and bottom must fit
+                q = c - 1
+                if q > 1 or d < 0 or d > b:
+                    return E_EVENT
+                r = match_effect(WANT_ARRANGE, a, b, DECK_SIZE - ctx[CX_OUT0 + q], ctx, eff, eidx, used, pos, hp,
+                                 xf, card_info, cards, adj, zmask, ldist)
+                if r < 0:
+                    return E_CARD_FLOW
+                row = eff[eidx[ctx[CX_SRC0 + r // 64]] + r % 64]
+                if (row[EF_WHO] == SD_OWN) != (q == a) or (d > 0 and row[EF_X] == 0):
+                    return E_CARD_FLOW
+                stats[SX_ARRANGES] += 1
+                continue
             r = match_effect(WANT_LOOK, a, b, DECK_SIZE - ctx[CX_OUT0 + a], ctx, eff, eidx, used, pos, hp, xf,
                              card_info, cards, adj, zmask, ldist)
             if r < 0:

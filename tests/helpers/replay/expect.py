@@ -11,17 +11,20 @@ from sim.engine.layout import FIGHTERS_PER_PLAYER, MAX_FIGHTERS
 from sim.play.match import Match, env_hero_paths, installed_content
 
 from .constants import (CD_AWAY_START, CD_KIND_DEFEATED, CD_KIND_ON_BOARD, CD_NO_OPP_IN_ZONE, EF_C2, PX_CDMG,
-    PX_OPPPRINTED, PX_ZONES, CARD_TYPES, CARD_WINDOWS, CD_ALWAYS, CD_ATTACKED, CD_COUNTER, CD_DISCARDED, CD_FIRST_ACTION,
+    PX_OPPPRINTED, PX_ZONES, CARD_TYPES, CARD_WINDOWS, CD_ALWAYS, CD_ATTACKED, CD_COUNTER, CD_DISCARDED,
+    CD_FIRST_ACTION,
     CD_HAND_AT_LEAST, CD_HERO_HP_AT_MOST, CD_KIND_IN_ZONE, CD_NOT_WON, CD_ON_FOG, CD_OPP_HP_AT_LEAST,
     CD_OPP_PRINTED_AT_LEAST, CD_OPP_PRINTED_EQ, CD_TAG_TIER, CD_TOOK_FROM_DECK, CD_UNCHECKED, CD_WON, CI_DROW,
     CI_FIELDS, CI_FORM, CI_RETDRAW, DECK_SIZE, EF_ARG, EF_BYTAG, EF_CARG2, EF_COND, EF_CONDARG, EF_CREF, EF_CTAG,
     EF_EXCLOPP, EF_FIELDS, EF_FOG, EF_MATCH, EF_N, EF_NEG, EF_ONE, EF_OP, EF_OPT, EF_OTHER, EF_PARG, EF_PER, EF_RANGE,
-    EF_REF, EF_SEL, EF_SIDE, EF_THR, EF_TO, EF_TOREF, EF_TRACK, EF_UPTO, EF_WHO, EF_WIN, EF_X, FG_DIFF, FG_EACH, FG_EMPTY,
+    EF_REF, EF_SEL, EF_SIDE, EF_THR, EF_TO, EF_TOREF, EF_TRACK, EF_UPTO, EF_WHO, EF_WIN, EF_X, FG_DIFF, FG_EACH,
+    FG_EMPTY,
     FG_ONTO, FG_UNDER, FL_BOOST_ATTACK, FL_FOG_WALK, FL_FORMS, OX_BOOST, OX_CANCEL, OX_CHOOSE, OX_CHOOSECNT, OX_COND,
     OX_DAMAGE, OX_DISCARD, OX_DISCFV, OX_DISCTOP, OX_DSPACES, OX_ENDTURN, OX_FLIP, OX_GAIN, OX_GUESS, OX_HANDDECK,
     OX_LOOKTOP, OX_MOVE, OX_MOVEFOG, OX_PIN, OX_PLACE, OX_PLACEFOG, OX_PREVENT, OX_RECLAIM, OX_RECOVER, OX_REMOVE,
     OX_REPLACE, OX_RETURN, OX_REVEAL, OX_SEARCH, OX_SELFDECK, OX_SETCNT, OX_SETHP, OX_SETPRINTED, OX_SUMMON, OX_SWAP,
-    OX_TAKEDISC, PASSIVES, PX_ADJMOVED, PX_LBOOST, PX_SRCDMG, PX_UNCHECKED, RF_OPP, RF_SELF, SD_ANY, SD_OPP, SD_OWN,
+    OX_TAKEDISC, OX_TOHAND, OX_ARRANGE, PASSIVES, PX_ADJMOVED, PX_LBOOST, PX_SRCDMG, PX_UNCHECKED, RF_OPP, RF_SELF,
+    SD_ANY, SD_OPP, SD_OWN,
     SF_DECK, SF_DECK_OR_DISC, SF_DISC, SF_DISC_THEN_DECK, TO_ADJ, TO_ANY, TO_LASTFOG, TO_ZONE, TS_ADJ, TS_ALL,
     TS_COMBATANT, TS_FOG, TS_KIND, TS_MOVED, TS_OPP, TS_OPPHERO, TS_OWN, TS_PASSED, TS_SELF, TS_SPACES, TS_WITHIN,
     TS_ZONE, WN_AFTATK, WN_AFTMAN, WN_EOT, WN_KO, WN_NEVER, WN_SETUP, WN_START, XF_BD_BY, XF_BD_CAP, XF_BD_COMBAT, XF_BD_SPLIT, XF_BD_TAKE, XF_FIELDS, XF_FLAGS, XF_KIND, XF_KO, XF_USED,
@@ -322,14 +325,23 @@ class _Hero:
                 row[EF_ARG] = self.tag_bits.get(step["tag"], 0)
             elif op == "reclaim":
                 row[EF_OP] = OX_RECLAIM
-                row[EF_X] = {"hand": 1, "deck_top": 0}[step.get("to", "hand")]
+                row[EF_X] = {"hand": 1, "deck_top": 0, "deck": 2}[step.get("to", "hand")]
+                row[EF_ARG] = self.card_ids[step["card"]] + 1 if "card" in step else 0   # (random: any card)
             elif op == "shuffle_into_deck":
                 row[EF_OP] = OX_SELFDECK
+            elif op == "return_to_hand":
+                row[EF_OP] = OX_TOHAND
+            elif op == "arrange_top":
+                row[EF_OP] = OX_ARRANGE
+                row[EF_N] = step["amount"]
+                row[EF_WHO] = SD_OPP if step.get("who", "you") == "opponent" else SD_OWN
+                row[EF_X] = int(bool(step.get("bottom", False)))
             elif op == "remove_from_board":
                 row[EF_OP] = OX_REMOVE
             elif op == "gain_action":
                 row[EF_OP] = OX_GAIN
                 row[EF_N] = step.get("amount", 1)
+                row[EF_WHO] = SD_OPP if step.get("who", "you") == "opponent" else SD_OWN
             elif op == "end_turn":
                 row[EF_OP] = OX_ENDTURN
             elif op == "boost":
