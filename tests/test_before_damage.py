@@ -93,7 +93,7 @@ def test_the_readme_examples_compile():
     ({"at_most": 2, "split": True}, r"ability\.before_damage: taken_by and split need take"),
     ({"take": "any", "damage": "effect"}, r"ability\.before_damage\.damage: unknown 'effect'; valid: any, combat$"),
     ({"at_most": -1}, r"ability\.before_damage\.at_most: must be from 0 to 20"),
-    ({"take": "any", "amount": 2}, r"ability\.before_damage: unknown field\(s\) \['amount'\]; valid: at_most, damage, "
+    ({"take": "any", "amount": 2}, r"ability\.before_damage: unknown field\(s\) amount; valid: at_most, damage, "
                                    r"fighter, split, take, taken_by$"),
 ])
 def test_before_damage_errors_name_the_field_and_the_choices(bd, message):
