@@ -399,3 +399,19 @@ def test_expert_keeps_its_defense_card_for_the_hero():
                          int(st[L.fslot(holmes, L.F_STATUS)]), int(st[L.fslot(holmes, L.F_HP)]), int(st[L.G_OVER]))
     assert outcome["standard"] == ("Study Methods", L.FS_IN_PLAY, L.FS_DEFEATED, 0, 1)
     assert outcome["expert"] == (None, L.FS_DEFEATED, L.FS_IN_PLAY, 1, 0)
+
+
+def test_explain_names_every_decision_kind_and_a_named_value():
+    """Every decision kind has words in ``--explain`` (no bare kind number), and a named value
+    is shown as the value itself: Holmes's Confirm Suspicion in a seeded expert game."""
+    from sim.engine.codes import N_DECISIONS
+    from sim.play.narrate import _KIND_NAMES
+    assert sorted(_KIND_NAMES) == list(range(N_DECISIONS))
+    r = CliRunner().invoke(main, ["duel", "sherlock_holmes", "medusa", "--ai", "expert", "--seed", "1",
+                                  "-b", "soho", "--explain"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    i = next(i for i, x in enumerate(lines) if "Sherlock Holmes chooses value to name" in x)
+    named = next(x for x in lines[i + 1:] if "names the value" in x).split()[-1]
+    assert lines[i].split(": ", 1)[1].startswith(f"value {named} ")
+    assert "chooses 1" not in r.output and "option" not in lines[i]

@@ -254,7 +254,8 @@ _KIND_NAMES = {
     L.D_PLACE: "space to place", L.D_TARGET: "target", L.D_MAY: "may", L.D_SETUP_SPACE: "start space",
     L.D_OPTION: "option", L.D_TAKE_CARD: "card to take", L.D_MOVE_STEP: "next step",
     L.D_OPPONENT: "opponent", L.D_REDIRECT: "fighter taking the damage instead",
-    L.D_REDIRECT_N: "damage it takes instead",
+    L.D_REDIRECT_N: "damage it takes instead", L.D_GUESS: "value to name", L.D_FOG_TOKEN: "fog token to move",
+    L.D_FOG_DEST: "fog token's destination", L.D_FORCE_CARD: "card the opponent must play",
 }
 
 
@@ -281,6 +282,8 @@ def describe_option(m, kind: int, value: int) -> str:
         return m.hero_names[value] + "'s player"
     if kind == L.D_REDIRECT_N:
         return f"{value} damage"
+    if kind == L.D_GUESS:
+        return f"value {value}"
     return f"option {value + 1}"
 
 
