@@ -320,6 +320,16 @@ def test_a_gain_for_the_opponent_in_an_ability_hook_of_your_turn_is_refused():
     hero_from_data(data, EXEMPLAR)      # may be the opponent's turn: accepted
 
 
+@pytest.mark.parametrize("card, window, step", [
+    ("Overreach", "after", {"op": "gain_action", "who": "opponent", "amount": 0}),
+    ("Foresight", "effect", {"op": "arrange_top", "amount": 0}),
+])
+def test_an_amount_of_0_that_would_do_nothing_is_refused(card, window, step):
+    """Gaining 0 actions or arranging 0 cards does nothing: the validator says the range."""
+    with pytest.raises(HeroFileError, match=rf"{card}.*\.{window}\[0\]\.amount: must be a whole number from 1 to 99, got 0"):
+        _with_step(card, window, step)
+
+
 def test_each_passed_needs_a_tracked_move_before_it():
     with pytest.raises(HeroFileError, match=r"Trample.*\.after: a target \{ each = 'passed' \} needs a move with "
                        r"track = true before it"):
