@@ -304,6 +304,9 @@ def narrate_explained(game) -> list[str]:
             cands = "; ".join(f"{describe_option(m, kind, int(r[6 + 3 * i]))} {r[7 + 3 * i] / 1000:+.2f}"
                               for i in range(shown))
         more = f" (+{nopt - shown} more)" if nopt > shown else ""
+        if samples and shown >= 2 and max(int(r[7 + 3 * i]) for i in range(1, shown)) > int(r[7]):
+            # the replay search keeps the standard AI's choice unless another beats it clearly
+            more += " (kept: no other option beat it by 2 standard errors)"
         how = f" ({samples} samples, lookahead)" if samples else ""
         by_pos.setdefault(pos, []).append(f"      [{m.hero_names[p]} chooses {_KIND_NAMES.get(kind, kind)}{how}: "
                                           f"{cands}{more}]")
