@@ -88,6 +88,9 @@ def test_the_readme_examples_compile():
     ({"take": "next_to"}, r"ability\.before_damage\.take: unknown 'next_to'; valid: adjacent, any$"),
     ({"take": "any", "taken_by": "Owl"}, r"ability\.before_damage\.taken_by: unknown fighter 'Owl'; valid: "
                                          r"'The Lamplighter', 'Moth'$"),
+    ({"take": "any", "taken_by": ["Moth", "Owl"]},
+     r'ability\.before_damage\.taken_by: must be one fighter name \(a string\), got \["Moth", "Owl"\]; valid: '
+     r"'The Lamplighter', 'Moth'$"),
     ({"take": "any", "taken_by": LAMP}, r"ability\.before_damage\.taken_by: 'The Lamplighter' is the fighter it protects; name another$"),
     ({"split": True}, r"ability\.before_damage: needs take \("),
     ({"at_most": 2, "split": True}, r"ability\.before_damage: taken_by and split need take"),

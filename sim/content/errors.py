@@ -43,3 +43,12 @@ def quoted(value) -> str:
     """A value where a name was expected, for "unknown ..." messages: a string as the messages
     quote names ('mine'), anything else (a list, a table) in :func:`toml_form`."""
     return repr(value) if isinstance(value, str) else toml_form(value)
+
+
+def unknown_fighter(value, valid) -> str:
+    """The message for ``value`` where one fighter name was expected (``valid``: the names
+    allowed, already quoted): "unknown fighter 'X'" for a string, else that a single name is
+    needed (a list of names there is not a choice of several)."""
+    if isinstance(value, str):
+        return f"unknown fighter {quoted(value)}; valid: {', '.join(valid)}"
+    return f"must be one fighter name (a string), got {toml_form(value)}; valid: {', '.join(valid)}"

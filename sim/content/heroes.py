@@ -19,7 +19,7 @@ import numpy as np
 from heroes import HERO_DIR
 from sim.engine import layout as L
 
-from .errors import toml_form
+from .errors import toml_form, unknown_fighter
 from .vocab import HeroFileError, StepContext, compile_condition, compile_steps
 
 CARD_TYPES = {"attack": L.CT_ATTACK, "defense": L.CT_DEFENSE,
@@ -215,8 +215,7 @@ def _before_damage(path, bd, fighters) -> tuple:
     def fighter(field, default):
         v = bd.get(field, default)
         if not (isinstance(v, str) and v in names):
-            raise HeroFileError(f"{path}: {w}.{field}: unknown fighter {v!r}; valid: "
-                                + ", ".join(repr(n) for n in names))
+            raise HeroFileError(f"{path}: {w}.{field}: " + unknown_fighter(v, [repr(n) for n in names]))
         return names[v]
 
     def choice(field, table, default):
@@ -481,8 +480,7 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
         dk = ability["defeated_fighter"]
         names = [f.name for f in fighters]
         if dk not in names:
-            raise HeroFileError(f"{name}: ability.defeated_fighter: unknown fighter {dk!r}; valid: "
-                                + ", ".join(repr(n) for n in names))
+            raise HeroFileError(f"{name}: ability.defeated_fighter: " + unknown_fighter(dk, [repr(n) for n in names]))
         if "fighter_defeated" not in ability:
             raise HeroFileError(f"{name}: ability.defeated_fighter: needs a fighter_defeated hook (the steps to run "
                                 "when that fighter is defeated)")

@@ -20,7 +20,7 @@ from sim.engine import effects as E
 from sim.engine import layout as L
 from sim.engine.ops import BY_NAME as REGISTRY
 
-from .errors import FileError, toml_form
+from .errors import FileError, toml_form, unknown_fighter
 from .steps import COMPILERS as STEP_COMPILERS
 from .steps import _bool, _int, _known
 
@@ -166,13 +166,12 @@ class StepContext:
             return 0
         if isinstance(value, str) and value in self.fighters:
             return self.fighters[value]
-        self.fail(where, f"unknown fighter {value!r}; valid: 'self', 'opposing', 'hero', "
-                  + ", ".join(repr(n) for n in self.fighters))
+        self.fail(where, unknown_fighter(value, ["'self'", "'opposing'", "'hero'"] + [repr(n) for n in self.fighters]))
 
     def fighter_kind(self, where, value):
         if isinstance(value, str) and value in self.fighters:
             return self.fighters[value]
-        self.fail(where, f"unknown fighter {value!r}; valid: " + ", ".join(repr(n) for n in self.fighters))
+        self.fail(where, unknown_fighter(value, [repr(n) for n in self.fighters]))
 
     def tag(self, where, value):
         if value is None:
