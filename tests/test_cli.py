@@ -224,6 +224,15 @@ def test_homebrew_after_the_command_name_gets_a_hint():
     assert "it goes before the command" in r.output and "unmatched-sim --homebrew my_heroes duel" in r.output
 
 
+def test_an_empty_homebrew_folder_is_said_once(tmp_path):
+    """A --homebrew folder with no hero file in it gets one warning (most likely the wrong
+    folder), and the command's own error about the hero follows."""
+    r = run("--homebrew", str(tmp_path), "duel", "warden", "medusa")
+    assert r.exit_code != 0
+    assert r.output.count(f"warning: {tmp_path}: no .toml hero files in this --homebrew folder") == 1
+    assert "unknown hero 'warden'" in r.output
+
+
 def test_trial_findings_messages(tmp_path):
     """Messages that must name the right thing: a run folder, a hint, the option at fault."""
     # a hero with eight loadouts of one size: said once

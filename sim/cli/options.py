@@ -100,6 +100,10 @@ def homebrew_paths():
         env = root.get_parameter_source("hero_paths") == click.core.ParameterSource.ENVIRONMENT
         raise click.BadParameter(f"{missing[0]}: no such hero file or folder",
                                  param_hint="UNMATCHED_SIM_HEROES" if env else "'--homebrew'")
+    for p in paths:   # a folder with no hero file in it: most likely the wrong folder
+        if Path(p).is_dir() and not any(Path(p).glob("*.toml")) and ("empty", str(p)) not in _warned:
+            _warned.add(("empty", str(p)))
+            click.echo(f"warning: {p}: no .toml hero files in this --homebrew folder", err=True)
     return paths
 
 
