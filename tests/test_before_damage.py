@@ -88,6 +88,7 @@ def test_the_readme_examples_compile():
     ({"take": "next_to"}, r"ability\.before_damage\.take: unknown 'next_to'; valid: adjacent, any$"),
     ({"take": "any", "taken_by": "Owl"}, r"ability\.before_damage\.taken_by: unknown fighter 'Owl'; valid: "
                                          r"'The Lamplighter', 'Moth'$"),
+    ({"take": "any", "split": "yes"}, r'ability\.before_damage\.split: must be true or false, got "yes"$'),
     ({"take": "any", "taken_by": ["Moth", "Owl"]},
      r'ability\.before_damage\.taken_by: must be one fighter name \(a string\), got \["Moth", "Owl"\]; valid: '
      r"'The Lamplighter', 'Moth'$"),

@@ -237,7 +237,7 @@ def _before_damage(path, bd, fighters) -> tuple:
         raise HeroFileError(f"{path}: {w}.taken_by: {bd['taken_by']!r} is the fighter it protects; name another")
     split = bd.get("split", False)
     if not isinstance(split, bool):
-        raise HeroFileError(f"{path}: {w}.split: must be true or false")
+        raise HeroFileError(f"{path}: {w}.split: must be true or false, got {toml_form(split)}")
     return (protect, cap, take, by, int(split), choice("damage", BD_DAMAGE, "any"))
 
 
@@ -490,7 +490,7 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
     for fname, bit in ABILITY_FLAGS.items():
         v = ability.get(fname, False)
         if not isinstance(v, bool):
-            raise HeroFileError(f"{name}: ability.{fname}: must be true or false")
+            raise HeroFileError(f"{name}: ability.{fname}: must be true or false, got {toml_form(v)}")
         if v:
             flags |= bit
     protect = (0, 0)
