@@ -105,7 +105,14 @@ SCR_PRICE = SCR_DIST_FX + 65             # the one-currency AI, per player: wort
                                          # then the worth of a sidekick brought back onto the board (4,)
 N_PRICE = 13
 SCR_DESTS = SCR_PRICE + N_PRICE               # ai.weights.board_count: reachable spaces (65,)
-CTL_SIZE = SCR_DESTS + 65
+# the imitation capture (sim.engine.capture): where its area starts after CTL_SIZE (0: none),
+# records written, room for records, capture every Nth searched decision, decisions seen
+CTL_CAP = SCR_DESTS + 65
+CTL_CAP_N = CTL_CAP + 1
+CTL_CAP_MAX = CTL_CAP + 2
+CTL_CAP_EVERY = CTL_CAP + 3
+CTL_CAP_SEEN = CTL_CAP + 4
+CTL_SIZE = CTL_CAP + 5
 # optional "explain" buffer after CTL_SIZE (duel --explain): a count, then records
 EXPLAIN_TOP = 4
 EXPLAIN_REC = 6 + 3 * EXPLAIN_TOP   # log position, kind, player, options, shown, samples (expert; 0),

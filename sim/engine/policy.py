@@ -25,6 +25,7 @@ from .sigs import A1, A2, B, CTL, FA1, I, LOG, ST, TB, V, jit, stack_i64  # noqa
 
 from .ai import ai_decide
 from .ai.decide import ai_scores
+from .capture import capture_begin
 from .ai.weights import scratch_f1, wv, W_SEARCH_CHOICES
 from .core import rand_below, rng_seed
 from .codes import (
@@ -329,6 +330,7 @@ def replay_decide(st, tb, ctl, kind, player, opts, n):
         for j in range(nc):
             ctl[CTL_RP_CAND + j] = opts[idx[j]]
         ctl[CTL_RP_NCAND] = nc
+        capture_begin(st, ctl, kind, player, opts, n)
         ctl[CTL_RP_LOGN] = st[G_LOGN]   # (the rules log more while the stopped action unwinds)
         ctl[CTL_RP_HIT] = kind + 1
         ctl[CTL_RP_HIT_P] = player

@@ -91,6 +91,7 @@ from .policy import decide, rp_append, rp_off, top_candidates
 from .ai.choices import score_actions
 from .ai.decide import ai_scores, explain_record
 from .ai.position import reset_plans
+from .capture import capture_begin, capture_drop, capture_end
 from .ai.weights import scratch_f1, W_SEARCH_CHOICES, wv
 from .sampling import (  # noqa: F401  (re-exported: the expert's tests and tools import them from here)
     _FBUF, _TMP, best_attack_card, budget, copy_into, deal_attack, deal_unseen, determinize, determinize_pinned,
@@ -193,6 +194,7 @@ def search_options(st, tb, ctl, kind, p, opts, n, scores, wst, w2, wctl, nolog):
     nc = top_candidates(scores, n, cand, c)
     if nc == 1:
         return cand[0]
+    capture_begin(st, ctl, kind, p, opts, n)
     rollout_control(wctl, ctl, st[G_NPLAYERS], p)
     r = stack_i64(1)
     r[0] = search_seed(st, p) ^ (kind << 1)   # (still odd; D_ACTION's stream is release 0.2's)
@@ -229,6 +231,10 @@ def search_options(st, tb, ctl, kind, p, opts, n, scores, wst, w2, wctl, nolog):
         if mean[j] > mean[best]:
             best = j
     explain_search(ctl, st[G_LOGN], kind, p, n, opts, cand, nc, mean, se, samples, best)
+    cvals = stack_i64(MAX_CANDIDATES)
+    for j in range(nc):
+        cvals[j] = opts[cand[j]]
+    capture_end(ctl, cvals, nc, mean, se, samples, best)
     return cand[best]
 
 
@@ -291,6 +297,7 @@ def search_replay(st, s0, tb, ctl, mover, action, wst, w2, wctl, nolog, pin):
     samples, c, horizon = budget(ctl, q)
     nc = min(c, ctl[CTL_RP_NCAND])
     if nc <= 1:
+        capture_drop(ctl)
         return ctl[CTL_RP_CAND]
     m = ctl[CTL_RP_N]
     known_pins(s0, st, q, pin)
@@ -364,6 +371,7 @@ def search_replay(st, s0, tb, ctl, mover, action, wst, w2, wctl, nolog, pin):
             dsq[j] += dv * dv
     wctl[CTL_RP_N] = 0
     if valid == 0:
+        capture_drop(ctl)
         return ctl[CTL_RP_CAND]
     best = 0
     for j in range(nc):   # (a candidate left halfway: its mean over the first half)
@@ -384,6 +392,7 @@ def search_replay(st, s0, tb, ctl, mover, action, wst, w2, wctl, nolog, pin):
         vals_i[j] = ctl[CTL_RP_CAND + j]
         cand[j] = j
     explain_search(ctl, ctl[CTL_RP_LOGN], kind, q, ctl[CTL_RP_NCAND], vals_i, cand, nc, mean, se, valid, best)
+    capture_end(ctl, vals_i, nc, mean, se, valid, best)
     return ctl[CTL_RP_CAND + best]
 
 

@@ -8,7 +8,7 @@ from ..codes import (
     MODE_GREEDY,
 )
 from ..control import (
-    CTL_CTX_F, CTL_EXPLAIN, CTL_MODE0, CTL_PLAN_BOOST, CTL_PLAN_KEY, CTL_SIZE, EXPLAIN_REC, EXPLAIN_TOP,
+    CTL_CAP, CTL_CTX_F, CTL_EXPLAIN, CTL_MODE0, CTL_PLAN_BOOST, CTL_PLAN_KEY, CTL_SIZE, EXPLAIN_REC, EXPLAIN_TOP,
     MAX_SCR_SCORES, SCR_SCORES,
 )
 from ..core import n_slots, team_of
@@ -74,7 +74,8 @@ def explain_record(ctl, logn, kind, p, n, samples):
         return -1
     cnt = ctl[CTL_EXPLAIN]
     base = CTL_EXPLAIN + 1 + cnt * EXPLAIN_REC
-    if base + EXPLAIN_REC > ctl.shape[0]:
+    end = ctl[CTL_CAP] if ctl[CTL_CAP] > 0 else ctl.shape[0]   # (an imitation capture area follows)
+    if base + EXPLAIN_REC > end:
         return -1
     ctl[CTL_EXPLAIN] = cnt + 1
     ctl[base] = logn

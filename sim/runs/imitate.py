@@ -1,0 +1,89 @@
+"""Fit the standard AI's weights to the expert's searched choices (expert iteration).
+
+The expert AI searches a decision by playing its best candidates forward with the standard
+AI on both sides; where its search prefers another candidate than the standard AI's first
+choice, the standard AI misjudged the position. :func:`collect` plays expert games and keeps
+a sample of their searched decisions with the position (:mod:`sim.engine.capture`);
+:func:`regret` is how much search value the standard AI with given weights gives up over
+those decisions (it picks by its own scores; the search's values say what the pick was worth);
+:func:`fit` minimises it with CMA-ES over chosen weights. References: Anthony, Tian & Barber,
+"Thinking Fast and Slow with Deep Learning and Tree Search" (NeurIPS 2017), and the leads
+in ``shared/AI_LEADS.md``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim.content.profiles import get_profile
+from sim.engine.ai import WEIGHT_NAMES
+from sim.engine.capture import REC_CAND, REC_MEAN, REC_SIZE, capture_area, rescore
+from sim.engine.control import CTL_CAP, CTL_CAP_EVERY, CTL_CAP_MAX, CTL_CAP_N, CTL_SIZE, N_WEIGHTS
+from sim.engine.core import game_seed
+from sim.engine.game import RES_FIELDS, play_duel
+from sim.engine import layout as L
+from sim.play.match import Match, _control
+
+
+def collect(heroes, battlefield: str, games: int, profile: str = "expert", every: int = 4,
+            per_game: int = 40, run_seed: int = 11, matchup: int = 0) -> np.ndarray:
+    """Records (int64, ``(m, REC_SIZE)``) of every ``every``-th searched decision of ``games``
+    duels of ``heroes`` (two names) on ``battlefield``, both seats playing ``profile``; at
+    most ``per_game`` records a game. Game i's seed: ``game_seed(run_seed, matchup, i)``."""
+    m = Match(list(heroes), battlefield)
+    out = []
+    for i in range(int(games)):
+        base = _control((profile, profile), heroes=m.keys)
+        start = CTL_SIZE + 1
+        ctl = np.zeros(start + capture_area(per_game), np.int64)
+        ctl[:base.shape[0]] = base
+        ctl[CTL_CAP] = start
+        ctl[CTL_CAP_MAX] = per_game
+        ctl[CTL_CAP_EVERY] = every
+        st = m.new_state()
+        log = np.zeros((1, L.EV_FIELDS), np.int64)
+        res = np.zeros(RES_FIELDS, np.int64)
+        play_duel(st, m.tables, ctl, log, m.rows, game_seed(run_seed, matchup, i), res)
+        n = int(ctl[CTL_CAP_N])
+        if n:
+            out.append(ctl[start:start + n * REC_SIZE].reshape(n, REC_SIZE).copy())
+    return np.concatenate(out) if out else np.zeros((0, REC_SIZE), np.int64)
+
+
+def weight_vector(profile: str = "standard", overrides: dict | None = None) -> np.ndarray:
+    """The profile's weights with ``overrides`` (name -> float), int64 thousandths (N_WEIGHTS,)."""
+    w = dict(zip(WEIGHT_NAMES, get_profile(profile).weights))
+    w.update(overrides or {})
+    v = np.zeros(N_WEIGHTS, np.int64)
+    for k, name in enumerate(WEIGHT_NAMES):
+        v[k] = int(round(float(w.get(name, 0.0)) * 1000))
+    return v
+
+
+def picks(match: Match, recs: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The standard AI's pick (index among each record's options) with ``weights``."""
+    out = np.zeros(recs.shape[0], np.int64)
+    if recs.shape[0]:
+        rescore(match.tables, recs, weights, out)
+    return out
+
+
+def pick_values(recs: np.ndarray, pick: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(regret, known): per record, the best candidate's mean search value minus the picked
+    option's (its value if it was searched, else the worst candidate's: an option the search
+    did not try is taken as no better than the worst it tried), and whether it was searched."""
+    n = recs.shape[0]
+    regret = np.zeros(n)
+    known = np.zeros(n, bool)
+    for i in range(n):
+        r = recs[i]
+        nc = int(r[3])
+        vals = r[REC_CAND:REC_CAND + nc]
+        means = r[REC_MEAN:REC_MEAN + nc] * 1e-6
+        v = r[8 + int(pick[i])]
+        hit = np.nonzero(vals == v)[0]
+        if hit.size:
+            known[i] = True
+            regret[i] = means.max() - means[hit[0]]
+        else:
+            regret[i] = means.max() - means.min()
+    return regret, known
