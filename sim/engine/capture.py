@@ -23,7 +23,7 @@ import numpy as np
 from .sigs import A1, A2, CTL, FA1, I, jit, ST, TB, V
 from .codes import MODE_STANDARD
 from .control import (
-    CTL_CAP, CTL_CAP_EVERY, CTL_CAP_MAX, CTL_CAP_N, CTL_CAP_SEEN, CTL_MODE0, CTL_SCRATCH, CTL_SIZE, CTL_W,
+    CTL_CAP, CTL_CAP_EVERY, CTL_CAP_MAX, CTL_CAP_N, CTL_CAP_PLAY, CTL_CAP_SEEN, CTL_MODE0, CTL_SCRATCH, CTL_SIZE, CTL_W,
     MAX_RP_CAND, N_WEIGHTS,
 )
 from .layout import STATE_SIZE
@@ -107,6 +107,16 @@ def capture_end(ctl, cand, nc, mean, se, samples, chosen):
         ctl[b + REC_SE + j] = int(se[j] * 1e6)
     ctl[b + 6] = 2
     ctl[CTL_CAP_N] = n + 1
+
+
+@jit(I(CTL, I))
+def played(ctl, best):
+    """The candidate index the game goes on with after a search that chose ``best``: 0 (the
+    standard AI's first choice) when the capture plays the standard AI's choices
+    (``CTL_CAP_PLAY``), else ``best``."""
+    if ctl.shape[0] > CTL_SIZE and ctl[CTL_CAP] > 0 and ctl[CTL_CAP_PLAY] != 0:
+        return 0
+    return best
 
 
 @jit(V(CTL))

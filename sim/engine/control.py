@@ -106,13 +106,15 @@ SCR_PRICE = SCR_DIST_FX + 65             # the one-currency AI, per player: wort
 N_PRICE = 13
 SCR_DESTS = SCR_PRICE + N_PRICE               # ai.weights.board_count: reachable spaces (65,)
 # the imitation capture (sim.engine.capture): where its area starts after CTL_SIZE (0: none),
-# records written, room for records, capture every Nth searched decision, decisions seen
+# records written, room for records, capture every Nth searched decision, decisions seen, 1: the
+# game goes on with the standard AI's choice, not the search's (states the standard AI reaches)
 CTL_CAP = SCR_DESTS + 65
 CTL_CAP_N = CTL_CAP + 1
 CTL_CAP_MAX = CTL_CAP + 2
 CTL_CAP_EVERY = CTL_CAP + 3
 CTL_CAP_SEEN = CTL_CAP + 4
-CTL_SIZE = CTL_CAP + 5
+CTL_CAP_PLAY = CTL_CAP + 5
+CTL_SIZE = CTL_CAP + 6
 # optional "explain" buffer after CTL_SIZE (duel --explain): a count, then records
 EXPLAIN_TOP = 4
 EXPLAIN_REC = 6 + 3 * EXPLAIN_TOP   # log position, kind, player, options, shown, samples (expert; 0),

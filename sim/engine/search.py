@@ -91,7 +91,7 @@ from .policy import decide, rp_append, rp_off, top_candidates
 from .ai.choices import score_actions
 from .ai.decide import ai_scores, explain_record
 from .ai.position import reset_plans
-from .capture import capture_begin, capture_drop, capture_end
+from .capture import capture_begin, capture_drop, capture_end, played
 from .ai.weights import scratch_f1, W_SEARCH_CHOICES, wv
 from .sampling import (  # noqa: F401  (re-exported: the expert's tests and tools import them from here)
     _FBUF, _TMP, best_attack_card, budget, copy_into, deal_attack, deal_unseen, determinize, determinize_pinned,
@@ -235,7 +235,7 @@ def search_options(st, tb, ctl, kind, p, opts, n, scores, wst, w2, wctl, nolog):
     for j in range(nc):
         cvals[j] = opts[cand[j]]
     capture_end(ctl, cvals, nc, mean, se, samples, best)
-    return cand[best]
+    return cand[played(ctl, best)]
 
 
 @jit(I(ST, TB, CTL, I, A1, I, A1, A1, A1, LOG))
@@ -393,7 +393,7 @@ def search_replay(st, s0, tb, ctl, mover, action, wst, w2, wctl, nolog, pin):
         cand[j] = j
     explain_search(ctl, ctl[CTL_RP_LOGN], kind, q, ctl[CTL_RP_NCAND], vals_i, cand, nc, mean, se, valid, best)
     capture_end(ctl, vals_i, nc, mean, se, valid, best)
-    return ctl[CTL_RP_CAND + best]
+    return ctl[CTL_RP_CAND + played(ctl, best)]
 
 
 @jit(I(ST, CTL))

@@ -17,7 +17,7 @@ import numpy as np
 from sim.content.profiles import get_profile
 from sim.engine.ai import WEIGHT_NAMES
 from sim.engine.capture import REC_CAND, REC_MEAN, REC_SIZE, capture_area, rescore
-from sim.engine.control import CTL_CAP, CTL_CAP_EVERY, CTL_CAP_MAX, CTL_CAP_N, CTL_SIZE, N_WEIGHTS
+from sim.engine.control import CTL_CAP, CTL_CAP_EVERY, CTL_CAP_MAX, CTL_CAP_N, CTL_CAP_PLAY, CTL_SIZE, N_WEIGHTS
 from sim.engine.core import game_seed
 from sim.engine.game import RES_FIELDS, play_duel
 from sim.engine import layout as L
@@ -25,10 +25,12 @@ from sim.play.match import Match, _control
 
 
 def collect(heroes, battlefield: str, games: int, profile: str = "expert", every: int = 4,
-            per_game: int = 40, run_seed: int = 11, matchup: int = 0) -> np.ndarray:
+            per_game: int = 40, run_seed: int = 11, matchup: int = 0, play_standard: bool = False) -> np.ndarray:
     """Records (int64, ``(m, REC_SIZE)``) of every ``every``-th searched decision of ``games``
     duels of ``heroes`` (two names) on ``battlefield``, both seats playing ``profile``; at
-    most ``per_game`` records a game. Game i's seed: ``game_seed(run_seed, matchup, i)``."""
+    most ``per_game`` records a game. Game i's seed: ``game_seed(run_seed, matchup, i)``. With
+    ``play_standard`` the games go on with the standard AI's choices after each search (the
+    positions the standard AI reaches, labelled by the search: DAgger)."""
     m = Match(list(heroes), battlefield)
     out = []
     for i in range(int(games)):
@@ -39,6 +41,7 @@ def collect(heroes, battlefield: str, games: int, profile: str = "expert", every
         ctl[CTL_CAP] = start
         ctl[CTL_CAP_MAX] = per_game
         ctl[CTL_CAP_EVERY] = every
+        ctl[CTL_CAP_PLAY] = int(play_standard)
         st = m.new_state()
         log = np.zeros((1, L.EV_FIELDS), np.int64)
         res = np.zeros(RES_FIELDS, np.int64)
@@ -68,22 +71,24 @@ def picks(match: Match, recs: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 
 def pick_values(recs: np.ndarray, pick: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(regret, known): per record, the best candidate's mean search value minus the picked
-    option's (its value if it was searched, else the worst candidate's: an option the search
-    did not try is taken as no better than the worst it tried), and whether it was searched."""
+    """(regret, agree): per record, how much search value the pick gives up against the
+    candidate the expert took (its mean minus the pick's, at least 0; an option the search
+    did not try counts as the worst candidate it tried), and whether the pick is the expert's.
+    Measured against the expert's choice, not the best mean: inside an action the expert keeps
+    the standard AI's choice unless another is better by 2 standard errors, and the best of
+    several noisy means is biased upward."""
     n = recs.shape[0]
     regret = np.zeros(n)
-    known = np.zeros(n, bool)
+    agree = np.zeros(n, bool)
     for i in range(n):
         r = recs[i]
         nc = int(r[3])
         vals = r[REC_CAND:REC_CAND + nc]
         means = r[REC_MEAN:REC_MEAN + nc] * 1e-6
+        chosen = int(r[5])
         v = r[8 + int(pick[i])]
         hit = np.nonzero(vals == v)[0]
-        if hit.size:
-            known[i] = True
-            regret[i] = means.max() - means[hit[0]]
-        else:
-            regret[i] = means.max() - means.min()
-    return regret, known
+        got = means[hit[0]] if hit.size else means.min()
+        agree[i] = bool(hit.size) and hit[0] == chosen
+        regret[i] = max(0.0, means[chosen] - got)
+    return regret, agree
