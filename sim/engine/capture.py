@@ -20,7 +20,7 @@ The standard AI's scores of the options can then be computed again with other we
 """
 import numpy as np
 
-from .sigs import A1, A2, CTL, FA1, I, jit, ST, TB, V
+from .sigs import A1, A2, CTL, FA1, FA2, I, jit, ST, TB, V
 from .codes import MODE_STANDARD
 from .control import (
     CTL_CAP, CTL_CAP_EVERY, CTL_CAP_MAX, CTL_CAP_N, CTL_CAP_PLAY, CTL_CAP_SEEN, CTL_MODE0, CTL_SCRATCH, CTL_SIZE, CTL_W,
@@ -129,12 +129,13 @@ def capture_drop(ctl):
         ctl[ctl[CTL_CAP] + n * REC_SIZE + 6] = 0
 
 
-@jit(V(TB, A2, A1, A1), entry=True)
-def rescore(tb, recs, weights, picks):
+@jit(V(TB, A2, A1, A1, FA2), entry=True)
+def rescore(tb, recs, weights, picks, cscores):
     """The option the standard AI picks in each record ``recs[i]`` (int64, ``(m, REC_SIZE)``,
     one matchup's tables ``tb``) with AI weights ``weights`` (int64 thousandths,
     ``(N_WEIGHTS,)``, every player): ``picks[i]`` the index among the record's options
-    (int64, ``(m,)``); the first best, as ``ai_decide`` breaks ties."""
+    (int64, ``(m,)``), the first best, as ``ai_decide`` breaks ties; ``cscores[i, j]`` its
+    score of the record's candidate j (float64, ``(m, MAX_RP_CAND)``, points)."""
     st = np.empty(STATE_SIZE, np.int64)
     ctl = np.zeros(CTL_SIZE, np.int64)
     scores = np.zeros(CAP_OPTS, np.float64)
@@ -157,3 +158,9 @@ def rescore(tb, recs, weights, picks):
             if scores[j] > scores[best]:
                 best = j
         picks[i] = best
+        for j in range(r[3]):
+            cscores[i, j] = scores[0]
+            for k in range(n):
+                if opts[k] == r[REC_CAND + j]:
+                    cscores[i, j] = scores[k]
+                    break

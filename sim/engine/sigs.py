@@ -22,6 +22,7 @@ I = types.int64                      # every integer
 B = types.boolean
 F = types.float64
 FA1 = types.Array(types.float64, 1, "C")   # AI scores
+FA2 = types.Array(types.float64, 2, "C")   # AI scores of many records (sim.engine.capture)
 V = types.void
 A1 = types.Array(types.int64, 1, "C")   # state, control, option lists, rows
 A2 = types.Array(types.int64, 2, "C")   # log, result table

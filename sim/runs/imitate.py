@@ -17,7 +17,7 @@ import numpy as np
 from sim.content.profiles import get_profile
 from sim.engine.ai import WEIGHT_NAMES
 from sim.engine.capture import REC_CAND, REC_MEAN, REC_SIZE, capture_area, rescore
-from sim.engine.control import CTL_CAP, CTL_CAP_EVERY, CTL_CAP_MAX, CTL_CAP_N, CTL_CAP_PLAY, CTL_SIZE, N_WEIGHTS
+from sim.engine.control import MAX_RP_CAND, CTL_CAP, CTL_CAP_EVERY, CTL_CAP_MAX, CTL_CAP_N, CTL_CAP_PLAY, CTL_SIZE, N_WEIGHTS
 from sim.engine.core import game_seed
 from sim.engine.game import RES_FIELDS, play_duel
 from sim.engine import layout as L
@@ -62,11 +62,35 @@ def weight_vector(profile: str = "standard", overrides: dict | None = None) -> n
     return v
 
 
-def picks(match: Match, recs: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """The standard AI's pick (index among each record's options) with ``weights``."""
+def picks(match: Match, recs: np.ndarray, weights: np.ndarray, scores: bool = False):
+    """The standard AI's pick (index among each record's options) with ``weights``; with
+    ``scores`` also its scores of each record's candidates (float64, ``(m, MAX_RP_CAND)``)."""
     out = np.zeros(recs.shape[0], np.int64)
+    cs = np.zeros((recs.shape[0], MAX_RP_CAND))
     if recs.shape[0]:
-        rescore(match.tables, recs, weights, out)
+        rescore(match.tables, recs, weights, out, cs)
+    return (out, cs) if scores else out
+
+
+def soft_regret(recs: np.ndarray, pick: np.ndarray, cscores: np.ndarray, temperature: float) -> np.ndarray:
+    """Per record, the expected regret (see :func:`pick_values`) of choosing among the
+    searched candidates with chances softmax(score / ``temperature``) (points): a smooth
+    version of the pick's regret for the weights' search; a pick outside the candidates
+    counts as the worst candidate."""
+    n = recs.shape[0]
+    out = np.zeros(n)
+    for i in range(n):
+        r = recs[i]
+        nc = int(r[3])
+        vals = r[REC_CAND:REC_CAND + nc]
+        means = r[REC_MEAN:REC_MEAN + nc] * 1e-6
+        reg = np.maximum(0.0, means[int(r[5])] - means)
+        if not np.any(vals == r[8 + int(pick[i])]):
+            out[i] = reg.max()
+            continue
+        z = cscores[i, :nc] / temperature
+        z = np.exp(z - z.max())
+        out[i] = float(np.dot(z, reg) / z.sum())
     return out
 
 
