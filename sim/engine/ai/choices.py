@@ -3,8 +3,8 @@ hand cards, options, "may" and guesses.
 """
 from ..codes import (
     A_MANEUVER, A_SCHEME, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE, D_BOOST_ATTACK, D_TAKE_CARD,
-    FS_IN_PLAY, OP_ARRANGE_TOP, OP_CHOOSE, OP_CHOOSE_COUNTER, OP_DAMAGE, OP_FLIP_COUNTER, OP_MOVE, OP_RECOVER,
-    OP_SET_HEALTH,
+    FS_IN_PLAY, OP_ARRANGE_TOP, OP_CHOOSE, OP_CHOOSE_COUNTER, OP_DAMAGE, OP_DISCARD_FOR_VALUE, OP_FLIP_COUNTER,
+    OP_MOVE, OP_RECOVER, OP_SET_HEALTH,
     PER_KIND_ADJ_MOVED, PILE_HAND, TAG_ONGOING,
 )
 from ..control import (
@@ -188,7 +188,9 @@ def combat_att_value(st, tb, side):
 
 @jit(V(ST, TB, CTL, I, I, A1, I, FA1))
 def score_boost(st, tb, ctl, p, kind, opts, n, scores):
-    """Scores of BOOST options (card ids, -1 none) for an attack (Arthur) or a card in combat."""
+    """Scores of BOOST options (card ids, -1 none) for an attack (Arthur) or a card in combat;
+    a card discarded for value (``discard_for_value``: Beastform) adds the step's amount, not
+    its BOOST (the one-currency AI; release 0.2's reads the BOOST)."""
     o = OFF_CB
     for j in range(n):
         scores[j] = 0.0
@@ -222,11 +224,12 @@ def score_boost(st, tb, ctl, p, kind, opts, n, scores):
         return
     av = combat_att_value(st, tb, 0)
     dv = combat_att_value(st, tb, 1) if st[o + CB_CARD1] >= 0 else 0.0
+    each = ctl[CTL_CTX_OP] == OP_DISCARD_FOR_VALUE and not frozen(ctl, p)   # (+N a card, whatever its BOOST)
     for j in range(n):
         b = opts[j]
         if b < 0:
             continue
-        bv = tb.cards[b, C_BOOST]
+        bv = ctl[CTL_CTX_N] if each else tb.cards[b, C_BOOST]
         if attacker:
             gain = dmg_value(st, ctl, p, t, av + bv - dv) - dmg_value(st, ctl, p, t, av - dv)
         else:
