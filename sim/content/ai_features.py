@@ -90,7 +90,7 @@ def _guard_conds(code: np.ndarray, rows: list[int]) -> list[tuple[int, bool]]:
 
 #: "+N for each ..." counts the one-currency standard AI reads from the board when it scores a card
 BOARD_PERS = (E.PER_DISCARD_TAG, E.PER_OWN_ADJ_OPPOSING, E.PER_KIND_IN_ZONE_OF_OPPOSING, E.PER_ADJ_TO_SELF,
-              E.PER_KIND_ADJ_MOVED, E.PER_ZONES)
+              E.PER_KIND_ADJ_MOVED, E.PER_ZONES, E.PER_DAMAGE_TAKEN)
 
 
 def is_board(r: np.ndarray) -> bool:

@@ -102,8 +102,10 @@ SCR_DIST_FX = SCR_DIST_N + 65            # target_dists: effect damage of value_
 SCR_PRICE = SCR_DIST_FX + 65             # the one-currency AI, per player: worth of a drawn card now (4,), then
                                          # the share of a hand card's keep worth that holds now (4,), then
                                          # the chance that the card being scored wins its combat (-1 not known),
-                                         # then the worth of a sidekick brought back onto the board (4,)
-N_PRICE = 13
+                                         # then the worth of a sidekick brought back onto the board (4,), then
+                                         # the combat damage the defense card being scored expects its fighter to
+                                         # take (-1 not known)
+N_PRICE = 14
 SCR_DESTS = SCR_PRICE + N_PRICE               # ai.weights.board_count: reachable spaces (65,)
 # the imitation capture (sim.engine.capture): where its area starts after CTL_SIZE (0: none),
 # records written, room for records, capture every Nth searched decision, decisions seen, 1: the

@@ -444,6 +444,7 @@ def set_price(st, tb, ctl, p):
     v[p] = draw_worth_hand(st, tb, ctl, p, hand - 1 if hand > 0 else 0)
     v[4 + p] = wv(ctl, p, W_KEEP_FULL) if hand >= tb.rules[R_HAND_LIMIT] else 1.0
     v[8] = -1.0   # (no combat's chance of winning set: see attack_now)
+    v[13] = -1.0  # (no expected combat damage taken set: see choices.score_defense)
     back = 0.0    # a sidekick off the board (defeated or removed) that an effect may bring back
     for k in range(1, FIGHTERS_PER_PLAYER):
         g = p * FIGHTERS_PER_PLAYER + k

@@ -11,7 +11,7 @@ from ..codes import (
     FS_IN_PLAY, HF_ATTACK_BOOST, IF_NEGATE, N_WINDOWS, OP_SET_VALUE, PILE_DISC, W_DURING, W_IMMEDIATELY, W_ON_PLAY,
     W_ONGOING_DISCARD, W_ONGOING_START,
     CN_AWAY_FROM_START, CN_DISC_TOP_AT_LEAST, CN_DISC_TOP_TYPE, CN_KIND_DEFEATED, CN_KIND_ON_BOARD,
-    CN_NO_OPP_IN_ZONE, CT_SCHEME, FS_DEFEATED, OP_NOP, PER_ZONES,
+    CN_NO_OPP_IN_ZONE, CT_SCHEME, FS_DEFEATED, OP_NOP, PER_DAMAGE_TAKEN, PER_ZONES,
 )
 from ..control import (
     CTL_MODE0, CTL_W, MODE_EXPERT02, MODE_GREEDY, MODE_STANDARD02, N_PRICE, N_WEIGHTS, SCR_DESTS, SCR_PRICE,
@@ -378,6 +378,9 @@ def board_count(st, tb, ctl, r, q, g, e, side):
         return float(n)
     if per == PER_KIND_ADJ_MOVED:
         return float(best_moved_count(st, tb, ctl, r, q, -1, -1))
+    if per == PER_DAMAGE_TAKEN:   # the combat damage a defense card expects its fighter to take (score_defense)
+        x = f64_view(ctl, SCR_PRICE, N_PRICE)[13]
+        return x if x >= 0.0 else -1.0
     if per == PER_ZONES:      # the zones of that fighter's space now
         a = board_ref(st, q, g, e, parg)
         if a < 0:
