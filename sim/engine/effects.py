@@ -74,13 +74,11 @@ from .policy import CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_P, decide
 from .conditions import cond_ok, opp_card, resolve_ref
 from .damage import take_damage
 from .targets import (  # noqa: F401  (opponent_player, choose_opponent: re-exported for callers outside the engine)
-    opponent_player,
-    actions_blocked, ask_may, cancel_protected, choose_hand_card, choose_opponent, has_passive, per_count,
-    side_ok, targets, uses_targets,
+    actions_blocked, ask_may, cancel_protected, choose_hand_card, choose_opponent, has_passive, opponent_player,
+    per_count, side_ok, targets, uses_targets,
 )
 from .effect_ops import (
-    add_unheld_value, arrange_top, empty_spaces, look_top, move_fog, move_group, place_fog,
-    place_on_fog,
+    add_unheld_value, arrange_top, empty_spaces, look_top, move_fog, move_group, place_fog, place_on_fog,
     place_spaces, possible_values, reclaim, replace_card, route_passes, search, summon,
 )
 
