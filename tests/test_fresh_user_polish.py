@@ -89,30 +89,23 @@ def test_heroes_notes_two_homebrew_heroes_of_one_name(tmp_path):
     assert "are all named" not in run("--homebrew", str(tmp_path), "heroes").output
 
 
-def test_the_narration_says_the_combat_damage_was_capped(tmp_path, monkeypatch):
-    """Medusa's Snipe (3) against Brace (0, at most 1 damage): the line says 3, capped to 1."""
+@pytest.mark.parametrize("defense, health, damage, line", [
+    ("Brace", 13, 1, "attack 3 vs defense 0: 3 combat damage, capped to 1 by the defender's card, attacker wins"),
+    ("Wall", 14, 0, "attack 3 vs defense 0: 3 combat damage, prevented by the defender's card, defender wins"),
+])
+def test_the_narration_says_the_defenders_card_cut_the_combat_damage(tmp_path, monkeypatch, defense, health, damage,
+                                                                     line):
+    """Medusa's Snipe (3) against Brace (0, at most 1 damage): the line says 3, capped to 1; against
+    Wall (0, prevents all damage): 3, prevented (the attack does not win)."""
     (tmp_path / "bulwark.toml").write_text(BULWARK.replace("COPIES", "15"))
     monkeypatch.setenv("UNMATCHED_SIM_HEROES", str(tmp_path))
-    pos = game({"hero": "bulwark", "fighters": {"Bulwark": at("M20")}, "hand": ["Brace"]},
+    pos = game({"hero": "bulwark", "fighters": {"Bulwark": at("M20")}, "hand": [defense]},
                {"hero": "medusa", "fighters": {"Medusa": at("M13")}, "hand": ["Snipe"], "deck": ["Dash"] * 3},
                active=1)
-    out = resolve(pos, {"attack": "Snipe", "by": "Medusa", "target": "Bulwark", "defense": "Brace"})
-    assert hp(out, "Bulwark") == 13 and out["combat"]["damage"] == 1
-    lines = [line.strip() for line in out["log"]]
-    assert "attack 3 vs defense 0: 3 combat damage, capped to 1 by the defender's card, attacker wins" in lines, lines
-
-
-def test_a_prevented_combat_damage_says_so(tmp_path, monkeypatch):
-    """Snipe against Wall (0, prevents all damage): 3 combat damage, prevented; the attack does not win."""
-    (tmp_path / "bulwark.toml").write_text(BULWARK.replace("COPIES", "15"))
-    monkeypatch.setenv("UNMATCHED_SIM_HEROES", str(tmp_path))
-    pos = game({"hero": "bulwark", "fighters": {"Bulwark": at("M20")}, "hand": ["Wall"]},
-               {"hero": "medusa", "fighters": {"Medusa": at("M13")}, "hand": ["Snipe"], "deck": ["Dash"] * 3},
-               active=1)
-    out = resolve(pos, {"attack": "Snipe", "by": "Medusa", "target": "Bulwark", "defense": "Wall"})
-    assert hp(out, "Bulwark") == 14 and out["combat"]["damage"] == 0
-    lines = [line.strip() for line in out["log"]]
-    assert "attack 3 vs defense 0: 3 combat damage, prevented by the defender's card, defender wins" in lines, lines
+    out = resolve(pos, {"attack": "Snipe", "by": "Medusa", "target": "Bulwark", "defense": defense})
+    assert hp(out, "Bulwark") == health and out["combat"]["damage"] == damage
+    lines = [t.strip() for t in out["log"]]
+    assert line in lines, lines
 
 
 def _bulwark(**step):
