@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from sim.cli.app import main
-from sim.cli.options import check_profile, command_heroes
+from sim.cli.options import check_profile, command_heroes, note_same_names
 from sim.content.battlefields import BattlefieldError, list_battlefields, load_battlefield
 from sim.content.compile import compile_content
 from sim.content.heroes import HeroFileError, deck_warnings, load_all, load_hero
@@ -36,6 +36,7 @@ def heroes(as_json):
             "deck_size": {lo or "default": s.deck_size(lo) for lo in s.loadouts()},
             "loadouts": [lo for lo in s.loadouts() if lo],
         })
+    note_same_names({r["key"]: r for r in rows})
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return

@@ -371,3 +371,17 @@ def exit_interrupted(line: str):
         click.echo("", err=True)        # (off the line where the terminal echoed ^C, as click does)
     click.echo(line, err=True)
     sys.exit(130)
+
+
+def note_same_names(hero_info: dict) -> None:
+    """One line on stderr when two heroes (``{key: {"name": ...}}``: of a run, or the ``heroes``
+    list) have the same name (a copied hero file that kept the installed hero's ``name``): the
+    reports add the key to tell them apart."""
+    by_name: dict = {}
+    for key, info in hero_info.items():
+        by_name.setdefault(info["name"], []).append(key)
+    for name, keys in sorted(by_name.items()):
+        if len(keys) > 1:
+            click.echo(f"note: heroes {', '.join(sorted(keys))} are all named {name!r}; the reports show them as "
+                       + ", ".join(f"'{name} [{k}]'" for k in sorted(keys)) + " (give a copied hero a name of its "
+                       "own: its file's `name` and its cards' fighter references)", err=True)

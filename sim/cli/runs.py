@@ -16,8 +16,8 @@ import click
 
 from sim.cli.app import main
 from sim.cli.options import (
-    GAMES, Whole, backend_options, check_profile, exit_interrupted, homebrew_paths, note_expert_in_teams, run_options,
-    variant_of, variant_option, run_content, warn_skipped,
+    GAMES, Whole, backend_options, check_profile, exit_interrupted, homebrew_paths, note_expert_in_teams,
+    note_same_names, run_options, variant_of, variant_option, run_content, warn_skipped,
 )
 from sim.content.profiles import DEFAULT_PROFILE, profile_names
 from sim.runs.errors import RunError, RunInterrupted, RunWriteError
@@ -187,7 +187,7 @@ def _execute(plan, backend, quiet, out, what="", run=None, task_games=None):
     (None: sized for the workers)."""
     from sim.runs.drive import execute_run
     warn_skipped(plan.skipped)
-    _note_same_names(plan.hero_info)
+    note_same_names(plan.hero_info)
     total, done = plan.games_total, plan.games_done
     if done:
         click.echo(f"Resuming {out}: {done} of {total} games already stored.", err=True)
@@ -259,19 +259,6 @@ def _time_line(results, stopping: float, report_seconds: float | None) -> None:
     rest = total - play - setup - (report_seconds or 0.0)
     click.echo(f"Took {total:.0f} s up to here: " + ", ".join(parts) + f", {max(rest, 0.0):.1f} s starting up and planning.",
                err=True)
-
-
-def _note_same_names(hero_info: dict) -> None:
-    """One line on stderr when two heroes of a run have the same name (a copied hero file
-    that kept the installed hero's ``name``): the reports add the key to tell them apart."""
-    by_name: dict = {}
-    for key, info in hero_info.items():
-        by_name.setdefault(info["name"], []).append(key)
-    for name, keys in sorted(by_name.items()):
-        if len(keys) > 1:
-            click.echo(f"note: heroes {', '.join(sorted(keys))} are all named {name!r}; the reports show them as "
-                       + ", ".join(f"'{name} [{k}]'" for k in sorted(keys)) + " (give a copied hero a name of its "
-                       "own: its file's `name` and its cards' fighter references)", err=True)
 
 
 #: a run expected to take longer than this (seconds) prints its estimate before it starts

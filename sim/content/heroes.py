@@ -369,11 +369,18 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
     cards = []
     seen = set()
     fighter_names = [f.name for f in fighters]
+    # names that an entry with a symbol uses: each entry of such a name needs its own symbol (README)
+    symbolled = {c["name"]: c["symbol"] for c in raw_cards if isinstance(c, dict) and isinstance(c.get("name"), str)
+                 and isinstance(c.get("symbol"), str) and c["symbol"].strip()}
     for i, c in enumerate(raw_cards):
         cn = c.get("name") if isinstance(c, dict) else None
         w = f"card {cn!r}" if isinstance(cn, str) else f"cards[{i}]"
         _keys(name, w, c, _CARD)
         cn = _req(name, w, c, "name", str)
+        if "symbol" not in c and cn in symbolled:
+            raise HeroFileError(f"{name}: {w}.symbol: missing, but another entry named {cn!r} has symbol = "
+                                f"{toml_form(symbolled[cn])}: give each entry of one name its own symbol, "
+                                "or this one another name")
         if "symbol" in c:
             if not (isinstance(c["symbol"], str) and c["symbol"].strip()):
                 raise HeroFileError(f"{name}: {w}.symbol: must be a non-empty string (the printed symbol that tells "
@@ -616,12 +623,15 @@ def load_all(directory: str | Path | None = None, extra=()) -> dict[str, HeroSpe
 
 
 def deck_warnings(spec: HeroSpec) -> list[str]:
-    """Non-fatal remarks for ``validate``: decks that do not total 30 cards."""
+    """Non-fatal remarks for ``validate``: decks that do not total 30 cards, each naming the
+    field to change (the cards' ``copies``)."""
     out = []
     for lo in spec.loadouts():
         n = spec.deck_size(lo)
         if n != DECK_SIZE:
-            out.append(f"{Path(spec.path).name}: deck{' ' + lo if lo else ''} has {n} cards (a published deck has {DECK_SIZE})")
+            fix = f"add {DECK_SIZE - n} to" if n < DECK_SIZE else f"take {n - DECK_SIZE} off"
+            out.append(f"{Path(spec.path).name}: deck{' ' + lo if lo else ''} has {n} cards, the sum of the "
+                       f"[[cards]] entries' copies (a published deck has {DECK_SIZE}: {fix} their copies)")
     return out
 
 

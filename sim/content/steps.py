@@ -261,6 +261,9 @@ def _reclaim(ctx, where, step, row):
     if _bool(ctx, where + ".random", step.get("random", False)):
         row[L.I_FLAGS] |= L.IF_RANDOM
     if "card" in step:
+        if row[L.I_FLAGS] & L.IF_RANDOM:   # (one card's copies are one card id: a random pick is that card)
+            ctx.fail(where + ".random", "cannot go with card: the copies of one card are alike, so at random "
+                     "takes the same card; leave random out")
         row[L.I_Y] = _card_name(ctx, where + ".card", step["card"])
 
 

@@ -27,6 +27,7 @@ CTL_HAS_NAMES = 11     # 1: scripted card choices are card-name ids (see CTL_NAM
 CTL_ERR_PRESET = 12    # 1 when the refused value was a preset, not a script entry
 CTL_CTX_ROW = 13       # row of tb.code of the effect step asking the decision, -1 none (see CTL_CTX_OP)
 CTL_REC = 14           # index of the record buffer (policy.with_record), 0 none
+CTL_CTX_END = 15       # end row (exclusive) of the program whose step CTL_CTX_ROW is (the steps after it that hang on it)
 CTL_ERR_OPTS = 16      # up to 64 legal option values
 CTL_PRESET = CTL_ERR_OPTS + 64   # per decision kind: preset value + 2, 0 = none
 CTL_NAMES = CTL_PRESET + N_DECISIONS  # card id -> card-name id

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit, types  # noqa: F401
 
 from .sigs import A1, A2, B, CTL, I, LOG, ST, stack_i64, TB, V, jit  # noqa: F401
+from .prevent import card_cap
 
 from .codes import (  # noqa: F401  (re-exported: callers outside the engine import them from here)
     END_HERO_DEFEATED, EV_DAMAGE, EV_DEFEATED, EV_DISCARD, EV_DRAW, EV_EXHAUST, EV_GAME_OVER, EV_MOVE, EV_PLACE,
@@ -19,7 +20,7 @@ from .codes import (  # noqa: F401  (re-exported: callers outside the engine imp
     PILE_HAND, PL_ADJ, PL_IN_ZONE, PL_LAST_FOG, R_EXHAUST_DAMAGE, R_OFF_FORM, R_PREVENT_COMBAT_ONLY,
 )
 from .layout import (
-    C_FMASK, C_FORM, C_LOCAL, C_TAGS, CB_ACTIVE, CB_ATT_P, CB_CAP, CB_DEF_P, CB_PREVENT, F_HP, F_KIND, F_KO, F_LEFT,
+    C_FMASK, C_FORM, C_LOCAL, C_TAGS, CB_ACTIVE, CB_ATT_P, CB_DEF_P, F_HP, F_KIND, F_KO, F_LEFT,
     F_MAXHP, F_NOLEAVE, F_OWNER, F_RANGED, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FORM_COUNTER, fslot, G_ACTIVE,
     G_LOGN, G_NPLAYERS, G_OVER, G_REASON, G_RNG, G_WINNER, H_DEFEAT_KIND, H_FLAGS, H_HOOKS, MAX_CARDS, MAX_HERO_CARDS,
     MAX_SPACES, N_FOG, OFF_CB, OFF_DECK, OFF_DISC, OFF_HAND, OFF_PLAYED, OFF_SPACE_DEFEATS, P_CARDS_PLAYED, P_COUNTER0,
@@ -416,11 +417,9 @@ def deal_damage(st, tb, log, f, n):
     (``CB_CAP`` N + 1) it takes at most N of each damage. The log's amount dealt is ``n``, before that cap."""
     if n <= 0 or st[fslot(f, F_STATUS)] != FS_IN_PLAY:
         return 0
-    m = n
-    if st[OFF_CB + CB_ACTIVE] != 0 and st[OFF_CB + CB_PREVENT] == f + 1 and tb.rules[R_PREVENT_COMBAT_ONLY] == 0:
-        m = min(n, st[OFF_CB + CB_CAP] - 1)   # CB_CAP 0: all of it prevented
-        if m <= 0:
-            return 0
+    m = n if tb.rules[R_PREVENT_COMBAT_ONLY] != 0 else card_cap(st, f, n)   # (its card's prevent_damage)
+    if m <= 0:
+        return 0
     hp = st[fslot(f, F_HP)]
     d = m if m < hp else hp
     hp -= d

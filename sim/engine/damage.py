@@ -15,13 +15,13 @@ A hero without the ability makes no decision and draws no random number here, so
 without it are unchanged.
 """
 from .sigs import A1, CTL, I, jit, LOG, ST, stack_i64, TB
-from .codes import D_REDIRECT, D_REDIRECT_N, EV_REDIRECT, FS_DEFEATED, FS_IN_PLAY
+from .codes import D_REDIRECT, D_REDIRECT_N, EV_REDIRECT, FS_DEFEATED, FS_IN_PLAY, R_PREVENT_COMBAT_ONLY
 from .core import adjacent, deal_damage, log_ev
-from .codes import R_PREVENT_COMBAT_ONLY
 from .layout import (
-    CB_ACTIVE, CB_CAP, CB_PREVENT, OFF_CB, F_KIND, F_OWNER, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_LAST_DMG, G_LAST_KO, H_BD_CAP, H_BD_COMBAT,
+    F_KIND, F_OWNER, F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_LAST_DMG, G_LAST_KO, H_BD_CAP, H_BD_COMBAT,
     H_BD_KIND, H_BD_PROTECT, H_BD_SPLIT, H_BD_TAKE, MAX_SPACES, P_HERO, pslot,
 )
+from .prevent import card_cap
 from .policy import CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, decide
 
 #: length of a plan array: the damage left for the protected fighter, then (fighter, amount) pairs:
@@ -56,11 +56,10 @@ def plan_damage(st, tb, ctl, f, n, combat, plan):
     if tb.heroes[h, H_BD_COMBAT] != 0 and combat == 0:
         return 0
     k = 0
-    if (combat == 0 and st[OFF_CB + CB_ACTIVE] != 0 and st[OFF_CB + CB_PREVENT] == f + 1
-            and tb.rules[R_PREVENT_COMBAT_ONLY] == 0):
+    if combat == 0 and tb.rules[R_PREVENT_COMBAT_ONLY] == 0:
         # the fighter's card prevents (or caps) its damage for the rest of the combat: that comes first, so
-        # that no prevented damage is moved (the combat damage was cut in rules.do_attack already)
-        m = max(min(n, st[OFF_CB + CB_CAP] - 1), 0)
+        # that no prevented damage is moved (the combat damage was cut in rules.close_attack already)
+        m = card_cap(st, f, n)
         if m < n:
             plan[1] = -2
             plan[2] = n - m

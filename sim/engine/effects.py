@@ -69,18 +69,16 @@ from .layout import (
     I_PER, I_REF, I_SIDE, I_X, I_Y, MAX_FIGHTERS, MAX_OPTIONS, MAX_SPACES, N_VALUES, OFF_CB, P_COUNTER0,
     P_DECKN, P_DISCN, P_HAND_SEEN, P_HANDN, P_HERO, P_RETURN, pslot,
 )
-from .control import CTL_CTX_ROW
+from .control import CTL_CTX_END, CTL_CTX_ROW
 from .policy import CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_P, decide
 from .conditions import cond_ok, opp_card, resolve_ref
 from .damage import take_damage
 from .targets import (  # noqa: F401  (opponent_player, choose_opponent: re-exported for callers outside the engine)
-    opponent_player,
-    actions_blocked, ask_may, cancel_protected, choose_hand_card, choose_opponent, has_passive, per_count,
-    side_ok, targets, uses_targets,
+    actions_blocked, ask_may, cancel_protected, choose_hand_card, choose_opponent, has_passive, opponent_player,
+    per_count, side_ok, targets, uses_targets,
 )
 from .effect_ops import (
-    add_unheld_value, arrange_top, empty_spaces, look_top, move_fog, move_group, place_fog,
-    place_on_fog,
+    add_unheld_value, arrange_top, empty_spaces, look_top, move_fog, move_group, place_fog, place_on_fog,
     place_spaces, possible_values, reclaim, replace_card, route_passes, search, summon,
 )
 
@@ -376,7 +374,10 @@ def run_card_op(st, tb, ctl, log, ins, op, p, f, side, card):
         if hn == 0:
             return False       # nothing to discard (G_LAST_DISC 0: "nothing_to_discard", R68)
         if has_passive(st, tb, q, PV_MAY_IGNORE_DISCARD):
-            if ask_may(st, tb, ctl, q):
+            ctl[CTL_CTX_OP] = -1   # (asked "ignore it?": not the discard's own "may", which the AI prices)
+            ignore = ask_may(st, tb, ctl, q)
+            ctl[CTL_CTX_OP] = op
+            if ignore:
                 # Tawny Owl: the effect is ignored; it did not find the hand without a card (R68)
                 st[G_LAST_DISC] = -1
                 log_ev(st, log, EV_IGNORE, q, 0, 0, 0, 0)
@@ -545,6 +546,7 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
             continue
         ctl[CTL_CTX_OP] = op          # what the policy is being asked about
         ctl[CTL_CTX_ROW] = row
+        ctl[CTL_CTX_END] = end
         ctl[CTL_CTX_N] = ins[I_N]
         ctl[CTL_CTX_P] = p
         ctl[CTL_CTX_F] = -1
@@ -581,6 +583,7 @@ def run_program(st, tb, ctl, log, start, length, p, f, side, card):
                     break
                 ctl[CTL_CTX_OP] = op      # a later pick is asked about this step again, not the last branch's
                 ctl[CTL_CTX_ROW] = row
+                ctl[CTL_CTX_END] = end
                 ctl[CTL_CTX_N] = ins[I_N]
                 ctl[CTL_CTX_P] = p
                 ctl[CTL_CTX_F] = f        # (the fighter playing the card: "self" in an option's steps)

@@ -375,7 +375,7 @@ OPS: tuple[Op, ...] = (
     Op('reclaim', "OP_RECLAIM", 34, FAM_CARD, 'a card from your discard pile (IF_RANDOM: at random; Y: card id + 1 only) to the top of the deck (X 0), hand (1) or shuffled into the deck (2)',
        section='cards',
        fields=(F('to', True, choices=('hand', 'deck_top', 'deck')), F('random', default=False), F('card', doc='a card name of this hero')),
-       meaning='a card of your choice from your discard pile goes to your hand, on top of your deck, or (`to = "deck"`) into your deck, which is then shuffled. `random = true`: a card at random instead; `card`: only a card of that name (none in the pile: nothing)',
+       meaning='a card of your choice from your discard pile goes to your hand, on top of your deck, or (`to = "deck"`) into your deck, which is then shuffled. `random = true`: a card at random instead; `card`: only a card of that name (none in the pile: nothing; not with `random`, refused: the copies of one card are alike)',
        examples=('The Lady of Space and Time (Ciri, after): `{ op = "reclaim", to = "hand", if = { tag_count = "source", at_least = 8 } }`',
                  'Rummage (Exemplar, effect): `{ op = "reclaim", to = "hand", random = true }`',
                  'Recycle (Exemplar, effect): `{ op = "reclaim", to = "deck", card = "Rummage" }`',),

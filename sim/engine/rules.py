@@ -32,10 +32,11 @@ from .targets import choose_hand_card, has_passive
 from .effect_ops import empty_spaces, move_group
 from .effects import defeat_hooks, run_card_window, run_hook
 from .damage import apply_plan, plan_damage, PLAN_SIZE
+from .prevent import card_cap
 from .layout import (
     ACTION_OPTS, C_BOOST, C_PROG, C_TAGS, C_TYPE, C_VALUE, CARD_OPTS, CB_ABOOST,
     CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CANCEL0, CB_CANCEL1, CB_CARD0, CB_CARD1, CB_DEF_F, CB_DEF_P, CB_DMG,
-    CB_CAP, CB_FIELDS, CB_IGN0, CB_LOCK0, CB_MOD0, CB_OVR0, CB_OVR1, CB_PREVENT, CB_PRINTED0,
+    CB_FIELDS, CB_IGN0, CB_LOCK0, CB_MOD0, CB_OVR0, CB_OVR1, CB_PRINTED0,
     CB_PRINTED1, CB_VAL0, CB_VAL1, CB_WON, F_HP, F_KIND, F_LEFT, F_MOVE, F_NOLEAVE, F_OWNER, F_RANGED,
     F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTION_NO, G_ACTIONS,
     G_ACTIVE, G_ENDTURN, G_FLAGS, G_LOGN, G_NPLAYERS, G_OVER, G_REASON, G_TURN, G_WINNER, H_FLAGS, H_HOOKS,
@@ -348,10 +349,7 @@ def close_attack(st, tb, ctl, log, d):
         av = side_value(st, tb, ctl, log, 0)
         dv = side_value(st, tb, ctl, log, 1) if d >= 0 else 0
         dmg = av - dv if d >= 0 else av
-        if st[o + CB_PREVENT] == t + 1:   # Bewilderment: no combat damage to its fighter (R70); at_most: a cap
-            dmg = min(dmg, st[o + CB_CAP] - 1)
-        if dmg < 0:
-            dmg = 0
+        dmg = card_cap(st, t, max(dmg, 0))   # Bewilderment: no combat damage to its fighter (R70); at_most: a cap
         # the defender's before_damage ability: a cap, other fighters taking parts in its place
         plan = stack_i64(PLAN_SIZE)
         k = plan_damage(st, tb, ctl, t, dmg, 1, plan)

@@ -125,7 +125,12 @@ def event_lines(m, log, turns=None) -> list[tuple[int, str]]:
                          else f"    {heroes[a]} tries to cancel the {whose} card's effects, but they cannot be cancelled")
         elif ev == L.EV_VALUES:
             won = "attacker wins" if d else "defender wins"
-            dmg = f"{e} combat damage" if e == c else f"{e} combat damage ({c} taken)"
+            raw = max(a - b, 0)   # (e is after the defender's card's prevent_damage: a cap, or all of it)
+            dmg = f"{e} combat damage" if e == raw else (
+                f"{raw} combat damage, capped to {e} by the defender's card" if e > 0
+                else f"{raw} combat damage, prevented by the defender's card")
+            if c != e:
+                dmg += f" ({c} taken)"
             lines.append(f"    attack {a} vs defense {b}: {dmg}, {won}")
         elif ev == L.EV_DAMAGE:
             amount = f"{b} damage" if b == d or d == 0 else f"{b} of {d} damage"

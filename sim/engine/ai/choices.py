@@ -2,20 +2,20 @@
 hand cards, options, "may" and guesses.
 """
 from ..codes import (
-    A_MANEUVER, A_SCHEME, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE, D_BOOST_ATTACK, D_TAKE_CARD,
-    FS_IN_PLAY, OP_ARRANGE_TOP, OP_CHOOSE, OP_CHOOSE_COUNTER, OP_DAMAGE, OP_DISCARD_FOR_VALUE, OP_FLIP_COUNTER,
-    OP_MOVE, OP_RECOVER, OP_SET_HEALTH,
-    PER_KIND_ADJ_MOVED, PILE_HAND, TAG_ONGOING,
+    A_MANEUVER, A_SCHEME, CN_DEALT_DAMAGE, CN_DISCARDED, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE,
+    D_BOOST_ATTACK, D_TAKE_CARD, FS_IN_PLAY, OP_ARRANGE_TOP, OP_CHOOSE, OP_CHOOSE_COUNTER, OP_DAMAGE, OP_DISCARD,
+    OP_DISCARD_FOR_VALUE, OP_FLIP_COUNTER, OP_MOVE, OP_RECOVER, OP_SET_HEALTH, PER_KIND_ADJ_MOVED, PILE_HAND, S_OWN,
+    TAG_ONGOING,
 )
 from ..control import (
-    CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_CTX_ROW, CTL_FU_KEY, CTL_POS_KEY, CTL_POS_SIG,
+    CTL_CTX_END, CTL_CTX_F, CTL_CTX_N, CTL_CTX_OP, CTL_CTX_OWNER, CTL_CTX_P, CTL_CTX_ROW, CTL_FU_KEY, CTL_POS_KEY, CTL_POS_SIG,
     CTL_TD_P, CTL_TD_SIG, N_PRICE, SCR_ACTIONS, SCR_DEFENSE, SCR_PLAN_POS, SCR_POOL, SCR_PRICE, SCR_SPACES, SCR_SPACES_EF,
 )
 from ..core import can_target, n_slots, pile_base, team_of
 from ..layout import (
     AI_DMG, AI_VALUE_ATK, AI_VALUE_DEF, C_AI_LIVE, C_BOOST, C_FORM, C_TAGS, C_TYPE, C_VALUE, CB_ABOOST, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CARD0,
     CB_CARD1, CB_DEF_F, CB_DEF_P, CB_MOD0, CB_OVR0, CB_PRINTED0, F_HP, F_KIND, F_MAXHP, F_OWNER, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_ACTIONS, G_NPLAYERS, G_OPPONENT, H_AI_ATK0, H_AI_DEF0,
-    H_AI_HURT_FORM, H_DECK_LEN, H_DECK_START, I_N, I_OP, I_PER, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0,
+    H_AI_HURT_FORM, H_DECK_LEN, H_DECK_START, I_N, I_OP, I_PER, I_SIDE, MAX_CARDS, MAX_FIGHTERS, OFF_CB, P_COUNTER0,
     P_HANDN, P_HERO, P_ONGOING, pslot,
 )
 from ..sigs import A1, CTL, F, f64_view, FA1, I, jit, ST, TB, V
@@ -25,7 +25,7 @@ from .weights import (
     scratch_f2, scratch_i1, W_BOOST_MARGIN, W_DEFEND_MARGIN, W_DEFENSE_FX, W_FX_DMG,
     W_FX_OPP_DISCARD, W_GUESS_BASE, W_ONGOING, W_ONGOING_AGAIN, W_SCHEME, W_UNKNOWN_ATTACK, wv,
 )
-from .options import damage_row_worth, option_worth
+from .options import damage_row_worth, discard_cost, hanging_worth, option_worth
 from .area import area_damage_correction, area_place_worth, near_target_correction
 from .estimate import (
     att_value, def_value, dmg_params, dmg_price, dmg_value, exp_attack, hero_atk_bonus,
@@ -494,21 +494,43 @@ def may_damage_worth(st, tb, ctl, p):
     return damage_row_worth(st, tb, ctl, p, -1, ctl[CTL_CTX_ROW])
 
 
+@jit(F(ST, TB, CTL, I, I))
+def may_step_worth(st, tb, ctl, p, cond):
+    """The one-currency AI's worth to ``p`` of doing the "may" step in the context
+    (``CTL_CTX_ROW`` of ``p``'s program, fighter ``CTL_CTX_F``) whose cost the caller adds: what
+    the later steps of its window that hang on it (``cond``: ``if`` / ``unless``) are worth
+    (:func:`.options.hanging_worth`)."""
+    r = ctl[CTL_CTX_ROW]
+    if r < 0 or ctl[CTL_CTX_END] <= r:
+        return 0.0
+    return hanging_worth(st, tb, ctl, p, ctl[CTL_CTX_F], r, ctl[CTL_CTX_END], cond)
+
+
 @jit(V(ST, TB, CTL, I, A1, I, FA1))
 def score_may(st, tb, ctl, p, opts, n, scores):
     """"May" (option 1 yes, 0 no): yes, unless the step would damage our own fighter, or
     it flips our hero's form (Jekyll/Hyde) to the less useful one. Release 0.2's AI reads
     "our own fighter" from the first fighter the step could hit; the one-currency AI from
     the best of them (:func:`may_damage_worth`: yes when it is an opposing fighter, whom the
-    target choice then picks; Dracula's Bloodthirsty with a Sister and an opponent next to him)."""
+    target choice then picks; Dracula's Bloodthirsty with a Sister and an opponent next to him).
+    The one-currency AI weighs damage to our own fighter (:func:`.estimate.dmg_value`) and a
+    discard from our own hand (``may`` or ``optional``: the keep worth of the cards it takes,
+    :func:`.options.discard_cost`) against what the steps after it that hang on it are worth
+    (``if`` / ``unless`` "dealt_damage", "discarded": :func:`may_step_worth`), yes when that
+    pays."""
     yes = True
+    mine = ctl[CTL_CTX_P] == p and not frozen(ctl, p)
     if ctl[CTL_CTX_P] == p and ctl[CTL_CTX_OP] == OP_DAMAGE:
         g = ctl[CTL_CTX_F]
         w = NEG if frozen(ctl, p) else may_damage_worth(st, tb, ctl, p)
         if w > NEG:
             yes = w > 0.0
         elif g >= 0 and team_of(st, st[fslot(g, F_OWNER)]) == team_of(st, p):
-            yes = False
+            yes = mine and (dmg_value(st, ctl, p, g, float(ctl[CTL_CTX_N]))
+                            + may_step_worth(st, tb, ctl, p, CN_DEALT_DAMAGE)) > 0.0
+    r = ctl[CTL_CTX_ROW]
+    if mine and ctl[CTL_CTX_OP] == OP_DISCARD and r >= 0 and tb.code[r, I_SIDE] == S_OWN:
+        yes = may_step_worth(st, tb, ctl, p, CN_DISCARDED) > discard_cost(st, tb, ctl, p, r)
     if ctl[CTL_CTX_P] == p and ctl[CTL_CTX_OP] == OP_FLIP_COUNTER:
         cur = 1 if st[pslot(p, P_COUNTER0)] == 1 else 0
         if frozen(ctl, p):
