@@ -198,7 +198,7 @@ OPS: tuple[Op, ...] = (
        section='turn',
        fields=(F('amount', default=1), F('who', default='you', choices=('you', 'opponent'))),
        min_amount=1,
-       meaning='a player gains actions this turn; only the player taking the turn can (an action is a turn\'s): `who = "you"` needs a card you play on your turn (refused on a defense card), `who = "opponent"` a card played on the opponent\'s turn (a defense or versatile card, or the `fighter_defeated` hook; refused elsewhere). In a card that may be played on either turn (versatile, `fighter_defeated`) it does nothing on the other one',
+       meaning='a player gains actions this turn; only the player taking the turn can (an action is a turn\'s): `who = "you"` needs a card you play on your turn (refused on a defense card and in the `after_defense` hook), `who = "opponent"` a card played on the opponent\'s turn (a defense or versatile card, the `after_defense` hook or the `fighter_defeated` hook; refused elsewhere). In a card that may be played on either turn (versatile, `fighter_defeated`) it does nothing on the other one',
        examples=('Mistform (Dracula, effect): `{ op = "gain_action", amount = 1 }`',
                  'Overreach (Exemplar, after): `{ op = "gain_action", who = "opponent", amount = 1, if = "defending" }`',),
        narration=('gain_action',), ai=('action',),

@@ -167,8 +167,9 @@ MESSAGES = {
                "not in the hand / not playable by the fighter for that side",
     E_GUESS: "EV_GUESS / EV_SET_PRINTED without a live effect, or a named value no card the opponent may still "
              "have carries (public information: deck list minus discard pile), or a wrong printed value",
-    E_ABILITY: "EV_ABILITY of an end_of_turn, after_attack or fighter_defeated ability at the wrong moment: not the "
-               "active player's end of turn, not after its fighter's attack, not its defeated fighter, or unbalanced",
+    E_ABILITY: "EV_ABILITY of an end_of_turn, after_attack, after_defense or fighter_defeated ability at the wrong "
+               "moment: not the active player's end of turn, not after its fighter's attack or defense (the "
+               "defender's first), not its defeated fighter, or unbalanced",
 }
 
 # ------------------------------------------------------------- replay context
@@ -250,6 +251,7 @@ PH_MANEUVER = 6    # a maneuver: the after_maneuver ability rows are live (== WN
 PH_EOT = 7         # the end of the turn after EV_ABILITY (end_of_turn): its rows are live (== WN_EOT)
 PH_AFTATK = 8      # after an attack, after EV_ABILITY (after_attack) (== WN_AFTATK)
 PH_KO = 10         # a fighter_defeated ability, from its EV_ABILITY to its closing line (== WN_KO)
+PH_AFTDEF = 11     # after a combat, after EV_ABILITY (after_defense): the defender's ability (== WN_AFTDEF)
 
 # card piles tracked from the log (per player, per card id)
 K_HAND = 0
@@ -402,6 +404,7 @@ WN_EOT = 7         # ability end_of_turn (Bigfoot)
 WN_AFTATK = 8      # ability after_attack (Robin Hood)
 WN_NEVER = 9
 WN_KO = 10         # ability fighter_defeated (Achilles)
+WN_AFTDEF = 11     # ability after_defense (Achilles: a won defense draws)
 CARD_WINDOWS = {"immediately": WN_IMM, "during": WN_DUR, "after": WN_AFT, "effect": WN_EFF,
                 "ongoing_start_of_turn": WN_START, "on_play": WN_IMM}
 
