@@ -49,6 +49,8 @@ def _constructs(data: dict) -> set:
                         found.update(set(x) & new_conditions)
             if v.get("per") in ("combat_damage", "opponent_printed", "zones_of"):
                 found.add(v["per"])
+            if v.get("op") == "become_defender":
+                found.add("become_defender")
             for x in v.values():
                 walk(x)
         elif isinstance(v, list):
@@ -72,7 +74,8 @@ def test_the_examples_need_at_least_five_new_constructs_between_them():
     used = {k: _constructs(tomllib.loads((EXAMPLES / f"{k}.toml").read_text(encoding="utf-8"))) for k in FILES}
     assert used["bigfoot"] == {"end_of_turn", "no_opposing_in_zone"}
     assert used["angel"] == {"after_attack"}
-    assert used["achilles"] == {"fighter_defeated", "after_attack", "after_defense", "defeated", "if_list"}
+    assert used["achilles"] == {"fighter_defeated", "after_attack", "after_defense", "defeated", "on_board", "if_list",
+                                "become_defender"}
     assert len(set().union(*used.values())) >= 5
 
 
@@ -199,13 +202,45 @@ def test_achilles_draws_after_a_won_defense_only_while_patroclus_is_defeated(exa
         fighters["Patroclus"] = at("M06")
     out = resolve(game({"hero": "achilles", "fighters": fighters, "hand": ["Under Achilles' Helm"], "deck": ["Feint"]},
                        {**SINBAD, "hand": ["Regroup"], "deck": ["Exploit"]}, active=1),
-                  {"attack": "Regroup", "by": "Sinbad", "target": "Achilles", "defense": "Under Achilles' Helm"})
+                  {"attack": "Regroup", "by": "Sinbad", "target": "Achilles", "defense": "Under Achilles' Helm"},
+                  [2] if patroclus == "alive" else [])     # Achilles keeps defending (Under Achilles' Helm declined)
     assert out["combat"]["winner"] == "defender" and hp(out, "Achilles") == 18
     assert p0(out)["hand"] == drawn and p1(out)["hand"] == ["Exploit"]
     ability = _lines(out, "after Achilles's defense: Achilles's ability (Wrath)")
     assert len(ability) == (1 if drawn else 0)
     if drawn:
         assert _lines(out, "Sinbad draws")[0] < ability[0] < _lines(out, "Achilles draws")[0]
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("option", [1, 2])      # option numbers from 1
+def test_under_achilles_helm_swaps_and_patroclus_defends_instead(examples, option):
+    """Sinbad's Exploit (4) against Under Achilles' Helm (2) on Achilles: option 1, Achilles trades
+    spaces with Patroclus, who defends instead and takes the 2 combat damage (docs/rules.md,
+    "Another fighter defends"); option 2 (declined), Achilles defends and takes them."""
+    out = resolve(game({"hero": "achilles", "fighters": {"Achilles": at("M21"), "Patroclus": at("M06")},
+                        "hand": ["Under Achilles' Helm"]},
+                       {**SINBAD, "hand": ["Exploit"], "deck": ["Feint"]}, active=1),
+                  {"attack": "Exploit", "by": "Sinbad", "target": "Achilles", "defense": "Under Achilles' Helm"},
+                  [option])
+    assert out["combat"]["attack_value"] == 4 and out["combat"]["defense_value"] == 2
+    assert out["combat"]["winner"] == "attacker"
+    if option == 1:
+        assert out["fighters"]["Achilles"]["space"] == "M06" and out["fighters"]["Patroclus"]["space"] == "M21"
+        assert hp(out, "Patroclus") == 4 and hp(out, "Achilles") == 18
+        assert _lines(out, "Patroclus defends instead of Achilles")
+    else:
+        assert out["fighters"]["Achilles"]["space"] == "M21" and hp(out, "Achilles") == 16 and hp(out, "Patroclus") == 6
+
+
+@pytest.mark.nojit
+def test_under_achilles_helm_asks_nothing_with_patroclus_defeated(examples):
+    """With Patroclus defeated the choice is not offered (if = { on_board = "Patroclus" }): no
+    choice is scripted, and an asked one would be an error."""
+    out = resolve(game({"hero": "achilles", "fighters": {"Achilles": at("M21")}, "hand": ["Under Achilles' Helm"]},
+                       {**SINBAD, "hand": ["Exploit"], "deck": ["Feint"]}, active=1),
+                  {"attack": "Exploit", "by": "Sinbad", "target": "Achilles", "defense": "Under Achilles' Helm"})
+    assert hp(out, "Achilles") == 16 and not _lines(out, "defends instead")
 
 
 @pytest.mark.nojit

@@ -384,8 +384,23 @@ def _prevent_damage(ctx, where, step, row):
         row[L.I_X] = _int(ctx, where + ".at_most", step["at_most"], 0, 20) + 1
 
 
+def _become_defender(ctx, where, step, row):
+    """become_defender: the target is one of your fighters by name (the defender's player's own), and
+    the step stands on a card that can defend (a defense or versatile card: the defender's card)."""
+    t = step["target"]
+    if not isinstance(t, str) or t not in ctx.fighters:
+        ctx.fail(where + ".target", f"must be one of your fighters by name (who defends instead), got {toml_form(t)}; "
+                 "valid: " + ", ".join(repr(n) for n in ctx.fighters))
+    if ctx.card_type not in ("defense", "versatile"):
+        art = "an" if (ctx.card_type or "x")[0] in "aeiou" else "a"
+        what = f"{art} {ctx.card_type} card" if ctx.card_type else f"the {ctx.window} hook"
+        ctx.fail(where + ".op", f"op 'become_defender' works only on a defense or versatile card (the defender's "
+                 f"card), not on {what}")
+    _target(ctx, where + ".target", t, row)
+
+
 COMPILERS = {
-    "prevent_damage": _prevent_damage,
+    "prevent_damage": _prevent_damage, "become_defender": _become_defender,
     "damage": _targeted, "recover": _targeted, "set_health": _targeted, "pin": _targeted, "swap": _targeted,
     "move": _move, "place": _place, "add_value": _add_value, "summon": _summon, "return_defeated": _return_defeated,
     "discard_for_value": _discard_for_value, "place_fog": _place_fog, "move_fog": _move_fog,

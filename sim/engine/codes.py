@@ -208,6 +208,7 @@ EV_SET_PRINTED = 39     # player who changed it, side whose card, new printed va
 EV_REDIRECT = 40        # fighter that would take the damage, fighter taking it instead (-1: the before_damage
                         # ability's cap kept it off; -2: its card's prevent_damage, before the ability), amount,
                         # 1 combat damage / 0 effect damage
+EV_DEFENDER = 41        # fighter that defends from now on, fighter that defended (become_defender)
 
 # -------------------------------------- action kinds (rules.pack_action)
 A_MANEUVER = 0

@@ -340,6 +340,7 @@ def close_attack(st, tb, ctl, log, d):
         window = W_IMMEDIATELY if w == 0 else W_DURING
         if d >= 0 and st[o + CB_CANCEL1] == 0 and st[G_OVER] == 0:
             run_card_window(st, tb, ctl, log, d, window, q, t, 1)
+            t = st[o + CB_DEF_F]        # another fighter may defend now (become_defender)
         if st[o + CB_CANCEL0] == 0 and st[G_OVER] == 0:   # the attack card may have been replaced
             run_card_window(st, tb, ctl, log, st[o + CB_CARD0], window, p, a, 0)
 

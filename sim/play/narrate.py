@@ -204,6 +204,8 @@ def event_lines(m, log, turns=None) -> list[tuple[int, str]]:
             lines.append(f"    {names[a]} leaves the board")
         elif ev == L.EV_SWAP:
             lines.append(f"    {names[a]} and {names[b]} swap spaces")
+        elif ev == L.EV_DEFENDER:
+            lines.append(f"    {names[a]} defends instead of {names[b]}")
         elif ev == L.EV_PIN:
             lines.append(f"    {names[a]} cannot leave its space this turn")
         elif ev == L.EV_IGNORE:

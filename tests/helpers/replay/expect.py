@@ -22,7 +22,7 @@ from .constants import (CD_AWAY_START, CD_KIND_DEFEATED, CD_KIND_ON_BOARD, CD_NO
     FG_ONTO, FG_UNDER, FL_BOOST_ATTACK, FL_FOG_WALK, FL_FORMS, OX_BOOST, OX_CANCEL, OX_CHOOSE, OX_CHOOSECNT, OX_COND,
     OX_DAMAGE, OX_DISCARD, OX_DISCFV, OX_DISCTOP, OX_DSPACES, OX_ENDTURN, OX_FLIP, OX_GAIN, OX_GUESS, OX_HANDDECK,
     OX_LOOKTOP, OX_MOVE, OX_MOVEFOG, OX_PIN, OX_PLACE, OX_PLACEFOG, OX_PREVENT, OX_RECLAIM, OX_RECOVER, OX_REMOVE,
-    OX_REPLACE, OX_RETURN, OX_REVEAL, OX_SEARCH, OX_SELFDECK, OX_SETCNT, OX_SETHP, OX_SETPRINTED, OX_SUMMON, OX_SWAP,
+    OX_REPLACE, OX_RETURN, OX_REVEAL, OX_SEARCH, OX_SELFDECK, OX_SETCNT, OX_SETHP, OX_SETPRINTED, OX_SUMMON, OX_SWAP, OX_DEFENDER,
     OX_TAKEDISC, OX_TOHAND, OX_ARRANGE, PASSIVES, PX_ADJMOVED, PX_LBOOST, PX_SRCDMG, PX_UNCHECKED, RF_OPP, RF_SELF,
     SD_ANY, SD_OPP, SD_OWN,
     SF_DECK, SF_DECK_OR_DISC, SF_DISC, SF_DISC_THEN_DECK, TO_ADJ, TO_ANY, TO_LASTFOG, TO_ZONE, TS_ADJ, TS_ALL,
@@ -199,7 +199,7 @@ class _Hero:
             self.condition(step, row, w)
             if op in _UNCHECKED_OPS:
                 continue
-            if op in ("move", "place", "damage", "recover", "set_health", "pin", "swap"):
+            if op in ("move", "place", "damage", "recover", "set_health", "pin", "swap", "become_defender"):
                 if "per" in step:
                     if op not in ("damage", "recover"):
                         raise NotImplementedError(f"{self.key}: {w}: 'per' on {op} not modelled by this test")
@@ -209,7 +209,8 @@ class _Hero:
                     if step["per"] == "zones_of":
                         row[EF_PARG] = self.ref(step["fighter"], w)
                 row[EF_OP] = {"move": OX_MOVE, "place": OX_PLACE, "damage": OX_DAMAGE, "recover": OX_RECOVER,
-                              "set_health": OX_SETHP, "pin": OX_PIN, "swap": OX_SWAP}[op]
+                              "set_health": OX_SETHP, "pin": OX_PIN, "swap": OX_SWAP,
+                              "become_defender": OX_DEFENDER}[op]
                 (row[EF_SEL], row[EF_REF], row[EF_SIDE], row[EF_OTHER], row[EF_ONE], row[EF_EXCLOPP],
                  row[EF_RANGE]) = self.target(step.get("target", "self"), w)
                 if op == "move":
