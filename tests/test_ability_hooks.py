@@ -1,5 +1,6 @@
 """The ability hooks no shipped hero has (issue 35): ``end_of_turn`` (Bigfoot), ``after_attack``
-(Robin Hood) and ``fighter_defeated`` with ``defeated_fighter`` (Achilles), each in a built
+(Robin Hood), ``after_defense`` (Achilles' draw after a won defense) and ``fighter_defeated``
+with ``defeated_fighter`` (Achilles), each in a built
 position with the README's homebrew hero (the Lamplighter) given that ability, their README
 examples compiled, their errors, their narration, and games that use them replayed by the
 independent checker. Rulings: docs/rules.md, "Ability hooks"."""
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 HOOK_README = (ROOT / "heroes" / "README.md").read_text(encoding="utf-8")
 LAMP = "The Lamplighter"
-NEW_HOOKS = ("end_of_turn", "after_attack", "fighter_defeated")
+NEW_HOOKS = ("end_of_turn", "after_attack", "after_defense", "fighter_defeated")
 
 
 def _lamplighter() -> dict:
@@ -60,7 +61,7 @@ def test_the_readme_examples_of_the_new_hooks_compile():
     ability = {"name": "Test", "text": "t"}
     for hook in NEW_HOOKS:
         row = next(r for r in HOOK_README.splitlines() if r.startswith(f"| `{hook}` |"))
-        for key, value in re.findall(r"`((?:end_of_turn|after_attack|fighter_defeated|defeated_fighter)) = (.+?)`",
+        for key, value in re.findall(r"`((?:end_of_turn|after_attack|after_defense|fighter_defeated|defeated_fighter)) = (.+?)`",
                                      row):
             ability[key] = tomllib.loads(f"x = {value}")["x"]
     assert set(NEW_HOOKS) <= set(ability) and ability["defeated_fighter"] == "Patroclus"
@@ -69,7 +70,8 @@ def test_the_readme_examples_of_the_new_hooks_compile():
     data["ability"] = ability
     spec = hero_from_data(data, "lamp.toml")
     for hook in NEW_HOOKS:
-        assert len(spec.hooks[HOOKS[hook]]) == len(ability[hook]), hook
+        guards = sum(len(st["if"]) - 1 for st in ability[hook] if isinstance(st.get("if"), list))   # one a condition
+        assert len(spec.hooks[HOOKS[hook]]) == len(ability[hook]) + guards, hook
     assert spec.defeat_kind == 3          # Patroclus: sidekick kind 2 (the Moth is 1), + 1
 
 
@@ -89,6 +91,7 @@ def test_defeated_fighter_errors_name_the_field_and_the_choices():
 
 # ------------------------------------------------------------------ end_of_turn
 
+SINBAD_ = {"hero": "sinbad", "fighters": {"Sinbad": at("M20")}}
 HAND7 = ["Hooked Pole"] * 3 + ["Lamp Oil"] * 2 + ["Snuff Out"] * 2
 
 
@@ -188,6 +191,84 @@ def test_after_attack_the_move_is_at_most_2(homebrew):
                 {"attack": "Steady Hand", "by": LAMP, "target": "Sinbad", "defense": None}, ["M23"])
 
 
+# ------------------------------------------------------------------ after_defense
+
+DRAW_IF_WON = {"after_defense": [{"op": "draw", "amount": 1, "if": "won"}, {"op": "move", "target": "self", "up_to": 2}]}
+
+
+def _medusa() -> dict:
+    return tomllib.loads((ROOT / "heroes" / "medusa.toml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.nojit
+def test_after_defense_draws_after_a_won_defense_before_the_attackers_ability(homebrew):
+    """Medusa (given an after_attack draw) attacks with Gaze of Stone (2); the Lamplighter defends
+    with Steady Hand (4) and wins: his after_defense draw comes after the cards' After combat
+    effects and before Medusa's after_attack draw (effects at the same time: the defender's first,
+    docs/rules.md "Ability hooks")."""
+    lamp = homebrew("achilles_def", {"after_defense": [{"op": "draw", "amount": 1, "if": "won"}]})
+    gorgon = homebrew("gorgon", {"after_attack": [{"op": "draw", "amount": 1}]}, data=_medusa())
+    out = resolve(game({"hero": lamp, "fighters": {LAMP: at("M21")}, "hand": ["Steady Hand"], "deck": ["Lamp Oil"]},
+                       {"hero": gorgon, "fighters": {"Medusa": at("M20")}, "hand": ["Gaze of Stone"],
+                        "deck": ["Feint"]}, active=1),
+                  {"attack": "Gaze of Stone", "by": "Medusa", "target": LAMP, "defense": "Steady Hand"})
+    assert out["combat"]["winner"] == "defender" and hp(out, LAMP) == 15
+    assert p0(out)["hand"] == ["Lamp Oil"] and p1(out)["hand"] == ["Feint"]
+    mine, theirs = _lines(out, "after The Lamplighter's defense: The Lamplighter's ability (Test)"), \
+        _lines(out, "after Medusa's attack: Medusa's ability (Test)")
+    assert len(mine) == 1 and len(theirs) == 1 and mine[0] < _lines(out, "The Lamplighter draws")[0] < theirs[0]
+
+
+@pytest.mark.nojit
+def test_after_defense_not_after_a_lost_defense_and_self_is_the_defender(homebrew):
+    """"self" is the defender and "won" the defense: Moth 1 defends Regroup (1) with Snuff Out (3)
+    and wins (a draw, and Moth 1 moves); the Lamplighter defends it with no card and loses (no
+    draw; he moves)."""
+    key = homebrew("achilles_def2", DRAW_IF_WON)
+    out = resolve(game({"hero": key, "fighters": {LAMP: at("M06"), "Moth 1": at("M21")}, "hand": ["Snuff Out"],
+                        "deck": ["Lamp Oil"]},
+                       {**SINBAD_, "hand": ["Regroup"], "deck": ["Feint", "Exploit"]}, active=1),
+                  {"attack": "Regroup", "by": "Sinbad", "target": "Moth 1", "defense": "Snuff Out"}, ["M26"])
+    assert out["combat"]["winner"] == "defender" and p0(out)["hand"] == ["Lamp Oil"]
+    assert space(out, "Moth 1") == "M26" and space(out, LAMP) == "M06" and p1(out)["hand"] == []   # Regroup cancelled
+    out = resolve(game({"hero": key, "fighters": {LAMP: at("M21")}, "deck": ["Lamp Oil"]},
+                       {**SINBAD_, "hand": ["Regroup"], "deck": ["Feint", "Exploit"]}, active=1),
+                  {"attack": "Regroup", "by": "Sinbad", "target": LAMP, "defense": None}, ["M26"])
+    assert out["combat"]["winner"] == "attacker" and hp(out, LAMP) == 14
+    assert p0(out)["hand"] == [] and space(out, LAMP) == "M26" and sorted(p1(out)["hand"]) == ["Exploit", "Feint"]
+    assert _lines(out, "after The Lamplighter's defense")[0] > _lines(out, "Sinbad draws")[-1]
+
+
+@pytest.mark.nojit
+def test_after_defense_not_after_a_combat_that_ended_the_turn(homebrew):
+    """A defense card whose After combat ends the attacker's turn (as Armor of the Forgotten
+    Wolf): no after_defense ability after it (as R73; a scripted-less "may" would be an error)."""
+    data = _lamplighter()
+    card = next(c for c in data["cards"] if c["name"] == "Shadowplay")
+    card["after"] = [{"op": "end_turn"}]
+    key = homebrew("achilles_def3", DRAW_IF_WON, data=data)
+    out = resolve(game({"hero": key, "fighters": {LAMP: at("M21")}, "hand": ["Shadowplay"], "deck": ["Lamp Oil"]},
+                       {**SINBAD_, "hand": ["Regroup"]}, active=1),
+                  {"attack": "Regroup", "by": "Sinbad", "target": LAMP, "defense": "Shadowplay"})
+    assert out["turn_ended"] and out["combat"]["winner"] == "defender"
+    assert p0(out)["hand"] == [] and space(out, LAMP) == "M21" and not _lines(out, "after The Lamplighter's defense")
+
+
+def test_after_defense_gain_action_needs_who_opponent():
+    """The after_defense hook runs on the opponent's turn: gain_action for "you" is refused in one
+    line naming the field; who = "opponent" and the combat's conditions are accepted."""
+    data = _lamplighter()
+    data["ability"] = {"name": "T", "after_defense": [{"op": "gain_action", "amount": 1}]}
+    with pytest.raises(HeroFileError, match=r"^lamp\.toml: .*ability\.after_defense\[0\]\.who: who = 'you' never gains "
+                                            r"an action in the after_defense hook: it runs on the opponent's turn"):
+        hero_from_data(data, "lamp.toml")
+    data["ability"] = {"name": "T", "after_defense": [
+        {"op": "gain_action", "who": "opponent", "amount": 1, "if": "not_won"},
+        {"op": "damage", "amount": 1, "target": "opposing", "if": "won"}]}
+    spec = hero_from_data(data, "lamp.toml")
+    assert len(spec.hooks[HOOKS["after_defense"]]) == 2
+
+
 # ------------------------------------------------------------------ fighter_defeated
 
 DRAW_ON_MOTH = {"fighter_defeated": [{"op": "draw", "amount": 1}], "defeated_fighter": "Moth"}
@@ -241,8 +322,9 @@ def test_fighter_defeated_only_for_the_defeated_fighter_named(homebrew):
 
 
 def test_games_with_the_new_hooks_pass_the_replay_checker(homebrew, tmp_path):
-    """Random games of Medusa with the three hooks (tests/helpers/fuzz.py ``hook_hero``: an
-    end-of-turn draw, a move after each attack, a random discard when a Harpy falls) against
+    """Random games of Medusa with the four hooks (tests/helpers/fuzz.py ``hook_hero``: an
+    end-of-turn draw, a move after each attack, a move after a won defense, a random discard
+    when a Harpy falls) against
     Sinbad and Dracula, replayed event by event by the independent checker; every hook fires."""
     from helpers.fuzz import hook_hero
     from helpers.replay.constants import OK, R_CODE
@@ -258,11 +340,12 @@ def test_games_with_the_new_hooks_pass_the_replay_checker(homebrew, tmp_path):
         for seed in range(30):
             log = m.play(seed).log
             seen |= {int(b) for ev, a, b, *_ in log.tolist() if ev == L.EV_ABILITY}
-    assert {L.HK_END_TURN, L.HK_AFTER_ATTACK, L.HK_FIGHTER_DEFEATED} <= seen
+    assert {L.HK_END_TURN, L.HK_AFTER_ATTACK, L.HK_AFTER_DEFENSE, L.HK_FIGHTER_DEFEATED} <= seen
 
 
 def test_the_checker_rejects_a_hook_line_at_the_wrong_moment(homebrew, tmp_path):
-    """A real game's after_attack line given another fighter, a fighter_defeated line naming a
+    """A real game's after_attack or after_defense line given another fighter, an after_defense line
+    read as an after_attack one, a fighter_defeated line naming a
     fighter that is not a Harpy (defeated_fighter), or its closing line dropped, is refused."""
     from helpers.fuzz import hook_hero
     from helpers.replay.constants import E_ABILITY, OK
@@ -280,6 +363,16 @@ def test_the_checker_rejects_a_hook_line_at_the_wrong_moment(homebrew, tmp_path)
     i = next(i for i, e in enumerate(log.tolist()) if e[0] == L.EV_ABILITY and e[2] == L.HK_AFTER_ATTACK)
     log[i, 3] = (log[i, 3] + 1) % L.FIGHTERS_PER_PLAYER + log[i, 1] * L.FIGHTERS_PER_PLAYER   # not the attacker
     assert log_code(m, log) == E_ABILITY
+    g = real_game_with(m, has(L.HK_AFTER_DEFENSE))
+    log = g.log.copy()
+    assert log_code(m, log) == OK
+    i = next(i for i, e in enumerate(log.tolist()) if e[0] == L.EV_ABILITY and e[2] == L.HK_AFTER_DEFENSE)
+    wrong = log.copy()
+    wrong[i, 3] = (wrong[i, 3] + 1) % L.FIGHTERS_PER_PLAYER + wrong[i, 1] * L.FIGHTERS_PER_PLAYER   # not the defender
+    assert log_code(m, wrong) == E_ABILITY
+    wrong = log.copy()
+    wrong[i, 2] = L.HK_AFTER_ATTACK          # the defender's line read as an attacker's ability
+    assert log_code(m, wrong) == E_ABILITY
     g = real_game_with(m, lambda lg: has(L.HK_FIGHTER_DEFEATED)(lg)
                        and sum(e[0] == L.EV_ABILITY and e[2] == L.HK_FIGHTER_DEFEATED for e in lg.tolist()) >= 4)
     log = g.log.copy()

@@ -1,6 +1,6 @@
 """The published heroes of other boxes written as homebrew files under ``docs/examples/``
 (issue 35): Bigfoot (end_of_turn, no_opposing_in_zone), Angel (after_attack) and Achilles
-(fighter_defeated, defeated, several conditions on a step). Each loads with the validator and
+(fighter_defeated, after_attack and after_defense, defeated, several conditions on a step). Each loads with the validator and
 its new constructs do what its card or ability says in a built position; seeded games with each
 against shipped heroes end with a winner and pass the independent replay checker."""
 import tomllib
@@ -33,7 +33,8 @@ def _lines(out, text):
 def _constructs(data: dict) -> set:
     """The constructs new in issue 35 that a hero file's table uses: its hooks, its condition
     keys (also inside lists) and its per counts, and 'if_list' for a step with several conditions."""
-    found = {h for h in ("end_of_turn", "after_attack", "fighter_defeated") if h in data.get("ability", {})}
+    found = {h for h in ("end_of_turn", "after_attack", "after_defense", "fighter_defeated")
+             if h in data.get("ability", {})}
     new_conditions = {"defeated", "on_board", "no_opposing_in_zone", "discard_top", "discard_top_value_at_least",
                       "away_from_start"}
 
@@ -48,6 +49,8 @@ def _constructs(data: dict) -> set:
                         found.update(set(x) & new_conditions)
             if v.get("per") in ("combat_damage", "opponent_printed", "zones_of"):
                 found.add(v["per"])
+            if v.get("op") == "become_defender":
+                found.add("become_defender")
             for x in v.values():
                 walk(x)
         elif isinstance(v, list):
@@ -71,7 +74,8 @@ def test_the_examples_need_at_least_five_new_constructs_between_them():
     used = {k: _constructs(tomllib.loads((EXAMPLES / f"{k}.toml").read_text(encoding="utf-8"))) for k in FILES}
     assert used["bigfoot"] == {"end_of_turn", "no_opposing_in_zone"}
     assert used["angel"] == {"after_attack"}
-    assert used["achilles"] == {"fighter_defeated", "after_attack", "defeated", "if_list"}
+    assert used["achilles"] == {"fighter_defeated", "after_attack", "after_defense", "defeated", "on_board", "if_list",
+                                "become_defender"}
     assert len(set().union(*used.values())) >= 5
 
 
@@ -80,7 +84,8 @@ def test_the_hooks_compile_into_the_hero_table():
     assert len(big.hooks[HOOKS["end_of_turn"]]) == 1 and len(angel.hooks[HOOKS["after_attack"]]) == 1
     assert len(ach.hooks[HOOKS["fighter_defeated"]]) == 1 and ach.defeat_kind == 2      # Patroclus: kind 1, + 1
     assert len(ach.hooks[HOOKS["after_attack"]]) == 2      # the draw, and a guard row for its second condition
-    assert ach.notes and "Approximated" in ach.notes[0]
+    assert len(ach.hooks[HOOKS["after_defense"]]) == 2     # the same draw after a won defense
+    assert ach.notes and "Approximated" in ach.notes[0] and not any("won defense" in n for n in ach.notes)
 
 
 def test_the_readme_lists_every_example():
@@ -183,6 +188,68 @@ def test_achilles_with_patroclus_defeated_adds_2_and_draws_after_a_won_attack(ex
     assert out["combat"]["attack_value"] == value and hp(out, "Sinbad") == 15 - value
     assert p0(out)["hand"] == drawn
     assert out["actions_left"] == (2 if patroclus == "alive" else 1)      # 2 a turn, 1 spent, Brothers In Arms
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("patroclus, drawn", [("defeated", ["Feint"]), ("alive", [])])
+def test_achilles_draws_after_a_won_defense_only_while_patroclus_is_defeated(examples, patroclus, drawn):
+    """Sinbad's Regroup (1) against Achilles' Under Achilles' Helm (2): Achilles wins the combat he
+    defends and draws 1 (after_defense with if = ["won", { defeated = "Patroclus" }]) only while
+    Patroclus is defeated; Regroup draws Sinbad 1 for the lost attack first (the cards' After
+    combat effects come before the ability)."""
+    fighters = {"Achilles": at("M21")}
+    if patroclus == "alive":
+        fighters["Patroclus"] = at("M06")
+    out = resolve(game({"hero": "achilles", "fighters": fighters, "hand": ["Under Achilles' Helm"], "deck": ["Feint"]},
+                       {**SINBAD, "hand": ["Regroup"], "deck": ["Exploit"]}, active=1),
+                  {"attack": "Regroup", "by": "Sinbad", "target": "Achilles", "defense": "Under Achilles' Helm"},
+                  [2] if patroclus == "alive" else [])     # Achilles keeps defending (Under Achilles' Helm declined)
+    assert out["combat"]["winner"] == "defender" and hp(out, "Achilles") == 18
+    assert p0(out)["hand"] == drawn and p1(out)["hand"] == ["Exploit"]
+    ability = _lines(out, "after Achilles's defense: Achilles's ability (Wrath)")
+    assert len(ability) == (1 if drawn else 0)
+    if drawn:
+        assert _lines(out, "Sinbad draws")[0] < ability[0] < _lines(out, "Achilles draws")[0]
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("option", [1, 2])      # option numbers from 1
+def test_under_achilles_helm_swaps_and_patroclus_defends_instead(examples, option):
+    """Sinbad's Exploit (4) against Under Achilles' Helm (2) on Achilles: option 1, Achilles trades
+    spaces with Patroclus, who defends instead and takes the 2 combat damage (docs/rules.md,
+    "Another fighter defends"); option 2 (declined), Achilles defends and takes them."""
+    out = resolve(game({"hero": "achilles", "fighters": {"Achilles": at("M21"), "Patroclus": at("M06")},
+                        "hand": ["Under Achilles' Helm"]},
+                       {**SINBAD, "hand": ["Exploit"], "deck": ["Feint"]}, active=1),
+                  {"attack": "Exploit", "by": "Sinbad", "target": "Achilles", "defense": "Under Achilles' Helm"},
+                  [option])
+    assert out["combat"]["attack_value"] == 4 and out["combat"]["defense_value"] == 2
+    assert out["combat"]["winner"] == "attacker"
+    if option == 1:
+        assert out["fighters"]["Achilles"]["space"] == "M06" and out["fighters"]["Patroclus"]["space"] == "M21"
+        assert hp(out, "Patroclus") == 4 and hp(out, "Achilles") == 18
+        assert _lines(out, "Patroclus defends instead of Achilles")
+    else:
+        assert out["fighters"]["Achilles"]["space"] == "M21" and hp(out, "Achilles") == 16 and hp(out, "Patroclus") == 6
+
+
+@pytest.mark.nojit
+def test_under_achilles_helm_asks_nothing_with_patroclus_defeated(examples):
+    """With Patroclus defeated the choice is not offered (if = { on_board = "Patroclus" }): no
+    choice is scripted, and an asked one would be an error."""
+    out = resolve(game({"hero": "achilles", "fighters": {"Achilles": at("M21")}, "hand": ["Under Achilles' Helm"]},
+                       {**SINBAD, "hand": ["Exploit"], "deck": ["Feint"]}, active=1),
+                  {"attack": "Exploit", "by": "Sinbad", "target": "Achilles", "defense": "Under Achilles' Helm"})
+    assert hp(out, "Achilles") == 16 and not _lines(out, "defends instead")
+
+
+@pytest.mark.nojit
+def test_achilles_does_not_draw_after_a_lost_defense(examples):
+    out = resolve(game({"hero": "achilles", "fighters": {"Achilles": at("M21")}, "deck": ["Feint"]},
+                       {**SINBAD, "hand": ["Regroup"], "deck": ["Exploit", "Feint"]}, active=1),
+                  {"attack": "Regroup", "by": "Sinbad", "target": "Achilles", "defense": None})
+    assert out["combat"]["winner"] == "attacker" and hp(out, "Achilles") == 17
+    assert p0(out)["hand"] == [] and not _lines(out, "after Achilles's defense")
 
 
 @pytest.mark.nojit

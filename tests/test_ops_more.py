@@ -287,6 +287,44 @@ def test_route_passes_finds_the_largest_set_one_route_can_pass():
     assert route_passes(st, tb, sid["M02"], sid["M01"], 1) == 0
 
 
+# ------------------------------------------------------------------ become_defender
+
+@pytest.mark.parametrize("understudy, exemplar_hp, understudy_hp", [(True, 14, 3), (False, 13, None)])
+def test_stand_in_the_understudy_defends_and_takes_the_combat_damage(understudy, exemplar_hp, understudy_hp):
+    """Medusa's Snipe (3) against the Exemplar's Stand-In (2): the Understudy, on the board,
+    defends instead and takes the 1 combat damage (the attack won against it); off the board,
+    the Exemplar defends and takes it (docs/rules.md, "Another fighter defends")."""
+    me = {"Exemplar": {"space": "M20"}}
+    if understudy:
+        me["Understudy"] = {"space": "M06"}
+    p = pos(me, {"Medusa": {"space": "M13"}}, hand=["Stand-In"], medusa_hand=["Snipe"], active=1)
+    out = resolve(p, {"attack": "Snipe", "by": "Medusa", "target": "Exemplar", "defense": "Stand-In"})
+    assert out["combat"]["defense_value"] == 2 and out["combat"]["winner"] == "attacker"
+    assert out["fighters"]["Exemplar"]["health"] == exemplar_hp
+    lines = [line for line in out["log"] if "defends instead" in line]
+    if understudy:
+        assert out["fighters"]["Understudy"]["health"] == understudy_hp
+        assert lines == ["    Understudy defends instead of Exemplar"], out["log"]
+    else:
+        assert lines == []
+
+
+def test_become_defender_is_refused_where_it_cannot_work():
+    """Only on a defense or versatile card's Immediately window, and naming one of your fighters:
+    one line each, naming the field and the choices."""
+    step = {"op": "become_defender", "target": "Understudy"}
+    with pytest.raises(HeroFileError, match=r"Jab.*\.immediately\[0\]\.op: op 'become_defender' works only on a "
+                                            r"defense or versatile card \(the defender's card\), not on an attack card$"):
+        _with_step("Jab", "immediately", step)
+    with pytest.raises(HeroFileError, match=r"Guard.*\.after\[0\]\.op: op 'become_defender' only works in"):
+        _with_step("Guard", "after", step)
+    with pytest.raises(HeroFileError, match=r"Guard.*\.immediately\[0\]\.target: must be one of your fighters by "
+                                            r'name \(who defends instead\), got "Medusa"; valid: \'Exemplar\', \'Understudy\'$'):
+        _with_step("Guard", "immediately", {"op": "become_defender", "target": "Medusa"})
+    spec = _with_step("Feint Step", "immediately", step)        # a versatile card: accepted
+    assert spec.cards
+
+
 # ------------------------------------------------------------------ the validator
 
 def _with_step(card, window, step, ctype=None):
@@ -398,7 +436,7 @@ def test_random_games_of_the_exemplar_pass_the_replay_checker():
     from helpers.replay.checks import run_checked
     from helpers.replay.constants import (EF_OP, EF_WHO, OK, OX_GAIN, R_CODE, R_FIELDS, RUN_SEED, SD_OPP, SD_OWN,
                                           SX_FIELDS, SX_GAINS, SX_PASSED_DAMAGE, SX_RECLAIM_HAND, SX_RECLAIM_TOP,
-                                          SX_ARRANGES, SX_TO_HAND)
+                                          SX_ARRANGES, SX_DEFENDERS, SX_TO_HAND)
     from helpers.replay.expect import Expect
     from helpers.replay.runs import describe_failures, run_match
     from sim.engine.policy import new_control
@@ -410,8 +448,10 @@ def test_random_games_of_the_exemplar_pass_the_replay_checker():
     assert n_fail == 0, text
     # the games reached the new steps: an attacker's gain from Overreach (the Exemplar's only gain;
     # Medusa has none), Rummage's random reclaim, Recycle's reclaim into the deck (counted with
-    # the deck-top ones), Trample's damage to the fighters passed and Boomerang back in the hand
+    # the deck-top ones), Trample's damage to the fighters passed, Boomerang back in the hand and
+    # Stand-In's change of defender
     stats = st1 + st2
+    assert stats[SX_DEFENDERS] > 0          # Stand-In's Understudy defended in some games
     assert stats[SX_GAINS] > 0 and stats[SX_RECLAIM_HAND] > 0
     assert stats[SX_RECLAIM_TOP] > 0 and stats[SX_PASSED_DAMAGE] > 0 and stats[SX_TO_HAND] > 0
     assert stats[SX_ARRANGES] > 0
@@ -422,6 +462,24 @@ def test_random_games_of_the_exemplar_pass_the_replay_checker():
     out = np.zeros((200, R_FIELDS), np.int64)
     run_checked(m.tables, m.rows, new_control(), RUN_SEED, 1, 0, 200, *ex.args(), out, np.zeros(SX_FIELDS, np.int64))
     assert int((out[:, R_CODE] != OK).sum()) > 0
+
+
+def test_the_checker_refuses_a_change_of_defender_the_card_does_not_make():
+    """A real game's EV_DEFENDER line (Stand-In) passes; made to name an opposing fighter, or
+    dropped (the combat damage then goes to a fighter the checker does not see defending), it
+    is refused."""
+    from helpers.replay.constants import E_DEFENDER, OK
+    from helpers.replay.synth import log_code, real_game_with
+    from sim.play.match import Match
+    m = Match(["exemplar", "medusa"], "marmoreal")
+    g = real_game_with(m, lambda lg: any(e[0] == L.EV_DEFENDER for e in lg.tolist()))
+    log = g.log.copy()
+    assert log_code(m, log) == OK
+    i = next(i for i, e in enumerate(log.tolist()) if e[0] == L.EV_DEFENDER)
+    wrong = log.copy()
+    wrong[i, 1] = L.FIGHTERS_PER_PLAYER          # Medusa, the attacker's player's hero
+    assert log_code(m, wrong) == E_DEFENDER
+    assert log_code(m, np.delete(log, i, axis=0)) != OK
 
 
 # ------------------------------------------------------------------ the replay viewer

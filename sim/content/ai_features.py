@@ -203,7 +203,7 @@ def _row_features(r: np.ndarray, m: float, f: np.ndarray, live_full: bool = Fals
         f[L.AI_DRAW] += m
     elif op in (E.OP_PREDICT, E.OP_NAME_VALUE, E.OP_PLACE_FOG, E.OP_MOVE_FOG, E.OP_ARRANGE_TOP):
         f[L.AI_OTHER] += 0.5 * m
-    elif op in (E.OP_PIN, E.OP_SWAP, E.OP_DISCARD_TOP, E.OP_LOOK_AT_HAND, E.OP_SET_VALUE,
+    elif op in (E.OP_PIN, E.OP_SWAP, E.OP_BECOME_DEFENDER, E.OP_DISCARD_TOP, E.OP_LOOK_AT_HAND, E.OP_SET_VALUE,
                 E.OP_FLIP_COUNTER, E.OP_SET_COUNTER, E.OP_CHOOSE_COUNTER):
         f[L.AI_OTHER] += 0.3 * m
 

@@ -33,7 +33,7 @@ HOOKS = {"setup": L.HK_SETUP, "start_of_turn": L.HK_START_TURN,
          "maneuver_bonus": L.HK_MANEUVER_BONUS, "after_maneuver": L.HK_AFTER_MANEUVER,
          "attack_value": L.HK_ATTACK_VALUE, "defense_value": L.HK_DEFENSE_VALUE,
          "end_of_turn": L.HK_END_TURN, "after_attack": L.HK_AFTER_ATTACK,
-         "fighter_defeated": L.HK_FIGHTER_DEFEATED}
+         "fighter_defeated": L.HK_FIGHTER_DEFEATED, "after_defense": L.HK_AFTER_DEFENSE}
 ABILITY_FLAGS = {"boost_attack": L.HF_ATTACK_BOOST, "fog_walk": L.HF_FOG_WALK}
 SPECIAL_TAGS = {"ongoing": L.TAG_ONGOING, "uncancelable": L.TAG_UNCANCELABLE}
 ATTACK_KINDS = ("melee", "ranged")

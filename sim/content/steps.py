@@ -272,25 +272,28 @@ def _reclaim(ctx, where, step, row):
 _GAIN_NEVER = {"you": ("defense",), "opponent": ("attack", "scheme")}
 _OWN_TURN_HOOKS = ("setup", "start_of_turn", "end_of_turn", "after_attack", "after_maneuver", "maneuver_bonus",
                    "attack_value")
+_OPPONENT_TURN_HOOKS = ("after_defense", "defense_value")   # run only on the opponent's turn (the owner defends)
 
 
 def _gain_action(ctx, where, step, row):
     """gain_action: I_SIDE S_OPPOSING for who = "opponent" (0 for "you", as before the field).
 
     Only the player taking the turn gains actions (an action is one of a turn's), so a step
-    whose player can never be that one is refused: "you" on a defense card, "opponent" on an
-    attack card, a scheme or an ability hook of the owner's own turn."""
+    whose player can never be that one is refused: "you" on a defense card or in the after_defense
+    hook (both on the opponent's turn), "opponent" on an attack card, a scheme or an ability hook of
+    the owner's own turn."""
     who = step.get("who", "you")
     if not _known(who, WHO):
         ctx.fail(where + ".who", f"unknown {who!r}; valid: " + ", ".join(WHO))
     if who == "opponent":
         row[L.I_SIDE] = E.S_OPPOSING
-    if ctx.card_type in _GAIN_NEVER[who] or (ctx.card_type is None and who == "opponent"
-                                              and ctx.window in _OWN_TURN_HOOKS):
+    hooks = _OWN_TURN_HOOKS if who == "opponent" else _OPPONENT_TURN_HOOKS
+    if ctx.card_type in _GAIN_NEVER[who] or (ctx.card_type is None and ctx.window in hooks):
         art = "an" if (ctx.card_type or "x")[0] in "aeiou" else "a"
         where_ = f"{art} {ctx.card_type} card" if ctx.card_type else f"the {ctx.window} hook"
         turn = "the opponent's" if who == "you" else "your own"
-        ctx.fail(where + ".who", f"who = {who!r} never gains an action in {where_}: it is played on {turn} turn, "
+        verb = "is played" if ctx.card_type else "runs"
+        ctx.fail(where + ".who", f"who = {who!r} never gains an action in {where_}: it {verb} on {turn} turn, "
                  "and only the player taking the turn gains actions (use who = "
                  + ("'opponent'" if who == "you" else "'you'") + ")")
 
@@ -384,8 +387,23 @@ def _prevent_damage(ctx, where, step, row):
         row[L.I_X] = _int(ctx, where + ".at_most", step["at_most"], 0, 20) + 1
 
 
+def _become_defender(ctx, where, step, row):
+    """become_defender: the target is one of your fighters by name (the defender's player's own), and
+    the step stands on a card that can defend (a defense or versatile card: the defender's card)."""
+    t = step["target"]
+    if not isinstance(t, str) or t not in ctx.fighters:
+        ctx.fail(where + ".target", f"must be one of your fighters by name (who defends instead), got {toml_form(t)}; "
+                 "valid: " + ", ".join(repr(n) for n in ctx.fighters))
+    if ctx.card_type not in ("defense", "versatile"):
+        art = "an" if (ctx.card_type or "x")[0] in "aeiou" else "a"
+        what = f"{art} {ctx.card_type} card" if ctx.card_type else f"the {ctx.window} hook"
+        ctx.fail(where + ".op", f"op 'become_defender' works only on a defense or versatile card (the defender's "
+                 f"card), not on {what}")
+    _target(ctx, where + ".target", t, row)
+
+
 COMPILERS = {
-    "prevent_damage": _prevent_damage,
+    "prevent_damage": _prevent_damage, "become_defender": _become_defender,
     "damage": _targeted, "recover": _targeted, "set_health": _targeted, "pin": _targeted, "swap": _targeted,
     "move": _move, "place": _place, "add_value": _add_value, "summon": _summon, "return_defeated": _return_defeated,
     "discard_for_value": _discard_for_value, "place_fog": _place_fog, "move_fog": _move_fog,

@@ -67,7 +67,7 @@ HOOK_ONLY = {"maneuver_bonus": {"add_move"}, "attack_value": {"add_value", "set_
              "defense_value": {"add_value", "set_value"}}
 # windows and ability hooks that run outside any combat (the engine runs them with no combat
 # side): a step there that reads the combat would silently do nothing, so it is refused
-# (_check_no_combat). after_attack, attack_value, defense_value and the card windows of a
+# (_check_no_combat). after_attack, after_defense, attack_value, defense_value and the card windows of a
 # combat card run inside one.
 NO_COMBAT = ("setup", "start_of_turn", "maneuver_bonus", "after_maneuver", "end_of_turn", "fighter_defeated",
              "effect", "ongoing_start_of_turn", "on_return")

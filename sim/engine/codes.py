@@ -71,7 +71,7 @@ W_ON_RETURN = 6      # a removed hero is placed again at the start of the next t
 W_ON_PLAY = 7        # a combat card, right after it is chosen, before the cards are revealed (Elementary)
 
 # ------------------------------- hero ability hooks (H_HOOKS + 2 * hook)
-N_HOOKS = 9
+N_HOOKS = 10
 HK_SETUP = 0            # after the hero is placed
 HK_START_TURN = 1       # start of the owner's turn
 HK_MANEUVER_BONUS = 2   # extra move during a maneuver (add_move)
@@ -81,6 +81,7 @@ HK_DEFENSE_VALUE = 5
 HK_END_TURN = 6         # end of the owner's turn, before the hand limit (Bigfoot)
 HK_AFTER_ATTACK = 7     # after each attack by one of the owner's fighters, before the discards (Robin Hood)
 HK_FIGHTER_DEFEATED = 8  # one of the owner's fighters was defeated (Achilles: Patroclus)
+HK_AFTER_DEFENSE = 9    # after each combat in which one of the owner's fighters defended, before the discards (Achilles)
 
 # --------------------------------------- instruction flag bits (I_FLAGS)
 IF_MAY = 1          # the player may decline
@@ -185,8 +186,9 @@ EV_RETURN = 19          # fighter, space
 EV_TAKE = 20            # player, card, pile it leaves, d (0 hand, 1 deck top, 2/4 into the deck, 3 revealed, 5 back)
 EV_LOOK_HAND = 21       # player looking, player looked at
 EV_SETUP = 22           # fighter, space
-EV_ABILITY = 23         # player, hook (HK_*), fighter (after_attack: the attacker; fighter_defeated: the
-                        # defeated one; else 0), 1 on the line that closes a fighter_defeated ability
+EV_ABILITY = 23         # player, hook (HK_*), fighter (after_attack: the attacker; after_defense: the
+                        # defender; fighter_defeated: the defeated one; else 0), 1 on the line that closes a
+                        # fighter_defeated ability
 EV_SET_HP = 24          # fighter, health
 EV_PLAY_SCHEME_DONE = 25
 EV_ONGOING = 26         # player, card, 1 in play / 0 discarded
@@ -206,6 +208,7 @@ EV_SET_PRINTED = 39     # player who changed it, side whose card, new printed va
 EV_REDIRECT = 40        # fighter that would take the damage, fighter taking it instead (-1: the before_damage
                         # ability's cap kept it off; -2: its card's prevent_damage, before the ability), amount,
                         # 1 combat damage / 0 effect damage
+EV_DEFENDER = 41        # fighter that defends from now on, fighter that defended (become_defender)
 
 # -------------------------------------- action kinds (rules.pack_action)
 A_MANEUVER = 0

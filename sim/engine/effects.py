@@ -31,14 +31,14 @@ from .codes import (  # noqa: F401  (re-exported: callers outside the engine imp
     CT_SCHEME, CT_VERSATILE, D_BOOST_CARD, D_DISCARD_EFFECT, D_FOG_DEST, D_FOG_TOKEN, D_FORCE_CARD, D_GUESS,
     D_MAY, D_MOVE_DEST, D_MOVE_WHICH, D_OPPONENT, D_OPTION, D_PLACE, D_TAKE_CARD, D_TARGET, EV_ABILITY, EV_BOOST,
     EV_CANCEL,
-    EV_CHOOSE, EV_COUNTER, EV_DISCARD, EV_END_TURN, EV_FOG, EV_GAIN_ACTION, EV_GUESS, EV_IGNORE, EV_LOOK_HAND,
+    EV_CHOOSE, EV_COUNTER, EV_DEFENDER, EV_DISCARD, EV_END_TURN, EV_FOG, EV_GAIN_ACTION, EV_GUESS, EV_IGNORE, EV_LOOK_HAND,
     EV_LOOK_TOP, EV_PIN, EV_REMOVE, EV_REPLACE, EV_RETURN, EV_SEARCH, EV_SET_PRINTED, EV_SWAP, EV_TAKE,
     FS_DEFEATED, FS_IN_PLAY, FS_REMOVED, FT_ANY, FT_EACH, FT_UNDER_HERO, GF_SELF_TO_DECK, GF_TO_HAND0, GF_TO_HAND1,
     GF_TOOK_FROM_DECK,
     HK_FIGHTER_DEFEATED,
     IF_BOTTOM, IF_DIFFERENT, IF_EMPTY, IF_EXCLUDE_OPP, IF_EXCLUDE_REF, IF_MAY, IF_ONTO_FOG, IF_OPTIONAL,
     IF_OTHER_SPACE, IF_RANDOM, IF_ROUTE, IF_THROUGH, IF_TO_OPPONENT, IF_TRACK, IF_UP_TO, IF_YOU_CHOOSE, N_OPS,
-    OP_ADD_MOVE, OP_ADD_VALUE, OP_ARRANGE_TOP, OP_BOOST_THIS, OP_BRANCH, OP_CANCEL, OP_CHOOSE, OP_CHOOSE_COUNTER,
+    OP_ADD_MOVE, OP_ADD_VALUE, OP_ARRANGE_TOP, OP_BECOME_DEFENDER, OP_BOOST_THIS, OP_BRANCH, OP_CANCEL, OP_CHOOSE, OP_CHOOSE_COUNTER,
     OP_DAMAGE,
     OP_DAMAGE_SPACES, OP_DISCARD, OP_DISCARD_FOR_VALUE, OP_DISCARD_TOP, OP_DRAW, OP_END_TURN, OP_FLIP_COUNTER,
     OP_GAIN_ACTION, OP_HAND_TO_DECK, OP_IGNORE_VALUE, OP_LOOK_AT_HAND, OP_LOOK_TOP, OP_MOVE, OP_MOVE_FOG,
@@ -61,7 +61,8 @@ from .core import (
 )
 from .ops import FAM_CARD, FAM_FIGHTER, FAM_MOVE, FAM_TURN, FAM_VALUE, OPS
 from .layout import (
-    C_BOOST, C_FORM, C_PROG, C_TAGS, C_TYPE, C_VALUE, CARD_OPTS, CB_ATT_F, CB_ATT_P, CB_CANCEL0, CB_CARD0,
+    C_BOOST, C_FORM, C_PROG, C_TAGS, C_TYPE, C_VALUE, CARD_OPTS, CB_ACTIVE, CB_ATT_F, CB_ATT_P, CB_CANCEL0, CB_CARD0,
+    CB_DEF_F, CB_DEF_P,
     CB_CAP, CB_GUESS0, CB_IGN0, CB_LOCK0, CB_MOD0, CB_OVR0, CB_PREVENT, CB_PRINTED0, F_HP, F_KIND, F_KO, F_LEFT,
     F_MAXHP, F_OWNER, F_NOLEAVE, F_SPACE, F_START_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, FORM_COUNTER, fslot,
     G_ACTIONS, G_ACTIVE, G_ENDTURN, G_FLAGS, G_FOG_SPACE, G_GUESS, G_LAST_BOOST, G_LAST_DISC, G_LAST_DMG,
@@ -184,7 +185,7 @@ def run_value_op(st, tb, ctl, log, ins, op, p, f, side, card):
 @jit(B(ST, TB, CTL, LOG, INS, I, I, I, I, I))
 def run_fighter_op(st, tb, ctl, log, ins, op, p, f, side, card):
     """Steps that change fighters where they stand: damage, recovery, health, return of a
-    defeated fighter, damage to spaces, pin, swap, remove.
+    defeated fighter, damage to spaces, pin, swap, remove, another fighter defends.
 
     Arguments and return value: the handler contract of :func:`run_program`."""
     amt = ins[I_N]
@@ -267,6 +268,15 @@ def run_fighter_op(st, tb, ctl, log, ins, op, p, f, side, card):
             st[fslot(f, F_LEFT)] = 1
             st[fslot(tg[0], F_LEFT)] = 1
             log_ev(st, log, EV_SWAP, f, tg[0], 0, 0, 0)
+    elif op == OP_BECOME_DEFENDER:
+        # Under Achilles' Helm: one of the defender's player's other fighters defends from now on
+        # (docs/rules.md, "Another fighter defends")
+        n = targets(st, tb, ctl, ins, p, f, side, tg)
+        o = OFF_CB
+        if (side == 1 and n > 0 and st[o + CB_ACTIVE] != 0 and st[o + CB_DEF_P] == p
+                and tg[0] != st[o + CB_DEF_F] and st[fslot(tg[0], F_STATUS)] == FS_IN_PLAY):
+            log_ev(st, log, EV_DEFENDER, tg[0], st[o + CB_DEF_F], 0, 0, 0)
+            st[o + CB_DEF_F] = tg[0]
     elif op == OP_REMOVE:
         h = hero_of(p)
         if st[fslot(h, F_STATUS)] == FS_IN_PLAY:

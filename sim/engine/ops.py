@@ -198,7 +198,7 @@ OPS: tuple[Op, ...] = (
        section='turn',
        fields=(F('amount', default=1), F('who', default='you', choices=('you', 'opponent'))),
        min_amount=1,
-       meaning='a player gains actions this turn; only the player taking the turn can (an action is a turn\'s): `who = "you"` needs a card you play on your turn (refused on a defense card), `who = "opponent"` a card played on the opponent\'s turn (a defense or versatile card, or the `fighter_defeated` hook; refused elsewhere). In a card that may be played on either turn (versatile, `fighter_defeated`) it does nothing on the other one',
+       meaning='a player gains actions this turn; only the player taking the turn can (an action is a turn\'s): `who = "you"` needs a card you play on your turn (refused on a defense card and in the `after_defense` hook), `who = "opponent"` a card played on the opponent\'s turn (a defense or versatile card, the `after_defense` hook or the `fighter_defeated` hook; refused elsewhere). In a card that may be played on either turn (versatile, `fighter_defeated`) it does nothing on the other one',
        examples=('Mistform (Dracula, effect): `{ op = "gain_action", amount = 1 }`',
                  'Overreach (Exemplar, after): `{ op = "gain_action", who = "opponent", amount = 1, if = "defending" }`',),
        narration=('gain_action',), ai=('action',),
@@ -468,6 +468,14 @@ OPS: tuple[Op, ...] = (
        examples=('Foresight (Exemplar, effect): `{ op = "arrange_top", amount = 3, who = "opponent", bottom = true }`',),
        narration=('look_top',), ai=('other',),
        checker='OX_ARRANGE'),
+    Op('become_defender', "OP_BECOME_DEFENDER", 47, FAM_FIGHTER, 'the target (one of your fighters on the board) is the defender of this combat from now on (OFF_CB CB_DEF_F)',
+       section='move',
+       fields=(F('target', True, doc='one of your fighters by name'),),
+       only_in=('immediately',),
+       meaning="(only in `immediately`, on a defense or versatile card) the target, one of your fighters on the board, is the defender of this combat from now on: it takes the combat damage, is the attacker's `\"opposing\"` and the card's `\"self\"`, and wins or loses the combat; the attacker's range is not checked again (the attack was declared). Nothing happens when the target is not on the board or already defends, or on a card played as an attack. Under Achilles' Helm (the swap first): `{ op = \"choose\", options = [[{ op = \"swap\", target = \"Patroclus\" }, { op = \"become_defender\", target = \"Patroclus\" }], []] }`",
+       examples=('Stand-In (Exemplar, immediately): `{ op = "become_defender", target = "Understudy" }`',),
+       narration=('defender',), ai=('other',),
+       checker='OX_DEFENDER'),
 )
 """Every op, in code order (``OPS[c].code == c``)."""
 

@@ -16,8 +16,7 @@ from .codes import (
     D_BOOST_MANEUVER, D_DEFENSE, D_DISCARD_LIMIT, D_PLACE, END_TURN_CAP, EV_ABILITY, EV_ACTION, EV_ATTACK,
     EV_BOOST, EV_DEFENSE, EV_GAME_OVER, EV_ONGOING, EV_SCHEME, EV_TAKE, EV_TURN, EV_VALUES, FS_IN_PLAY,
     GF_SELF_TO_DECK, GF_TO_HAND0, GF_TO_HAND1, HF_ATTACK_BOOST, HK_AFTER_ATTACK, HK_AFTER_MANEUVER, HK_ATTACK_VALUE,
-    HK_DEFENSE_VALUE,
-    HK_END_TURN, HK_MANEUVER_BONUS, HK_START_TURN, PILE_DECK, PILE_DISC, PILE_HAND, PL_ANY, PV_DRAW_AFTER_COMBAT,
+    HK_AFTER_DEFENSE, HK_DEFENSE_VALUE, HK_END_TURN, HK_MANEUVER_BONUS, HK_START_TURN, PILE_DECK, PILE_DISC, PILE_HAND, PL_ANY, PV_DRAW_AFTER_COMBAT,
     R_ACTIONS, R_END_AT_ACTION, R_HAND_LIMIT, R_TURN_CAP, R_ZERO_BLOCKS_BOOST, TAG_ONGOING, W_AFTER, W_DURING,
     W_IMMEDIATELY, W_ON_PLAY, W_ON_RETURN, W_ONGOING_DISCARD, W_ONGOING_START, W_SCHEME,
 )
@@ -342,6 +341,7 @@ def close_attack(st, tb, ctl, log, d):
         window = W_IMMEDIATELY if w == 0 else W_DURING
         if d >= 0 and st[o + CB_CANCEL1] == 0 and st[G_OVER] == 0:
             run_card_window(st, tb, ctl, log, d, window, q, t, 1)
+            t = st[o + CB_DEF_F]        # another fighter may defend now (become_defender)
         if st[o + CB_CANCEL0] == 0 and st[G_OVER] == 0:   # the attack card may have been replaced
             run_card_window(st, tb, ctl, log, st[o + CB_CARD0], window, p, a, 0)
 
@@ -377,16 +377,20 @@ def close_attack(st, tb, ctl, log, d):
         if st[o + CB_CANCEL0] == 0 and st[G_OVER] == 0:
             run_card_window(st, tb, ctl, log, st[o + CB_CARD0], W_AFTER, p, a, 0)
 
-    if (st[G_OVER] == 0 and st[G_ENDTURN] == 0
-            and tb.heroes[st[pslot(p, P_HERO)], H_HOOKS + 2 * HK_AFTER_ATTACK + 1] > 0):
-        # the attacker's after_attack ability (Robin Hood): an "other effect after combat", after the
-        # cards' After combat effects and before the discards, cancelled card or not, attacker on the
-        # board or not; not after a combat that ended the turn (docs/rules.md, "Ability hooks")
-        n0 = st[G_LOGN]
-        log_ev(st, log, EV_ABILITY, p, HK_AFTER_ATTACK, a, 0, 0)
-        run_hook(st, tb, ctl, log, HK_AFTER_ATTACK, p, a, 0)
-        if st[G_LOGN] == n0 + 1:
-            st[G_LOGN] = n0    # the ability did nothing: no narration line
+    for side in range(1, -1, -1):
+        # the defender's after_defense ability (Achilles), then the attacker's after_attack (Robin Hood):
+        # "other effects after combat", after the cards' After combat effects and before the discards,
+        # defender first as for the cards; cancelled card or not, fighter on the board or not; not after a
+        # combat that ended the turn (docs/rules.md, "Ability hooks")
+        pl = p if side == 0 else q
+        hk = HK_AFTER_ATTACK if side == 0 else HK_AFTER_DEFENSE
+        g = a if side == 0 else t
+        if st[G_OVER] == 0 and st[G_ENDTURN] == 0 and tb.heroes[st[pslot(pl, P_HERO)], H_HOOKS + 2 * hk + 1] > 0:
+            n0 = st[G_LOGN]
+            log_ev(st, log, EV_ABILITY, pl, hk, g, 0, 0)
+            run_hook(st, tb, ctl, log, hk, pl, g, side)
+            if st[G_LOGN] == n0 + 1:
+                st[G_LOGN] = n0    # the ability did nothing: no narration line
 
     for side in range(2):
         # an ongoing "after each combat, draw 1" (Unicorn Ally) comes after the cards' After combat
@@ -416,7 +420,8 @@ def do_attack(st, tb, ctl, log, p, a, t, card):
     card, IMMEDIATELY, DURING COMBAT (defender first in each), combat damage
     and the combat winner (attacker wins only with >= 1 damage from the
     attack itself), AFTER COMBAT (defender first), other after-combat effects
-    (the attacker's after_attack ability, then an ongoing scheme's draw), then
+    (the defender's after_defense ability, the attacker's after_attack ability,
+    then an ongoing scheme's draw), then
     both cards to the discard piles. An effect that ends the turn skips
     everything after it but the discards. A fighter_defeated ability resolves
     after the combat damage or the window that defeated its fighter.

@@ -209,6 +209,8 @@ def event_lines(m, log, turns=None) -> list[tuple[int, str]]:
             lines.append(f"    {names[a]} leaves the board")
         elif ev == L.EV_SWAP:
             lines.append(f"    {names[a]} and {names[b]} swap spaces")
+        elif ev == L.EV_DEFENDER:
+            lines.append(f"    {names[a]} defends instead of {names[b]}")
         elif ev == L.EV_PIN:
             lines.append(f"    {names[a]} cannot leave its space this turn")
         elif ev == L.EV_IGNORE:
@@ -234,6 +236,8 @@ def event_lines(m, log, turns=None) -> list[tuple[int, str]]:
             spec = m.specs[a]
             if b == L.HK_AFTER_ATTACK:
                 moment = f"after {names[c]}'s attack"
+            elif b == L.HK_AFTER_DEFENSE:
+                moment = f"after {names[c]}'s defense"
             elif b == L.HK_FIGHTER_DEFEATED:
                 moment = f"{names[c]} was defeated"
             else:
@@ -247,7 +251,8 @@ def event_lines(m, log, turns=None) -> list[tuple[int, str]]:
     return out + [(len(log) - 1, t) for t in lines[len(out):]]
 
 
-#: when an ability hook runs, in words (EV_ABILITY's hook); after_attack and fighter_defeated name a fighter
+#: when an ability hook runs, in words (EV_ABILITY's hook); after_attack, after_defense and fighter_defeated
+#: name a fighter
 _HOOK_MOMENTS = {L.HK_SETUP: "setup", L.HK_START_TURN: "start of turn", L.HK_AFTER_MANEUVER: "after the maneuver",
                  L.HK_END_TURN: "end of turn"}
 

@@ -73,13 +73,15 @@ class Outcome:
 
 def hook_hero() -> dict:
     """A homebrew hero with the ability hooks no shipped hero has (issue 35): Medusa's file
-    with an ``end_of_turn`` draw, an ``after_attack`` move of the attacker and a
+    with an ``end_of_turn`` draw, an ``after_attack`` move of the attacker, an ``after_defense``
+    move of the defender after a won defense and a
     ``fighter_defeated`` random discard when a Harpy falls (``defeated_fighter``), so that
     the edits reach them too; also the hero of ``tests/test_ability_hooks.py``'s checked games."""
     data = tomllib.loads((ROOT / "heroes" / "medusa.toml").read_text(encoding="utf-8"))
     data["ability"].update({
         "end_of_turn": [{"op": "draw", "amount": 1, "may": True}],
         "after_attack": [{"op": "move", "target": "self", "up_to": 2}],
+        "after_defense": [{"op": "move", "target": "self", "up_to": 1, "if": "won"}],
         "fighter_defeated": [{"op": "discard", "who": "you", "amount": 1, "random": True}],
         "defeated_fighter": "Harpy",
     })

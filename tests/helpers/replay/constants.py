@@ -95,6 +95,7 @@ E_REPLACE = 57
 E_GUESS = 58
 E_ABILITY = 59
 E_REDIRECT = 60
+E_DEFENDER = 61
 
 MESSAGES = {
     E_REDIRECT: "EV_REDIRECT or the damage after it not allowed by the before_damage ability: not the fighter it "
@@ -167,8 +168,11 @@ MESSAGES = {
                "not in the hand / not playable by the fighter for that side",
     E_GUESS: "EV_GUESS / EV_SET_PRINTED without a live effect, or a named value no card the opponent may still "
              "have carries (public information: deck list minus discard pile), or a wrong printed value",
-    E_ABILITY: "EV_ABILITY of an end_of_turn, after_attack or fighter_defeated ability at the wrong moment: not the "
-               "active player's end of turn, not after its fighter's attack, not its defeated fighter, or unbalanced",
+    E_DEFENDER: "EV_DEFENDER: not the defender's player's other fighter on the board, not in the combat's "
+                "Immediately window, or no live become_defender effect on the defense card",
+    E_ABILITY: "EV_ABILITY of an end_of_turn, after_attack, after_defense or fighter_defeated ability at the wrong "
+               "moment: not the active player's end of turn, not after its fighter's attack or defense (the "
+               "defender's first), not its defeated fighter, or unbalanced",
 }
 
 # ------------------------------------------------------------- replay context
@@ -250,6 +254,7 @@ PH_MANEUVER = 6    # a maneuver: the after_maneuver ability rows are live (== WN
 PH_EOT = 7         # the end of the turn after EV_ABILITY (end_of_turn): its rows are live (== WN_EOT)
 PH_AFTATK = 8      # after an attack, after EV_ABILITY (after_attack) (== WN_AFTATK)
 PH_KO = 10         # a fighter_defeated ability, from its EV_ABILITY to its closing line (== WN_KO)
+PH_AFTDEF = 11     # after a combat, after EV_ABILITY (after_defense): the defender's ability (== WN_AFTDEF)
 
 # card piles tracked from the log (per player, per card id)
 K_HAND = 0
@@ -390,6 +395,7 @@ OX_REVEAL = 35
 OX_HANDDECK = 36
 OX_TOHAND = 37     # return_to_hand
 OX_ARRANGE = 38    # arrange_top (EF_WHO: whose deck; EF_X 1: cards may go to the bottom)
+OX_DEFENDER = 39   # become_defender (the target defends from now on)
 
 WN_IMM = 0
 WN_DUR = 1
@@ -402,6 +408,7 @@ WN_EOT = 7         # ability end_of_turn (Bigfoot)
 WN_AFTATK = 8      # ability after_attack (Robin Hood)
 WN_NEVER = 9
 WN_KO = 10         # ability fighter_defeated (Achilles)
+WN_AFTDEF = 11     # ability after_defense (Achilles: a won defense draws)
 CARD_WINDOWS = {"immediately": WN_IMM, "during": WN_DUR, "after": WN_AFT, "effect": WN_EFF,
                 "ongoing_start_of_turn": WN_START, "on_play": WN_IMM}
 
@@ -490,6 +497,7 @@ WANT_REVEAL = 28
 WANT_HANDDECK = 29
 WANT_TOHAND = 30   # the card just resolved goes back to the hand (return_to_hand)
 WANT_ARRANGE = 31  # a deck's top cards looked at and put back (arrange_top)
+WANT_DEFENDER = 32  # another fighter defends (become_defender)
 
 # statistics accumulated by the runs
 SX_GAMES = 0
@@ -565,7 +573,8 @@ SX_REDIRECTS = 70        # damage taken in another fighter's place or kept off b
 SX_CAPPED = 71           # damage capped by a card (prevent_damage with at_most)
 SX_TO_HAND = 72          # cards back to the hand once resolved (return_to_hand)
 SX_ARRANGES = 73         # deck tops arranged (arrange_top)
-SX_FIELDS = 74
+SX_DEFENDERS = 74        # defenders changed (become_defender)
+SX_FIELDS = 75
 
 # per-game output
 R_CODE = 0

@@ -9,13 +9,13 @@ from sim.engine.layout import (A_ATTACK, A_MANEUVER, A_SCHEME, END_TURN_CAP, EV_
     EV_BOOST, EV_CANCEL, EV_CHOOSE, EV_COUNTER, EV_DAMAGE, EV_DEFEATED, EV_DEFENSE, EV_DISCARD, EV_DRAW, EV_END_TURN, EV_EXHAUST, EV_FOG,
     EV_GAIN_ACTION, EV_GAME_OVER, EV_GUESS, EV_IGNORE, EV_LOOK_TOP, EV_MOVE, EV_ONGOING, EV_PIN, EV_PLACE, EV_RECOVER,
     EV_REDIRECT,
-    EV_REMOVE, EV_REPLACE, EV_RETURN, EV_SCHEME, EV_SEARCH, EV_SET_HP, EV_SET_PRINTED, EV_SETUP, EV_SWAP, EV_TAKE,
-    EV_TURN, EV_VALUES, FIGHTERS_PER_PLAYER, HK_AFTER_ATTACK, HK_END_TURN, HK_FIGHTER_DEFEATED, MAX_FIGHTERS,
+    EV_REMOVE, EV_REPLACE, EV_RETURN, EV_SCHEME, EV_SEARCH, EV_SET_HP, EV_SET_PRINTED, EV_SETUP, EV_SWAP, EV_TAKE, EV_DEFENDER,
+    EV_TURN, EV_VALUES, FIGHTERS_PER_PLAYER, HK_AFTER_ATTACK, HK_AFTER_DEFENSE, HK_END_TURN, HK_FIGHTER_DEFEATED, MAX_FIGHTERS,
     N_COUNTERS, N_FOG)
 
 from .board import (close_step, count_tagged, deck_left, flush_pending, fog_at, fog_mask, has_fighter, move_dist, near,
     ongoing_of, passive_in_play, pile_add, reset_action, row_live, space_free, team)
-from .constants import (CX_RD_COMBAT, CX_RD_F, CX_RD_G, CX_RD_N, CX_RD_OTHERS, CX_RD_SUM, CX_RD_WHOLE, E_REDIRECT, EF_N,
+from .constants import (CX_RD_COMBAT, CX_RD_F, CX_RD_G, CX_RD_N, CX_RD_OTHERS, CX_RD_SUM, CX_RD_WHOLE, E_REDIRECT, E_DEFENDER, SX_DEFENDERS, WANT_DEFENDER, EF_N,
     SX_CAPPED, SX_REDIRECTS, XF_BD_BY, XF_BD_CAP, XF_BD_COMBAT, XF_BD_SPLIT, XF_BD_TAKE, CI_BOOST, CI_FMASK, CI_FORM, CI_ONGOING, CI_RETDRAW, CI_TAGS, CI_TYPE, CI_VALUE, CTY_SCHEME,
     CX_CDEALT, CX_START0,
     CX_ACTNO, CX_ALLOWED, CX_ATT, CX_ATTACKED0, CX_BONUS0, CX_BOOST, CX_CANCEL0, CX_CANCEL1, CX_CDMG, CX_CHOSEN0,
@@ -30,7 +30,7 @@ from .constants import (CX_RD_COMBAT, CX_RD_F, CX_RD_G, CX_RD_N, CX_RD_OTHERS, C
     E_PLACE, E_RECOVER, E_REMOVE, E_REPLACE, E_RETURN, E_SETUP, E_SWAP, E_TURN_ORDER, EF_ARG, EF_BYTAG, EF_FOG, EF_OP,
     EF_SEL, EF_TRACK, EF_WHO, EF_WIN, EF_X, EXHAUST_DAMAGE, FG_ONTO, FL_BOOST_ATTACK, FL_FOG_WALK, K_DISC, K_HAND, K_ONG,
     K_PEND, OK, OX_DISCFV, OX_DSPACES, OX_PREVENT, OX_RECLAIM, OX_SELFDECK, OX_SUMMON, PH_AFTER, PH_DECLARED, PH_EARLY,
-    PH_AFTATK, PH_EOT, PH_KO, PH_MANEUVER, PH_SCHEME, PH_SETUP, PH_START, PV_IGNORE_DISCARD, PV_NO_OPP_ACTIONS,
+    PH_AFTATK, PH_AFTDEF, PH_EOT, PH_KO, PH_MANEUVER, PH_SCHEME, PH_SETUP, PH_START, PV_IGNORE_DISCARD, PV_NO_OPP_ACTIONS,
     SF_DECK, SF_DISC,
     SF_DISC_THEN_DECK, SX_AFTER_MANEUVER, SX_ATTACKS, SX_CHOOSES, SX_COMBAT_DAMAGE, SX_COUNTERS, SX_DETOURS,
     SX_DISCARD_FOR_VALUE, SX_DISCARD_TOPS, SX_EFFECT_DAMAGE, SX_END_TURNS, SX_EVENTS, SX_EXHAUST_DAMAGE, SX_FACE_DOWN,
@@ -704,6 +704,20 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                 return E_PIN
             ctx[CX_PINNED] |= 1 << a
             stats[SX_PINS] += 1
+        elif ev == EV_DEFENDER:
+            # a = the fighter that defends from now on, b = the one that defended: a become_defender step
+            # of the defense card, in the combat's early windows, to another fighter of the defender's player
+            if a < 0 or a >= MAX_FIGHTERS or b < 0 or b >= MAX_FIGHTERS or xf[a, XF_USED] == 0:
+                return E_EVENT
+            if ctx[CX_KIND] != A_ATTACK or ctx[CX_PHASE] != PH_EARLY or b != ctx[CX_DEFF] or a == b \
+                    or a // FIGHTERS_PER_PLAYER != b // FIGHTERS_PER_PLAYER or pos[a] < 0:
+                return E_DEFENDER
+            if match_effect(WANT_DEFENDER, a, 0, 0, ctx, eff, eidx, used, pos, hp, xf, card_info, cards,
+                            adj, zmask, ldist) < 0:
+                return E_DEFENDER
+            ctx[CX_DEFF] = a
+            ctx[CX_SF0 + 1] = a         # the defense card's "self" from now on
+            stats[SX_DEFENDERS] += 1
         elif ev == EV_SWAP:
             # a = the card's fighter, b = the fighter it swaps spaces with
             if a < 0 or a >= MAX_FIGHTERS or b < 0 or b >= MAX_FIGHTERS or xf[a, XF_USED] == 0 \
@@ -1057,10 +1071,28 @@ def replay(log, i0, i1, succ, adj, zmask, xf, card_info, eff, eidx, deck_counts,
                 ctx[CX_SRC0] = nc + 6 + a
                 ctx[CX_SP0] = a
                 ctx[CX_SF0] = a * FIGHTERS_PER_PLAYER
-            elif b == HK_AFTER_ATTACK:
-                # after the After combat effects of an attack by fighter c of player a ("self": the attacker)
-                if ctx[CX_KIND] != A_ATTACK or ctx[CX_PHASE] != PH_AFTER or c != ctx[CX_ATT] \
+            elif b == HK_AFTER_DEFENSE:
+                # after the After combat effects of a combat fighter c of player a defended ("self": the
+                # defender, combat slot 1), before the attacker's after_attack ability
+                if ctx[CX_KIND] != A_ATTACK or ctx[CX_PHASE] != PH_AFTER or c != ctx[CX_DEFF] \
                         or a != c // FIGHTERS_PER_PLAYER or ctx[CX_ENDED] != 0 or ctx[CX_KOSAVE] != 0:
+                    return E_ABILITY
+                ctx[CX_PHASE] = PH_AFTDEF
+                ctx[CX_SRC0 + 1] = nc + 12 + a
+                ctx[CX_SP0 + 1] = a
+                ctx[CX_SF0 + 1] = c
+                ctx[CX_CANCEL1] = 0          # an ability: the defense card's cancel does not touch it
+                ctx[CX_CHOSEN0 + 1] = 0
+                ctx[CX_NCHOSEN0 + 1] = 0
+                ctx[CX_NDISC0 + 1] = 0
+                ctx[CX_SRCDMG0 + 1] = 0
+                used[1, :] = 0
+            elif b == HK_AFTER_ATTACK:
+                # after the After combat effects of an attack by fighter c of player a ("self": the attacker),
+                # and after the defender's after_defense ability if it had one
+                if ctx[CX_KIND] != A_ATTACK or (ctx[CX_PHASE] != PH_AFTER and ctx[CX_PHASE] != PH_AFTDEF) \
+                        or c != ctx[CX_ATT] or a != c // FIGHTERS_PER_PLAYER or ctx[CX_ENDED] != 0 \
+                        or ctx[CX_KOSAVE] != 0:
                     return E_ABILITY
                 ctx[CX_PHASE] = PH_AFTATK
                 ctx[CX_SRC0] = nc + 8 + a

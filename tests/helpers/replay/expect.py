@@ -22,12 +22,12 @@ from .constants import (CD_AWAY_START, CD_KIND_DEFEATED, CD_KIND_ON_BOARD, CD_NO
     FG_ONTO, FG_UNDER, FL_BOOST_ATTACK, FL_FOG_WALK, FL_FORMS, OX_BOOST, OX_CANCEL, OX_CHOOSE, OX_CHOOSECNT, OX_COND,
     OX_DAMAGE, OX_DISCARD, OX_DISCFV, OX_DISCTOP, OX_DSPACES, OX_ENDTURN, OX_FLIP, OX_GAIN, OX_GUESS, OX_HANDDECK,
     OX_LOOKTOP, OX_MOVE, OX_MOVEFOG, OX_PIN, OX_PLACE, OX_PLACEFOG, OX_PREVENT, OX_RECLAIM, OX_RECOVER, OX_REMOVE,
-    OX_REPLACE, OX_RETURN, OX_REVEAL, OX_SEARCH, OX_SELFDECK, OX_SETCNT, OX_SETHP, OX_SETPRINTED, OX_SUMMON, OX_SWAP,
+    OX_REPLACE, OX_RETURN, OX_REVEAL, OX_SEARCH, OX_SELFDECK, OX_SETCNT, OX_SETHP, OX_SETPRINTED, OX_SUMMON, OX_SWAP, OX_DEFENDER,
     OX_TAKEDISC, OX_TOHAND, OX_ARRANGE, PASSIVES, PX_ADJMOVED, PX_LBOOST, PX_SRCDMG, PX_UNCHECKED, RF_OPP, RF_SELF,
     SD_ANY, SD_OPP, SD_OWN,
     SF_DECK, SF_DECK_OR_DISC, SF_DISC, SF_DISC_THEN_DECK, TO_ADJ, TO_ANY, TO_LASTFOG, TO_ZONE, TS_ADJ, TS_ALL,
     TS_COMBATANT, TS_FOG, TS_KIND, TS_MOVED, TS_OPP, TS_OPPHERO, TS_OWN, TS_PASSED, TS_SELF, TS_SPACES, TS_WITHIN,
-    TS_ZONE, WN_AFTATK, WN_AFTMAN, WN_EOT, WN_KO, WN_NEVER, WN_SETUP, WN_START, XF_BD_BY, XF_BD_CAP, XF_BD_COMBAT, XF_BD_SPLIT, XF_BD_TAKE, XF_FIELDS, XF_FLAGS, XF_KIND, XF_KO, XF_USED,
+    TS_ZONE, WN_AFTATK, WN_AFTDEF, WN_AFTMAN, WN_EOT, WN_KO, WN_NEVER, WN_SETUP, WN_START, XF_BD_BY, XF_BD_CAP, XF_BD_COMBAT, XF_BD_SPLIT, XF_BD_TAKE, XF_FIELDS, XF_FLAGS, XF_KIND, XF_KO, XF_USED,
     XF_PN, XF_PTAG)
 
 
@@ -199,7 +199,7 @@ class _Hero:
             self.condition(step, row, w)
             if op in _UNCHECKED_OPS:
                 continue
-            if op in ("move", "place", "damage", "recover", "set_health", "pin", "swap"):
+            if op in ("move", "place", "damage", "recover", "set_health", "pin", "swap", "become_defender"):
                 if "per" in step:
                     if op not in ("damage", "recover"):
                         raise NotImplementedError(f"{self.key}: {w}: 'per' on {op} not modelled by this test")
@@ -209,7 +209,8 @@ class _Hero:
                     if step["per"] == "zones_of":
                         row[EF_PARG] = self.ref(step["fighter"], w)
                 row[EF_OP] = {"move": OX_MOVE, "place": OX_PLACE, "damage": OX_DAMAGE, "recover": OX_RECOVER,
-                              "set_health": OX_SETHP, "pin": OX_PIN, "swap": OX_SWAP}[op]
+                              "set_health": OX_SETHP, "pin": OX_PIN, "swap": OX_SWAP,
+                              "become_defender": OX_DEFENDER}[op]
                 (row[EF_SEL], row[EF_REF], row[EF_SIDE], row[EF_OTHER], row[EF_ONE], row[EF_EXCLOPP],
                  row[EF_RANGE]) = self.target(step.get("target", "self"), w)
                 if op == "move":
@@ -417,7 +418,7 @@ class Expect:
                     slot += 1
             ability = raw.get("ability", {})
             known = {"name", "text", "maneuver_bonus", "start_of_turn", "setup", "attack_value", "defense_value",
-                     "boost_attack", "uncancelable_with", "after_maneuver", "fog_walk", "end_of_turn", "after_attack",
+                     "boost_attack", "uncancelable_with", "after_maneuver", "fog_walk", "end_of_turn", "after_attack", "after_defense",
                      "fighter_defeated", "defeated_fighter", "before_damage"}
             if set(ability) - known:
                 raise NotImplementedError(f"{key}: ability hooks {sorted(set(ability) - known)} not modelled")
@@ -460,6 +461,7 @@ class Expect:
             sources[nc + 6 + seat] = hero.rows(ability.get("end_of_turn", []), WN_EOT, f"{key}.end_of_turn")
             sources[nc + 8 + seat] = hero.rows(ability.get("after_attack", []), WN_AFTATK, f"{key}.after_attack")
             sources[nc + 10 + seat] = hero.rows(ability.get("fighter_defeated", []), WN_KO, f"{key}.fighter_defeated")
+            sources[nc + 12 + seat] = hero.rows(ability.get("after_defense", []), WN_AFTDEF, f"{key}.after_defense")
             gear = chosen_gear(raw, match.loadouts[seat])
             card_keys = {"name", "type", "value", "boost", "copies", "fighter", "tags", "text", "group", "option",
                          "ongoing", "discard_if", "on_return", "form", "symbol"} | set(CARD_WINDOWS)
@@ -507,7 +509,7 @@ class Expect:
                     rows += hero.rows(card.get(wname, []), wcode, f"{key}.{card['name']}.{wname}")
                 sources[cid] = rows
             assert self.deck_counts[seat].sum() == DECK_SIZE, (key, self.deck_counts[seat].sum())
-        n_src = nc + 12
+        n_src = nc + 14
         self.eidx = np.zeros(n_src + 1, np.int64)
         flat = []
         for s in range(n_src):

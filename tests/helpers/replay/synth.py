@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.layout import (EV_ABILITY, EV_ACTION, EV_ATTACK, EV_DAMAGE, EV_DEFEATED, EV_DEFENSE, EV_DRAW, EV_FIELDS,
-    EV_MOVE, EV_PIN, EV_PLACE, EV_RECOVER, EV_REDIRECT, EV_REMOVE, EV_RETURN, EV_SCHEME, EV_SET_HP, EV_SETUP, EV_SWAP,
+    EV_DEFENDER, EV_MOVE, EV_PIN, EV_PLACE, EV_RECOVER, EV_REDIRECT, EV_REMOVE, EV_RETURN, EV_SCHEME, EV_SET_HP, EV_SETUP, EV_SWAP,
     EV_TURN, FIGHTERS_PER_PLAYER, MAX_FIGHTERS)
 from sim.play.match import Match
 
@@ -27,7 +27,7 @@ SYNTH_FPP = 4
 _FIGHTER_COLUMNS = {EV_SETUP: (1,), EV_MOVE: (1,), EV_PLACE: (1,), EV_SCHEME: (2,), EV_ATTACK: (1, 2),
                     EV_DEFENSE: (1,), EV_DAMAGE: (1,), EV_RECOVER: (1,), EV_DEFEATED: (1,), EV_RETURN: (1,),
                     EV_SET_HP: (1,), EV_PIN: (1,), EV_REMOVE: (1,), EV_SWAP: (1, 2), EV_ABILITY: (3,),
-                    EV_REDIRECT: (1, 2)}
+                    EV_REDIRECT: (1, 2), EV_DEFENDER: (1, 2)}
 
 
 def renumber(rows):
