@@ -76,7 +76,6 @@ def _records(folders):
 
 
 def report(folders, weights_file=None):
-    import numpy as np
     from sim.content.profiles import load_profile
     from sim.engine.ai import WEIGHT_NAMES
     from sim.play.match import Match
