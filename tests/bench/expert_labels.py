@@ -109,7 +109,7 @@ def pairs(folders, hero_key, kind_no, top=15):
             continue
         names = Match([a, b], bf).content.card_names
 
-        def label(v):
+        def label(v, names=names):
             if kind_no == 0:
                 return ("maneuver", "scheme", "attack", "?")[v & 3] + ("" if v & 3 == 0 else " " + names[(v >> 12) - 1])
             if kind_no in (1, 2, 3, 4, 5, 6, 14, 19):
