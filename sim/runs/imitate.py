@@ -16,7 +16,7 @@ import numpy as np
 
 from sim.content.profiles import get_profile
 from sim.engine.ai import WEIGHT_NAMES
-from sim.engine.capture import REC_CAND, REC_MEAN, REC_SIZE, capture_area, rescore
+from sim.engine.capture import REC_CAND, REC_MEAN, REC_SE, REC_SIZE, capture_area, rescore
 from sim.engine.control import MAX_RP_CAND, CTL_CAP, CTL_CAP_EVERY, CTL_CAP_MAX, CTL_CAP_N, CTL_CAP_PLAY, CTL_SIZE, N_WEIGHTS
 from sim.engine.core import game_seed
 from sim.engine.game import RES_FIELDS, play_duel
@@ -94,13 +94,26 @@ def soft_regret(recs: np.ndarray, pick: np.ndarray, cscores: np.ndarray, tempera
     return out
 
 
-def pick_values(recs: np.ndarray, pick: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def label(r: np.ndarray, z: float = 0.0) -> int:
+    """The candidate (index) the search's values say is best in record ``r``: the one the
+    expert took, unless ``z`` > 0 and its mean beats the standard AI's first candidate's by
+    less than ``z`` standard errors of their difference, then the standard AI's (a search
+    over actions takes the best mean of a few noisy ones: the winner's curse)."""
+    ch = int(r[5])
+    if z <= 0 or ch == 0:
+        return ch
+    m = r[REC_MEAN:REC_MEAN + 2 + ch] * 1e-6
+    se = r[REC_SE:REC_SE + 2 + ch] * 1e-6
+    return ch if m[ch] - m[0] > z * np.hypot(se[ch], se[0]) else 0
+
+
+def pick_values(recs: np.ndarray, pick: np.ndarray, z: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """(regret, agree): per record, how much search value the pick gives up against the
-    candidate the expert took (its mean minus the pick's, at least 0; an option the search
-    did not try counts as the worst candidate it tried), and whether the pick is the expert's.
-    Measured against the expert's choice, not the best mean: inside an action the expert keeps
-    the standard AI's choice unless another is better by 2 standard errors, and the best of
-    several noisy means is biased upward."""
+    candidate the search prefers (:func:`label`; its mean minus the pick's, at least 0; an
+    option the search did not try counts as the worst candidate it tried), and whether the
+    pick is that candidate. Measured against the expert's choice, not the best mean: inside
+    an action the expert keeps the standard AI's choice unless another is better by 2
+    standard errors, and the best of several noisy means is biased upward."""
     n = recs.shape[0]
     regret = np.zeros(n)
     agree = np.zeros(n, bool)
@@ -109,10 +122,10 @@ def pick_values(recs: np.ndarray, pick: np.ndarray) -> tuple[np.ndarray, np.ndar
         nc = int(r[3])
         vals = r[REC_CAND:REC_CAND + nc]
         means = r[REC_MEAN:REC_MEAN + nc] * 1e-6
-        chosen = int(r[5])
+        best = label(r, z)
         v = r[8 + int(pick[i])]
         hit = np.nonzero(vals == v)[0]
         got = means[hit[0]] if hit.size else means.min()
-        agree[i] = bool(hit.size) and hit[0] == chosen
-        regret[i] = max(0.0, means[chosen] - got)
+        agree[i] = bool(hit.size) and hit[0] == best
+        regret[i] = 0.0 if agree[i] else max(0.0, means[best] - got)
     return regret, agree
