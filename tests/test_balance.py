@@ -229,13 +229,14 @@ def test_a_proposal_file_works_with_duel_and_matrix(small_run, tmp_path):
 
 def test_pairs_are_proposed_when_no_single_knob_reaches_the_target(tmp_path):
     # alone, even 30 health or Excalibur 10 take King Arthur from about 18% to at most about 42% against Medusa on Soho
-    res = run_balance(BalanceSettings(**dict(SMALL, target=0.55, tolerance=0.03, budget=30000, proposals=1)),
+    # (together, 21 health and Excalibur 10 about 47%)
+    res = run_balance(BalanceSettings(**dict(SMALL, target=0.48, tolerance=0.03, budget=30000, proposals=1)),
                       tmp_path / "p", backend=ONE)
     assert res["singles_reaching"] == 0
     (p,) = res["proposals"]
     assert p["kind"] == "pair" and p["predicted_from"] == "pair games"
     assert set(p["setting"]) == {"health", "card:Excalibur:value"}
-    assert abs(p["predicted"]["score"] - 0.55) <= 0.03
+    assert abs(p["predicted"]["score"] - 0.48) <= 0.03
     changed = [c for c in load_variant(p["file"]).changes if c.old != c.new]
     assert sorted(c.what for c in changed) == ["card 'Excalibur' value", "health"]
 

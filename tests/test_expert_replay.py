@@ -138,10 +138,11 @@ def test_expert_searches_inside_actions_and_explains_it():
 
 
 def test_explain_shows_a_searched_boost_where_it_was_decided():
-    """``--explain`` places a searched maneuver BOOST right after the maneuver's draw (the
+    """``--explain`` places a searched maneuver BOOST right after the maneuver's draw (or its
+    exhaustion and the damage it deals, the deck empty; the
     log's length when the decision was asked, not after the events the stopped action logged
     while it unwound), and lists the option taken first: the BOOST the player then makes."""
-    from sim.engine.codes import EV_BOOST, EV_DRAW, EV_EXHAUST
+    from sim.engine.codes import EV_BOOST, EV_DAMAGE, EV_DRAW, EV_EXHAUST
     m = Match(["medusa", "sinbad"], "marmoreal")
     g = m.play(seed=3, modes=("expert", "expert"), explain=400)
     ctl = np.concatenate([np.zeros(CTL_EXPLAIN, np.int64), g.explain])
@@ -154,6 +155,9 @@ def test_explain_shows_a_searched_boost_where_it_was_decided():
             continue
         boosts += 1
         before = g.log[pos - 1]
+        if before[0] == EV_DAMAGE:   # (an empty deck: the exhaustion, then its damage)
+            before = g.log[pos - 2]
+            assert before[0] == EV_EXHAUST
         assert before[0] in (EV_DRAW, EV_EXHAUST) and before[1] == p
         after = [tuple(int(x) for x in e[:3]) for e in g.log[pos:pos + 2]]   # (a BOOST: its discard, then EV_BOOST)
         boost = [e for e in after if e[0] == EV_BOOST]
