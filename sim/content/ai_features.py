@@ -139,6 +139,8 @@ def _row_features(r: np.ndarray, m: float, f: np.ndarray, live_full: bool = Fals
     if op in (E.OP_DAMAGE, E.OP_DAMAGE_SPACES):
         if own_only:
             f[L.AI_SELF_DMG] += n * m
+            if op == E.OP_DAMAGE:   # (damage_spaces' side, not its reference fighter, says whom it hits)
+                f[L.AI_OWN_DMG] += n * m
         elif opp_only:
             f[L.AI_DMG] += n * m * (1.5 if sel in (E.SEL_ALL, E.SEL_EACH_ZONE, E.SEL_EACH_ADJ) else 1.0)
         else:

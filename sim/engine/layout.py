@@ -213,7 +213,9 @@ AI_DECK_TOP = 11    # of AI_DRAW, cards put on top of your deck (not into your h
                     # counts them as no card in hand; release 0.2's AI as drawn cards
 AI_SUMMON = 12      # sidekicks brought back onto the board (summon, return a defeated one); release 0.2's AI
                     # reads them only as AI_OTHER (2 each); the one-currency AI as the sidekick gained, if any
-N_AI_FEAT = 13
+AI_OWN_DMG = 13     # of AI_SELF_DMG, damage a step surely deals to the player's own fighters (target "self", an
+                    # own fighter, each own): the one-currency AI prices it as damage to the fighter playing the card
+N_AI_FEAT = 14
 C_AI_LIVE = C_AI0 + N_AI_FEAT   # 1: some step of the card has a condition the AI checks as it scores it
 C_FIELDS = C_AI_LIVE + 1
 

@@ -29,7 +29,7 @@ from .options import damage_row_worth, discard_cost, hanging_worth, option_worth
 from .area import area_damage_correction, area_place_worth, near_target_correction
 from .estimate import (
     att_value, def_value, dmg_params, dmg_price, dmg_value, exp_attack, hero_atk_bonus,
-    hero_def_bonus, p_none_of, team_pos_bonus, unknown_pool, value_dist,
+    hero_def_bonus, own_dmg_worth, p_none_of, team_pos_bonus, unknown_pool, value_dist,
 )
 from .position import (
     action_key, attack_worth, cached_follow_up, dist_sig, enemy_facts, follow_up, known_attack_worth,
@@ -55,7 +55,8 @@ def scheme_score(st, tb, ctl, p, c, g):
         dmg = dmg_now(st, tb, ctl, c, g, -1) + board_delta(st, tb, ctl, c, g, -1, -1, AI_DMG)
         s = (wv(ctl, p, W_SCHEME) + fx_now(st, tb, ctl, p, c, g, -1) + board_delta(st, tb, ctl, c, g, -1, -1, -1)
              + price * dmg + near_target_correction(st, tb, ctl, p, c, price)
-             + area_damage_correction(st, tb, ctl, p, c, g, price) - keep_worth(tb, ctl, p, c))
+             + area_damage_correction(st, tb, ctl, p, c, g, price) - keep_worth(tb, ctl, p, c)
+             + own_dmg_worth(st, tb, ctl, p, c, g))
     if tb.cards[c, C_TAGS] & TAG_ONGOING:
         s += wv(ctl, p, W_ONGOING) if st[pslot(p, P_ONGOING)] < 0 else wv(ctl, p, W_ONGOING_AGAIN) * wv(ctl, p, W_ONGOING)
     return s
@@ -168,6 +169,7 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
                 pw[13] = damage_taken(vals, probs, m, norm, vd, wv(ctl, q, W_UNKNOWN_ATTACK))
             dd = dmg_now(st, tb, ctl, d, t, 1) + board_delta(st, tb, ctl, d, t, a, 1, AI_DMG)
             s = (fx_now(st, tb, ctl, q, d, t, 1) + board_delta(st, tb, ctl, d, t, a, 1, -1)
+                 + own_dmg_worth(st, tb, ctl, q, d, t)
                  + wv(ctl, q, W_DEFENSE_FX) * dmg_value(st, ctl, q, a, dd)
                  - keep_worth(tb, ctl, q, d) - wv(ctl, q, W_DEFEND_MARGIN))
             pw[8] = -1.0

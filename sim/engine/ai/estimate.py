@@ -11,14 +11,14 @@ from ..codes import (
 from ..control import CTL_CTX_N, CTL_CTX_OP, MAX_CARD_IDS, SCR_COUNTS, SCR_DIST_N
 from ..core import fog_space, pile_base, team_of
 from ..layout import (
-    AI_CANCEL, AI_DMG, AI_VALUE_ATK, AI_VALUE_DEF, C_PROG, C_TYPE, C_VALUE, I_COND, I_OP, F_HP, F_KIND, F_MAXHP, F_OWNER, F_RANGED,
+    AI_CANCEL, AI_DMG, AI_OWN_DMG, AI_VALUE_ATK, AI_VALUE_DEF, C_PROG, C_TYPE, C_VALUE, I_COND, I_OP, F_HP, F_KIND, F_MAXHP, F_OWNER, F_RANGED,
     F_SPACE, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_NPLAYERS, H_AI_ATK0, H_AI_DEF0, H_AI_DEF_FOG,
     H_DECK_LEN, H_DECK_START, MAX_CARDS, MAX_FIGHTERS, P_COUNTER0, P_DECKN, P_DISCN, P_HANDN, P_HERO,
     P_ONGOING, pslot,
 )
 from ..sigs import A1, B, CTL, F, FA1, I, jit, ST, TB, V
 from .weights import (
-    feat, live_delta, playable, scratch_i1, value_now, W_DMG_HERO, W_DMG_SK, W_ELIMINATE, W_FOCUS, W_GUARD,
+    feat, frozen, live_delta, playable, scratch_i1, value_now, W_DMG_HERO, W_DMG_SK, W_ELIMINATE, W_FOCUS, W_FX_SELF_DMG, W_GUARD,
     W_HERO_LOW, W_HP_LOW, W_HP_OWN, W_HP_SK, W_KILL_SK, W_LOSE_SK, W_TEAM_KILL, W_WIN, wv,
 )
 
@@ -171,6 +171,21 @@ def dmg_value(st, ctl, p, t, k):
     if k >= hp:
         return hp * wv(ctl, p, W_DMG_SK) + wv(ctl, p, W_KILL_SK)
     return k * wv(ctl, p, W_DMG_SK)
+
+
+@jit(F(ST, TB, CTL, I, I, I))
+def own_dmg_worth(st, tb, ctl, p, c, g):
+    """The one-currency AI's correction for the damage card ``c``'s steps surely deal to
+    ``p``'s own fighters (``AI_OWN_DMG``: a "self" or own target) when fighter ``g`` plays it:
+    that damage priced as damage to ``g`` (:func:`dmg_value`: its health, or the game if it
+    would defeat the hero) in place of the static ``fx_self_damage`` price that
+    :func:`.weights.fx_worth` counts. 0 for release 0.2's AI and for a card without such a
+    step (no shipped card has one: Battle Frenzy's 2 damage to its own fighter, a homebrew's
+    "take 5 damage, draw 2")."""
+    k = feat(tb, c, AI_OWN_DMG)
+    if k <= 0.0 or g < 0 or frozen(ctl, p):
+        return 0.0
+    return dmg_value(st, ctl, p, g, k) - wv(ctl, p, W_FX_SELF_DMG) * k
 
 
 @jit(F(ST, CTL, I))

@@ -25,7 +25,7 @@ from .weights import (
     W_HP_SK, W_KEEP_FULL, W_LOSE_SK, W_THREAT_SK, wv,
 )
 from .estimate import (
-    att_value, dmg_params, dmg_value, exp_attack, exp_attack_hp, hero_atk_bonus,
+    att_value, dmg_params, dmg_value, exp_attack, exp_attack_hp, hero_atk_bonus, own_dmg_worth,
     team_pos_bonus, value_dist,
 )
 
@@ -223,7 +223,7 @@ def attack_parts(st, tb, ctl, p, g, c):
         av = att_value(st, tb, ctl, c, g, hero_atk_bonus(st, tb, g))
         dmg = dmg_now(st, tb, ctl, c, g, 0)
         fx = fx_now(st, tb, ctl, p, c, g, 0)
-    return av, dmg, fx
+    return av, dmg, fx + own_dmg_worth(st, tb, ctl, p, c, g)
 
 
 @jit(F(F, FA1, FA1, F))
