@@ -307,11 +307,17 @@ def narrate_explained(game) -> list[str]:
     by_pos: dict[int, list[str]] = {}
     for r in recs:
         pos, kind, p, nopt, shown, samples = (int(x) for x in r[:6])
+
+        def say(v, pos=pos, kind=kind):
+            # a "choose" step's options are numbered from 1, as the event that follows says them
+            if kind == L.D_OPTION and pos < len(game.log) and int(game.log[pos][0]) == L.EV_CHOOSE:
+                return f"effect {v}"
+            return describe_option(m, kind, v)
         if samples:   # the expert's search: mean worth of the lookahead, its standard error
-            cands = "; ".join(f"{describe_option(m, kind, int(r[6 + 3 * i]))} {r[7 + 3 * i] / 1000:+.2f}"
+            cands = "; ".join(f"{say(int(r[6 + 3 * i]))} {r[7 + 3 * i] / 1000:+.2f}"
                               f" \u00b1{r[8 + 3 * i] / 1000:.2f}" for i in range(shown))
         else:
-            cands = "; ".join(f"{describe_option(m, kind, int(r[6 + 3 * i]))} {r[7 + 3 * i] / 1000:+.2f}"
+            cands = "; ".join(f"{say(int(r[6 + 3 * i]))} {r[7 + 3 * i] / 1000:+.2f}"
                               for i in range(shown))
         more = f" (+{nopt - shown} more)" if nopt > shown else ""
         if samples and shown >= 2 and max(int(r[7 + 3 * i]) for i in range(1, shown)) > int(r[7]):
