@@ -184,3 +184,43 @@ def test_achilles_draw_after_a_won_defense_counts_only_while_patroclus_is_defeat
         assert w[0] > 1.0 and w[1] == pytest.approx(w[0] / 2) and w[2] == 0.0
     else:
         assert w == [0.0, 0.0, 0.0]
+
+
+SQUIRE = '\n[[sidekicks]]\nname = "Squire"\ncount = 1\nhealth = 2\nmove = 2\n'
+
+
+@pytest.fixture
+def mourners(tmp_path, monkeypatch):
+    """Mourner (``fighter_defeated`` for its Squire: discard 2 cards at random) and Stoic (the
+    same without the hook), with Pest (UNMATCHED_SIM_HEROES)."""
+    for key, hook in (("stoic", ""), ("mourner", 'defeated_fighter = "Squire"\n'
+                      'fighter_defeated = [{ op = "discard", who = "you", amount = 2, random = true }]')):
+        (tmp_path / f"{key}.toml").write_text(
+            f'name = "{key.title()}"\nset = "Homebrew"\n\n[hero]\nhealth = 15\nmove = 2\n{SQUIRE}\n'
+            f'[ability]\nname = "Grief"\ntext = "Squire falls: discard 2 cards at random."\n{hook}\n{CARDS}')
+    (tmp_path / "pest.toml").write_text(PEST)
+    monkeypatch.setenv("UNMATCHED_SIM_HEROES", str(tmp_path))
+
+
+def _defend_squire(key, hand):
+    pos = game({"hero": "pest", "fighters": {"Pest": at("M20")}, "hand": ["Poke"], "deck": ["Poke"] * 3},
+               {"hero": key, "fighters": {key.title(): at("M06"), "Squire": at("M21", 1)}, "hand": hand,
+                "deck": ["Scrap"] * 5})
+    out = resolve(pos, {"attack": "Poke", "by": "Pest", "target": "Squire"}, ai="standard")
+    d = [x for x in out["decisions"] if x["kind"] == "defense card"][0]
+    return d["chosen"], dict(d["candidates"]), out
+
+
+def test_a_defense_counts_the_fighter_defeated_hook_in_what_losing_the_defender_costs(mourners):
+    """The Squire (1 health) is attacked for 1: with no card it falls. Stoic lets it fall and
+    keeps Bulwark (worth more kept). Mourner's ability then discards 2 of its cards at random:
+    losing the Squire is dearer by about 2 cards, and it defends with Bulwark. The option that
+    saves the Squire scores the same for both; with Bulwark alone in hand, only 1 card is lost."""
+    chosen, stoic, out = _defend_squire("stoic", ["Bulwark", "Jab", "Jab"])
+    assert chosen == "none" and out["fighters"]["Squire"]["status"] != "in play"
+    chosen, mourner, out = _defend_squire("mourner", ["Bulwark", "Jab", "Jab"])
+    assert chosen == "Bulwark" and out["fighters"]["Squire"]["health"] == 1
+    assert mourner["Bulwark"] == stoic["Bulwark"]
+    two = stoic["none"] - mourner["none"]
+    _, alone, _ = _defend_squire("mourner", ["Bulwark"])
+    assert two > 2 * 1.0 and stoic["none"] - alone["none"] == pytest.approx(two / 2, abs=0.01)

@@ -31,7 +31,7 @@ from .estimate import (
     att_value, def_value, dmg_params, dmg_price, dmg_value, exp_attack, hero_atk_bonus,
     hero_def_bonus, p_none_of, team_pos_bonus, unknown_pool, value_dist,
 )
-from .hooks import has_hook, hook_worth
+from .hooks import defeat_worth, has_hook, hook_worth
 from .position import (
     action_key, attack_worth, cached_follow_up, dist_sig, enemy_facts, follow_up, known_attack_worth,
     plan_maneuver, pos_score, pos_sig, reset_plans, set_price, target_dists,
@@ -129,7 +129,8 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
     Reads only public facts about the attack: the attacking fighter, the
     attacker's hand size and unknown cards, whether a face-down BOOST was added. The
     one-currency AI adds the steps of ``q``'s hero's ``after_defense`` hook to each option
-    (:func:`.hooks.hook_worth`; "if won" at :func:`defense_holds` for that option).
+    (:func:`.hooks.hook_worth`; "if won" at :func:`defense_holds` for that option), and those
+    of its ``fighter_defeated`` hook to what losing the defender costs (:func:`.hooks.defeat_worth`).
     """
     o = OFF_CB
     a = st[o + CB_ATT_F]
@@ -156,6 +157,8 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
     hp, per, kill = dmg_params(st, ctl, q, t)
     old = frozen(ctl, q)
     hook = not old and has_hook(tb, st[pslot(q, P_HERO)], HK_AFTER_DEFENSE) > 0   # (after_defense: .hooks)
+    if not old:   # (the fighter_defeated ability's steps, if losing this fighter runs them: .hooks)
+        kill += defeat_worth(st, tb, ctl, q, t)
     pw = f64_view(ctl, SCR_PRICE, N_PRICE)
     for j in range(n):
         d = opts[j]

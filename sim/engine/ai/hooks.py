@@ -5,9 +5,10 @@ in which one of the owner's fighters defended, ``after_attack`` after each of th
 (heroes/README.md, "Ability hooks"). The decision that makes that combat counts the hook's
 steps (:func:`hook_worth`): :func:`.choices.score_defense` adds the ``after_defense`` steps to
 each defense option, with the chance that this defense holds, and :func:`.position.attack_now`
-the ``after_attack`` steps to each attack, with its chance of winning. A step is priced as a
+the ``after_attack`` steps to each attack, with its chance of winning; and a defense counts
+the ``fighter_defeated`` steps in what losing the defender costs (:func:`defeat_worth`). A step is priced as a
 card's effect step is (:func:`.weights.fx_row`: a card drawn at the price of a card in hand,
-...; damage to a fighter it names, "self" or the opposing fighter of the combat, as damage to
+...; a discard from our own hand at most the cards there; damage to a fighter it names, "self" or the opposing fighter of the combat, as damage to
 that fighter, :func:`.estimate.dmg_value`), times the chance that its conditions hold: "if you
 won" the combat's chance, "if you did not win" the rest, "attacking" / "defending" by the side,
 a condition read from the board (``conditions.LIVE_CONDITIONS``: Achilles' "Patroclus is
@@ -16,13 +17,13 @@ compile time (``sim.content.ai_features.hook_step_features``). Release 0.2's AI
 (:func:`.weights.frozen`) does not read them.
 """
 from ..codes import (
-    CN_ALWAYS, CN_ATTACKING, CN_DEFENDING, CN_NOT_WON, CN_WON, FS_IN_PLAY, IF_NEGATE, OP_BRANCH, OP_CHOOSE, OP_DAMAGE,
-    OP_NOP, PER_ONE, SEL_REF,
+    CN_ALWAYS, CN_ATTACKING, CN_DEFENDING, CN_NOT_WON, CN_WON, FS_IN_PLAY, HK_FIGHTER_DEFEATED, IF_NEGATE, OP_BRANCH,
+    OP_CHOOSE, OP_DAMAGE, OP_DISCARD, OP_NOP, PER_ONE, S_OWN, SEL_REF,
 )
 from ..conditions import LIVE_CONDITIONS
 from ..layout import (
-    AI_DMG, F_STATUS, fslot, H_HOOKS, I_AI0, I_COND, I_FLAGS, I_N, I_OP, I_PER, I_REF, I_SEL,
-    I_X, P_HERO, pslot,
+    AI_DMG, F_KIND, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_NPLAYERS, H_DEFEAT_KIND, H_HOOKS, I_AI0, I_COND, I_FLAGS, I_N, I_OP, I_PER, I_REF, I_SEL,
+    I_SIDE, I_X, P_HANDN, P_HERO, pslot,
 )
 from ..sigs import CTL, F, I, jit, ST, TB
 from .estimate import dmg_price, dmg_value
@@ -46,6 +47,8 @@ def cond_chance(st, tb, r, q, g, side, chance):
     if c == CN_ALWAYS:
         return 1.0
     if c == CN_ATTACKING or c == CN_DEFENDING:
+        if side < 0:
+            return 0.5
         x = 1.0 if (side == 0) == (c == CN_ATTACKING) else 0.0
     elif c == CN_WON or c == CN_NOT_WON:
         if chance < 0.0:
@@ -101,6 +104,23 @@ def hook_worth(st, tb, ctl, p, g, e, hk, side, chance):
                 w = fx_row(tb, ctl, p, r)
                 if op == OP_DAMAGE:
                     w += 0.01 * tb.code[r, I_AI0 + AI_DMG] * dmg_price(st, ctl, p)
+                n = tb.code[r, I_N]
+                if op == OP_DISCARD and tb.code[r, I_SIDE] == S_OWN and n > st[pslot(p, P_HANDN)]:
+                    w *= st[pslot(p, P_HANDN)] / n   # (a discard from our hand takes at most the cards there)
             v += m * w
         r += 1
     return v
+
+
+@jit(F(ST, TB, CTL, I, I))
+def defeat_worth(st, tb, ctl, q, f):
+    """What the ``fighter_defeated`` hook of ``q``'s hero is worth to ``q`` when ``q``'s fighter
+    ``f`` is defeated (its ``defeated_fighter``, if any, names ``f``'s kind; ``"self"`` is the
+    hero; Achilles discards 2 cards at random when Patroclus falls: a cost): 0 without the hook,
+    and for the hero in a duel (his defeat ends the game: the hook does not run)."""
+    hero = st[pslot(q, P_HERO)]
+    k = tb.heroes[hero, H_DEFEAT_KIND]
+    if (tb.heroes[hero, H_HOOKS + 2 * HK_FIGHTER_DEFEATED + 1] == 0 or (k != 0 and k != st[fslot(f, F_KIND)] + 1)
+            or (st[fslot(f, F_KIND)] == 0 and st[G_NPLAYERS] <= 2)):
+        return 0.0
+    return hook_worth(st, tb, ctl, q, q * FIGHTERS_PER_PLAYER, -1, HK_FIGHTER_DEFEATED, -1, -1.0)
