@@ -2,13 +2,15 @@
 steps of a hero's ``after_defense`` and ``after_attack`` ability hooks in the decision that makes
 the combat (``sim.engine.ai.hooks.hook_worth``): each defense option gets the ``after_defense``
 steps, "if won" at the chance that this defense holds (``choices.score_defense``), and each attack
-the ``after_attack`` steps, "if won" at its chance of winning (``position.attack_now``). Release
-0.2's AI does not read them.
+the ``after_attack`` steps, "if won" at its chance of winning (``position.attack_now``); a defense
+counts the ``fighter_defeated`` steps in what losing the defender costs (``hooks.defeat_worth``).
+Release 0.2's AI does not read them.
 
 Homebrew heroes written here: Plain (no hook), Keeper (``after_defense``: draw 3 if won), Raider
 (``after_attack``: draw 3 if won), the same cards each; Pest, whose attacks are all of value 1;
-and Achilles (docs/examples), whose draw after a won defense holds only while Patroclus is
-defeated (a live guard). No shipped hero has these hooks: tests/test_bench.py and
+Mourner and Stoic, with a Squire (Mourner discards 2 cards at random when it falls); and
+Achilles (docs/examples), whose draw after a won defense holds only while Patroclus is defeated
+(a live guard). No shipped hero has these hooks: tests/test_bench.py and
 tests/test_golden.py keep the shipped games identical.
 """
 import pytest

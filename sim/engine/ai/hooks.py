@@ -1,20 +1,23 @@
 """What the steps of a hero's ability hooks are worth to the one-currency standard AI, in points.
 
 A hook runs its program at a moment a decision leads to: ``after_defense`` after each combat
-in which one of the owner's fighters defended, ``after_attack`` after each of their attacks
-(heroes/README.md, "Ability hooks"). The decision that makes that combat counts the hook's
-steps (:func:`hook_worth`): :func:`.choices.score_defense` adds the ``after_defense`` steps to
-each defense option, with the chance that this defense holds, and :func:`.position.attack_now`
-the ``after_attack`` steps to each attack, with its chance of winning; and a defense counts
-the ``fighter_defeated`` steps in what losing the defender costs (:func:`defeat_worth`). A step is priced as a
-card's effect step is (:func:`.weights.fx_row`: a card drawn at the price of a card in hand,
-...; a discard from our own hand at most the cards there; damage to a fighter it names, "self" or the opposing fighter of the combat, as damage to
-that fighter, :func:`.estimate.dmg_value`), times the chance that its conditions hold: "if you
-won" the combat's chance, "if you did not win" the rest, "attacking" / "defending" by the side,
-a condition read from the board (``conditions.LIVE_CONDITIONS``: Achilles' "Patroclus is
+in which one of the owner's fighters defended, ``after_attack`` after each of their attacks,
+``fighter_defeated`` when one of them falls (heroes/README.md, "Ability hooks"). The decision
+that makes that combat counts the hook's steps (:func:`hook_worth`): :func:`.choices.score_defense`
+adds the ``after_defense`` steps to each defense option, with the chance that this defense holds,
+and the ``fighter_defeated`` steps to what losing the defender costs (:func:`defeat_worth`);
+:func:`.position.attack_now` adds the ``after_attack`` steps to each attack, with its chance of
+winning. A step is priced as a card's effect step is (:func:`.weights.fx_row`: a card drawn at
+the price of a card in hand, ...; a discard from our own hand takes at most the cards there;
+damage to a fighter it names, "self" or the opposing fighter of the combat, as damage to that
+fighter, :func:`.estimate.dmg_value`), times the chance that its conditions hold: "if you won"
+the combat's chance, "if you did not win" the rest, "attacking" / "defending" by the side, a
+condition read from the board (``conditions.LIVE_CONDITIONS``: Achilles' "Patroclus is
 defeated") checked now, any other at half. The features of the hooks' steps are read at
 compile time (``sim.content.ai_features.hook_step_features``). Release 0.2's AI
-(:func:`.weights.frozen`) does not read them.
+(:func:`.weights.frozen`) does not read them. Not counted: ``end_of_turn`` (the same whatever
+the decision, but for a condition on where the fighters end the turn, which the maneuver's plan
+does not read), and the opponent's hooks.
 """
 from ..codes import (
     CN_ALWAYS, CN_ATTACKING, CN_DEFENDING, CN_NOT_WON, CN_WON, FS_IN_PLAY, HK_FIGHTER_DEFEATED, IF_NEGATE, OP_BRANCH,
@@ -22,8 +25,8 @@ from ..codes import (
 )
 from ..conditions import LIVE_CONDITIONS
 from ..layout import (
-    AI_DMG, F_KIND, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_NPLAYERS, H_DEFEAT_KIND, H_HOOKS, I_AI0, I_COND, I_FLAGS, I_N, I_OP, I_PER, I_REF, I_SEL,
-    I_SIDE, I_X, P_HANDN, P_HERO, pslot,
+    AI_DMG, F_KIND, F_STATUS, FIGHTERS_PER_PLAYER, fslot, G_NPLAYERS, H_DEFEAT_KIND, H_HOOKS, I_AI0, I_COND,
+    I_FLAGS, I_N, I_OP, I_PER, I_REF, I_SEL, I_SIDE, I_X, P_HANDN, P_HERO, pslot,
 )
 from ..sigs import CTL, F, I, jit, ST, TB
 from .estimate import dmg_price, dmg_value
