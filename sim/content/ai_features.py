@@ -277,6 +277,31 @@ def step_features(cards: np.ndarray, code: np.ndarray) -> np.ndarray:
     return out
 
 
+#: The ability hooks whose steps the one-currency standard AI prices (``sim.engine.ai.hooks``)
+PRICED_HOOKS = (L.HK_AFTER_ATTACK, L.HK_AFTER_DEFENSE, L.HK_END_TURN, L.HK_FIGHTER_DEFEATED)
+
+
+def hook_step_features(heroes: np.ndarray, code: np.ndarray) -> None:
+    """Fill, in place, the ``I_AI0 ..`` columns of the steps of the ability hooks in
+    :data:`PRICED_HOOKS` with each step's features counted in full, whatever its conditions
+    (``I_AI_LIVE`` stays 0): the AI weighs each step by its conditions when it prices the hook
+    (``sim.engine.ai.hooks.hook_worth``: "if you won" at the combat's chance, a live condition
+    checked now, another at half). A step of a "choose" option is in full too, as a card's
+    (``sim.engine.ai.options.branch_worth``). Other hooks keep zero features."""
+    for h in heroes:
+        for hook in PRICED_HOOKS:
+            start, length = int(h[L.H_HOOKS + 2 * hook]), int(h[L.H_HOOKS + 2 * hook + 1])
+            for i in range(start, start + length):
+                r = code[i].copy()
+                if r[L.I_OP] in (E.OP_NOP, E.OP_BRANCH, E.OP_CHOOSE):
+                    continue
+                r[L.I_COND] = E.CN_ALWAYS   # (its conditions are the AI's to weigh, not halved here)
+                r[L.I_FLAGS] &= ~L.IF_NEGATE
+                g = np.zeros(L.N_AI_FEAT)
+                _row_features(r, 1.0, g)
+                code[i, L.I_AI0:L.I_AI0 + L.N_AI_FEAT] = np.round(g * 100).astype(np.int64)
+
+
 def hero_features(heroes: np.ndarray, code: np.ndarray) -> np.ndarray:
     """AI features of every hero row: int64 (n_rows, 8) for H_AI_ATK0 .. H_AI_HURT_FORM."""
     out = np.zeros((len(heroes), 8), np.int64)

@@ -15,7 +15,7 @@ from sim.engine import effects as E
 from sim.engine import layout as L
 from sim.engine.tables import Tables
 
-from .ai_features import card_features, hero_features, step_features
+from .ai_features import card_features, hero_features, hook_step_features, step_features
 from .battlefields import Battlefield
 from .heroes import CARD_TYPES, HeroFileError, HeroSpec
 from .names import name_form
@@ -215,6 +215,7 @@ def compile_content(specs: dict[str, HeroSpec]) -> Content:
     cards[:, L.C_AI0:L.C_AI0 + L.N_AI_FEAT] = card_features(cards, code)
     code[:, L.I_AI0:L.I_AI_LIVE + 1] = step_features(cards, code)
     heroes[:, L.H_AI_ATK0:L.H_AI_ATK0 + 8] = hero_features(heroes, code)
+    hook_step_features(heroes, code)
     return Content(specs, rows, card_names, card_hero, card_ids, cards, code, heroes, np.asarray(decks, np.int64))
 
 

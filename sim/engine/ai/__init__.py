@@ -24,7 +24,10 @@ gains (:func:`.choices.guess_now`); a hero who may BOOST an attack face down cou
 best BOOST in the attack's score (:func:`.position.attack_now`); a card kept in a full
 hand is worth ``keep_full`` of its keep worth (it may be discarded anyway) and attacking with
 an attack card costs ``keep_attack`` of it (it cannot defend); a sidekick an effect brings back onto the board
-is worth that sidekick; a form (Jekyll and Hyde) is worth the attacks it can play. Why features computed from the state rather
+is worth that sidekick; a form (Jekyll and Hyde) is worth the attacks it can play; the steps of a
+hero's ``after_defense`` / ``after_attack`` ability hooks count in each defense / attack, "if won"
+at that combat's chance of winning, and its ``fighter_defeated`` hook in what losing a defender
+costs (:mod:`.hooks`). Why features computed from the state rather
 than an evaluation of each option's after-state on a copy: the AI scores every option of
 hundreds of decisions a game, and the pieces above are a few array reads each where a copy
 and a rules call per option would cost the state's size (tens of thousands of entries)

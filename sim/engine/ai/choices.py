@@ -3,7 +3,8 @@ hand cards, options, "may" and guesses.
 """
 from ..codes import (
     A_MANEUVER, A_SCHEME, CN_DEALT_DAMAGE, CN_DISCARDED, CT_ATTACK, CT_DEFENSE, CT_SCHEME, CT_VERSATILE,
-    D_BOOST_ATTACK, D_TAKE_CARD, FS_IN_PLAY, OP_ARRANGE_TOP, OP_CHOOSE, OP_CHOOSE_COUNTER, OP_DAMAGE, OP_DISCARD,
+    D_BOOST_ATTACK, D_TAKE_CARD, FS_IN_PLAY, HK_AFTER_DEFENSE, OP_ARRANGE_TOP, OP_CHOOSE, OP_CHOOSE_COUNTER, OP_DAMAGE,
+    OP_DISCARD,
     OP_DISCARD_FOR_VALUE, OP_FLIP_COUNTER, OP_MOVE, OP_RECOVER, OP_SET_HEALTH, PER_KIND_ADJ_MOVED, PILE_HAND, S_OWN,
     TAG_ONGOING,
 )
@@ -31,6 +32,7 @@ from .estimate import (
     att_value, def_value, dmg_params, dmg_price, dmg_value, exp_attack, hero_atk_bonus,
     hero_def_bonus, own_dmg_worth, p_none_of, team_pos_bonus, unknown_pool, value_dist,
 )
+from .hooks import defeat_worth, has_hook, hook_worth
 from .position import (
     action_key, attack_worth, cached_follow_up, dist_sig, enemy_facts, follow_up, known_attack_worth,
     plan_maneuver, pos_score, pos_sig, reset_plans, set_price, target_dists,
@@ -127,7 +129,10 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
     """Scores of defense options ``opts[:n]`` (card ids, -1 none) for the defending player ``q``.
 
     Reads only public facts about the attack: the attacking fighter, the
-    attacker's hand size and unknown cards, whether a face-down BOOST was added.
+    attacker's hand size and unknown cards, whether a face-down BOOST was added. The
+    one-currency AI adds the steps of ``q``'s hero's ``after_defense`` hook to each option
+    (:func:`.hooks.hook_worth`; "if won" at :func:`defense_holds` for that option), and those
+    of its ``fighter_defeated`` hook to what losing the defender costs (:func:`.hooks.defeat_worth`).
     """
     o = OFF_CB
     a = st[o + CB_ATT_F]
@@ -153,6 +158,9 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
     bonus = hero_def_bonus(st, tb, t)
     hp, per, kill = dmg_params(st, ctl, q, t)
     old = frozen(ctl, q)
+    hook = not old and has_hook(tb, st[pslot(q, P_HERO)], HK_AFTER_DEFENSE) > 0   # (after_defense: .hooks)
+    if not old:   # (the fighter_defeated ability's steps, if losing this fighter runs them: .hooks)
+        kill += defeat_worth(st, tb, ctl, q, t)
     pw = f64_view(ctl, SCR_PRICE, N_PRICE)
     for j in range(n):
         d = opts[j]
@@ -184,6 +192,9 @@ def score_defense(st, tb, ctl, q, opts, n, scores):
             loss /= norm
         else:
             loss = dmg_value(st, ctl, q, t, wv(ctl, q, W_UNKNOWN_ATTACK) - vd)
+        if hook:   # the ability's after_defense steps, "if won" at the chance that this defense holds
+            s += hook_worth(st, tb, ctl, q, t, a, HK_AFTER_DEFENSE, 1,
+                            defense_holds(vals, probs, m, norm, vd, wv(ctl, q, W_UNKNOWN_ATTACK)))
         scores[j] = s + loss
 
 

@@ -4,7 +4,8 @@
 from numba import types
 
 from ..codes import (
-    CT_ATTACK, CT_VERSATILE, FS_DEFEATED, FS_IN_PLAY, FS_REMOVED, HF_ATTACK_BOOST, PILE_DISC, PILE_HAND, R_EXHAUST_DAMAGE, R_HAND_LIMIT,
+    CT_ATTACK, CT_VERSATILE, FS_DEFEATED, FS_IN_PLAY, FS_REMOVED, HF_ATTACK_BOOST, HK_AFTER_ATTACK, PILE_DISC,
+    PILE_HAND, R_EXHAUST_DAMAGE, R_HAND_LIMIT,
 )
 from ..control import (
     CTL_FU, CTL_FU_KEY, CTL_PLAN_BOOST, CTL_PLAN_KEY, CTL_POS_KEY, CTL_POS_SIG, CTL_TD_P, N_PRICE, SCR_FOLLOW, SCR_PLAN,
@@ -24,6 +25,7 @@ from .weights import (
     W_REACH_NEXT, W_REACH_NOW, W_SIDEKICK_TARGET, W_SIDEKICK_THREAT, W_THREAT, W_THREAT_BASE, W_THREAT_LOW,
     W_HP_SK, W_KEEP_FULL, W_LOSE_SK, W_THREAT_SK, wv,
 )
+from .hooks import has_hook, hook_worth
 from .estimate import (
     att_value, dmg_params, dmg_value, exp_attack, exp_attack_hp, hero_atk_bonus, own_dmg_worth,
     team_pos_bonus, value_dist,
@@ -249,7 +251,9 @@ def attack_now(st, tb, ctl, p, g, e, c, av, dmg, fx, dvals, dprobs, pn, hp, per,
     best face-down BOOST a hero whose ability allows one (King Arthur) may add: its gain in
     expected damage (unless the defender cancels the card's effects, which loses it: the
     chance :func:`.estimate.value_dist` gives) less its keep worth and ``boost_margin``, if
-    positive (what :func:`.choices.score_boost` will weigh)."""
+    positive (what :func:`.choices.score_boost` will weigh); and the steps of the hero's
+    ``after_attack`` hook (:func:`.hooks.hook_worth`; "if won" at :func:`win_chance`)."""
+    q = st[fslot(g, F_OWNER)]
     if (tb.cards[c, C_AI_LIVE] & 2) != 0:
         av += board_delta(st, tb, ctl, c, g, e, 0, AI_VALUE_ATK)
         dmg += board_delta(st, tb, ctl, c, g, e, 0, AI_DMG)
@@ -257,9 +261,10 @@ def attack_now(st, tb, ctl, p, g, e, c, av, dmg, fx, dvals, dprobs, pn, hp, per,
         pw[8] = win_chance(av, dvals, dprobs, pn)   # ("if you won" steps: the chance, not half)
         fx += board_delta(st, tb, ctl, c, g, e, 0, -1)
         pw[8] = -1.0
+    if has_hook(tb, st[pslot(q, P_HERO)], HK_AFTER_ATTACK) > 0:   # (after_attack: "if won" at the chance)
+        fx += hook_worth(st, tb, ctl, q, g, e, HK_AFTER_ATTACK, 0, win_chance(av, dvals, dprobs, pn))
     base = exp_attack_hp(hp, per, kill, av, dmg, dvals, dprobs, pn)
     boost = 0.0
-    q = st[fslot(g, F_OWNER)]
     if st[fslot(g, F_KIND)] == 0 and (tb.heroes[st[pslot(q, P_HERO)], H_FLAGS] & HF_ATTACK_BOOST) != 0:
         hb = pile_base(PILE_HAND, q)
         skipped = False
