@@ -56,8 +56,9 @@ def test_entries_of_one_name_without_symbols_are_refused_saying_how_they_differ(
         hero_from_data(data, "lamp.toml")
     data = _with_symbols()
     data["cards"][1]["symbol"] = "sun"
-    with pytest.raises(HeroFileError, match=r"card 'Hooked Pole \(sun\)'\.name: a second card named 'Hooked Pole "
-                                            r"\(sun\)' that differs from the first in value"):
+    with pytest.raises(HeroFileError, match=r"card 'Hooked Pole \(sun\)'\.symbol: a second card named 'Hooked Pole "
+                                            r"\(sun\)' that differs from the first in value: give the two entries "
+                                            r"different symbols \(both are \"sun\"\)"):   # (not: give each a symbol)
         hero_from_data(data, "lamp.toml")
     data["cards"][1]["symbol"] = ""
     with pytest.raises(HeroFileError, match=r"card 'Hooked Pole'\.symbol: must be a non-empty string"):
@@ -92,3 +93,10 @@ def test_a_variant_names_one_entry_by_its_full_name(tmp_path, monkeypatch):
     with pytest.raises(VariantError, match=r"card 'Hooked Pole': no such card; valid: .*'Hooked Pole \(sun\)', "
                                            r"'Hooked Pole \(moon\)'"):
         load_variant(v, heroes)
+
+
+def test_a_symbol_that_is_not_a_string_says_what_it_got():
+    data = _with_symbols()
+    data["cards"][0]["symbol"] = 5
+    with pytest.raises(HeroFileError, match=r"\.symbol: must be a non-empty string \(.*\), got 5$"):
+        hero_from_data(data, "lamp.toml")

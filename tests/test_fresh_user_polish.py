@@ -81,12 +81,12 @@ def test_heroes_notes_two_homebrew_heroes_of_one_name(tmp_path):
     r = run("--homebrew", str(tmp_path), "heroes")
     assert r.exit_code == 0, r.output
     assert "bulwark: Bulwark (Homebrew)" in r.output and "bulwark2: Bulwark (Homebrew)" in r.output
-    assert ("note: heroes bulwark, bulwark2 are all named 'Bulwark'; the reports show them as 'Bulwark [bulwark]', "
+    assert ("note: heroes bulwark, bulwark2 are both named 'Bulwark'; the reports show them as 'Bulwark [bulwark]', "
             "'Bulwark [bulwark2]' (give a copied hero a name of its own: its file's `name` and its cards' fighter "
             "references)") in r.output
-    assert r.output.count("are all named") == 1
+    assert r.output.count("are both named") == 1
     (tmp_path / "bulwark2.toml").unlink()
-    assert "are all named" not in run("--homebrew", str(tmp_path), "heroes").output
+    assert "are both named" not in run("--homebrew", str(tmp_path), "heroes").output
 
 
 @pytest.mark.parametrize("defense, health, damage, line", [

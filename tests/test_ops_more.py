@@ -321,6 +321,9 @@ def test_become_defender_is_refused_where_it_cannot_work():
     with pytest.raises(HeroFileError, match=r"Guard.*\.immediately\[0\]\.target: must be one of your fighters by "
                                             r'name \(who defends instead\), got "Medusa"; valid: \'Exemplar\', \'Understudy\'$'):
         _with_step("Guard", "immediately", {"op": "become_defender", "target": "Medusa"})
+    with pytest.raises(HeroFileError, match=r"Guard.*\.immediately\[0\]\.target: missing required field 'target' of "
+                                            r"op 'become_defender' \(.*; valid: 'Exemplar', 'Understudy'\)$"):
+        _with_step("Guard", "immediately", {"op": "become_defender"})   # (not the targets other ops take)
     spec = _with_step("Feint Step", "immediately", step)        # a versatile card: accepted
     assert spec.cards
 

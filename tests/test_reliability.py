@@ -196,7 +196,7 @@ def test_two_heroes_of_one_name_are_told_apart(tmp_path, gorgon):
     r = cli("--homebrew", tmp_path / "copy.toml", "matrix", "--games", 4, "--heroes", "medusa,copy", "-b", "soho",
             "--jobs", 1, "-q", "--out", d)
     assert r.exit_code == 0, r.output
-    assert "note: heroes copy, medusa are all named 'Medusa'; the reports show them as 'Medusa [copy]', " \
+    assert "note: heroes copy, medusa are both named 'Medusa'; the reports show them as 'Medusa [copy]', " \
            "'Medusa [medusa]'" in r.stderr
     from reports.format import hero_names
     assert hero_names(read_manifest(d)) == {"copy": "Medusa [copy]", "medusa": "Medusa [medusa]"}

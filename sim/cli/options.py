@@ -382,6 +382,7 @@ def note_same_names(hero_info: dict) -> None:
         by_name.setdefault(info["name"], []).append(key)
     for name, keys in sorted(by_name.items()):
         if len(keys) > 1:
-            click.echo(f"note: heroes {', '.join(sorted(keys))} are all named {name!r}; the reports show them as "
+            click.echo(f"note: heroes {', '.join(sorted(keys))} are {'both' if len(keys) == 2 else 'all'} named "
+                       f"{name!r}; the reports show them as "
                        + ", ".join(f"'{name} [{k}]'" for k in sorted(keys)) + " (give a copied hero a name of its "
                        "own: its file's `name` and its cards' fighter references)", err=True)

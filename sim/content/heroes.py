@@ -384,7 +384,7 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
         if "symbol" in c:
             if not (isinstance(c["symbol"], str) and c["symbol"].strip()):
                 raise HeroFileError(f"{name}: {w}.symbol: must be a non-empty string (the printed symbol that tells "
-                                    "this entry from another of the same name)")
+                                    f"this entry from another of the same name), got {toml_form(c['symbol'])}")
             cn = card_name(c)
             w = f"card {cn!r}"
         ctype = _req(name, w, c, "type", str)
@@ -466,6 +466,10 @@ def hero_from_data(data: dict, path: str | Path) -> HeroSpec:
             if not differ:
                 raise HeroFileError(f"{name}: {w}.name: a second card named {cn!r}, the same as the first: set "
                                     "copies = N on the first instead")
+            if "symbol" in c and first.get("symbol") == c.get("symbol"):
+                raise HeroFileError(f"{name}: {w}.symbol: a second card named {cn!r} that differs from the first in "
+                                    f"{', '.join(differ)}: give the two entries different symbols (both are "
+                                    f"{toml_form(c['symbol'])}), or different names")
             raise HeroFileError(f"{name}: {w}.name: a second card named {cn!r} that differs from the first in "
                                 f"{', '.join(differ)}: give each entry a printed symbol = \"...\" (copies that "
                                 "differ only by a symbol), or different names")

@@ -367,7 +367,9 @@ def _check_required(ctx, where, op, step):
     if need:
         k = need[0]
         hint = FIELD_HINTS.get(k, "")
-        if k == "target":
+        if k == "target" and op == "become_defender":   # (one of your other fighters, by name)
+            hint += "; valid: " + ", ".join(repr(n) for n in ctx.fighters)
+        elif k == "target":
             hint += ("; valid: 'self', 'opposing', 'each own', 'combatant', 'opponent_hero', 'moved', "
                      + "".join(f"{n!r}, " for n in ctx.fighters) + "or a table like { one = 'in_zone', of = 'self', "
                      "side = 'opposing' }")
