@@ -269,6 +269,21 @@ def test_after_defense_gain_action_needs_who_opponent():
     assert len(spec.hooks[HOOKS["after_defense"]]) == 2
 
 
+@pytest.mark.parametrize("hook, cond", [("after_defense", "attacking"),
+                                        ("after_attack", "defending")])
+def test_a_side_the_hook_never_runs_on_is_refused(hook, cond):
+    """after_defense runs only after its fighter defended, after_attack after it attacked: a
+    step under the other side's condition would never run (fresh-user find: it was accepted)."""
+    data = _lamplighter()
+    data["ability"] = {"name": "T", hook: [{"op": "draw", "amount": 1, "if": cond}]}
+    side = "attacking" if hook == "after_defense" else "defending"
+    with pytest.raises(HeroFileError, match=rf"^lamp\.toml: .*ability\.{hook}\[0\]\.if: '{side}' never holds in the "
+                                            rf"{hook} hook \(it runs after a combat in which the hero's fighter was the"):
+        hero_from_data(data, "lamp.toml")
+    data["ability"] = {"name": "T", hook: [{"op": "draw", "amount": 1, "unless": cond}]}   # (always holds: allowed)
+    assert len(hero_from_data(data, "lamp.toml").hooks[HOOKS[hook]]) == 1
+
+
 # ------------------------------------------------------------------ fighter_defeated
 
 DRAW_ON_MOTH = {"fighter_defeated": [{"op": "draw", "amount": 1}], "defeated_fighter": "Moth"}

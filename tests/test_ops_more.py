@@ -501,3 +501,9 @@ def test_the_replay_viewer_follows_the_new_card_moves():
         if {4, 5} <= seen and seed >= 7:
             break
     assert {4, 5} <= seen
+
+
+def test_a_misspelt_op_is_named_with_the_op_it_resembles():
+    with pytest.raises(HeroFileError, match=r"Guard.*\.immediately\[0\]\.op: unknown op 'become_defendr' \(did you "
+                                            r"mean 'become_defender'\?\); valid: "):
+        _with_step("Guard", "immediately", {"op": "become_defendr", "target": "Understudy"})

@@ -14,6 +14,8 @@ with the valid choices.
 """
 from __future__ import annotations
 
+import difflib
+
 import numpy as np
 
 from sim.engine import effects as E
@@ -321,6 +323,11 @@ def _check_no_combat(ctx, where, op, step, conds):
     w = ctx.window
     if w in NOOP_IN_HOOK and op in NOOP_IN_HOOK[w]:
         ctx.fail(where + ".op", f"op {op!r} does nothing in the {w} hook: {NOOP_IN_HOOK[w][op]}")
+    never = {"after_defense": ("attacking", "defender"), "after_attack": ("defending", "attacker")}.get(w)
+    for cw, c, neg in conds if never else ():   # (the hero's fighter is on one side there, always)
+        if not neg and c == never[0]:
+            ctx.fail(cw, f"{never[0]!r} never holds in the {w} hook (it runs after a combat in which the hero's "
+                     f"fighter was the {never[1]}; the step would do nothing): remove it, or use the other hook")
     if w not in NO_COMBAT:
         return
     why = {"effect": "a scheme's effect runs", "ongoing_start_of_turn": "ongoing_start_of_turn runs",
@@ -391,7 +398,9 @@ def compile_step(ctx, where, step):
         ctx.fail(where, "missing required field 'op'; valid ops: " + ", ".join(OPS))
     op = step.get("op")
     if not _known(op, OPS):
-        ctx.fail(where + ".op", f"unknown op {op!r}; valid: " + ", ".join(OPS))
+        near = difflib.get_close_matches(str(op), list(OPS), n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        ctx.fail(where + ".op", f"unknown op {op!r}{hint}; valid: " + ", ".join(OPS))
     w = ctx.window
     if w is not None:
         if op in ONLY_IN and w not in ONLY_IN[op]:
