@@ -66,11 +66,21 @@ def test_the_deck_size_warning_names_the_field_to_change(tmp_path):
     f.write_text(BULWARK.replace("COPIES", "14"))
     r = run("validate", str(f))
     assert r.exit_code == 0, r.output
-    assert (f"ok  {f}: hero Bulwark, 29 cards\n    warning: bulwark.toml: deck has 29 cards, the sum of the [[cards]] "
+    assert (f"ok  {f}: hero Bulwark, 29 cards\n    warning: {f}: deck has 29 cards, the sum of the [[cards]] "
             "entries' copies (a published deck has 30: add 1 to their copies)\n") in r.output
     f.write_text(BULWARK.replace("COPIES", "17"))
     assert "deck has 32 cards, the sum of the [[cards]] entries' copies (a published deck has 30: take 2 off their " \
            "copies)" in run("validate", str(f)).output
+
+
+def test_a_command_with_a_homebrew_deck_of_29_warns_once(tmp_path):
+    """Not only ``validate``: a command that plays a homebrew hero says its deck is not 30 cards,
+    once, on stderr (fresh-user find: only validate said it)."""
+    f = tmp_path / "bulwark.toml"
+    f.write_text(BULWARK.replace("COPIES", "14"))
+    r = run("--homebrew", str(f), "heroes")   # (the runner's output has stderr's lines too)
+    assert r.exit_code == 0, r.output
+    assert r.output.count(f"warning: {f}: deck has 29 cards") == 1
 
 
 def test_heroes_notes_two_homebrew_heroes_of_one_name(tmp_path):

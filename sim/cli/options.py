@@ -24,7 +24,7 @@ from pathlib import Path
 
 import click
 
-from sim.content.heroes import HeroFileError, load_heroes
+from sim.content.heroes import HeroFileError, deck_warnings, load_heroes
 from sim.content.profiles import DEFAULT_PROFILE, SEARCH_MODES, ProfileError, get_profile, profile_names
 from sim.content.variants import VariantError, load_variant
 from sim.play.match import installed_content
@@ -104,7 +104,25 @@ def homebrew_paths():
         if Path(p).is_dir() and not any(Path(p).glob("*.toml")) and ("empty", str(p)) not in _warned:
             _warned.add(("empty", str(p)))
             click.echo(f"warning: {p}: no .toml hero files in this --homebrew folder", err=True)
+    if paths and ("decks",) not in _warned:
+        _warned.add(("decks",))
+        _warn_decks(paths)
     return paths
+
+
+def _warn_decks(paths) -> None:
+    """A warning line on stderr for each homebrew deck that does not total 30 cards (as
+    ``validate`` says it): the command plays it as written."""
+    try:
+        specs, _ = load_heroes(None, tuple(paths))
+    except HeroFileError:
+        return   # (the command's own error follows)
+    roots = [Path(p).resolve() for p in paths]
+    for spec in specs.values():
+        where = Path(spec.path).resolve()
+        if any(where == r or r in where.parents for r in roots):
+            for w in deck_warnings(spec):
+                click.echo(f"warning: {w} (played as written)", err=True)
 
 
 _warned: set = set()

@@ -627,14 +627,14 @@ def load_all(directory: str | Path | None = None, extra=()) -> dict[str, HeroSpe
 
 
 def deck_warnings(spec: HeroSpec) -> list[str]:
-    """Non-fatal remarks for ``validate``: decks that do not total 30 cards, each naming the
-    field to change (the cards' ``copies``)."""
+    """Non-fatal remarks for ``validate`` and a command's homebrew heroes: decks that do not
+    total 30 cards, each naming the file as given and the field to change (the cards' ``copies``)."""
     out = []
     for lo in spec.loadouts():
         n = spec.deck_size(lo)
         if n != DECK_SIZE:
             fix = f"add {DECK_SIZE - n} to" if n < DECK_SIZE else f"take {n - DECK_SIZE} off"
-            out.append(f"{Path(spec.path).name}: deck{' ' + lo if lo else ''} has {n} cards, the sum of the "
+            out.append(f"{spec.path}: deck{' ' + lo if lo else ''} has {n} cards, the sum of the "
                        f"[[cards]] entries' copies (a published deck has {DECK_SIZE}: {fix} their copies)")
     return out
 
