@@ -197,3 +197,20 @@ def test_a_choose_option_with_a_discard_is_priced_by_the_card_it_takes(haggler, 
     out = _play("Hard Sell", hand)
     assert p0(out)["hand"] == ([] if taken else hand)
     assert hp(out, "Medusa") == (15 if taken else 16)
+
+
+def test_explain_shows_what_a_may_is_worth():
+    """``--explain`` shows a priced "may" (Jekyll & Hyde's transformation, Medusa's gaze) as
+    what yes is worth over no, in points, not as 1 and 0 (fresh-user find); the choice is the
+    side that is worth more."""
+    import re
+    from click.testing import CliRunner
+    from sim.cli import main
+    r = CliRunner().invoke(main, ["duel", "jekyll_hyde", "medusa", "--seed", "1", "--explain"])
+    assert r.exit_code == 0, r.output
+    lines = re.findall(r"chooses may: (yes|no) ([+-]\d+\.\d\d); (yes|no) ([+-]\d+\.\d\d)\]", r.output)
+    assert len(lines) >= 3
+    yes = [float(a[1]) if a[0] == "yes" else float(a[3]) for a in lines]
+    assert any(v not in (1.0, 0.0) for v in yes)
+    for first, v1, _, v2 in lines:   # the option taken first: yes when it is worth more than no
+        assert (first == "yes") == (float(v1 if first == "yes" else v2) > 0.0)

@@ -530,28 +530,44 @@ def score_may(st, tb, ctl, p, opts, n, scores):
     discard from our own hand (``may`` or ``optional``: the keep worth of the cards it takes,
     :func:`.options.discard_cost`) against what the steps after it that hang on it are worth
     (``if`` / ``unless`` "dealt_damage", "discarded": :func:`may_step_worth`), yes when that
-    pays."""
+    pays. Scores: where a price decides, yes scores what it is worth over no (points) and no
+    0 (``--explain`` shows it); else yes or no 1, the other 0."""
     yes = True
+    m = NEG   # what yes is worth over no, in points, when a price decides it (NEG: none; --explain shows it)
     mine = ctl[CTL_CTX_P] == p and not frozen(ctl, p)
     if ctl[CTL_CTX_P] == p and ctl[CTL_CTX_OP] == OP_DAMAGE:
         g = ctl[CTL_CTX_F]
         w = NEG if frozen(ctl, p) else may_damage_worth(st, tb, ctl, p)
         if w > NEG:
             yes = w > 0.0
+            m = w
         elif g >= 0 and team_of(st, st[fslot(g, F_OWNER)]) == team_of(st, p):
-            yes = mine and (dmg_value(st, ctl, p, g, float(ctl[CTL_CTX_N]))
-                            + may_step_worth(st, tb, ctl, p, CN_DEALT_DAMAGE)) > 0.0
+            yes = False
+            if mine:
+                m = (dmg_value(st, ctl, p, g, float(ctl[CTL_CTX_N]))
+                     + may_step_worth(st, tb, ctl, p, CN_DEALT_DAMAGE))
+                yes = m > 0.0
     r = ctl[CTL_CTX_ROW]
     if mine and ctl[CTL_CTX_OP] == OP_DISCARD and r >= 0 and tb.code[r, I_SIDE] == S_OWN:
-        yes = may_step_worth(st, tb, ctl, p, CN_DISCARDED) > discard_cost(st, tb, ctl, p, r)
+        gain = may_step_worth(st, tb, ctl, p, CN_DISCARDED)
+        cost = discard_cost(st, tb, ctl, p, r)
+        yes = gain > cost
+        m = gain - cost
     if ctl[CTL_CTX_P] == p and ctl[CTL_CTX_OP] == OP_FLIP_COUNTER:
         cur = 1 if st[pslot(p, P_COUNTER0)] == 1 else 0
         if frozen(ctl, p):
-            yes = form_worth(st, tb, ctl, p, 1 - cur) > form_worth(st, tb, ctl, p, cur) + 0.1
+            a, b = form_worth(st, tb, ctl, p, 1 - cur), form_worth(st, tb, ctl, p, cur)
         else:
-            yes = form_action_worth(st, tb, ctl, p, 1 - cur) > form_action_worth(st, tb, ctl, p, cur) + 0.1
+            a, b = form_action_worth(st, tb, ctl, p, 1 - cur), form_action_worth(st, tb, ctl, p, cur)
+        yes = a > b + 0.1
+        m = a - b - 0.1
+    if m > NEG and yes != (m > 0.0):   # (rounding at a tie: the decision is yes's, as it was)
+        m = 1e-9 if yes else -1e-9
     for j in range(n):
-        scores[j] = 1.0 if (opts[j] == 1) == yes else 0.0
+        if m > NEG:
+            scores[j] = m if opts[j] == 1 else 0.0
+        else:
+            scores[j] = 1.0 if (opts[j] == 1) == yes else 0.0
 
 
 @jit(V(ST, TB, CTL, I, A1, I, FA1))
