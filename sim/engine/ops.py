@@ -50,7 +50,7 @@ SECTIONS = {
 
 # the AI features an op may add to (``sim.engine.layout.AI_*``, lower case without the prefix)
 AI_FEATURES = ("dmg", "self_dmg", "draw", "opp_discard", "recover", "move", "value_atk", "value_def", "cancel",
-               "action", "other", "deck_top", "summon")
+               "action", "other", "deck_top", "summon", "own_dmg")
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,7 @@ OPS: tuple[Op, ...] = (
        meaning='deal damage to each target',
        examples=('Gaze of Stone (Medusa, after): `{ op = "damage", amount = 8, target = "opposing", if = "won" }`',
                  'Wily Fighting (Ancient Leshen, after): `{ op = "damage", amount = 1, target = { each = "adjacent", of = "self", side = "opposing" } }`',),
-       narration=('damage', 'defeated',), ai=('dmg', 'self_dmg',),
+       narration=('damage', 'defeated',), ai=('dmg', 'self_dmg', 'own_dmg',),
        checker='OX_DAMAGE'),
     Op('draw', "OP_DRAW", 3, FAM_CARD, 'N cards (side: you / opponent)',
        section='cards',
