@@ -100,7 +100,7 @@ def test_heroes_are_named_by_key_alias_or_display_name_in_any_case(tmp_path):
 
 def test_unknown_names_list_the_valid_ones():
     r = run("duel", "medusa", "hercules")
-    assert r.exit_code == 2 and "unknown hero 'hercules'; valid: alice, ancient_leshen, ciri, dracula, geralt_of_rivia, invisible_man, jekyll_hyde, king_arthur, medusa, sherlock_holmes, sinbad" in r.output
+    assert r.exit_code == 2 and "unknown hero 'hercules'; valid: alice, ancient_leshen, ciri, dracula, geralt_of_rivia, invisible_man, jekyll_hyde, king_arthur, medusa, sherlock_holmes, sinbad (a hero file of your own: --homebrew FILE before the command" in r.output
     r = run("duel", "medusa", "sinbad", "--battlefield", "atlantis")
     assert r.exit_code == 2 and "valid names: baskerville_manor" in r.output
     assert "Traceback" not in r.output

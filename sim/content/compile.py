@@ -89,7 +89,8 @@ class Content:
         for bad in self.skipped:
             if bad.key == key or name_form(bad.key) == name_form(key):
                 return f"hero {key!r} cannot be used: {bad.message}"
-        return f"unknown hero {key!r}; valid: {', '.join(sorted(self.specs))}"
+        return (f"unknown hero {key!r}; valid: {', '.join(sorted(self.specs))} (a hero file of your own: "
+                "--homebrew FILE before the command, e.g. --homebrew docs/examples/achilles.toml)")
 
     def resolve_hero(self, name: str) -> str:
         """The key of the hero ``name`` names, tried in this order: its key as written (a
