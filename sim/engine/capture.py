@@ -46,20 +46,30 @@ def capture_area(n_records: int) -> int:
 
 
 @jit(I(CTL))
-def _slot(ctl):
-    """Start of the record the next capture writes, -1 if ``ctl`` has no capture area, it is
-    full, or this searched decision is not one of every ``CTL_CAP_EVERY``."""
+def _pending(ctl):
+    """Start of the record after the last completed one (the one a capture writes and
+    completes), -1 if ``ctl`` has no capture area or it is full."""
     if ctl.shape[0] <= CTL_SIZE or ctl[CTL_CAP] <= 0:
         return -1
     n = ctl[CTL_CAP_N]
     if n >= ctl[CTL_CAP_MAX]:
+        return -1
+    return ctl[CTL_CAP] + n * REC_SIZE
+
+
+@jit(I(CTL))
+def _slot(ctl):
+    """Start of the record the next capture writes, -1 if ``ctl`` has no capture area, it is
+    full, or this searched decision is not one of every ``CTL_CAP_EVERY``."""
+    b = _pending(ctl)
+    if b < 0:
         return -1
     seen = ctl[CTL_CAP_SEEN]
     ctl[CTL_CAP_SEEN] = seen + 1
     every = ctl[CTL_CAP_EVERY]
     if every > 1 and seen % every != 0:
         return -1
-    return ctl[CTL_CAP] + n * REC_SIZE
+    return b
 
 
 @jit(V(ST, CTL, I, I, A1, I))
@@ -89,13 +99,8 @@ def capture_end(ctl, cand, nc, mean, se, samples, chosen):
     """Complete the record :func:`capture_begin` started, if any: the candidates' values
     ``cand[:nc]``, their mean values and standard errors (float64), the samples and the
     index of the candidate taken."""
-    if ctl.shape[0] <= CTL_SIZE or ctl[CTL_CAP] <= 0:
-        return
-    n = ctl[CTL_CAP_N]
-    if n >= ctl[CTL_CAP_MAX]:
-        return
-    b = ctl[CTL_CAP] + n * REC_SIZE
-    if ctl[b + 6] != 1:
+    b = _pending(ctl)
+    if b < 0 or ctl[b + 6] != 1:
         return
     nc = min(nc, MAX_RP_CAND)
     ctl[b + 3] = nc
@@ -106,7 +111,7 @@ def capture_end(ctl, cand, nc, mean, se, samples, chosen):
         ctl[b + REC_MEAN + j] = int(mean[j] * 1e6)
         ctl[b + REC_SE + j] = int(se[j] * 1e6)
     ctl[b + 6] = 2
-    ctl[CTL_CAP_N] = n + 1
+    ctl[CTL_CAP_N] += 1
 
 
 @jit(I(CTL, I))
@@ -122,11 +127,9 @@ def played(ctl, best):
 @jit(V(CTL))
 def capture_drop(ctl):
     """Forget a record begun and not completed (the search stopped without values)."""
-    if ctl.shape[0] <= CTL_SIZE or ctl[CTL_CAP] <= 0:
-        return
-    n = ctl[CTL_CAP_N]
-    if n < ctl[CTL_CAP_MAX]:
-        ctl[ctl[CTL_CAP] + n * REC_SIZE + 6] = 0
+    b = _pending(ctl)
+    if b >= 0:
+        ctl[b + 6] = 0
 
 
 @jit(V(TB, A2, A1, A1, FA2), entry=True)
